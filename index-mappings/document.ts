@@ -1,0 +1,70 @@
+// The document model: what ingest produces (NormalizedDocument) and what the index holds
+// (IndexedDocument). The one home for these field names.
+import type { SourceName } from '../lib/sources.js';
+
+export interface Entities {
+  /** Greek VAT numbers (ΑΦΜ), 9 digits, check digit valid. */
+  afm: string[];
+  /** Diavgeia decision ids (ΑΔΑ). */
+  ada: string[];
+  /** Organization and person names as written in the source. */
+  names: string[];
+}
+
+export interface Amount {
+  value: number;
+  currency: string;
+}
+
+/** A stored original (the upstream record or file) in the blob store. */
+export interface OriginalRef {
+  /** SHA-256 hex of the bytes; the blob store key. */
+  sha256: string;
+  content_type: string;
+}
+
+/** Output of an ingest normalizer: one upstream record in the common model. */
+export interface NormalizedDocument {
+  /** `<source>:<upstream id>`, deterministic, unique across sources (e.g. `diavgeia:Ω6Η2ΟΡΡ9-Β9Ω`). */
+  source_id: string;
+  source: SourceName;
+  /** ISO 3166 alpha-2 (`GR`), or `EU`. */
+  country: string;
+  title: string;
+  doc_type: string;
+  doc_category: string;
+  /** ISO 8601 UTC, seconds precision: `2024-05-01T10:00:00Z`. */
+  published_at: string;
+  source_url: string;
+  /** ISO 639-1 (`el`, `en`). */
+  language: string;
+  /** 0..1, see docs/quality-score.md. */
+  quality_score: number;
+  content: string;
+  summary: string;
+  entities: Entities;
+  amount: Amount | null;
+  cpv: string[];
+  region: string | null;
+  sector: string | null;
+}
+
+/** What the index holds for one document. */
+export interface IndexedDocument extends NormalizedDocument {
+  /** ISO 8601 UTC of the write into the index. */
+  indexed_at: string;
+  /** SHA-256 hex of the normalized content; unchanged hash means nothing to re-embed. */
+  content_hash: string;
+  original: OriginalRef | null;
+  /** Unit-length embedding of title + content, or null when not embedded. */
+  embedding: number[] | null;
+}
+
+/** The metadata fields every listing shows (contract 2.2). */
+export const METADATA_FIELDS = [
+  'source_id', 'source', 'country', 'title', 'doc_type', 'doc_category',
+  'published_at', 'source_url', 'language', 'quality_score',
+] as const;
+
+/** The extra fields Pro and Enterprise listings show (decisions.md "Sources and documents"). */
+export const FULL_CONTENT_FIELDS = ['content', 'summary', 'entities', 'amount', 'cpv', 'region', 'sector'] as const;

@@ -1,0 +1,125 @@
+// One typed configuration, read once from the environment and validated at start.
+// A bad value fails fast with a ConfigError that names the variable.
+import path from 'node:path';
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  elasticsearchUrl: string | null;
+  indexPrefix: string;
+  smtpUrl: string | null;
+  modelDir: string | null;
+  askModels: string[];
+  webhookAllowPrivate: boolean;
+  demo: boolean;
+  ingestEveryMs: number | null;
+  logLevel: string;
+}
+
+/** Used when PDI_ASK_MODELS is unset; the first entry is the default. */
+export const DEFAULT_ASK_MODELS = [
+  'anthropic/claude-sonnet-4-5',
+  'openai/gpt-4.1-mini',
+  'mistralai/mistral-small-3.1',
+];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = text(env, name);
+  if (v === null) return fallback;
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${v}"`);
+  }
+  return Number(v);
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const v = text(env, name);
+  if (v === null) return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  throw new ConfigError(name, `must be one of 1, 0, true, false, got "${v}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const v = text(env, name);
+  if (v === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${v}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return v.replace(/\/+$/, '');
+}
+
+/** Parses durations such as 90s, 15m, 1h, 1d into milliseconds. */
+export function parseDuration(v: string): number | null {
+  const m = /^(\d+)\s*(s|m|h|d)$/.exec(v.trim());
+  if (!m) return null;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  const ms = Number(m[1]) * unit;
+  return ms > 0 ? ms : null;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const askModels = (text(env, 'PDI_ASK_MODELS') ?? DEFAULT_ASK_MODELS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const id of askModels) {
+    if (!/^[A-Za-z0-9][\w.-]*\/[\w.:-]+$/.test(id)) {
+      throw new ConfigError('PDI_ASK_MODELS', `entries must look like <vendor>/<model-name>, got "${id}"`);
+    }
+  }
+  if (askModels.length === 0) throw new ConfigError('PDI_ASK_MODELS', 'must list at least one model');
+
+  const prefix = text(env, 'PDI_INDEX_PREFIX') ?? 'pdi';
+  if (!/^[a-z0-9][a-z0-9_-]{0,40}$/.test(prefix)) {
+    throw new ConfigError('PDI_INDEX_PREFIX', `must be lower-case letters, digits, _ or - (at most 41), got "${prefix}"`);
+  }
+
+  const every = text(env, 'PDI_INGEST_EVERY');
+  let ingestEveryMs: number | null = null;
+  if (every !== null && every !== 'off' && every !== '0') {
+    ingestEveryMs = parseDuration(every);
+    if (ingestEveryMs === null) throw new ConfigError('PDI_INGEST_EVERY', `must be a duration such as 30m, 1h or off, got "${every}"`);
+  }
+
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  return {
+    port: integer(env, 'PORT', 8000, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(text(env, 'PDI_DATA_DIR') ?? './var'),
+    elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
+    indexPrefix: prefix,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    modelDir: text(env, 'PDI_MODEL_DIR') ? path.resolve(text(env, 'PDI_MODEL_DIR')!) : null,
+    askModels: [...new Set(askModels)],
+    webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
+    demo: flag(env, 'PDI_DEMO', true),
+    ingestEveryMs,
+    logLevel,
+  };
+}

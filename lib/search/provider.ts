@@ -1,0 +1,96 @@
+// The port to the search engine. Two adapters implement it: elasticsearch.ts (production, the only
+// importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
+// One contract suite (test/integration/search-contract.ts) runs against both.
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import type { SourceName } from '../sources.js';
+
+export type EngineName = 'elasticsearch' | 'embedded';
+
+/** A document as read back from the index: never the embedding. */
+export type StoredDocument = Omit<IndexedDocument, 'embedding'>;
+
+export interface SearchHit {
+  doc: StoredDocument;
+  /** Engine score; for knn, cosine similarity mapped to 0..1. */
+  score: number;
+}
+
+export interface SearchResult {
+  total: number;
+  hits: SearchHit[];
+}
+
+export interface TextQuery {
+  /**
+   * User text. Terms are ANDed; `"a phrase"` and `prefix*` are honoured; anything else that looks like
+   * syntax is treated as text, so garbage never raises. Greek accents, case and final sigma fold.
+   */
+  text: string;
+  source?: SourceName;
+  limit: number;
+  offset: number;
+}
+
+export interface ListQuery {
+  source: SourceName;
+  /** YYYY-MM-DD: only documents with published_at later than that day at 00:00:00Z. */
+  since?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface KnnQuery {
+  vector: number[];
+  limit: number;
+  source?: SourceName;
+  /** A source_id to leave out (the document itself, for similar-document queries). */
+  excludeId?: string;
+}
+
+export interface BulkResult {
+  written: number;
+  failed: { source_id: string; error: string }[];
+}
+
+export interface RebuildResult {
+  source: SourceName;
+  documents: number;
+  /** The physical index (or table generation) now serving. */
+  index: string;
+}
+
+export interface SourceStats {
+  documents: number;
+  /** Latest indexed_at among the source's documents. */
+  last_updated: string | null;
+  avg_quality: number | null;
+}
+
+export interface IndexStats {
+  total_documents: number;
+  sources: Partial<Record<SourceName, SourceStats>>;
+}
+
+export interface SearchProvider {
+  readonly engine: EngineName;
+  /** Creates what is missing (indices, aliases, tables). Idempotent. */
+  init(): Promise<void>;
+  /** Inserts or overwrites by source_id in the serving index of each document's source. */
+  upsert(docs: IndexedDocument[]): Promise<BulkResult>;
+  /**
+   * Builds a new generation of one source's index from `batches`, verifies the count, then swaps it in
+   * atomically and drops the old one. A failure leaves the old generation serving.
+   */
+  rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
+  /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc. */
+  search(q: TextQuery): Promise<SearchResult>;
+  /** Ordered by published_at desc, then source_id asc. */
+  list(q: ListQuery): Promise<SearchResult>;
+  get(sourceId: string): Promise<IndexedDocument | null>;
+  /** Nearest neighbours by cosine similarity; score in 0..1. */
+  knn(q: KnnQuery): Promise<SearchHit[]>;
+  stats(): Promise<IndexStats>;
+  /** Makes every acknowledged write visible to reads. */
+  refresh(): Promise<void>;
+  close(): Promise<void>;
+}

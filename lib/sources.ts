@@ -1,0 +1,71 @@
+// The catalogue of upstream sources: the one home for source names, labels and the alias.
+
+export const SOURCE_NAMES = ['ted', 'diavgeia', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'kimdis', 'geodata'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+/** Names accepted wherever a source name is, mapped to the canonical one. */
+const ALIASES: Record<string, SourceName> = { e_procurement: 'kimdis' };
+
+export interface SourceInfo {
+  name: SourceName;
+  label: string;
+  description: string;
+  country: string;
+}
+
+export const SOURCES: Record<SourceName, SourceInfo> = {
+  ted: {
+    name: 'ted',
+    label: 'TED — Tenders Electronic Daily',
+    description: 'EU public procurement notices (eForms): contract notices and award notices for Greek buyers.',
+    country: 'EU',
+  },
+  diavgeia: {
+    name: 'diavgeia',
+    label: 'Δι@ύγεια — Diavgeia transparency portal',
+    description: 'Decisions of Greek public bodies: awards, expenditure approvals, payments, appointments.',
+    country: 'GR',
+  },
+  elstat: {
+    name: 'elstat',
+    label: 'ΕΛΣΤΑΤ — Hellenic Statistical Authority',
+    description: 'Official statistics for Greece (GDP, unemployment, prices) as time-series releases.',
+    country: 'GR',
+  },
+  rae: {
+    name: 'rae',
+    label: 'ΡΑΑΕΥ — Regulatory Authority for Energy',
+    description: 'Energy licences and their status (photovoltaic, wind, hydro) from the regulator geoportal.',
+    country: 'GR',
+  },
+  data_gov_gr: {
+    name: 'data_gov_gr',
+    label: 'data.gov.gr — Greek open data portal',
+    description: 'Open datasets published by Greek public bodies.',
+    country: 'GR',
+  },
+  mitos: {
+    name: 'mitos',
+    label: 'ΜΙΤΟΣ — National Registry of Administrative Procedures',
+    description: 'Administrative procedures: steps, required documents, costs and legal basis.',
+    country: 'GR',
+  },
+  kimdis: {
+    name: 'kimdis',
+    label: 'ΚΗΜΔΗΣ — Central Electronic Registry of Public Contracts',
+    description: 'Greek public contracts, requests, notices and payments (also known as e_procurement).',
+    country: 'GR',
+  },
+  geodata: {
+    name: 'geodata',
+    label: 'geodata.gov.gr — Greek geospatial data',
+    description: 'Geospatial datasets and layers published by Greek public bodies.',
+    country: 'GR',
+  },
+};
+
+/** Resolves a source name or alias to its canonical name, or null when unknown. */
+export function resolveSource(name: string): SourceName | null {
+  if ((SOURCE_NAMES as readonly string[]).includes(name)) return name as SourceName;
+  return ALIASES[name] ?? null;
+}
