@@ -1,0 +1,55 @@
+// The shape every source module has (Pelias importers): fetch → parse → normalize.
+// The pipeline (ingest/pipeline.ts) drives it; `pdi ingest SOURCE --from DIR` skips fetch and feeds
+// saved response bodies straight to parse.
+import type { NormalizedDocument } from '../../index-mappings/document.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SourceName } from '../../lib/sources.js';
+import type { HttpClient } from '../http.js';
+
+/** Per-source resume state, opaque to the pipeline, stored as JSON after the sink has flushed. */
+export type Checkpoint = Record<string, unknown>;
+
+export interface FetchContext {
+  http: HttpClient;
+  /** Upstream base URL (the real one by default; a loopback replay server in tests). */
+  baseUrl: string;
+  /** YYYY-MM-DD lower bound asked by the operator; else resume from the checkpoint. */
+  since: string | null;
+  checkpoint: Checkpoint | null;
+  now: Date;
+  log: Logger;
+}
+
+/** One upstream response body, exactly as received. */
+export interface FetchedPage {
+  body: string;
+  contentType: string;
+  /** Where to resume once this page's documents are flushed. */
+  checkpoint: Checkpoint;
+}
+
+export interface ParsedRecord {
+  record: unknown;
+  /** The record's original, for the blob store and GET /v1/documents/{id}/content. */
+  original: { body: Buffer; contentType: string };
+}
+
+export interface SourceModule {
+  name: SourceName;
+  /** The production base URL. */
+  defaultBaseUrl: string;
+  /** Yields raw pages in order; throws (UpstreamError) when a page cannot be had after retries. */
+  fetch(ctx: FetchContext): AsyncIterable<FetchedPage>;
+  /** Splits one response body into records; throws on a truncated or invalid body. */
+  parse(body: string, contentType?: string): ParsedRecord[];
+  /** One record → one document; throws MalformedRecordError when the record cannot be used. */
+  normalize(record: unknown): NormalizedDocument;
+}
+
+/** A record that cannot be normalized; the pipeline skips and counts it. */
+export class MalformedRecordError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedRecordError';
+  }
+}
