@@ -68,7 +68,7 @@ export class HttpClient {
         await this.opts.sleep(Math.max(retryAfter, backoff * (0.5 + Math.random() / 2)));
       }
       try {
-        const res = await this.queue.add(() => this.once(url, init), { throwOnTimeout: true });
+        const res = await this.queue.add(() => this.once(url, init));
         if (res.status >= 200 && res.status < 300) return res;
         lastError = new UpstreamError(`${init.method ?? 'GET'} ${url} answered ${res.status}`, res.status);
         if (!retryable(res.status)) throw lastError;
