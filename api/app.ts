@@ -1,0 +1,71 @@
+// Builds the restify server without listening (server.ts listens; tests build it in-process).
+// Request path: pre(authenticate → quota) → route → tier gate → query/body parsing → handler.
+import restify, { type Server } from 'restify';
+import { systemClock, type Clock } from '../lib/clock.js';
+import type { Config } from '../lib/config.js';
+import type { Logger } from '../lib/logger.js';
+import type { IngestState } from '../ingest/state/store.js';
+import type { AppContext } from './context.js';
+import type { Db } from './db/database.js';
+import { KeyStore } from './db/keys.js';
+import { UsageCounter } from './db/usage.js';
+import { authenticate } from './middleware/authenticate.js';
+import { formatJson, installErrorHandling } from './middleware/errors.js';
+import { registerModels } from './routes/models.js';
+import { registerPlanned } from './routes/planned.js';
+import { registerSources } from './routes/sources.js';
+import { registerUsage } from './routes/usage.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  ingestState: IngestState;
+  logger: Logger;
+  clock?: Clock;
+  /** How often quota counts are written behind (ms). */
+  usageFlushMs?: number;
+}
+
+export interface App {
+  server: Server;
+  context: AppContext;
+  /** Flushes quota counts; call after the server stopped accepting requests. */
+  close(): void;
+}
+
+export function createApp(deps: AppDeps): App {
+  const log = deps.logger.child({ component: 'api' });
+  const context: AppContext = {
+    config: deps.config,
+    clock: deps.clock ?? systemClock,
+    log,
+    keys: new KeyStore(deps.db),
+    usage: new UsageCounter(deps.db, deps.usageFlushMs),
+    ingestState: deps.ingestState,
+  };
+
+  const server = restify.createServer({
+    name: '',
+    handleUncaughtExceptions: true,
+    formatters: { 'application/json': formatJson },
+    ignoreTrailingSlash: true,
+  });
+  installErrorHandling(server, log);
+
+  server.pre(authenticate(context.keys, context.usage, context.clock));
+  server.use(restify.plugins.queryParser({ mapParams: false }));
+  server.use(restify.plugins.bodyParser({ mapParams: false, maxBodySize: MAX_BODY_BYTES }));
+
+  registerModels(server, context);
+  registerSources(server, context);
+  registerUsage(server, context);
+  registerPlanned(server, new Set());
+
+  return {
+    server,
+    context,
+    close: () => context.usage.close(),
+  };
+}

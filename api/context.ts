@@ -1,0 +1,16 @@
+// What route handlers may use. Built once by createApp from its dependencies.
+import type { Config } from '../lib/config.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { IngestState } from '../ingest/state/store.js';
+import type { KeyStore } from './db/keys.js';
+import type { UsageCounter } from './db/usage.js';
+
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  keys: KeyStore;
+  usage: UsageCounter;
+  ingestState: IngestState;
+}

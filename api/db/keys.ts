@@ -1,0 +1,82 @@
+// API keys and their organizations. A key is `pdi_live_` + 32 base62 characters, shown once at
+// creation; only its SHA-256 digest is stored.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { base62 } from '../../lib/random.js';
+import type { Db } from './database.js';
+
+export const TIERS = ['free', 'pro', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const KEY_PATTERN = /^pdi_live_[A-Za-z0-9]{32}$/;
+
+export interface Principal {
+  keyId: string;
+  orgId: string;
+  org: string;
+  tier: Tier;
+}
+
+export interface KeyRecord {
+  id: string;
+  org: string;
+  tier: Tier;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export class KeyStore {
+  private readonly byDigest;
+  constructor(private readonly db: Db) {
+    this.byDigest = db.prepare(
+      `SELECT k.id AS keyId, k.org_id AS orgId, o.name AS org, k.tier AS tier, k.digest AS digest
+         FROM api_keys k JOIN organizations o ON o.id = k.org_id
+        WHERE k.digest = ? AND k.revoked_at IS NULL`,
+    );
+  }
+
+  /** Creates the key (and its organization when new). The returned `key` is never retrievable again. */
+  create(org: string, tier: Tier, now = new Date()): KeyRecord & { key: string } {
+    const key = `pdi_live_${base62(32)}`;
+    const id = `key_${base62(16)}`;
+    const created_at = now.toISOString();
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
+        .run(`org_${base62(16)}`, org, created_at);
+      const { id: orgId } = this.db.prepare('SELECT id FROM organizations WHERE name = ?').get(org) as { id: string };
+      this.db.prepare('INSERT INTO api_keys (id, org_id, tier, digest, created_at) VALUES (?, ?, ?, ?, ?)')
+        .run(id, orgId, tier, digestOf(key), created_at);
+    })();
+    return { id, key, org, tier, created_at, revoked_at: null };
+  }
+
+  list(): KeyRecord[] {
+    return this.db.prepare(
+      `SELECT k.id, o.name AS org, k.tier, k.created_at, k.revoked_at
+         FROM api_keys k JOIN organizations o ON o.id = k.org_id ORDER BY k.created_at, k.id`,
+    ).all() as KeyRecord[];
+  }
+
+  /** Revokes at once; returns false when no key has that id. Revoking twice keeps the first time. */
+  revoke(id: string, now = new Date()): boolean {
+    const found = this.db.prepare('SELECT 1 FROM api_keys WHERE id = ?').get(id);
+    if (!found) return false;
+    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now.toISOString(), id);
+    return true;
+  }
+
+  /**
+   * The active key's principal, or null. Read from the database on every call, so a revocation by
+   * another process (the CLI) takes effect on the very next request.
+   */
+  authenticate(key: string): Principal | null {
+    if (!KEY_PATTERN.test(key)) return null;
+    const digest = digestOf(key);
+    const row = this.byDigest.get(digest) as (Principal & { digest: string }) | undefined;
+    if (!row || !timingSafeEqual(Buffer.from(row.digest, 'hex'), Buffer.from(digest, 'hex'))) return null;
+    return { keyId: row.keyId, orgId: row.orgId, org: row.org, tier: row.tier };
+  }
+}

@@ -1,0 +1,66 @@
+// Parameter and body validation. Each failure is a 422 whose detail names the parameter.
+import type { Request } from 'restify';
+import { ValidationError } from '../../lib/errors.js';
+
+type Query = Record<string, unknown>;
+
+function queryOf(req: Request): Query {
+  return (req.query ?? {}) as Query;
+}
+
+function single(req: Request, name: string): string | undefined {
+  const v = queryOf(req)[name];
+  if (v === undefined) return undefined;
+  if (Array.isArray(v) || typeof v !== 'string') throw new ValidationError(`${name} must be given once`);
+  return v;
+}
+
+export function intParam(req: Request, name: string, fallback: number, min: number, max: number): number {
+  const v = single(req, name);
+  if (v === undefined || v === '') return fallback;
+  if (!/^\d+$/.test(v.trim()) || Number(v) < min || Number(v) > max) {
+    throw new ValidationError(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return Number(v);
+}
+
+export function offsetParam(req: Request): number {
+  return intParam(req, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+}
+
+export function stringParam(req: Request, name: string, opts: { required?: boolean; maxLength?: number } = {}): string | undefined {
+  const v = single(req, name);
+  if (v === undefined || v.trim() === '') {
+    if (opts.required) throw new ValidationError(`${name} is required`);
+    return undefined;
+  }
+  if (opts.maxLength && v.length > opts.maxLength) throw new ValidationError(`${name} must be at most ${opts.maxLength} characters`);
+  return v;
+}
+
+export function enumParam<T extends string>(req: Request, name: string, allowed: readonly T[], fallback?: T): T | undefined {
+  const v = single(req, name);
+  if (v === undefined || v === '') return fallback;
+  if (!(allowed as readonly string[]).includes(v)) throw new ValidationError(`${name} must be one of ${allowed.join(', ')}`);
+  return v as T;
+}
+
+/** A calendar date YYYY-MM-DD that exists. */
+export function dateParam(req: Request, name: string): string | undefined {
+  const v = single(req, name);
+  if (v === undefined || v === '') return undefined;
+  const d = new Date(`${v}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
+    throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
+  }
+  return v;
+}
+
+/** The JSON body as an object; anything else (array, scalar, missing) is a 422. */
+export function bodyObject(req: Request): Record<string, unknown> {
+  const b: unknown = req.body;
+  if (b === undefined || b === null || typeof b !== 'object' || Array.isArray(b)) {
+    throw new ValidationError('Request body must be a JSON object');
+  }
+  return b as Record<string, unknown>;
+}

@@ -1,0 +1,14 @@
+// GET /v1/models: the models usable by POST /v1/ask, from PDI_ASK_MODELS. No key, no quota.
+import type { Server } from 'restify';
+import type { AppContext } from '../context.js';
+
+export function registerModels(server: Server, ctx: AppContext): void {
+  const [fallback] = ctx.config.askModels;
+  const body = {
+    models: ctx.config.askModels.map((id) => ({ id, default: id === fallback })),
+    default: fallback,
+  };
+  server.get('/v1/models', async (_req, res) => {
+    res.send(body);
+  });
+}

@@ -1,0 +1,23 @@
+// GET /v1/usage: the caller's quota for today (this request included).
+import type { Server } from 'restify';
+import { isoSeconds, nextUtcMidnight, utcDay } from '../../lib/clock.js';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../middleware/authenticate.js';
+import { requireTier } from '../middleware/require-tier.js';
+import { DAILY_QUOTA } from '../tiers.js';
+
+export function registerUsage(server: Server, ctx: AppContext): void {
+  server.get('/v1/usage', requireTier('free'), async (req, res) => {
+    const { keyId, tier } = principalOf(req);
+    const now = ctx.clock();
+    const quota = DAILY_QUOTA[tier];
+    const used = ctx.usage.used(keyId, utcDay(now));
+    res.send({
+      tier,
+      daily_quota: quota,
+      daily_used: used,
+      daily_remaining: Math.max(0, quota - used),
+      reset_at: isoSeconds(nextUtcMidnight(now)),
+    });
+  });
+}

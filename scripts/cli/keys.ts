@@ -1,0 +1,71 @@
+// pdi keys create|list|revoke: API key management against the account database.
+import { accountsDbPath, openDatabase } from '../../api/db/database.js';
+import { KeyStore, TIERS, type Tier } from '../../api/db/keys.js';
+import { config, parse, UsageError, type Command } from './common.js';
+
+const USAGE = `Usage:
+  pdi keys create --org NAME --tier free|pro|enterprise [--json]
+      Creates a key and prints it once (it cannot be shown again).
+      --json prints one line {"id","key","org","tier"}.
+  pdi keys list [--json]
+      Lists keys (never their secret): id, org, tier, created_at, revoked_at.
+  pdi keys revoke ID
+      Revokes a key; it stops working on its very next request.`;
+
+function withStore<T>(fn: (store: KeyStore) => T): T {
+  const db = openDatabase(accountsDbPath(config().dataDir));
+  try {
+    return fn(new KeyStore(db));
+  } finally {
+    db.close();
+  }
+}
+
+export const keysCommand: Command = {
+  name: 'keys',
+  summary: 'create, list and revoke API keys',
+  usage: USAGE,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub === 'create') {
+      const { values } = parse({ usage: USAGE }, rest, {
+        org: { type: 'string' }, tier: { type: 'string' }, json: { type: 'boolean', default: false },
+      });
+      const org = values.org?.trim();
+      if (!org) throw new UsageError(`--org is required\n\n${USAGE}`);
+      if (!values.tier || !(TIERS as readonly string[]).includes(values.tier)) {
+        throw new UsageError(`--tier must be one of ${TIERS.join(', ')}\n\n${USAGE}`);
+      }
+      const k = withStore((s) => s.create(org, values.tier as Tier));
+      if (values.json) process.stdout.write(`${JSON.stringify({ id: k.id, key: k.key, org: k.org, tier: k.tier })}\n`);
+      else process.stdout.write(`Created key ${k.id} for ${k.org} (${k.tier}).\n${k.key}\nStore it now: it will not be shown again.\n`);
+      return;
+    }
+    if (sub === 'list') {
+      const { values } = parse({ usage: USAGE }, rest, { json: { type: 'boolean', default: false } });
+      const keys = withStore((s) => s.list());
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify(keys)}\n`);
+        return;
+      }
+      if (keys.length === 0) process.stdout.write('No keys yet. Create one with: pdi keys create --org NAME --tier free\n');
+      for (const k of keys) {
+        process.stdout.write(`${k.id}  ${k.tier.padEnd(10)} ${k.org}  created ${k.created_at}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}\n`);
+      }
+      return;
+    }
+    if (sub === 'revoke') {
+      const { positionals } = parse({ usage: USAGE }, rest, {}, true);
+      if (positionals.length !== 1) throw new UsageError(`keys revoke takes exactly one key id\n\n${USAGE}`);
+      const found = withStore((s) => s.revoke(positionals[0]));
+      if (!found) throw new UsageError(`No key with id ${positionals[0]}`);
+      process.stdout.write(`Revoked ${positionals[0]}.\n`);
+      return;
+    }
+    if (sub === '--help' || sub === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
+    throw new UsageError(`${sub ? `Unknown keys command: ${sub}` : 'keys needs a command'}\n\n${USAGE}`);
+  },
+};

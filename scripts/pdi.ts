@@ -1,0 +1,31 @@
+// The `pdi` operator command. Exit codes: 0 ok, 1 failure, 2 bad arguments or configuration.
+import { UsageError, type Command } from './cli/common.js';
+import { keysCommand } from './cli/keys.js';
+import { serveCommand } from './cli/serve.js';
+
+const COMMANDS: Command[] = [serveCommand, keysCommand];
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: pdi <command> [options]\n\nCommands:\n${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}\n\nRun pdi <command> --help for a command's options.`;
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${help()}\n`);
+    return;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) throw new UsageError(`Unknown command: ${name}\n\n${help()}`);
+  await cmd.run(rest);
+}
+
+run(process.argv.slice(2)).catch((err) => {
+  if (err instanceof UsageError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`pdi: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { PLANNED } from '../../api/routes/planned.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+import { startTestApp } from '../helpers/app.js';
+
+const run = promisify(execFile);
+
+t.test('when no Authorization header is sent, then 401 Missing API key', async (t) => {
+  const app = await startTestApp(t);
+  const res = await app.request('/v1/sources');
+  t.equal(res.status, 401);
+  t.same(res.body, { detail: 'Missing API key' });
+  t.equal(res.headers.get('content-type'), 'application/json');
+});
+
+t.test('when the key is unknown or malformed, then 401 Invalid API key', async (t) => {
+  const app = await startTestApp(t);
+  for (const header of ['Bearer pdi_live_00000000000000000000000000000000', 'Bearer nope', 'Basic abc', 'Bearer']) {
+    const res = await app.request('/v1/sources', { headers: { Authorization: header } });
+    t.equal(res.status, 401, header);
+    t.same(res.body, { detail: 'Invalid API key' }, header);
+  }
+});
+
+t.test('when a valid key calls, then the response carries the rate-limit and tier headers', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  const res = await app.request('/v1/sources', { key });
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('x-ratelimit-limit'), '100');
+  t.equal(res.headers.get('x-ratelimit-remaining'), '99');
+  t.match(res.headers.get('x-ratelimit-reset'), /^\d{10}$/);
+  t.equal(res.headers.get('x-tier'), 'pro');
+});
+
+t.test('when a key is revoked by the CLI, then its very next request fails with 401', async (t) => {
+  const app = await startTestApp(t);
+  const created = app.app.context.keys.create('Revoked Org', 'enterprise');
+  t.equal((await app.request('/v1/usage', { key: created.key })).status, 200);
+  await run(process.execPath, ['bin/pdi.js', 'keys', 'revoke', created.id], {
+    cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: app.dataDir },
+  });
+  const res = await app.request('/v1/usage', { key: created.key });
+  t.equal(res.status, 401);
+  t.same(res.body, { detail: 'Invalid API key' });
+});
+
+t.test('when GET /v1/models is called without a key, then it lists the models with one default', async (t) => {
+  const app = await startTestApp(t, { env: { PDI_ASK_MODELS: 'acme/small, acme/large' } });
+  const res = await app.request('/v1/models');
+  t.equal(res.status, 200);
+  t.same(res.body, { models: [{ id: 'acme/small', default: true }, { id: 'acme/large', default: false }], default: 'acme/small' });
+  t.notOk(res.headers.get('x-ratelimit-limit'), 'no quota headers: models is not counted');
+});
+
+t.test('when each tier calls each route, then the tier gate follows the contract table', async (t) => {
+  const app = await startTestApp(t);
+  const keys = { free: app.key('free'), pro: app.key('pro'), enterprise: app.key('enterprise') };
+  const rank = { free: 0, pro: 1, enterprise: 2 } as const;
+  const samples: Record<string, string> = { ':source': 'ted', ':source_id': 'ted:1-2024', ':identifier': '090252840', ':id': '00000000-0000-0000-0000-000000000000' };
+  let calls = 0;
+  for (const [method, route, need] of PLANNED) {
+    const path = route.replace(/:\w+/g, (m) => encodeURIComponent(samples[m]));
+    for (const tier of ['free', 'pro', 'enterprise'] as const) {
+      // Each Free key allows 5 calls a day: use a fresh key whenever one would run out.
+      if (tier === 'free' && ++calls % 5 === 0) keys.free = app.key('free');
+      const res = await app.request(path, { key: keys[tier], method: method === 'del' ? 'DELETE' : method.toUpperCase(), body: method === 'get' || method === 'del' ? undefined : {} });
+      if (rank[tier] < rank[need]) {
+        t.equal(res.status, 403, `${tier} ${method} ${route}`);
+        t.same(res.body, { detail: `This feature requires a ${need === 'pro' ? 'Pro' : 'Enterprise'} subscription` });
+      } else {
+        t.not(res.status, 403, `${tier} ${method} ${route}`);
+        t.not(res.status, 401, `${tier} ${method} ${route}`);
+      }
+    }
+  }
+});

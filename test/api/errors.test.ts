@@ -1,0 +1,76 @@
+import t from 'tap';
+import { startTestApp } from '../helpers/app.js';
+
+t.test('when the body is not JSON, then 400 with a detail', async (t) => {
+  const app = await startTestApp(t);
+  const res = await app.request('/v1/alerts/profiles', {
+    key: app.key('pro'), method: 'POST', rawBody: '{"name": broken', headers: { 'Content-Type': 'application/json' },
+  });
+  t.equal(res.status, 400);
+  t.same(res.body, { detail: 'Request body is not valid JSON' });
+});
+
+t.test('when the body is over 1 MiB, then 413 with a detail', async (t) => {
+  const app = await startTestApp(t);
+  const res = await app.request('/v1/alerts/profiles', {
+    key: app.key('pro'), method: 'POST', rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), headers: { 'Content-Type': 'application/json' },
+  });
+  t.equal(res.status, 413);
+  t.same(res.body, { detail: 'Request body exceeds the 1 MiB limit' });
+});
+
+t.test('when the route does not exist, then 404 with a detail, counted against the key', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('free');
+  const res = await app.request('/v1/nope', { key });
+  t.equal(res.status, 404);
+  t.same(res.body, { detail: 'Not found: GET /v1/nope' });
+  t.equal(res.headers.get('x-ratelimit-remaining'), '4');
+  const outside = await app.request('/favicon.ico');
+  t.equal(outside.status, 404);
+  t.same(outside.body, { detail: 'Not found: GET /favicon.ico' });
+});
+
+t.test('when the method is not allowed, then 405 with a detail', async (t) => {
+  const app = await startTestApp(t);
+  const res = await app.request('/v1/sources', { key: app.key('free'), method: 'DELETE' });
+  t.equal(res.status, 405);
+  t.same(res.body, { detail: 'Method DELETE is not allowed on /v1/sources' });
+});
+
+t.test('when an async handler throws, then 500 with the message masked', async (t) => {
+  const app = await startTestApp(t);
+  app.app.server.get('/v1/test-async-throw', async () => {
+    throw new Error('secret database path /var/x');
+  });
+  const res = await app.request('/v1/test-async-throw', { key: app.key('free') });
+  t.equal(res.status, 500);
+  t.same(res.body, { detail: 'Internal server error' });
+});
+
+t.test('when a handler throws synchronously, then 500 and the process keeps serving', async (t) => {
+  const app = await startTestApp(t);
+  app.app.server.get('/v1/test-sync-throw', function syncThrow(_req, _res, _next) {
+    throw new TypeError('boom');
+  });
+  const key = app.key('pro');
+  const res = await app.request('/v1/test-sync-throw', { key });
+  t.equal(res.status, 500);
+  t.same(res.body, { detail: 'Internal server error' });
+  t.equal((await app.request('/v1/usage', { key })).status, 200);
+});
+
+t.test('when a route is planned but not built, then 501 with a detail after the tier gate', async (t) => {
+  const app = await startTestApp(t);
+  const res = await app.request('/v1/reports', { key: app.key('pro') });
+  t.equal(res.status, 501);
+  t.same(res.body, { detail: 'GET /v1/reports is not available yet' });
+});
+
+t.test('when the client asks for HTML, then errors are still JSON', async (t) => {
+  const app = await startTestApp(t);
+  const res = await app.request('/v1/nope', { headers: { Accept: 'text/html' }, key: app.key('free') });
+  t.equal(res.status, 404);
+  t.equal(res.headers.get('content-type'), 'application/json');
+  t.same(res.body, { detail: 'Not found: GET /v1/nope' });
+});

@@ -1,0 +1,89 @@
+// Builds the API in-process on a loopback port with a temporary data directory.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Test } from 'tap';
+import { createApp, type App } from '../../api/app.js';
+import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js';
+import type { Tier } from '../../api/db/keys.js';
+import type { Clock } from '../../lib/clock.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { IngestState } from '../../ingest/state/store.js';
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  method?: string;
+  body?: unknown;
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  url: string;
+  app: App;
+  db: Db;
+  dataDir: string;
+  ingestState: IngestState;
+  /** Creates a key of that tier and returns the secret. */
+  key(tier: Tier, org?: string): string;
+  request(pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
+}
+
+export function tempDir(t: Test, prefix = 'pdi-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export async function request(base: string, pathAndQuery: string, opts: RequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.Authorization = `Bearer ${opts.key}`;
+  let body: string | Buffer | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(`${base}${pathAndQuery}`, { method: opts.method ?? 'GET', headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? tempDir(t);
+  const config = loadConfig({ PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
+  const db = openDatabase(accountsDbPath(dataDir));
+  const ingestState = new IngestState(IngestState.pathIn(dataDir));
+  const app = createApp({ config, db, ingestState, logger: createLogger('silent'), clock: opts.clock });
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
+  const address = app.server.server.address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  t.teardown(async () => {
+    await new Promise<void>((resolve) => app.server.close(() => resolve()));
+    app.close();
+    ingestState.close();
+    db.close();
+  });
+  return {
+    url,
+    app,
+    db,
+    dataDir,
+    ingestState,
+    key: (tier, org = `org-${tier}`) => app.context.keys.create(org, tier).key,
+    request: (p, o) => request(url, p, o),
+  };
+}
