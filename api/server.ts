@@ -4,13 +4,14 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
-import { createApp } from './app.js';
+import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 
 const DRAIN_MS = 10_000;
 
 export interface RunningServer {
   url: string;
+  app: App;
   stop(): Promise<void>;
 }
 
@@ -43,7 +44,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     })();
     return stopping;
   };
-  return { url, stop };
+  return { url, app, stop };
 }
 
 /** Entry point of `npm start` and `pdi serve`. */

@@ -1,0 +1,74 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { REPO_ROOT } from '../helpers/paths.js';
+import { request, tempDir } from '../helpers/app.js';
+
+const exec = promisify(execFile);
+
+async function pdi(dataDir: string, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['bin/pdi.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+t.test('when keys are created, listed and revoked, then the CLI prints JSON without secrets', async (t) => {
+  const dir = tempDir(t);
+  const created = await pdi(dir, 'keys', 'create', '--org', 'Δήμος Αθηναίων', '--tier', 'enterprise', '--json');
+  t.equal(created.code, 0);
+  const k = JSON.parse(created.stdout);
+  t.same(Object.keys(k), ['id', 'key', 'org', 'tier']);
+  t.match(k, { org: 'Δήμος Αθηναίων', tier: 'enterprise', key: /^pdi_live_[A-Za-z0-9]{32}$/ });
+
+  const listed = await pdi(dir, 'keys', 'list', '--json');
+  t.equal(listed.code, 0);
+  const list = JSON.parse(listed.stdout);
+  t.equal(list.length, 1);
+  t.same(Object.keys(list[0]).sort(), ['created_at', 'id', 'org', 'revoked_at', 'tier']);
+  t.equal(list[0].revoked_at, null);
+  t.notMatch(listed.stdout, k.key);
+
+  t.equal((await pdi(dir, 'keys', 'revoke', k.id)).code, 0);
+  const after = JSON.parse((await pdi(dir, 'keys', 'list', '--json')).stdout);
+  t.match(after[0].revoked_at, /^\d{4}-/);
+});
+
+t.test('when arguments are wrong, then the CLI exits 2 with the reason and usage', async (t) => {
+  const dir = tempDir(t);
+  const cases: [string[], RegExp][] = [
+    [['keys', 'create', '--org', 'A', '--tier', 'gold'], /--tier must be one of free, pro, enterprise/],
+    [['keys', 'create', '--tier', 'pro'], /--org is required/],
+    [['keys', 'revoke'], /exactly one key id/],
+    [['keys', 'revoke', 'key_missing'], /No key with id key_missing/],
+    [['keys', 'create', '--org', 'A', '--tier', 'pro', '--bogus'], /Unknown option '--bogus'/],
+    [['frobnicate'], /Unknown command: frobnicate/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await pdi(dir, ...args);
+    t.equal(r.code, 2, args.join(' '));
+    t.match(r.stderr, message, args.join(' '));
+  }
+});
+
+t.test('when --help is given, then every command prints its usage and exits 0', async (t) => {
+  const dir = tempDir(t);
+  for (const args of [['--help'], ['keys', '--help'], ['keys', 'create', '--help'], ['serve', '--help']]) {
+    const r = await pdi(dir, ...args);
+    t.equal(r.code, 0, args.join(' '));
+    t.match(r.stdout, /Usage/, args.join(' '));
+  }
+});
+
+t.test('when a key is created by the CLI, then the server accepts it', async (t) => {
+  const dir = tempDir(t);
+  const k = JSON.parse((await pdi(dir, 'keys', 'create', '--org', 'Acme', '--tier', 'free', '--json')).stdout);
+  const { startTestApp } = await import('../helpers/app.js');
+  const app = await startTestApp(t, { dataDir: dir });
+  const res = await request(app.url, '/v1/usage', { key: k.key });
+  t.equal(res.status, 200);
+  t.equal(res.body.tier, 'free');
+});

@@ -1,0 +1,35 @@
+import t from 'tap';
+import { startServer } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { request, tempDir } from '../helpers/app.js';
+
+t.test('when the server stops during a request, then the request finishes and the database closes', async (t) => {
+  const dir = tempDir(t);
+  const config = loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const running = await startServer(config, createLogger('silent'));
+  // A slow route: the request in flight must survive stop().
+  let release!: () => void;
+  let arrived!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const arrival = new Promise<void>((r) => (arrived = r));
+  running.app.server.get('/test/slow', async (_req, res) => {
+    arrived();
+    await gate;
+    res.send({ done: true });
+  });
+  const inflight = request(running.url, '/test/slow');
+  await arrival;
+  const stopped = running.stop();
+  let stoppedYet = false;
+  void stopped.then(() => (stoppedYet = true));
+  await new Promise((r) => setTimeout(r, 50));
+  t.equal(stoppedYet, false, 'stop waits for the request in flight');
+  release();
+  const res = await inflight;
+  t.equal(res.status, 200);
+  t.same(res.body, { done: true });
+  await stopped;
+  t.equal(stoppedYet, true);
+  await t.rejects(request(running.url, '/v1/models'), {}, 'no longer accepting');
+});

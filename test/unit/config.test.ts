@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { ConfigError, DEFAULT_ASK_MODELS, loadConfig } from '../../lib/config.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const run = promisify(execFile);
+
+t.test('when nothing is set, then the documented defaults apply', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.port, 8000);
+  t.match(c.dataDir, /\/var$/);
+  t.equal(c.elasticsearchUrl, null);
+  t.equal(c.indexPrefix, 'pdi');
+  t.same(c.askModels, DEFAULT_ASK_MODELS);
+  t.equal(c.demo, true);
+  t.equal(c.ingestEveryMs, null);
+});
+
+t.test('when a variable is invalid, then loading fails with a message naming it', async (t) => {
+  const cases: [Record<string, string>, string][] = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ ELASTICSEARCH_URL: 'not a url' }, 'ELASTICSEARCH_URL'],
+    [{ ELASTICSEARCH_URL: 'ftp://x' }, 'ELASTICSEARCH_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ PDI_ASK_MODELS: 'no-slash' }, 'PDI_ASK_MODELS'],
+    [{ PDI_INDEX_PREFIX: 'UPPER' }, 'PDI_INDEX_PREFIX'],
+    [{ PDI_DEMO: 'maybe' }, 'PDI_DEMO'],
+    [{ PDI_INGEST_EVERY: 'hourly' }, 'PDI_INGEST_EVERY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+  ];
+  for (const [env, name] of cases) {
+    t.throws(() => loadConfig(env), new ConfigError(name, ''), name);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      t.match((err as Error).message, new RegExp(`^Invalid configuration: ${name} `));
+    }
+  }
+});
+
+t.test('when PDI_INGEST_EVERY is a duration, then it is parsed to milliseconds', async (t) => {
+  t.equal(loadConfig({ PDI_INGEST_EVERY: '1h' }).ingestEveryMs, 3_600_000);
+  t.equal(loadConfig({ PDI_INGEST_EVERY: '15m' }).ingestEveryMs, 900_000);
+  t.equal(loadConfig({ PDI_INGEST_EVERY: 'off' }).ingestEveryMs, null);
+});
+
+t.test('when the server starts with a bad variable, then it exits 2 with a clear message', async (t) => {
+  const err = await run(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: REPO_ROOT, env: { ...process.env, PORT: 'eighty' },
+  }).then(() => null, (e) => e as { code: number; stderr: string });
+  t.ok(err, 'the server did not start');
+  t.equal(err!.code, 2);
+  t.match(err!.stderr, 'Invalid configuration: PORT must be an integer from 0 to 65535, got "eighty"');
+});
