@@ -1,5 +1,8 @@
 // Builds the restify server without listening (server.ts listens; tests build it in-process).
-// Request path: pre(authenticate → quota) → route → tier gate → query/body parsing → handler.
+// Request path: pre(authenticate → quota) → route → tier gate → [JSON body] → handler.
+// Every handler is an async function, so any throw becomes a rejection that restify hands to our
+// formatter as a masked 500. (restify's handleUncaughtExceptions would also catch throws in callback
+// handlers, but its per-request domain cost two thirds of the throughput here; we register none.)
 import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
@@ -15,8 +18,6 @@ import { registerModels } from './routes/models.js';
 import { registerPlanned } from './routes/planned.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
-
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppDeps {
   config: Config;
@@ -48,15 +49,12 @@ export function createApp(deps: AppDeps): App {
 
   const server = restify.createServer({
     name: '',
-    handleUncaughtExceptions: true,
     formatters: { 'application/json': formatJson },
     ignoreTrailingSlash: true,
   });
   installErrorHandling(server, log);
 
   server.pre(authenticate(context.keys, context.usage, context.clock));
-  server.use(restify.plugins.queryParser({ mapParams: false }));
-  server.use(restify.plugins.bodyParser({ mapParams: false, maxBodySize: MAX_BODY_BYTES }));
 
   registerModels(server, context);
   registerSources(server, context);

@@ -1,6 +1,6 @@
 // Authentication and the daily quota, run before routing (restify `pre`) so that every /v1 request
 // except GET /v1/models is authenticated and counted, unknown routes and 405s included.
-import type { Request, RequestHandler, Response } from 'restify';
+import type { Request, Response } from 'restify';
 import { isoSeconds, nextUtcMidnight, utcDay, type Clock } from '../../lib/clock.js';
 import { QuotaExceededError, UnauthorizedError } from '../../lib/errors.js';
 import type { KeyStore, Principal } from '../db/keys.js';
@@ -20,31 +20,31 @@ export function principalOf(req: Request): Principal {
   return req.principal;
 }
 
-export function authenticate(keys: KeyStore, usage: UsageCounter, clock: Clock): RequestHandler {
-  return function authenticateRequest(req: Request, res: Response, next) {
+/** Async, like every handler here: a throw becomes a rejection that restify turns into our 500. */
+export function authenticate(keys: KeyStore, usage: UsageCounter, clock: Clock) {
+  return async function authenticateRequest(req: Request, res: Response): Promise<void> {
     const path = req.getPath();
-    if (!path.startsWith('/v1/') || PUBLIC_PATHS.has(path)) return next();
+    if (!path.startsWith('/v1/') || PUBLIC_PATHS.has(path)) return;
 
-    const header = req.header('authorization');
-    if (!header) return next(new UnauthorizedError('Missing API key'));
+    const header = req.headers.authorization;
+    if (!header) throw new UnauthorizedError('Missing API key');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     const principal = match ? keys.authenticate(match[1]) : null;
-    if (!principal) return next(new UnauthorizedError('Invalid API key'));
+    if (!principal) throw new UnauthorizedError('Invalid API key');
     req.principal = principal;
 
     const now = clock();
     const quota = DAILY_QUOTA[principal.tier];
     const reset = nextUtcMidnight(now);
     const { allowed, used } = usage.consume(principal.keyId, utcDay(now), quota);
-    res.header('X-RateLimit-Limit', String(quota));
-    res.header('X-RateLimit-Remaining', String(Math.max(0, quota - used)));
-    res.header('X-RateLimit-Reset', String(Math.floor(reset.getTime() / 1000)));
-    res.header('X-Tier', principal.tier);
+    res.setHeader('X-RateLimit-Limit', quota);
+    res.setHeader('X-RateLimit-Remaining', Math.max(0, quota - used));
+    res.setHeader('X-RateLimit-Reset', Math.floor(reset.getTime() / 1000));
+    res.setHeader('X-Tier', principal.tier);
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((reset.getTime() - now.getTime()) / 1000));
-      res.header('Retry-After', String(retryAfter));
-      return next(new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(reset)}`, retryAfter));
+      res.setHeader('Retry-After', retryAfter);
+      throw new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(reset)}`, retryAfter);
     }
-    return next();
   };
 }

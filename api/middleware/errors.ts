@@ -58,14 +58,4 @@ export function installErrorHandling(server: Server, log: Logger): void {
     else if (status >= 500) log.warn({ method: req.method, path: req.getPath(), detail: err.message }, 'engine unavailable');
     return cb();
   });
-  // With handleUncaughtExceptions, a synchronous throw in a handler lands here instead of killing the process.
-  server.on('uncaughtException', (req: Request, res: Response, _route: unknown, err: Error, done: () => void) => {
-    log.error({ err, method: req.method, path: req.getPath() }, 'uncaught exception in handler');
-    if (!res.headersSent) {
-      const data = JSON.stringify({ detail: MASKED });
-      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) });
-      res.end(data);
-    }
-    done();
-  });
 }

@@ -2,17 +2,19 @@
 import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
 
-type Query = Record<string, unknown>;
-
-function queryOf(req: Request): Query {
-  return (req.query ?? {}) as Query;
-}
+// Parsed on first use, so routes without parameters pay nothing.
+const parsed = new WeakMap<Request, URLSearchParams>();
 
 function single(req: Request, name: string): string | undefined {
-  const v = queryOf(req)[name];
-  if (v === undefined) return undefined;
-  if (Array.isArray(v) || typeof v !== 'string') throw new ValidationError(`${name} must be given once`);
-  return v;
+  let params = parsed.get(req);
+  if (!params) {
+    params = new URLSearchParams(req.getQuery());
+    parsed.set(req, params);
+  }
+  const all = params.getAll(name);
+  if (all.length === 0) return undefined;
+  if (all.length > 1) throw new ValidationError(`${name} must be given once`);
+  return all[0];
 }
 
 export function intParam(req: Request, name: string, fallback: number, min: number, max: number): number {

@@ -2,6 +2,7 @@
 import type { Server } from 'restify';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
+import { jsonBody } from '../middleware/json-body.js';
 import { requireTier } from '../middleware/require-tier.js';
 
 type Method = 'get' | 'post' | 'put' | 'del';
@@ -35,7 +36,8 @@ export const PLANNED: [Method, string, Tier][] = [
 export function registerPlanned(server: Server, built: Set<string>): void {
   for (const [method, path, tier] of PLANNED) {
     if (built.has(`${method} ${path}`)) continue;
-    server[method](path, requireTier(tier), async (req, _res) => {
+    const body = method === 'post' || method === 'put' ? jsonBody : [];
+    server[method](path, requireTier(tier), body, async (req, _res) => {
       throw new NotImplementedError(`${req.method} ${path} is not available yet`);
     });
   }

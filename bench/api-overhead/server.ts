@@ -1,0 +1,47 @@
+// One server of the api-overhead benchmark, in its own process: `bare` is restify with one route;
+// `app` is our createApp (error formatter, authenticate + quota, parsers, tier gate) with the same route.
+// Prints "READY <port>" and, for `app`, writes the keys to rotate over to the file given.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import restify from 'restify';
+import { createApp } from '../../api/app.js';
+import { openDatabase } from '../../api/db/database.js';
+import { requireTier } from '../../api/middleware/require-tier.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { IngestState } from '../../ingest/state/store.js';
+
+const [mode, keysFile, keyCount = '2000'] = process.argv.slice(2);
+const body = { hello: 'world' };
+let server: restify.Server;
+
+if (mode === 'bare') {
+  server = restify.createServer({ name: '' });
+  server.get('/v1/bench', async (_req, res) => {
+    res.send(body);
+  });
+} else {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-'));
+  const db = openDatabase(path.join(dir, 'accounts.db'));
+  const app = createApp({
+    config: loadConfig({ PDI_DATA_DIR: dir, LOG_LEVEL: 'silent' }),
+    db,
+    ingestState: new IngestState(':memory:'),
+    logger: createLogger('silent'),
+  });
+  // Enterprise keys allow 1,000 requests a day each: rotate over enough of them that none runs out.
+  const keys = Array.from({ length: Number(keyCount) }, (_, i) => app.context.keys.create(`bench-${i % 50}`, 'enterprise').key);
+  fs.writeFileSync(keysFile, keys.join('\n') + '\n');
+  server = app.server;
+  server.get('/v1/bench', requireTier('free'), async (_req, res) => {
+    res.send(body);
+  });
+}
+
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`READY ${(server.server.address() as { port: number }).port}\n`);
+});
+
+// A clean exit on SIGINT lets `node --cpu-prof` write its profile.
+process.on('SIGINT', () => process.exit(0));

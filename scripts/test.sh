@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# npm test: the whole suite, on both engines. Starts a real Elasticsearch on loopback
+# (scripts/elasticsearch.sh) unless ELASTICSEARCH_URL is already set, fetches the test embedding model
+# (scripts/fetch-model.sh), runs tap, stops what it started, and ends with "N passed, N failed".
+# Arguments are passed to tap (e.g. a test file).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+started_es=0
+stop_es() { [ "$started_es" = 1 ] && PDI_ES_INSTANCE=npm-test bash scripts/elasticsearch.sh stop >/dev/null 2>&1; true; }
+trap stop_es EXIT
+
+if [ -z "${ELASTICSEARCH_URL:-}" ]; then
+  if out=$(PDI_ES_INSTANCE=npm-test PDI_ES_OWNER_PID=$$ bash scripts/elasticsearch.sh start); then
+    export ELASTICSEARCH_URL="${out##*ELASTICSEARCH_URL=}"
+    started_es=1
+    echo "Elasticsearch: $ELASTICSEARCH_URL"
+  elif [ "${PDI_REQUIRE_ES:-0}" = 1 ]; then
+    echo "Elasticsearch could not be started and PDI_REQUIRE_ES=1" >&2
+    exit 1
+  else
+    echo "WARNING: Elasticsearch could not be started; its tests will be skipped" >&2
+  fi
+fi
+
+if model_dir=$(bash scripts/fetch-model.sh 2>/dev/null | tail -n 1) && [ -d "$model_dir" ]; then
+  export PDI_TEST_MODEL_DIR="$model_dir"
+  echo "Embedding model: $model_dir"
+else
+  echo "WARNING: the test embedding model could not be fetched; its tests will be skipped" >&2
+fi
+
+log=$(mktemp)
+npx tap --reporter=tap "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+
+# tap's closing line: "# { total: 12, pass: 11, fail: 1, skip: 1 }"
+summary=$(grep -E '^# \{ total: ' "$log" | tail -n 1)
+pass=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
+fail=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")
+skip=$(sed -nE 's/.*skip: ([0-9]+).*/\1/p' <<<"$summary")
+rm -f "$log"
+if [ -z "$summary" ]; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "${pass:-0} passed, ${fail:-0} failed${skip:+, $skip skipped}"
+[ "$status" = 0 ] && [ "${fail:-0}" = 0 ]
