@@ -8,12 +8,16 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { IngestState } from '../ingest/state/store.js';
+import type { BlobStore } from '../lib/blob-store.js';
+import type { Embedder } from '../lib/embedding/embedder.js';
+import type { SearchProvider } from '../lib/search/provider.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/database.js';
 import { KeyStore } from './db/keys.js';
 import { UsageCounter } from './db/usage.js';
 import { authenticate } from './middleware/authenticate.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
+import { DOCUMENT_ROUTES, registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
 import { registerPlanned } from './routes/planned.js';
 import { registerSources } from './routes/sources.js';
@@ -23,6 +27,9 @@ export interface AppDeps {
   config: Config;
   db: Db;
   ingestState: IngestState;
+  search: SearchProvider;
+  blobs: BlobStore;
+  embedder: Embedder;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -45,6 +52,9 @@ export function createApp(deps: AppDeps): App {
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs),
     ingestState: deps.ingestState,
+    search: deps.search,
+    blobs: deps.blobs,
+    embedder: deps.embedder,
   };
 
   const server = restify.createServer({
@@ -59,7 +69,8 @@ export function createApp(deps: AppDeps): App {
   registerModels(server, context);
   registerSources(server, context);
   registerUsage(server, context);
-  registerPlanned(server, new Set());
+  registerDocuments(server, context);
+  registerPlanned(server, new Set(DOCUMENT_ROUTES));
 
   return {
     server,

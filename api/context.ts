@@ -3,6 +3,9 @@ import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { IngestState } from '../ingest/state/store.js';
+import type { BlobStore } from '../lib/blob-store.js';
+import type { Embedder } from '../lib/embedding/embedder.js';
+import type { SearchProvider } from '../lib/search/provider.js';
 import type { KeyStore } from './db/keys.js';
 import type { UsageCounter } from './db/usage.js';
 
@@ -13,4 +16,7 @@ export interface AppContext {
   keys: KeyStore;
   usage: UsageCounter;
   ingestState: IngestState;
+  search: SearchProvider;
+  blobs: BlobStore;
+  embedder: Embedder;
 }

@@ -4,6 +4,11 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
+import { FileBlobStore } from '../lib/blob-store.js';
+import { createEmbedder } from '../lib/embedding/index.js';
+import { createSearchProvider } from '../lib/search/index.js';
+import { blobDir, pipelineOn } from '../ingest/runtime.js';
+import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 
@@ -12,13 +17,17 @@ const DRAIN_MS = 10_000;
 export interface RunningServer {
   url: string;
   app: App;
+  jobs: IngestJobs;
   stop(): Promise<void>;
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const db = openDatabase(accountsDbPath(config.dataDir));
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
-  const app = createApp({ config, db, ingestState, logger });
+  const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
+  const search = await createSearchProvider(config, embedder, logger);
+  const blobs = new FileBlobStore(blobDir(config.dataDir));
+  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger });
   const http = app.server.server;
 
   await new Promise<void>((resolve, reject) => {
@@ -28,7 +37,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info({ url, dataDir: config.dataDir, engine: config.elasticsearchUrl ? 'elasticsearch' : 'embedded' }, 'listening');
+  logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
+  const jobs = startIngestJobs(config, pipeline, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -37,14 +48,17 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       const force = setTimeout(() => http.closeAllConnections(), DRAIN_MS);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       clearTimeout(force);
+      await jobs.stop();
+      await pipeline.close();
       app.close();
+      await search.close();
       ingestState.close();
       db.close();
       logger.info('stopped');
     })();
     return stopping;
   };
-  return { url, app, stop };
+  return { url, app, jobs, stop };
 }
 
 /** Entry point of `npm start` and `pdi serve`. */

@@ -3,6 +3,7 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+/** `fd` 2 sends logs to stderr (the CLI keeps stdout for its own output). */
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info', fd: 1 | 2 = 1): Logger {
+  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ fd, sync: fd === 2 }));
 }

@@ -1,9 +1,10 @@
 // The `pdi` operator command. Exit codes: 0 ok, 1 failure, 2 bad arguments or configuration.
 import { UsageError, type Command } from './cli/common.js';
+import { demoCommand, ingestCommand, reindexCommand, statusCommand } from './cli/ingest.js';
 import { keysCommand } from './cli/keys.js';
 import { serveCommand } from './cli/serve.js';
 
-const COMMANDS: Command[] = [serveCommand, keysCommand];
+const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

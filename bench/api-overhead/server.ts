@@ -11,6 +11,9 @@ import { requireTier } from '../../api/middleware/require-tier.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
+import { FileBlobStore } from '../../lib/blob-store.js';
+import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
+import { EmbeddedProvider } from '../../lib/search/embedded.js';
 
 const [mode, keysFile, keyCount = '2000'] = process.argv.slice(2);
 const body = { hello: 'world' };
@@ -28,6 +31,10 @@ if (mode === 'bare') {
     config: loadConfig({ PDI_DATA_DIR: dir, LOG_LEVEL: 'silent' }),
     db,
     ingestState: new IngestState(':memory:'),
+    // The bench route touches neither; they are here because createApp needs them.
+    search: new EmbeddedProvider({ file: ':memory:', dimension: 384, embeddingModel: 'pdi/hashing-384' }),
+    blobs: new FileBlobStore(path.join(dir, 'blobs')),
+    embedder: new HashingEmbedder(),
     logger: createLogger('silent'),
   });
   // Enterprise keys allow 1,000 requests a day each: rotate over enough of them that none runs out.

@@ -44,6 +44,12 @@ export interface SourceModule {
   parse(body: string, contentType?: string): ParsedRecord[];
   /** One record → one document; throws MalformedRecordError when the record cannot be used. */
   normalize(record: unknown): NormalizedDocument;
+  /**
+   * The content type to give parse() for a saved body replayed by `--from DIR`, when the file name
+   * carries what the body does not (data.gov.gr's bare arrays do not name their dataset). Default:
+   * from the extension.
+   */
+  replayContentType?(fileName: string): string;
 }
 
 /** A record that cannot be normalized; the pipeline skips and counts it. */

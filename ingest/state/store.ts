@@ -124,12 +124,12 @@ export class IngestState {
       counts.unchanged, counts.failed, error, id);
   }
 
-  /** The latest finished run of each source. */
-  lastRuns(): Map<SourceName, RunRecord> {
+  /** The latest finished run of each source, of one kind (a reindex says nothing of upstream health). */
+  lastRuns(kind: RunRecord['kind'] = 'ingest'): Map<SourceName, RunRecord> {
     const rows = this.db.prepare(
       `SELECT r.* FROM runs r
-        WHERE r.id = (SELECT max(id) FROM runs x WHERE x.source = r.source AND x.status != 'running')`,
-    ).all() as RunRecord[];
+        WHERE r.id = (SELECT max(id) FROM runs x WHERE x.source = r.source AND x.kind = ? AND x.status != 'running')`,
+    ).all(kind) as RunRecord[];
     return new Map(rows.map((r) => [r.source, r]));
   }
 

@@ -10,6 +10,12 @@ import type { Clock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
+import { FileBlobStore } from '../../lib/blob-store.js';
+import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
+import type { Embedder } from '../../lib/embedding/embedder.js';
+import { embeddedIndexPath } from '../../lib/search/index.js';
+import { EmbeddedProvider } from '../../lib/search/embedded.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
 
 export interface TestResponse {
   status: number;
@@ -32,6 +38,9 @@ export interface TestApp {
   db: Db;
   dataDir: string;
   ingestState: IngestState;
+  search: SearchProvider;
+  blobs: FileBlobStore;
+  embedder: Embedder;
   /** Creates a key of that tier and returns the secret. */
   key(tier: Tier, org?: string): string;
   request(pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -62,18 +71,24 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string } = {}): Promise<TestApp> {
+/** Options: `search` replaces the embedded engine (e.g. Elasticsearch in the engine contract tests). */
+export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider } = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir(t);
   const config = loadConfig({ PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const db = openDatabase(accountsDbPath(dataDir));
   const ingestState = new IngestState(IngestState.pathIn(dataDir));
-  const app = createApp({ config, db, ingestState, logger: createLogger('silent'), clock: opts.clock });
+  const embedder = new HashingEmbedder();
+  const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
+  await search.init();
+  const blobs = new FileBlobStore(path.join(dataDir, 'blobs'));
+  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
   t.teardown(async () => {
     await new Promise<void>((resolve) => app.server.close(() => resolve()));
     app.close();
+    if (!opts.search) await search.close();
     ingestState.close();
     db.close();
   });
@@ -83,6 +98,9 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     db,
     dataDir,
     ingestState,
+    search,
+    blobs,
+    embedder,
     key: (tier, org = `org-${tier}`) => app.context.keys.create(org, tier).key,
     request: (p, o) => request(url, p, o),
   };

@@ -1,0 +1,65 @@
+// Ingest inside the server, for single-machine use: the demo corpus on the first start with an empty
+// index, and every source incrementally every PDI_INGEST_EVERY. Both stop between pages on shutdown.
+import { loadDemo } from '../../ingest/demo.js';
+import { ingestSource, type PipelineDeps } from '../../ingest/pipeline.js';
+import { SOURCE_MODULES } from '../../ingest/sources/index.js';
+import { SourceBusyError } from '../../ingest/state/store.js';
+import type { Config } from '../../lib/config.js';
+import type { Logger } from '../../lib/logger.js';
+import { SOURCE_NAMES } from '../../lib/sources.js';
+
+export interface IngestJobs {
+  /** Resolves when the demo load (if any) has finished. */
+  demoLoaded: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger): IngestJobs {
+  const abort = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>) => {
+    running.add(p);
+    void p.finally(() => running.delete(p));
+    return p;
+  };
+
+  const demoLoaded = track((async () => {
+    if (!config.demo) return;
+    const { total_documents } = await deps.search.stats();
+    if (total_documents > 0) return;
+    log.info('empty index: loading the demo corpus through the ingest pipeline (PDI_DEMO=0 turns this off)');
+    const started = Date.now();
+    const runs = await loadDemo(deps, { signal: abort.signal });
+    log.info({ ms: Date.now() - started, documents: runs.reduce((n, r) => n + r.new + r.updated, 0), failed: runs.filter((r) => r.status === 'failed').map((r) => r.source) }, 'demo corpus loaded');
+  })().catch((err) => log.error({ err }, 'demo corpus load failed')));
+
+  let timer: NodeJS.Timeout | null = null;
+  if (config.ingestEveryMs) {
+    let busy = false;
+    timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      track((async () => {
+        for (const source of SOURCE_NAMES) {
+          if (abort.signal.aborted) return;
+          try {
+            await ingestSource(deps, SOURCE_MODULES[source], { signal: abort.signal });
+          } catch (err) {
+            if (err instanceof SourceBusyError) log.info({ source }, 'scheduled ingest skipped: another run holds the source');
+            else log.error({ err, source }, 'scheduled ingest failed');
+          }
+        }
+      })().finally(() => (busy = false)));
+    }, config.ingestEveryMs);
+    timer.unref();
+  }
+
+  return {
+    demoLoaded,
+    async stop() {
+      if (timer) clearInterval(timer);
+      abort.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+// Internal documents → public JSON. Strips what clients must not see (embedding, hashes, blob refs).
+import { FULL_CONTENT_FIELDS, METADATA_FIELDS } from '../../index-mappings/document.js';
+import type { StoredDocument } from '../../lib/search/provider.js';
+
+export const UPGRADE_HINT = 'Upgrade to Pro for full content: text, summary, entities, amount, CPV codes, region and sector.';
+
+export type PublicDocument = Record<string, unknown>;
+
+/** The metadata record of contract 2.2. */
+export function metadataOf(doc: StoredDocument): PublicDocument {
+  const out: PublicDocument = {};
+  for (const f of METADATA_FIELDS) out[f] = doc[f];
+  return out;
+}
+
+/** A listing record: metadata with the upgrade hint for Free, metadata plus full content otherwise. */
+export function listingOf(doc: StoredDocument, full: boolean): PublicDocument {
+  const out = metadataOf(doc);
+  if (!full) {
+    out._upgrade_hint = UPGRADE_HINT;
+    return out;
+  }
+  for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f];
+  return out;
+}

@@ -1,0 +1,80 @@
+// The document index: GET /v1/search (Pro), GET /v1/{source}/documents (Free metadata, Pro full
+// content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
+import type { Request, Server } from 'restify';
+import { NotFoundError } from '../../lib/errors.js';
+import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../middleware/authenticate.js';
+import { requireTier } from '../middleware/require-tier.js';
+import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
+import { listingOf, metadataOf } from '../presenters/document.js';
+import { tierAllows } from '../tiers.js';
+
+/** Longest accepted `q`; longer queries are a 422, not a slow scan. */
+export const MAX_QUERY_LENGTH = 1000;
+
+function sourceOf(name: string): SourceName {
+  const source = resolveSource(name);
+  if (!source) throw new NotFoundError(`Unknown source: ${name}`);
+  return source;
+}
+
+function pathParam(req: Request, name: string): string {
+  return String((req.params as Record<string, string>)[name] ?? '');
+}
+
+export function registerDocuments(server: Server, ctx: AppContext): void {
+  server.get('/v1/search', requireTier('pro'), async (req, res) => {
+    const q = stringParam(req, 'q', { required: true, maxLength: MAX_QUERY_LENGTH })!;
+    const sourceName = stringParam(req, 'source');
+    const source = sourceName === undefined ? undefined : sourceOf(sourceName);
+    const limit = intParam(req, 'limit', 100, 1, 1000);
+    const offset = offsetParam(req);
+    const result = await ctx.search.search({ text: q, source, limit, offset });
+    res.send({ query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
+  });
+
+  server.get('/v1/:source/documents', requireTier('free'), async (req, res) => {
+    const source = sourceOf(pathParam(req, 'source'));
+    const limit = intParam(req, 'limit', 100, 1, 1000);
+    const offset = offsetParam(req);
+    const since = dateParam(req, 'since');
+    const full = tierAllows(principalOf(req).tier, 'pro');
+    const result = await ctx.search.list({ source, since, limit, offset });
+    res.send({ source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset });
+  });
+
+  server.get('/v1/documents/:source_id/content', requireTier('enterprise'), async (req, res) => {
+    const sourceId = pathParam(req, 'source_id');
+    const doc = await ctx.search.get(sourceId);
+    if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
+    const bytes = doc.original ? await ctx.blobs.get(doc.original.sha256) : null;
+    if (!doc.original || !bytes) throw new NotFoundError(`No original is stored for ${sourceId}`);
+    res.writeHead(200, { 'Content-Type': doc.original.content_type, 'Content-Length': bytes.length });
+    res.end(bytes);
+  });
+
+  server.get('/v1/stats', requireTier('free'), async (_req, res) => {
+    const stats = await ctx.search.stats();
+    const sources: Record<string, { documents: number; last_updated: string | null; avg_quality: number | null }> = {};
+    for (const name of SOURCE_NAMES) {
+      const s = stats.sources[name];
+      sources[name] = {
+        documents: s?.documents ?? 0,
+        last_updated: s?.last_updated ?? null,
+        avg_quality: s?.avg_quality === null || s?.avg_quality === undefined ? null : Math.round(s.avg_quality * 1000) / 1000,
+      };
+    }
+    res.send({
+      total_documents: stats.total_documents,
+      sources,
+      engine: ctx.search.engine,
+      embedding: { model: ctx.embedder.id, dimension: ctx.embedder.dimension, fallback: ctx.embedder.fallback },
+    });
+  });
+}
+
+/** The routes above, for registerPlanned to skip. */
+export const DOCUMENT_ROUTES = [
+  'get /v1/search', 'get /v1/:source/documents', 'get /v1/documents/:source_id/content', 'get /v1/stats',
+];

@@ -1,0 +1,165 @@
+// The ingest pipeline: pages from upstream (or saved bodies) → parse → normalize → content hash →
+// skip unchanged → originals to the blob store → embed → bulk sink → record → checkpoint.
+// The checkpoint advances only after a page's documents are flushed; one run per source at a time.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { IndexedDocument, NormalizedDocument } from '../index-mappings/document.js';
+import type { BlobStore } from '../lib/blob-store.js';
+import type { Embedder } from '../lib/embedding/embedder.js';
+import type { Logger } from '../lib/logger.js';
+import type { SearchProvider } from '../lib/search/provider.js';
+import { HttpClient } from './http.js';
+import { embedAll } from './stages/embed.js';
+import { contentHash } from './stages/hash.js';
+import { sink } from './stages/bulk-sink.js';
+import type { DocumentStore, StoredRecord } from './state/documents.js';
+import type { IngestState, RunCounts } from './state/store.js';
+import type { FetchedPage, SourceModule } from './sources/types.js';
+
+export interface PipelineDeps {
+  search: SearchProvider;
+  blobs: BlobStore;
+  embedder: Embedder;
+  state: IngestState;
+  documents: DocumentStore;
+  log: Logger;
+}
+
+export interface IngestOptions {
+  /** YYYY-MM-DD: fetch from this day instead of resuming from the checkpoint. */
+  since?: string | null;
+  /** Replay saved response bodies from this folder instead of fetching (no checkpoint is touched). */
+  fromDir?: string;
+  /** Upstream base URL (default: the module's production one). */
+  baseUrl?: string;
+  http?: HttpClient;
+  onProgress?: (progress: Progress) => void;
+  /** Stops the run between pages (the server's shutdown); what was flushed stays checkpointed. */
+  signal?: AbortSignal;
+}
+
+export interface Progress extends RunCounts {
+  source: string;
+  pages: number;
+}
+
+export interface RunSummary extends Progress {
+  runId: number;
+  status: 'succeeded' | 'failed';
+  error: string | null;
+  ms: number;
+}
+
+const REPLAYABLE = /\.(json|xml|geojson)$/i;
+
+/** Saved response bodies of a folder, in name order, as pages. */
+async function* replay(module: SourceModule, dir: string, log: Logger): AsyncIterable<FetchedPage> {
+  const names = (await fs.readdir(dir)).filter((n) => REPLAYABLE.test(n)).sort();
+  if (names.length === 0) log.warn({ dir }, 'no .json or .xml files to replay');
+  for (const name of names) {
+    const body = await fs.readFile(path.join(dir, name), 'utf8');
+    const contentType = module.replayContentType?.(name) ?? (/\.xml$/i.test(name) ? 'application/xml' : 'application/json');
+    yield { body, contentType, checkpoint: { file: name } };
+  }
+}
+
+interface Changed {
+  doc: NormalizedDocument;
+  hash: string;
+  isNew: boolean;
+  original: { body: Buffer; contentType: string };
+}
+
+async function processPage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger): Promise<void> {
+  const records = module.parse(page.body, page.contentType);
+  counts.fetched += records.length;
+  // Later records of the same id in one page win (upstreams repeat corrected versions).
+  const changed = new Map<string, Changed>();
+  for (const r of records) {
+    let doc: NormalizedDocument;
+    try {
+      doc = module.normalize(r.record);
+    } catch (err) {
+      counts.failed++;
+      log.warn({ error: (err as Error).message }, 'record skipped: could not be normalized');
+      continue;
+    }
+    const hash = contentHash(doc);
+    const previous = deps.documents.hash(doc.source_id);
+    if (previous === hash) {
+      counts.unchanged++;
+      continue;
+    }
+    changed.set(doc.source_id, { doc, hash, isNew: previous === null, original: r.original });
+  }
+  if (changed.size === 0) return;
+
+  const items = [...changed.values()];
+  const originals = await Promise.all(items.map(async (c) => ({ sha256: await deps.blobs.put(c.original.body), content_type: c.original.contentType })));
+  const { vectors } = await embedAll(deps.embedder, deps.documents, items.map((c) => ({ doc: c.doc, contentHash: c.hash })));
+  const indexedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const indexed: IndexedDocument[] = items.map((c, i) => ({ ...c.doc, indexed_at: indexedAt, content_hash: c.hash, original: originals[i], embedding: vectors[i] }));
+
+  const result = await sink(deps.search, indexed);
+  const failed = new Map(result.failed.map((f) => [f.source_id, f.error]));
+  const stored: StoredRecord[] = [];
+  items.forEach((c, i) => {
+    if (failed.has(c.doc.source_id)) return;
+    stored.push({ doc: c.doc, content_hash: c.hash, original: originals[i], indexed_at: indexedAt });
+    if (c.isNew) counts.new++;
+    else counts.updated++;
+  });
+  deps.documents.save(stored);
+  if (failed.size > 0) {
+    counts.failed += failed.size;
+    deps.documents.reject([...failed].map(([source_id, error]) => ({ source_id, source: module.name, error })));
+    log.error({ failed: failed.size, sample: [...failed].slice(0, 3) }, 'documents refused by the index after retries');
+  }
+}
+
+/** Runs one source once. Never throws for upstream or data problems: the summary says what happened. */
+export async function ingestSource(deps: PipelineDeps, module: SourceModule, opts: IngestOptions = {}): Promise<RunSummary> {
+  const log = deps.log.child({ component: 'ingest', source: module.name });
+  const started = Date.now();
+  const unlock = deps.state.lock(module.name); // throws SourceBusyError while another run holds it
+  const runId = deps.state.startRun(module.name, 'ingest');
+  const counts: Progress = { source: module.name, pages: 0, fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 };
+  let error: string | null = null;
+  try {
+    const pages = opts.fromDir
+      ? replay(module, opts.fromDir, log)
+      : module.fetch({
+        http: opts.http ?? new HttpClient(),
+        baseUrl: opts.baseUrl ?? module.defaultBaseUrl,
+        since: opts.since ?? null,
+        checkpoint: opts.since ? null : deps.state.checkpoint(module.name),
+        now: new Date(),
+        log,
+      });
+    for await (const page of pages) {
+      if (opts.signal?.aborted) throw new Error('stopped before the end (shutdown)');
+      try {
+        await processPage(deps, module, page, counts, log);
+      } catch (err) {
+        // A saved body that does not parse is skipped and counted; a fetched one stops the run
+        // before its checkpoint, so the next run fetches it again.
+        if (!opts.fromDir) throw err;
+        counts.failed++;
+        log.warn({ file: page.checkpoint.file, error: (err as Error).message }, 'saved body skipped: could not be parsed');
+      }
+      counts.pages++;
+      if (!opts.fromDir) deps.state.saveCheckpoint(module.name, page.checkpoint);
+      opts.onProgress?.({ ...counts });
+    }
+    await deps.search.refresh();
+  } catch (err) {
+    error = (err as Error).message;
+    log.error({ error }, 'ingest run failed');
+  } finally {
+    deps.state.finishRun(runId, counts, error);
+    unlock();
+  }
+  const summary: RunSummary = { ...counts, runId, status: error ? 'failed' : 'succeeded', error, ms: Date.now() - started };
+  log.info(summary, 'ingest run finished');
+  return summary;
+}

@@ -1,0 +1,34 @@
+// `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
+// (no refetch; only embeddings missing for the current model are computed), then swaps atomically.
+import type { IndexedDocument } from '../index-mappings/document.js';
+import type { SourceName } from '../lib/sources.js';
+import type { RebuildResult } from '../lib/search/provider.js';
+import type { PipelineDeps } from './pipeline.js';
+import { embedAll } from './stages/embed.js';
+
+export async function reindexSource(deps: PipelineDeps, source: SourceName, onBatch?: (done: number) => void): Promise<RebuildResult & { embedded: number }> {
+  const unlock = deps.state.lock(source);
+  const runId = deps.state.startRun(source, 'reindex');
+  let done = 0;
+  let embedded = 0;
+  const { documents, embedder } = deps;
+  async function* batches(): AsyncIterable<IndexedDocument[]> {
+    for (const batch of documents.batches(source)) {
+      const { vectors, computed } = await embedAll(embedder, documents, batch.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+      embedded += computed;
+      done += batch.length;
+      onBatch?.(done);
+      yield batch.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
+    }
+  }
+  try {
+    const result = await deps.search.rebuild(source, batches());
+    deps.state.finishRun(runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null);
+    return { ...result, embedded };
+  } catch (err) {
+    deps.state.finishRun(runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, (err as Error).message);
+    throw err;
+  } finally {
+    unlock();
+  }
+}

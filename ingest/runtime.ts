@@ -1,0 +1,46 @@
+// Opens what the pipeline needs from the configuration: embedder, engine, blob store, ingest state and
+// the document store. Used by the CLI and by the server (demo load, scheduled ingest).
+import path from 'node:path';
+import { FileBlobStore } from '../lib/blob-store.js';
+import type { Config } from '../lib/config.js';
+import type { Embedder } from '../lib/embedding/embedder.js';
+import { createEmbedder } from '../lib/embedding/index.js';
+import type { Logger } from '../lib/logger.js';
+import { createSearchProvider } from '../lib/search/index.js';
+import type { SearchProvider } from '../lib/search/provider.js';
+import type { PipelineDeps } from './pipeline.js';
+import { DocumentStore } from './state/documents.js';
+import { IngestState } from './state/store.js';
+
+export interface Runtime extends PipelineDeps {
+  close(): Promise<void>;
+}
+
+export function blobDir(dataDir: string): string {
+  return path.join(dataDir, 'blobs');
+}
+
+/** Pipeline dependencies over an engine and embedder the caller already has (the server's). */
+export function pipelineOn(config: Config, search: SearchProvider, embedder: Embedder, state: IngestState, log: Logger): Runtime {
+  const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
+  return {
+    search, embedder, state, documents, log,
+    blobs: new FileBlobStore(blobDir(config.dataDir)),
+    close: async () => documents.close(),
+  };
+}
+
+export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+  const embedder = await createEmbedder({ modelDir: config.modelDir, logger: log });
+  const search = await createSearchProvider(config, embedder, log);
+  const state = new IngestState(IngestState.pathIn(config.dataDir));
+  const runtime = pipelineOn(config, search, embedder, state, log);
+  return {
+    ...runtime,
+    close: async () => {
+      await runtime.close();
+      await search.close();
+      state.close();
+    },
+  };
+}

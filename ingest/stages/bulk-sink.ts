@@ -1,0 +1,46 @@
+// Stage 4: writes documents to the index in batches with a bounded number in flight. Items the engine
+// refuses are retried (only those) with backoff; what still fails is returned, never dropped silently.
+// An engine outage (an exception, not an item failure) propagates, so the run stops before checkpointing.
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import type { BulkResult, SearchProvider } from '../../lib/search/provider.js';
+
+export interface SinkOptions {
+  batchSize?: number;
+  /** Batches in flight at once. */
+  concurrency?: number;
+  /** Extra attempts for failed items. */
+  retries?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export async function sink(search: SearchProvider, docs: IndexedDocument[], opts: SinkOptions = {}): Promise<BulkResult> {
+  const batchSize = opts.batchSize ?? 500;
+  const concurrency = opts.concurrency ?? 2;
+  const retries = opts.retries ?? 3;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const batches: IndexedDocument[][] = [];
+  for (let i = 0; i < docs.length; i += batchSize) batches.push(docs.slice(i, i + batchSize));
+
+  const total: BulkResult = { written: 0, failed: [] };
+  const writeBatch = async (batch: IndexedDocument[]) => {
+    let pending = batch;
+    for (let attempt = 0; ; attempt++) {
+      const result = await search.upsert(pending);
+      total.written += result.written;
+      if (result.failed.length === 0) return;
+      if (attempt >= retries) {
+        total.failed.push(...result.failed);
+        return;
+      }
+      const failedIds = new Set(result.failed.map((f) => f.source_id));
+      pending = pending.filter((d) => failedIds.has(d.source_id));
+      await sleep(200 * 2 ** attempt);
+    }
+  };
+  // A small pool: at most `concurrency` batches in flight.
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
+    while (next < batches.length) await writeBatch(batches[next++]);
+  }));
+  return total;
+}

@@ -1,0 +1,136 @@
+// The normalized records and their embeddings (PDI_DATA_DIR/documents.db). The search index is a
+// projection of this store: `pdi reindex` rebuilds it from here, without refetching or re-embedding.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
+import type { SourceName } from '../../lib/sources.js';
+
+export interface StoredRecord {
+  doc: NormalizedDocument;
+  content_hash: string;
+  original: OriginalRef | null;
+  indexed_at: string;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS documents (
+    source_id     TEXT PRIMARY KEY,
+    source        TEXT NOT NULL,
+    content_hash  TEXT NOT NULL,
+    doc           TEXT NOT NULL,
+    original_sha  TEXT,
+    original_type TEXT,
+    indexed_at    TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS documents_by_source ON documents (source, source_id);
+  CREATE TABLE IF NOT EXISTS embeddings (
+    model        TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    vector       BLOB NOT NULL,
+    PRIMARY KEY (model, content_hash)
+  ) WITHOUT ROWID;
+  -- Documents the index refused after retries: kept and shown by 'pdi status', never dropped silently.
+  CREATE TABLE IF NOT EXISTS rejected (
+    source_id TEXT PRIMARY KEY,
+    source    TEXT NOT NULL,
+    error     TEXT NOT NULL,
+    at        TEXT NOT NULL
+  );
+`;
+
+export class DocumentStore {
+  readonly db: Database.Database;
+  private readonly hashOf;
+  private readonly vectorOf;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.hashOf = this.db.prepare('SELECT content_hash FROM documents WHERE source_id = ?').pluck();
+    this.vectorOf = this.db.prepare('SELECT vector FROM embeddings WHERE model = ? AND content_hash = ?').pluck();
+  }
+
+  static pathIn(dataDir: string): string {
+    return path.join(dataDir, 'documents.db');
+  }
+
+  /** The stored content hash of a document, or null when it was never stored. */
+  hash(sourceId: string): string | null {
+    return (this.hashOf.get(sourceId) as string | undefined) ?? null;
+  }
+
+  vector(model: string, contentHash: string): number[] | null {
+    const blob = this.vectorOf.get(model, contentHash) as Buffer | undefined;
+    return blob ? Array.from(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)) : null;
+  }
+
+  saveVectors(model: string, items: { contentHash: string; vector: number[] }[]): void {
+    const put = this.db.prepare('INSERT OR IGNORE INTO embeddings (model, content_hash, vector) VALUES (?, ?, ?)');
+    this.db.transaction(() => {
+      for (const it of items) put.run(model, it.contentHash, Buffer.from(new Float32Array(it.vector).buffer));
+    })();
+  }
+
+  save(records: StoredRecord[]): void {
+    const put = this.db.prepare(
+      `INSERT INTO documents (source_id, source, content_hash, doc, original_sha, original_type, indexed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (source_id) DO UPDATE SET source = excluded.source, content_hash = excluded.content_hash,
+         doc = excluded.doc, original_sha = excluded.original_sha, original_type = excluded.original_type,
+         indexed_at = excluded.indexed_at`,
+    );
+    const unreject = this.db.prepare('DELETE FROM rejected WHERE source_id = ?');
+    this.db.transaction(() => {
+      for (const r of records) {
+        put.run(r.doc.source_id, r.doc.source, r.content_hash, JSON.stringify(r.doc), r.original?.sha256 ?? null, r.original?.content_type ?? null, r.indexed_at);
+        unreject.run(r.doc.source_id);
+      }
+    })();
+  }
+
+  reject(items: { source_id: string; source: SourceName; error: string }[]): void {
+    const put = this.db.prepare('INSERT OR REPLACE INTO rejected (source_id, source, error, at) VALUES (?, ?, ?, ?)');
+    const at = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const it of items) put.run(it.source_id, it.source, it.error, at);
+    })();
+  }
+
+  rejectedCount(source: SourceName): number {
+    return this.db.prepare('SELECT count(*) FROM rejected WHERE source = ?').pluck().get(source) as number;
+  }
+
+  count(source: SourceName): number {
+    return this.db.prepare('SELECT count(*) FROM documents WHERE source = ?').pluck().get(source) as number;
+  }
+
+  /** A source's records in source_id order, `size` at a time (keyset paging: constant memory). */
+  *batches(source: SourceName, size = 500): Generator<StoredRecord[]> {
+    const page = this.db.prepare(
+      `SELECT doc, content_hash, original_sha, original_type, indexed_at FROM documents
+        WHERE source = ? AND source_id > ? ORDER BY source_id LIMIT ?`,
+    );
+    let after = '';
+    for (;;) {
+      const rows = page.all(source, after, size) as { doc: string; content_hash: string; original_sha: string | null; original_type: string | null; indexed_at: string }[];
+      if (rows.length === 0) return;
+      const batch = rows.map((r) => ({
+        doc: JSON.parse(r.doc) as NormalizedDocument,
+        content_hash: r.content_hash,
+        original: r.original_sha ? { sha256: r.original_sha, content_type: r.original_type ?? 'application/octet-stream' } : null,
+        indexed_at: r.indexed_at,
+      }));
+      after = batch[batch.length - 1].doc.source_id;
+      yield batch;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

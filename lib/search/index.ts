@@ -1,0 +1,27 @@
+// Picks the engine: Elasticsearch when ELASTICSEARCH_URL is set, else the embedded one under
+// PDI_DATA_DIR. The embedder's model id and dimension go into the index metadata.
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { Logger } from '../logger.js';
+import { EmbeddedProvider } from './embedded.js';
+import { ElasticsearchProvider } from './elasticsearch.js';
+import type { SearchProvider } from './provider.js';
+
+export function embeddedIndexPath(dataDir: string): string {
+  return path.join(dataDir, 'index.db');
+}
+
+export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger): Promise<SearchProvider> {
+  const provider: SearchProvider = config.elasticsearchUrl
+    ? new ElasticsearchProvider({
+      url: config.elasticsearchUrl,
+      prefix: config.indexPrefix,
+      dimension: embedder.dimension,
+      embeddingModel: embedder.id,
+      logger,
+    })
+    : new EmbeddedProvider({ file: embeddedIndexPath(config.dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
+  await provider.init();
+  return provider;
+}

@@ -1,0 +1,137 @@
+// pdi ingest / reindex / demo / status: the data engineer's and operator's commands.
+import { loadDemo } from '../../ingest/demo.js';
+import { ingestSource } from '../../ingest/pipeline.js';
+import { reindexSource } from '../../ingest/reindex.js';
+import { openRuntime, type Runtime } from '../../ingest/runtime.js';
+import { SOURCE_MODULES } from '../../ingest/sources/index.js';
+import { createLogger } from '../../lib/logger.js';
+import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import { config, parse, UsageError, type Command } from './common.js';
+import { showProgress, showSummary } from './progress.js';
+
+const SOURCES = SOURCE_NAMES.join(', ');
+
+async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  const cfg = config();
+  const rt = await openRuntime(cfg, createLogger(process.env.LOG_LEVEL ?? 'warn', 2));
+  try {
+    return await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+function sourceArg(name: string | undefined, usage: string): SourceName {
+  const source = name ? resolveSource(name) : null;
+  if (!source) throw new UsageError(`${name ? `Unknown source: ${name}` : 'A source is required'} (one of ${SOURCES})\n\n${usage}`);
+  return source;
+}
+
+const INGEST_USAGE = `Usage:
+  pdi ingest SOURCE [--since YYYY-MM-DD]   fetch from the upstream API (resumes from the checkpoint)
+  pdi ingest SOURCE --from DIR              replay saved upstream response bodies, one per file
+  pdi ingest --all                          every source, incrementally from its checkpoint
+Sources: ${SOURCES} (e_procurement = kimdis).`;
+
+export const ingestCommand: Command = {
+  name: 'ingest',
+  summary: 'fetch (or replay) a source through the pipeline into the index',
+  usage: INGEST_USAGE,
+  async run(argv) {
+    const { values, positionals } = parse({ usage: INGEST_USAGE }, argv, {
+      since: { type: 'string' }, from: { type: 'string' }, all: { type: 'boolean', default: false },
+    }, true);
+    if (values.since && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) throw new UsageError(`--since must be YYYY-MM-DD\n\n${INGEST_USAGE}`);
+    if (values.all && (positionals.length > 0 || values.from)) throw new UsageError(`--all takes no source and no --from\n\n${INGEST_USAGE}`);
+    if (!values.all && positionals.length !== 1) throw new UsageError(`Give one source, or --all\n\n${INGEST_USAGE}`);
+    const sources = values.all ? [...SOURCE_NAMES] : [sourceArg(positionals[0], INGEST_USAGE)];
+    const failed = await withRuntime(async (rt) => {
+      let failures = 0;
+      for (const source of sources) {
+        const summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, onProgress: showProgress });
+        showSummary(summary);
+        if (summary.status === 'failed') failures++;
+      }
+      return failures;
+    });
+    if (failed > 0) process.exitCode = 1;
+  },
+};
+
+const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
+  Rebuilds the index of one source (or all) from the stored normalized records and cached
+  embeddings — no refetch, no re-embedding — and swaps it in atomically.`;
+
+export const reindexCommand: Command = {
+  name: 'reindex',
+  summary: 'rebuild the index from stored records and swap atomically',
+  usage: REINDEX_USAGE,
+  async run(argv) {
+    const { positionals } = parse({ usage: REINDEX_USAGE }, argv, {}, true);
+    if (positionals.length > 1) throw new UsageError(`reindex takes at most one source\n\n${REINDEX_USAGE}`);
+    const sources = positionals.length ? [sourceArg(positionals[0], REINDEX_USAGE)] : [...SOURCE_NAMES];
+    await withRuntime(async (rt) => {
+      for (const source of sources) {
+        const started = Date.now();
+        const r = await reindexSource(rt, source, (done) => {
+          if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${source}: ${done} documents`);
+        });
+        if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+        process.stdout.write(`${source}: ${r.documents} documents now served by ${r.index} (${r.embedded} embedded, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      }
+    });
+  },
+};
+
+const DEMO_USAGE = `Usage: pdi demo
+  Loads the demo corpus (data/demo: saved upstream responses of all eight sources) through the
+  real pipeline. npm start does this by itself on an empty index unless PDI_DEMO=0.`;
+
+export const demoCommand: Command = {
+  name: 'demo',
+  summary: 'load the demo corpus through the pipeline',
+  usage: DEMO_USAGE,
+  async run(argv) {
+    parse({ usage: DEMO_USAGE }, argv, {});
+    const runs = await withRuntime((rt) => loadDemo(rt, { onProgress: showProgress }));
+    for (const r of runs) showSummary(r);
+    if (runs.some((r) => r.status === 'failed')) process.exitCode = 1;
+  },
+};
+
+const STATUS_USAGE = `Usage: pdi status [--json]
+  The engine, the embedding model, and per source: documents indexed, last run, checkpoint.`;
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'engine, embedder and per-source index and ingest state',
+  usage: STATUS_USAGE,
+  async run(argv) {
+    const { values } = parse({ usage: STATUS_USAGE }, argv, { json: { type: 'boolean', default: false } });
+    const report = await withRuntime(async (rt) => {
+      const stats = await rt.search.stats();
+      const runs = rt.state.lastRuns();
+      return {
+        engine: rt.search.engine,
+        embedding: { model: rt.embedder.id, dimension: rt.embedder.dimension, fallback: rt.embedder.fallback },
+        total_documents: stats.total_documents,
+        sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, {
+          indexed: stats.sources[s]?.documents ?? 0,
+          stored: rt.documents.count(s),
+          rejected: rt.documents.rejectedCount(s),
+          last_run: runs.get(s) ?? null,
+          checkpoint: rt.state.checkpoint(s),
+        }])),
+      };
+    });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${report.total_documents} documents\n`);
+    for (const [name, s] of Object.entries(report.sources)) {
+      const run = s.last_run ? `last ingest ${s.last_run.status} ${s.last_run.finished_at}` : 'never ingested';
+      process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed).padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${run}\n`);
+    }
+  },
+};
