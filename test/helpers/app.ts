@@ -60,7 +60,7 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
     body = JSON.stringify(opts.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await fetch(`${base}${pathAndQuery}`, { method: opts.method ?? 'GET', headers, body });
+  const res = await fetch(`${base}${pathAndQuery}`, { method: opts.method ?? 'GET', headers, body: body as BodyInit | undefined });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

@@ -1,0 +1,214 @@
+// The API contract of the document index (search, listings, content, stats), run against each engine
+// by documents-embedded.test.ts and documents-elasticsearch.test.ts.
+import type { Test } from 'tap';
+import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { makeDoc } from '../helpers/elasticsearch.js';
+
+const METADATA_KEYS = [...METADATA_FIELDS].sort();
+const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'amount', 'cpv', 'region', 'sector'].sort();
+
+function corpus(): IndexedDocument[] {
+  const docs: IndexedDocument[] = [];
+  const day = (i: number) => `2025-0${1 + (i % 9)}-${String(10 + (i % 18)).padStart(2, '0')}T08:00:00Z`;
+  for (let i = 0; i < 30; i++) {
+    docs.push(makeDoc('diavgeia', `ΑΔΑ${String(i).padStart(3, '0')}-ΑΒΓ`, {
+      title: i % 3 === 0 ? `ΑΠΟΦΑΣΗ ΑΝΑΘΕΣΗΣ ΣΥΜΒΑΣΗΣ ${i}` : `Έγκριση δαπάνης για προμήθεια ${i}`,
+      content: i % 3 === 0 ? 'Η απόφαση αφορά την ανάθεση σύμβασης καθαριότητας.' : 'Δαπάνη για προμήθεια γραφικής ύλης του δήμου.',
+      published_at: day(i),
+      quality_score: 0.5 + (i % 5) / 10,
+      amount: { value: 1000 + i, currency: 'EUR' },
+      entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+    }));
+  }
+  for (let i = 0; i < 12; i++) {
+    docs.push(makeDoc('kimdis', `25SYMV0000000${String(i).padStart(2, '0')}`, {
+      title: `Σύμβαση παροχής υπηρεσιών ${i}`,
+      content: 'Σύμβαση για υπηρεσίες συντήρησης οδοφωτισμού.',
+      doc_type: 'contract',
+      published_at: day(i + 3),
+    }));
+  }
+  for (let i = 0; i < 6; i++) {
+    docs.push(makeDoc('ted', `0065432${i}-2025`, {
+      title: `Road construction works contract ${i}`,
+      content: 'Contract award notice for road construction in Attica.',
+      language: 'en',
+      country: 'EU',
+      published_at: day(i),
+    }));
+  }
+  return docs;
+}
+
+export function documentsContract(t: Test, engine: string, open: (t: Test) => Promise<SearchProvider>): void {
+  t.test(`${engine}: document API contract`, async (t) => {
+    const search = await open(t);
+    const app: TestApp = await startTestApp(t, { search });
+    const docs = corpus();
+    // One original, to download.
+    const original = Buffer.from('<?xml version="1.0"?><ContractAwardNotice>ok</ContractAwardNotice>');
+    const sha256 = await app.blobs.put(original);
+    const withOriginal = docs.find((d) => d.source === 'ted')!;
+    withOriginal.original = { sha256, content_type: 'application/xml' };
+    const result = await search.upsert(docs);
+    t.equal(result.failed.length, 0);
+    await search.refresh();
+    const pro = app.key('pro');
+    const ent = app.key('enterprise');
+
+    t.test('when searching, then results are metadata records with total, query, limit and offset', async (t) => {
+      const res = await app.request(`/v1/search?q=${encodeURIComponent('σύμβαση')}&limit=5`, { key: pro });
+      t.equal(res.status, 200);
+      t.equal(res.body.query, 'σύμβαση');
+      t.equal(res.body.limit, 5);
+      t.equal(res.body.offset, 0);
+      t.ok(res.body.total >= 12, `total ${res.body.total}`);
+      t.equal(res.body.results.length, 5);
+      for (const r of res.body.results) t.same(Object.keys(r).sort(), METADATA_KEYS);
+    });
+
+    t.test('when the query differs only in accents and case, then the hits are the same', async (t) => {
+      const ids = async (q: string) => {
+        const res = await app.request(`/v1/search?q=${encodeURIComponent(q)}&limit=1000`, { key: pro });
+        t.equal(res.status, 200, q);
+        return res.body.results.map((r: { source_id: string }) => r.source_id).sort();
+      };
+      const base = await ids('απόφαση');
+      t.ok(base.length >= 10);
+      t.same(await ids('ΑΠΟΦΑΣΗ'), base);
+      t.same(await ids('αποφαση'), base);
+    });
+
+    t.test('when filtering by source, then only that source comes back; the alias works', async (t) => {
+      const res = await app.request(`/v1/search?q=${encodeURIComponent('σύμβαση')}&source=e_procurement&limit=100`, { key: pro });
+      t.equal(res.status, 200);
+      t.equal(res.body.total, 12);
+      t.ok(res.body.results.every((r: { source: string }) => r.source === 'kimdis'));
+      const unknown = await app.request('/v1/search?q=x&source=nowhere', { key: pro });
+      t.equal(unknown.status, 404);
+      t.same(unknown.body, { detail: 'Unknown source: nowhere' });
+    });
+
+    t.test('when paging through results, then pages neither overlap nor leave gaps', async (t) => {
+      const everything = await app.request(`/v1/search?q=${encodeURIComponent('δήμου')}&limit=1000`, { key: pro });
+      t.equal(everything.status, 200);
+      const expected = everything.body.results.map((r: { source_id: string }) => r.source_id);
+      t.ok(expected.length >= 15, `${expected.length} hits`);
+      const seen: string[] = [];
+      for (let offset = 0; offset < everything.body.total; offset += 4) {
+        const page = await app.request(`/v1/search?q=${encodeURIComponent('δήμου')}&limit=4&offset=${offset}`, { key: pro });
+        t.equal(page.body.total, everything.body.total);
+        seen.push(...page.body.results.map((r: { source_id: string }) => r.source_id));
+      }
+      t.same(seen, expected);
+    });
+
+    t.test('when parameters are missing or out of range, then 422 names the parameter', async (t) => {
+      const cases: [string, string][] = [
+        ['/v1/search', 'q is required'],
+        ['/v1/search?q=', 'q is required'],
+        ['/v1/search?q=a&limit=0', 'limit must be an integer from 1 to 1000'],
+        ['/v1/search?q=a&limit=1001', 'limit must be an integer from 1 to 1000'],
+        ['/v1/search?q=a&limit=ten', 'limit must be an integer from 1 to 1000'],
+        ['/v1/search?q=a&offset=-1', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
+        ['/v1/search?q=a&limit=1&limit=2', 'limit must be given once'],
+        [`/v1/search?q=${'a'.repeat(1001)}`, 'q must be at most 1000 characters'],
+        ['/v1/diavgeia/documents?since=2025-13-01', 'since must be a date YYYY-MM-DD'],
+        ['/v1/diavgeia/documents?since=yesterday', 'since must be a date YYYY-MM-DD'],
+        ['/v1/diavgeia/documents?limit=5000', 'limit must be an integer from 1 to 1000'],
+      ];
+      for (const [path, detail] of cases) {
+        const res = await app.request(path, { key: ent });
+        t.equal(res.status, 422, path);
+        t.same(res.body, { detail }, path);
+      }
+    });
+
+    t.test('when q is query-syntax garbage, then the answer is never a 5xx', async (t) => {
+      const garbage = ['"', '(', ')', 'AND', 'OR NOT', 'title:x', '*', '-', '\\', '"unclosed phrase', 'a AND (b OR', '😀😀', '[1 TO 2]', '~2', 'x^9', '/regex/', '{"a":1}', 'NEAR(a b)', '%', "'; DROP TABLE documents; --"];
+      for (const q of garbage) {
+        const res = await app.request(`/v1/search?q=${encodeURIComponent(q)}`, { key: ent });
+        t.equal(res.status, 200, q);
+        t.type(res.body.total, 'number', q);
+      }
+    });
+
+    t.test('when a Free key lists a source, then metadata with the upgrade hint and nothing more', async (t) => {
+      const res = await app.request('/v1/diavgeia/documents?limit=3', { key: app.key('free') });
+      t.equal(res.status, 200);
+      t.equal(res.body.source, 'diavgeia');
+      t.equal(res.body.total, 30);
+      t.equal(res.body.documents.length, 3);
+      for (const d of res.body.documents) {
+        t.same(Object.keys(d).sort(), [...METADATA_KEYS, '_upgrade_hint'].sort());
+        t.match(d._upgrade_hint, /Pro/);
+      }
+    });
+
+    t.test('when a Pro key lists a source, then full content and no internals', async (t) => {
+      const res = await app.request('/v1/diavgeia/documents?limit=2', { key: pro });
+      t.equal(res.status, 200);
+      for (const d of res.body.documents) {
+        t.same(Object.keys(d).sort(), FULL_KEYS);
+        t.same(d.entities, { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] });
+        t.match(d.amount, { currency: 'EUR' });
+      }
+    });
+
+    t.test('when listing, then newest first, stable, and since keeps only later documents', async (t) => {
+      const all = await app.request('/v1/diavgeia/documents?limit=1000', { key: pro });
+      const dates = all.body.documents.map((d: { published_at: string }) => d.published_at);
+      t.same(dates, [...dates].sort().reverse());
+      const since = await app.request('/v1/diavgeia/documents?since=2025-06-15&limit=1000', { key: pro });
+      t.ok(since.body.total > 0 && since.body.total < 30, `${since.body.total}`);
+      t.ok(since.body.documents.every((d: { published_at: string }) => d.published_at > '2025-06-15T00:00:00Z'));
+      t.equal(since.body.total, dates.filter((d: string) => d > '2025-06-15T00:00:00Z').length);
+      const pages: string[] = [];
+      for (let offset = 0; offset < 30; offset += 7) {
+        const p = await app.request(`/v1/diavgeia/documents?limit=7&offset=${offset}`, { key: pro });
+        pages.push(...p.body.documents.map((d: { source_id: string }) => d.source_id));
+      }
+      t.same(pages, all.body.documents.map((d: { source_id: string }) => d.source_id));
+    });
+
+    t.test('when listing through the e_procurement alias or an unknown source, then kimdis or 404', async (t) => {
+      const alias = await app.request('/v1/e_procurement/documents', { key: pro });
+      t.equal(alias.status, 200);
+      t.equal(alias.body.source, 'kimdis');
+      t.equal(alias.body.total, 12);
+      t.ok(alias.body.documents.every((d: { source: string }) => d.source === 'kimdis'));
+      const unknown = await app.request('/v1/foo/documents', { key: pro });
+      t.equal(unknown.status, 404);
+      t.same(unknown.body, { detail: 'Unknown source: foo' });
+    });
+
+    t.test('when Enterprise downloads an original, then its bytes with their content type', async (t) => {
+      const res = await fetch(`${app.url}/v1/documents/${encodeURIComponent(withOriginal.source_id)}/content`, { headers: { Authorization: `Bearer ${ent}` } });
+      t.equal(res.status, 200);
+      t.equal(res.headers.get('content-type'), 'application/xml');
+      t.same(Buffer.from(await res.arrayBuffer()), original);
+      const noOriginal = await app.request(`/v1/documents/${encodeURIComponent(docs[0].source_id)}/content`, { key: ent });
+      t.equal(noOriginal.status, 404);
+      t.same(noOriginal.body, { detail: `No original is stored for ${docs[0].source_id}` });
+      const missing = await app.request('/v1/documents/ted:nope/content', { key: ent });
+      t.equal(missing.status, 404);
+      t.same(missing.body, { detail: 'Document not found: ted:nope' });
+      t.equal((await app.request(`/v1/documents/${encodeURIComponent(withOriginal.source_id)}/content`, { key: pro })).status, 403);
+    });
+
+    t.test('when asking for stats, then counts, last update and mean quality per source', async (t) => {
+      const res = await app.request('/v1/stats', { key: app.key('free') });
+      t.equal(res.status, 200);
+      t.equal(res.body.total_documents, 48);
+      t.same(Object.keys(res.body.sources).sort(), ['data_gov_gr', 'diavgeia', 'elstat', 'geodata', 'kimdis', 'mitos', 'rae', 'ted']);
+      t.match(res.body.sources.diavgeia, { documents: 30, last_updated: '2024-05-02T00:00:00Z' });
+      t.ok(Math.abs(res.body.sources.diavgeia.avg_quality - 0.7) < 0.001, `${res.body.sources.diavgeia.avg_quality}`);
+      t.same(res.body.sources.rae, { documents: 0, last_updated: null, avg_quality: null });
+      t.match(res.body.embedding, { model: 'pdi/hashing-384', dimension: 384, fallback: true });
+      t.equal(res.body.engine, engine);
+    });
+  });
+}
+
