@@ -1,0 +1,128 @@
+// Walks Diavgeia's advanced search by submission time. Upstream traps (research/sources.md §1.1):
+// - the server clamps any date range to 180 days without saying so → windows of at most 180 days;
+// - a malformed filter is silently ignored (HTTP 200, everything returned) → every record's
+//   submissionTimestamp is checked against its window; strays are dropped and logged, and a page with
+//   nothing inside its window stops the run, because then the filter itself was ignored;
+// - `submissionTimestamp` (when it was posted), not `issueDate`, is what "new since" means.
+// Each window ends in the past (at most `now`), so records posted during the walk cannot shift pages.
+import { isoSeconds } from '../../../lib/clock.js';
+import { UpstreamError } from '../../http.js';
+import { instantToMs, instantWindows, type InstantWindow } from '../normalize-helpers.js';
+import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
+import { parseSearchPage } from './parse.js';
+import type { DiavgeiaCheckpoint, DiavgeiaDecision } from './types.js';
+
+export interface DiavgeiaFetchOptions {
+  /** Records per page; 500 is the largest the API is known to honour. */
+  pageSize?: number;
+  /** Window length; the server clamps ranges to 180 days. */
+  windowDays?: number;
+  /** First run without `since` or checkpoint: start this many days back (≈17 k decisions a day). */
+  defaultLookbackDays?: number;
+  /** The final checkpoint restarts this far before `now`, for decisions indexed late. */
+  overlapMs?: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** `DT()` wants seconds; we send UTC with an explicit offset, the form the server echoes in `info.query`. */
+function dt(d: Date): string {
+  return `${d.toISOString().slice(0, 19)}+00:00`;
+}
+
+export function submissionQuery(w: InstantWindow): string {
+  return `submissionTimestamp:[DT(${dt(w.from)}) TO DT(${dt(w.to)})]`;
+}
+
+function readCheckpoint(cp: Checkpoint | null): DiavgeiaCheckpoint | null {
+  if (cp === null || typeof cp.from !== 'string' || Number.isNaN(Date.parse(cp.from))) return null;
+  const to = cp.to === null || cp.to === undefined ? null : typeof cp.to === 'string' && !Number.isNaN(Date.parse(cp.to)) ? cp.to : undefined;
+  const page = cp.page === undefined ? 0 : cp.page;
+  if (to === undefined || typeof page !== 'number' || !Number.isInteger(page) || page < 0) return null;
+  return { from: cp.from, to, page };
+}
+
+interface PlannedWindow extends InstantWindow {
+  firstPage: number;
+}
+
+function planWindows(ctx: FetchContext, now: Date, o: Required<DiavgeiaFetchOptions>): PlannedWindow[] {
+  const max = o.windowDays * DAY_MS;
+  const plain = (from: Date) => instantWindows(from, now, max).map((w) => ({ ...w, firstPage: 0 }));
+  if (ctx.since !== null) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(ctx.since) || Number.isNaN(Date.parse(`${ctx.since}T00:00:00Z`))) {
+      throw new Error(`diavgeia: since must be YYYY-MM-DD, got "${ctx.since}"`);
+    }
+    return plain(new Date(`${ctx.since}T00:00:00Z`));
+  }
+  const cp = readCheckpoint(ctx.checkpoint);
+  if (ctx.checkpoint !== null && cp === null) ctx.log.warn({ source: 'diavgeia', checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
+  if (cp === null) return plain(new Date(now.getTime() - o.defaultLookbackDays * DAY_MS));
+  if (cp.to === null) return plain(new Date(cp.from));
+  // Finish the interrupted window exactly as it was cut (same bounds, so the same pages), then go on.
+  const interrupted: PlannedWindow = { from: new Date(cp.from), to: new Date(cp.to), firstPage: cp.page };
+  return [interrupted, ...plain(interrupted.to)];
+}
+
+export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
+  const o: Required<DiavgeiaFetchOptions> = {
+    pageSize: options.pageSize ?? 500,
+    windowDays: options.windowDays ?? 180,
+    defaultLookbackDays: options.defaultLookbackDays ?? 7,
+    overlapMs: options.overlapMs ?? 3_600_000,
+  };
+
+  return async function* fetchDiavgeia(ctx: FetchContext): AsyncIterable<FetchedPage> {
+    const now = new Date(Math.floor(ctx.now.getTime() / 1000) * 1000);
+    const windows = planWindows(ctx, now, o);
+    const base = ctx.baseUrl.replace(/\/+$/, '');
+
+    for (let wi = 0; wi < windows.length; wi++) {
+      const w = windows[wi]!;
+      const from = w.from.getTime();
+      const to = w.to.getTime();
+      const q = submissionQuery(w);
+      for (let page = w.firstPage; ; page++) {
+        const url = `${base}/search/advanced?q=${encodeURIComponent(q)}&page=${page}&size=${o.pageSize}`;
+        const res = await ctx.http.request(url, { headers: { Accept: 'application/json' } });
+        let parsed;
+        try {
+          parsed = parseSearchPage(res.body);
+        } catch (err) {
+          throw new UpstreamError(`GET ${url}: ${(err as Error).message}`, null);
+        }
+
+        const kept: DiavgeiaDecision[] = [];
+        const dropped: { ada: unknown; submissionTimestamp: unknown }[] = [];
+        for (const d of parsed.decisions) {
+          const ts = instantToMs(d?.submissionTimestamp);
+          if (ts !== null && ts >= from && ts <= to) kept.push(d);
+          else dropped.push({ ada: d?.ada, submissionTimestamp: d?.submissionTimestamp });
+        }
+        if (dropped.length > 0) {
+          ctx.log.warn(
+            { source: 'diavgeia', window: { from: w.from.toISOString(), to: w.to.toISOString() }, page, dropped },
+            'diavgeia returned decisions outside the requested submission window; dropped',
+          );
+          if (kept.length === 0) {
+            throw new UpstreamError(`GET ${url}: no decision lies inside the requested window; the submissionTimestamp filter was ignored`, null);
+          }
+        }
+
+        // The server may page by a smaller size than asked; its own `info.size` is what paging follows.
+        const size = parsed.info.size > 0 ? parsed.info.size : o.pageSize;
+        const windowDone = parsed.decisions.length === 0 || parsed.info.actualSize < size || (page + 1) * size >= parsed.info.total;
+        let checkpoint: DiavgeiaCheckpoint;
+        if (!windowDone) checkpoint = { from: isoSeconds(w.from), to: isoSeconds(w.to), page: page + 1 };
+        else if (wi < windows.length - 1) checkpoint = { from: isoSeconds(w.to), to: null, page: 0 };
+        else checkpoint = { from: isoSeconds(new Date(now.getTime() - o.overlapMs)), to: null, page: 0 };
+
+        // The body is passed on as received unless strays were dropped; then it is the same envelope
+        // re-serialized without them, so parse never sees a record from outside its window.
+        const body = dropped.length > 0 ? JSON.stringify({ ...parsed, decisions: kept }) : res.body;
+        yield { body, contentType: res.contentType || 'application/json', checkpoint };
+        if (windowDone) break;
+      }
+    }
+  };
+}
