@@ -31,6 +31,8 @@ const INGEST_USAGE = `Usage:
   pdi ingest SOURCE [--since YYYY-MM-DD]   fetch from the upstream API (resumes from the checkpoint)
   pdi ingest SOURCE --from DIR              replay saved upstream response bodies, one per file
   pdi ingest --all                          every source, incrementally from its checkpoint
+Options:
+  --base-url URL   fetch from this address instead of the source's own (a mirror, a replay server)
 Sources: ${SOURCES} (e_procurement = kimdis).`;
 
 export const ingestCommand: Command = {
@@ -39,8 +41,10 @@ export const ingestCommand: Command = {
   usage: INGEST_USAGE,
   async run(argv) {
     const { values, positionals } = parse({ usage: INGEST_USAGE }, argv, {
-      since: { type: 'string' }, from: { type: 'string' }, all: { type: 'boolean', default: false },
+      since: { type: 'string' }, from: { type: 'string' }, all: { type: 'boolean', default: false }, 'base-url': { type: 'string' },
     }, true);
+    const baseUrl = values['base-url'];
+    if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${INGEST_USAGE}`);
     if (values.since && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) throw new UsageError(`--since must be YYYY-MM-DD\n\n${INGEST_USAGE}`);
     if (values.all && (positionals.length > 0 || values.from)) throw new UsageError(`--all takes no source and no --from\n\n${INGEST_USAGE}`);
     if (!values.all && positionals.length !== 1) throw new UsageError(`Give one source, or --all\n\n${INGEST_USAGE}`);
@@ -48,7 +52,7 @@ export const ingestCommand: Command = {
     const failed = await withRuntime(async (rt) => {
       let failures = 0;
       for (const source of sources) {
-        const summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, onProgress: showProgress });
+        const summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, baseUrl, onProgress: showProgress });
         showSummary(summary);
         if (summary.status === 'failed') failures++;
       }

@@ -1,0 +1,162 @@
+// The ingest pipeline end to end: a real source module (KIMDIS) against a loopback server replaying its
+// page format, the real CLI process, the embedded engine, the document store and checkpoints.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { DocumentStore } from '../../ingest/state/documents.js';
+import { IngestState } from '../../ingest/state/store.js';
+import { request, startTestApp, tempDir } from '../helpers/app.js';
+import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
+import { replayServer, sendJson } from '../helpers/replay-server.js';
+
+const exec = promisify(execFile);
+const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
+const item = template.content[0];
+const PAGES = 4;
+const PER_PAGE = 5;
+const since = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
+
+/** Page N of the KIMDIS /contract resource, in its real envelope, with unique reference numbers. */
+function page(n: number, perPage = PER_PAGE) {
+  const content = Array.from({ length: perPage }, (_, i) => ({
+    ...item,
+    referenceNumber: `26SYMV0192${String(n).padStart(3, '0')}${String(i).padStart(2, '0')}`,
+    title: `${item.title} — σελίδα ${n} αρ. ${i}`,
+  }));
+  return { ...template, content, number: n, first: n === 0, last: n === PAGES - 1, numberOfElements: perPage, totalElements: PAGES * perPage, totalPages: PAGES };
+}
+
+function pageOf(url: string): number {
+  return Number(new URL(url, 'http://x').searchParams.get('page'));
+}
+
+async function pdi(dataDir: string, ...args: string[]) {
+  try {
+    const r = await exec(process.execPath, ['bin/pdi.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+    return { code: 0, ...r };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function storedIds(dataDir: string): string[] {
+  const store = new DocumentStore(DocumentStore.pathIn(dataDir));
+  try {
+    return (store.db.prepare('SELECT source_id FROM documents ORDER BY source_id').pluck().all() as string[]);
+  } finally {
+    store.close();
+  }
+}
+
+t.test('when an ingest process is killed midway, then the next run resumes from its checkpoint with nothing lost or duplicated', async (t) => {
+  const dataDir = tempDir(t);
+  let hang = true;
+  let sawPage2!: () => void;
+  const reachedPage2 = new Promise<void>((r) => (sawPage2 = r));
+  const upstream = await replayServer(t, (req, res) => {
+    const n = pageOf(req.url);
+    if (n === 2 && hang) {
+      sawPage2(); // page 1 is flushed and checkpointed before page 2 is asked for
+      return; // never answers: the process is killed while waiting
+    }
+    sendJson(res, 200, page(n));
+  });
+
+  const child = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url], {
+    cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: 'ignore',
+  });
+  await reachedPage2;
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+
+  t.equal(storedIds(dataDir).length, 2 * PER_PAGE, 'two pages were stored before the kill');
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.match(state.checkpoint('kimdis'), { resource: 'contract', page: 2 }, 'the checkpoint points at page 2');
+  state.close();
+
+  hang = false;
+  const before = upstream.requests.length;
+  const resumed = await pdi(dataDir, 'ingest', 'kimdis', '--base-url', upstream.url);
+  t.equal(resumed.code, 0, resumed.stderr);
+  t.match(resumed.stdout, /kimdis: pages 2 {2}fetched 10 {2}new 10 {2}updated 0 {2}unchanged 0 {2}failed 0/);
+  t.same(upstream.requests.slice(before).map((r) => pageOf(r.url)), [2, 3], 'resumed at page 2, not from the start');
+
+  const ids = storedIds(dataDir);
+  t.equal(ids.length, PAGES * PER_PAGE);
+  t.equal(new Set(ids).size, ids.length, 'no duplicates');
+
+  // The index agrees with the store, and a new API process sees the documents.
+  const app = await startTestApp(t, { dataDir });
+  const listed = await request(app.url, '/v1/kimdis/documents?limit=1000', { key: app.key('pro') });
+  t.equal(listed.body.total, PAGES * PER_PAGE);
+  t.same(listed.body.documents.map((d: { source_id: string }) => d.source_id).sort(), ids);
+});
+
+t.test('when the same pages are ingested again, then nothing is added and all are unchanged', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req, res) => sendJson(res, 200, page(pageOf(req.url))));
+  const first = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.match(first.stdout, /new 20 {2}updated 0 {2}unchanged 0/);
+  const again = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(again.code, 0);
+  t.match(again.stdout, /fetched 20 {2}new 0 {2}updated 0 {2}unchanged 20 {2}failed 0/);
+  t.equal(storedIds(dataDir).length, 20);
+});
+
+t.test('when a page body is truncated, then the run fails without checkpointing it, and a later run fetches it', async (t) => {
+  const dataDir = tempDir(t);
+  let truncate = true;
+  const upstream = await replayServer(t, (req, res) => {
+    const n = pageOf(req.url);
+    const body = Buffer.from(JSON.stringify(page(n)));
+    if (n === 1 && truncate) {
+      // Declares the full length, sends half, and closes: a cut connection.
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+      res.write(body.subarray(0, body.length >> 1));
+      res.destroy();
+      return;
+    }
+    sendJson(res, 200, page(n));
+  });
+  const failed = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(failed.code, 1);
+  t.match(failed.stdout, /FAILED/);
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.match(state.checkpoint('kimdis'), { page: 1 }, 'checkpoint stays before the truncated page');
+  t.equal(state.lastRuns().get('kimdis')?.status, 'failed');
+  state.close();
+  t.equal(storedIds(dataDir).length, PER_PAGE);
+
+  truncate = false;
+  const retried = await pdi(dataDir, 'ingest', 'kimdis', '--base-url', upstream.url);
+  t.equal(retried.code, 0, retried.stderr);
+  t.equal(storedIds(dataDir).length, PAGES * PER_PAGE);
+});
+
+t.test('when a record is malformed, then it is skipped and counted and the rest are stored', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req, res) => {
+    const p = page(pageOf(req.url));
+    if (pageOf(req.url) === 0) p.content[2] = { title: 'no reference number, no dates' };
+    sendJson(res, 200, p);
+  });
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /fetched 20 {2}new 19 {2}updated 0 {2}unchanged 0 {2}failed 1/);
+});
+
+t.test('when the upstream answers 503 once, then the page is retried and the run succeeds', async (t) => {
+  const dataDir = tempDir(t);
+  let failures = 1;
+  const upstream = await replayServer(t, (req, res) => {
+    if (pageOf(req.url) === 1 && failures-- > 0) return sendJson(res, 503, { error: 'busy' });
+    sendJson(res, 200, page(pageOf(req.url)));
+  });
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /new 20/);
+  t.equal(upstream.requests.filter((r) => pageOf(r.url) === 1).length, 2);
+});
