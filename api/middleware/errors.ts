@@ -28,8 +28,6 @@ function detailOf(req: Request, err: HttpError, status: number): string {
     case 'PayloadTooLargeError':
     case 'RequestEntityTooLargeError':
       return 'Request body exceeds the 1 MiB limit';
-    case 'UnsupportedMediaTypeError':
-      return 'Request body must be application/json';
     default:
       return err.message || MASKED;
   }

@@ -1,7 +1,23 @@
 // The JSON body parser, registered only on routes that take a body (parsing costs on every request
-// otherwise). Bodies over 1 MiB get 413; a body that is not JSON gets 400.
-import restify from 'restify';
+// otherwise). A body in another media type or that is not valid JSON gets 400; over 1 MiB, 413.
+import restify, { type Request, type RequestHandler, type Response } from 'restify';
+import { BadRequestError } from '../../lib/errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export const jsonBody = restify.plugins.bodyParser({ mapParams: false, maxBodySize: MAX_BODY_BYTES });
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+async function requireJsonType(req: Request, _res: Response): Promise<void> {
+  if (hasBody(req) && !/^application\/([\w.+-]+\+)?json$/i.test(req.getContentType())) {
+    throw new BadRequestError('Request body must be JSON (Content-Type: application/json)');
+  }
+}
+
+export const jsonBody: RequestHandler[] = [
+  requireJsonType,
+  restify.plugins.bodyReader({ maxBodySize: MAX_BODY_BYTES }),
+  ...[restify.plugins.jsonBodyParser({ mapParams: false })].flat(),
+];

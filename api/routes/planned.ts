@@ -1,5 +1,5 @@
 // Routes of the contract not built yet: their tier gate and quota already apply; they answer 501.
-import type { Server } from 'restify';
+import type { RequestHandler, Server } from 'restify';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -36,7 +36,7 @@ export const PLANNED: [Method, string, Tier][] = [
 export function registerPlanned(server: Server, built: Set<string>): void {
   for (const [method, path, tier] of PLANNED) {
     if (built.has(`${method} ${path}`)) continue;
-    const body = method === 'post' || method === 'put' ? jsonBody : [];
+    const body: RequestHandler[] = method === 'post' || method === 'put' ? jsonBody : [];
     server[method](path, requireTier(tier), body, async (req, _res) => {
       throw new NotImplementedError(`${req.method} ${path} is not available yet`);
     });

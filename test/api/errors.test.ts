@@ -10,6 +10,16 @@ t.test('when the body is not JSON, then 400 with a detail', async (t) => {
   t.same(res.body, { detail: 'Request body is not valid JSON' });
 });
 
+t.test('when the body is in another media type, then 400 with a detail', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+    const res = await app.request('/v1/alerts/profiles', { key, method: 'POST', rawBody: 'name=x', headers: { 'Content-Type': type } });
+    t.equal(res.status, 400, type);
+    t.same(res.body, { detail: 'Request body must be JSON (Content-Type: application/json)' }, type);
+  }
+});
+
 t.test('when the body is over 1 MiB, then 413 with a detail', async (t) => {
   const app = await startTestApp(t);
   const res = await app.request('/v1/alerts/profiles', {
