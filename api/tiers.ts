@@ -13,3 +13,8 @@ export function tierAllows(have: Tier, need: Tier): boolean {
 export function tierLabel(tier: Tier): string {
   return LABEL[tier];
 }
+
+/** "a Pro", "an Enterprise". */
+export function withArticle(tier: Tier): string {
+  return `${tier === 'enterprise' ? 'an' : 'a'} ${LABEL[tier]}`;
+}

@@ -2,13 +2,13 @@
 import type { Request, Response } from 'restify';
 import { ForbiddenError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
-import { tierAllows, tierLabel } from '../tiers.js';
+import { tierAllows, withArticle } from '../tiers.js';
 import { principalOf } from './authenticate.js';
 
 export function requireTier(tier: Tier) {
   return async function tierGate(req: Request, _res: Response): Promise<void> {
     if (!tierAllows(principalOf(req).tier, tier)) {
-      throw new ForbiddenError(`This feature requires a ${tierLabel(tier)} subscription`);
+      throw new ForbiddenError(`This feature requires ${withArticle(tier)} subscription`);
     }
   };
 }

@@ -36,7 +36,7 @@ export const PLANNED: [Method, string, Tier][] = [
 export function registerPlanned(server: Server, built: Set<string>): void {
   for (const [method, path, tier] of PLANNED) {
     if (built.has(`${method} ${path}`)) continue;
-    const body: RequestHandler[] = method === 'post' || method === 'put' ? jsonBody : [];
+    const body: RequestHandler[] = (method === 'post' || method === 'put') && !path.endsWith('/acknowledge') ? jsonBody : [];
     server[method](path, requireTier(tier), body, async (req, _res) => {
       throw new NotImplementedError(`${req.method} ${path} is not available yet`);
     });

@@ -69,7 +69,7 @@ t.test('when each tier calls each route, then the tier gate follows the contract
       const res = await app.request(path, { key: keys[tier], method: method === 'del' ? 'DELETE' : method.toUpperCase(), body: method === 'get' || method === 'del' ? undefined : {} });
       if (rank[tier] < rank[need]) {
         t.equal(res.status, 403, `${tier} ${method} ${route}`);
-        t.same(res.body, { detail: `This feature requires a ${need === 'pro' ? 'Pro' : 'Enterprise'} subscription` });
+        t.same(res.body, { detail: `This feature requires ${need === 'pro' ? 'a Pro' : 'an Enterprise'} subscription` });
       } else {
         t.not(res.status, 403, `${tier} ${method} ${route}`);
         t.not(res.status, 401, `${tier} ${method} ${route}`);
