@@ -1,0 +1,65 @@
+// First start loads the demo corpus through the pipeline; `pdi reindex` then rebuilds from the stored
+// records (no refetch, no re-embedding) while the running server keeps answering. On both engines.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import t, { type Test } from 'tap';
+import { startServer } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { request, tempDir } from '../helpers/app.js';
+import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const exec = promisify(execFile);
+const DEMO_TOTAL = 3948;
+
+async function scenario(t: Test, env: Record<string, string>) {
+  const dataDir = tempDir(t);
+  const fullEnv = { PDI_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env };
+  const server = await startServer(loadConfig(fullEnv), createLogger('silent'));
+  t.teardown(() => server.stop());
+  await server.jobs.demoLoaded;
+  const key = server.app.context.keys.create('demo', 'enterprise').key;
+
+  const stats = await request(server.url, '/v1/stats', { key });
+  t.equal(stats.body.total_documents, DEMO_TOTAL, 'the whole demo corpus is served');
+  for (const [name, s] of Object.entries(stats.body.sources as Record<string, { documents: number }>)) t.ok(s.documents > 0, `${name} has documents`);
+  const sources = await request(server.url, '/v1/sources', { key });
+  t.ok(sources.body.every((s: { status: string }) => s.status === 'active'), 'every source ingested: active');
+
+  const before = await request(server.url, '/v1/search?q=ΑΝΑΘΕΣΗ&source=diavgeia&limit=1000', { key });
+  t.ok(before.body.total > 0);
+
+  // Reindex from another process while this server runs; its reads keep working.
+  let failures = 0;
+  let reads = 0;
+  let reindexing = true;
+  const reader = (async () => {
+    while (reindexing) {
+      const r = await request(server.url, '/v1/search?q=ΑΝΑΘΕΣΗ&source=diavgeia&limit=5', { key });
+      reads++;
+      if (r.status !== 200 || r.body.total !== before.body.total) failures++;
+    }
+  })();
+  const { stdout } = await exec(process.execPath, ['bin/pdi.js', 'reindex', 'diavgeia'], { cwd: REPO_ROOT, env: { ...process.env, ...fullEnv } });
+  reindexing = false;
+  await reader;
+  t.match(stdout, /diavgeia: 1976 documents now served by \S+ \(0 embedded/, 'rebuilt from the store without re-embedding');
+  t.ok(reads > 0);
+  t.equal(failures, 0, `no failed or inconsistent read during the swap (${reads} reads)`);
+
+  const after = await request(server.url, '/v1/search?q=ΑΝΑΘΕΣΗ&source=diavgeia&limit=1000', { key });
+  t.same(after.body.results.map((r: { source_id: string }) => r.source_id).sort(), before.body.results.map((r: { source_id: string }) => r.source_id).sort());
+  t.equal((await request(server.url, '/v1/stats', { key })).body.total_documents, DEMO_TOTAL);
+}
+
+t.test('when the embedded engine starts empty, then the demo loads and reindex swaps under reads', async (t) => {
+  await scenario(t, {});
+});
+
+t.test('when Elasticsearch starts empty, then the demo loads and reindex swaps under reads', async (t) => {
+  const url = await elasticsearchUrl(t);
+  const prefix = randomPrefix();
+  t.teardown(() => deleteIndices(url, prefix));
+  await scenario(t, { ELASTICSEARCH_URL: url, PDI_INDEX_PREFIX: prefix });
+});
