@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
-import { FileBlobStore } from '../lib/blob-store.js';
+import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
-import { blobDir, pipelineOn } from '../ingest/runtime.js';
+import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
@@ -26,7 +26,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
   const search = await createSearchProvider(config, embedder, logger);
-  const blobs = new FileBlobStore(blobDir(config.dataDir));
+  const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   const app = createApp({ config, db, ingestState, search, blobs, embedder, logger });
   const http = app.server.server;
 
@@ -52,6 +52,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await pipeline.close();
       app.close();
       await search.close();
+      blobs.close();
       ingestState.close();
       db.close();
       logger.info('stopped');

@@ -1,7 +1,6 @@
 // Opens what the pipeline needs from the configuration: embedder, engine, blob store, ingest state and
 // the document store. Used by the CLI and by the server (demo load, scheduled ingest).
-import path from 'node:path';
-import { FileBlobStore } from '../lib/blob-store.js';
+import { SqliteBlobStore } from '../lib/blob-store.js';
 import type { Config } from '../lib/config.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import { createEmbedder } from '../lib/embedding/index.js';
@@ -16,17 +15,16 @@ export interface Runtime extends PipelineDeps {
   close(): Promise<void>;
 }
 
-export function blobDir(dataDir: string): string {
-  return path.join(dataDir, 'blobs');
-}
-
 /** Pipeline dependencies over an engine and embedder the caller already has (the server's). */
 export function pipelineOn(config: Config, search: SearchProvider, embedder: Embedder, state: IngestState, log: Logger): Runtime {
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
+  const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   return {
-    search, embedder, state, documents, log,
-    blobs: new FileBlobStore(blobDir(config.dataDir)),
-    close: async () => documents.close(),
+    search, embedder, state, documents, log, blobs,
+    close: async () => {
+      documents.close();
+      blobs.close();
+    },
   };
 }
 

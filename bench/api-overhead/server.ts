@@ -11,7 +11,7 @@ import { requireTier } from '../../api/middleware/require-tier.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
-import { FileBlobStore } from '../../lib/blob-store.js';
+import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 
@@ -33,7 +33,7 @@ if (mode === 'bare') {
     ingestState: new IngestState(':memory:'),
     // The bench route touches neither; they are here because createApp needs them.
     search: new EmbeddedProvider({ file: ':memory:', dimension: 384, embeddingModel: 'pdi/hashing-384' }),
-    blobs: new FileBlobStore(path.join(dir, 'blobs')),
+    blobs: new SqliteBlobStore(':memory:'),
     embedder: new HashingEmbedder(),
     logger: createLogger('silent'),
   });

@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
-import { FileBlobStore } from '../../lib/blob-store.js';
+import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import { embeddedIndexPath } from '../../lib/search/index.js';
@@ -39,7 +39,7 @@ export interface TestApp {
   dataDir: string;
   ingestState: IngestState;
   search: SearchProvider;
-  blobs: FileBlobStore;
+  blobs: SqliteBlobStore;
   embedder: Embedder;
   /** Creates a key of that tier and returns the secret. */
   key(tier: Tier, org?: string): string;
@@ -80,7 +80,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
   const embedder = new HashingEmbedder();
   const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
   await search.init();
-  const blobs = new FileBlobStore(path.join(dataDir, 'blobs'));
+  const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
   const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
@@ -89,6 +89,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     await new Promise<void>((resolve) => app.server.close(() => resolve()));
     app.close();
     if (!opts.search) await search.close();
+    blobs.close();
     ingestState.close();
     db.close();
   });

@@ -1,0 +1,99 @@
+// Documents per second for both embedders over realistic procurement texts (title + ~80 words,
+// Greek and English mixed as in the corpus), at batch sizes 16 and 32. Prints one JSON object.
+//
+//   npx tsx bench/embedding.ts [--docs 2000] [--model-dir DIR] [--no-model]
+//
+// The model is measured with both of its ONNX files: model_quantized.onnx (int8 matmuls, the default)
+// and model.onnx (fp32 activations).
+//
+// The model folder defaults to PDI_MODEL_DIR, else where scripts/fetch-model.sh puts it.
+import os from 'node:os';
+import { HashingEmbedder, ModelEmbedder, defaultModelDir, embeddingText } from '../lib/embedding/index.js';
+import type { Embedder } from '../lib/embedding/embedder.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Small deterministic PRNG (mulberry32) so every run embeds the same corpus. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), a | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const EL = {
+  titles: ['Διακήρυξη ανοικτού ηλεκτρονικού διαγωνισμού για', 'Απόφαση ανάθεσης σύμβασης για', 'Πρόσκληση υποβολής προσφορών για', 'Κατακύρωση αποτελέσματος διαγωνισμού για', 'Έγκριση δαπάνης και διάθεση πίστωσης για'],
+  objects: ['την προμήθεια ιατρικού εξοπλισμού', 'την κατασκευή δημοτικής οδού', 'υπηρεσίες καθαρισμού σχολικών μονάδων', 'την προμήθεια καυσίμων κίνησης', 'την αναβάθμιση του δικτύου ύδρευσης', 'την προμήθεια ηλεκτρονικών υπολογιστών', 'υπηρεσίες φύλαξης δημοτικών κτιρίων', 'τη συντήρηση πρασίνου'],
+  bodies: ['του Δήμου Θεσσαλονίκης', 'της Περιφέρειας Αττικής', 'του Γενικού Νοσοκομείου Πατρών', 'του Υπουργείου Εσωτερικών', 'του Δήμου Ηρακλείου', 'της ΕΥΔΑΠ Α.Ε.'],
+  words: 'σύμβαση προσφορά ανάδοχος προϋπολογισμός ΦΠΑ κριτήριο ανάθεσης πλέον συμφέρουσα οικονομικά τιμή διάρκεια μήνες τεχνικές προδιαγραφές εγγυητική επιστολή συμμετοχής καλής εκτέλεσης ΚΗΜΔΗΣ ΕΣΗΔΗΣ ΑΔΑ ΑΔΑΜ CPV πίστωση ΚΑΕ οικονομικό έτος επιτροπή αξιολόγησης πρακτικό ένσταση προθεσμία υποβολής ηλεκτρονική πλατφόρμα δικαιολογητικά κατακύρωσης ποσό ευρώ υπηρεσία προμήθεια έργο τμήμα παραλαβή οριστική προσωρινή'.split(' '),
+};
+const EN = {
+  titles: ['Contract notice:', 'Contract award notice:', 'Prior information notice:', 'Framework agreement for', 'Call for tenders:'],
+  objects: ['supply of medical equipment', 'road construction works', 'cleaning services for public buildings', 'IT consultancy services', 'supply of diesel fuel', 'maintenance of water networks', 'security services', 'school catering'],
+  bodies: ['Municipality of Thessaloniki', 'Region of Attica', 'General Hospital of Patras', 'Ministry of Interior', 'Athens International Airport', 'Hellenic Railways'],
+  words: 'contract award tender lot value estimated excluding VAT procedure open restricted criteria price quality duration months framework agreement contracting authority economic operator deadline receipt tenders electronic auction subcontracting CPV NUTS joint procurement renewal options variants guarantee performance bond evaluation committee lowest price most economically advantageous tender publication official journal'.split(' '),
+};
+
+function corpus(n: number): string[] {
+  const r = rng(20240601);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  return Array.from({ length: n }, (_, i) => {
+    const L = r() < 0.7 ? EL : EN; // the corpus is mostly Greek (Diavgeia, KIMDIS) with EU TED notices
+    const title = `${pick(L.titles)} ${pick(L.objects)} ${pick(L.bodies)}`;
+    const words: string[] = [];
+    for (let w = 0; w < 80; w++) {
+      words.push(r() < 0.08 ? String(Math.floor(r() * 100000) + i) : pick(L.words));
+      if (w % 14 === 13) words[words.length - 1] += '.';
+    }
+    return embeddingText(title, words.join(' '));
+  });
+}
+
+async function measure(e: Embedder, docs: string[], batchSize: number) {
+  // Warm-up outside the timing (JIT, ONNX session first-run allocations).
+  await e.embed(docs.slice(0, batchSize));
+  const started = performance.now();
+  for (let i = 0; i < docs.length; i += batchSize) await e.embed(docs.slice(i, i + batchSize));
+  const seconds = (performance.now() - started) / 1000;
+  return { batchSize, docs: docs.length, seconds: Number(seconds.toFixed(2)), docsPerSecond: Number((docs.length / seconds).toFixed(1)) };
+}
+
+const n = Number(arg('--docs') ?? 2000);
+const docs = corpus(n);
+const avgChars = Math.round(docs.reduce((s, d) => s + d.length, 0) / docs.length);
+const result: Record<string, unknown> = {
+  machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version },
+  corpus: { docs: n, avgChars, greekShare: 0.7 },
+};
+
+const hashing = new HashingEmbedder();
+result.hashing = { id: hashing.id, runs: [await measure(hashing, docs, 16), await measure(hashing, docs, 32)] };
+
+if (!process.argv.includes('--no-model')) {
+  const dir = arg('--model-dir') ?? process.env.PDI_MODEL_DIR ?? defaultModelDir();
+  try {
+    const model = await ModelEmbedder.load(dir);
+    const tokenizer = await (await import('@xenova/transformers')).AutoTokenizer.from_pretrained(model.id);
+    const sample = docs.slice(0, 200).map((d) => tokenizer.encode(`query: ${d}`).length);
+    const runs = [];
+    for (const quantized of [true, false]) {
+      for (const bs of [16, 32]) {
+        const m = await ModelEmbedder.load(dir, { batchSize: bs, quantized });
+        runs.push({ file: quantized ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx', loadMs: m.loadMs, ...(await measure(m, docs, bs)) });
+        await m.dispose();
+      }
+    }
+    result.model = { id: model.id, dimension: model.dimension, loadMs: model.loadMs, avgTokens: Math.round(sample.reduce((a, b) => a + b, 0) / sample.length), runs };
+    await model.dispose();
+  } catch (err) {
+    result.model = { error: (err as Error).message };
+  }
+}
+
+console.log(JSON.stringify(result, null, 2));
