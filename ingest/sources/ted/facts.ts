@@ -2,7 +2,7 @@
 // first reduced to the same NoticeFacts; one builder turns facts into the document, so both shapes
 // normalize alike (same source_id for the same published notice, same categories, same text layout).
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
-import { extractIdentifiers } from '../../../lib/identifiers.js';
+import { extractIdentifiers, isValidAfm, normalizeAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import {
   collapse, dateOnlyToIso, decodeEntities, formatAmount, iso3ToIso2, lang3to1, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq,
@@ -128,6 +128,18 @@ function lotSum(values: unknown, currencies: unknown): Amount | null {
 
 const NUTS_RE = /^[A-Z]{2}[0-9A-Z]{0,3}$/;
 
+/**
+ * Parties with their national ids: `buyer-identifier` / `winner-identifier` run parallel to the name
+ * arrays; a Greek id that passes the ΑΦΜ check digit (with or without the EL prefix) is kept as the AFM.
+ */
+function parties(names: string[], ids: unknown): { name: string; afm: string | null }[] {
+  const list = scalars(ids).map((v) => {
+    const afm = v === null ? null : normalizeAfm(String(v));
+    return afm && isValidAfm(afm) ? afm : null;
+  });
+  return names.map((name, i) => ({ name, afm: list[i] ?? null }));
+}
+
 export function searchFacts(n: TedSearchNotice): NoticeFacts {
   const title = pickLanguage(n['notice-title']);
   const englishMap = n['notice-title'];
@@ -159,8 +171,8 @@ export function searchFacts(n: TedSearchNotice): NoticeFacts {
     englishTitle: english && title && title.lang !== 'en' ? clean(english) : null,
     noticeLanguage: null,
     description: '',
-    buyers: (buyers?.texts ?? []).map((name) => ({ name, afm: null })),
-    winners: (winners?.texts ?? []).map((name) => ({ name, afm: null })),
+    buyers: parties(buyers?.texts ?? [], n['buyer-identifier']),
+    winners: parties(winners?.texts ?? [], n['winner-identifier']),
     amount,
     amountKind,
     cpv: uniq(scalars(n['classification-cpv']).map(normalizeCpv)),

@@ -16,6 +16,7 @@ export const TED_FIELDS = [
   'publication-number', 'notice-identifier', 'notice-version', 'notice-type', 'form-type',
   'publication-date', 'dispatch-date', 'notice-title', 'buyer-name', 'buyer-country',
   'organisation-name-buyer', 'organisation-country-buyer', 'organisation-name-tenderer', 'winner-name',
+  'buyer-identifier', 'winner-identifier',
   'winner-selection-status', 'classification-cpv', 'contract-nature', 'procedure-type',
   'estimated-value-lot', 'estimated-value-cur-lot', 'total-value', 'total-value-cur', 'tender-value',
   'tender-value-cur', 'deadline-receipt-tender-date-lot', 'place-of-performance-country-lot',

@@ -97,6 +97,21 @@ t.test('when a Greek award notice comes from the search API, then country, type,
   t.match(doc.content, /^Winner: ΠΑΡΑΔΕΙΓΜΑ ΑΤΕ$/m);
 });
 
+t.test('when a search notice carries buyer and winner identifiers, then their valid AFMs become entities', async (t) => {
+  const response = {
+    notices: [{
+      'publication-number': '00000777-2025', 'notice-type': 'can-standard', 'publication-date': '2025-01-10Z',
+      'notice-title': { ell: ['Προμήθεια εξοπλισμού'] }, 'buyer-country': ['GRC'],
+      'buyer-name': { ell: ['ΔΗΜΟΣ Α', 'ΔΗΜΟΣ Β'] }, 'buyer-identifier': ['090252840', '123456789'],
+      'winner-name': { ell: ['ΤΟΜΕΣ ΑΤΕ'] }, 'winner-identifier': ['EL094311152'],
+    }],
+    totalNoticeCount: 1, iterationNextToken: null, timedOut: false,
+  };
+  const doc = ted.normalize(ted.parse(JSON.stringify(response))[0]!.record);
+  t.strictSame([...doc.entities.afm].sort(), ['090252840', '094311152'], 'the EL prefix is dropped; 123456789 fails the check digit');
+  t.match(doc.content, /ΤΟΜΕΣ ΑΤΕ \(ΑΦΜ 094311152\)/);
+});
+
 t.test('when notice types vary, then doc_category follows the shared vocabulary', async (t) => {
   const base = JSON.parse(fixture('search_v3_response_trimmed.json')).notices[1];
   const cases: [string, string][] = [
