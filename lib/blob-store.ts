@@ -6,10 +6,9 @@
 // (open + rename, plus mkdir for sharded folders) against ~20 µs for an insert, which capped the
 // ingest pipeline (bench/ingest, docs/benchmarks.md). SQLite's own measurements favour in-database
 // storage for blobs under ~100 KB as well.
-import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { openSqlite, type Sqlite } from './sqlite.js';
 
 export interface BlobStore {
   /** Stores the bytes and returns their SHA-256 hex; storing the same bytes twice is a no-op. */
@@ -22,16 +21,12 @@ export interface BlobStore {
 const DIGEST = /^[0-9a-f]{64}$/;
 
 export class SqliteBlobStore implements BlobStore {
-  private readonly db: Database.Database;
+  private readonly db: Sqlite;
   private readonly insert;
   private readonly select;
 
   constructor(file: string) {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqlite(file);
     this.db.exec('CREATE TABLE IF NOT EXISTS blobs (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL)');
     this.insert = this.db.prepare('INSERT OR IGNORE INTO blobs (sha256, bytes) VALUES (?, ?)');
     this.select = this.db.prepare('SELECT bytes FROM blobs WHERE sha256 = ?').pluck();

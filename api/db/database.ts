@@ -1,19 +1,14 @@
 // The account database (SQLite, WAL): organizations, keys, usage, and later reports, alerts and
 // monitoring. One connection per process; better-sqlite3 is synchronous, so each statement is atomic.
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
+import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import { MIGRATIONS } from './migrations.js';
 
-export type Db = Database.Database;
+export type Db = Sqlite;
 
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  const db = openSqlite(file);
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }

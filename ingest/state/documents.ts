@@ -1,9 +1,8 @@
 // The normalized records and their embeddings (PDI_DATA_DIR/documents.db). The search index is a
 // projection of this store: `pdi reindex` rebuilds it from here, without refetching or re-embedding.
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
+import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../lib/sources.js';
 
 export interface StoredRecord {
@@ -40,16 +39,12 @@ const SCHEMA = `
 `;
 
 export class DocumentStore {
-  readonly db: Database.Database;
+  readonly db: Sqlite;
   private readonly hashOf;
   private readonly vectorOf;
 
   constructor(file: string) {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqlite(file);
     this.db.exec(SCHEMA);
     this.hashOf = this.db.prepare('SELECT content_hash FROM documents WHERE source_id = ?').pluck();
     this.vectorOf = this.db.prepare('SELECT vector FROM embeddings WHERE model = ? AND content_hash = ?').pluck();

@@ -1,8 +1,7 @@
 // Ingest state in SQLite (PDI_DATA_DIR/ingest.db): the run log, per-source checkpoints and the
 // one-run-per-source lock. Shared by the CLI and the server (WAL lets them read while one writes).
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
+import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../lib/sources.js';
 import type { Checkpoint } from '../sources/types.js';
 
@@ -69,14 +68,10 @@ function alive(pid: number): boolean {
 }
 
 export class IngestState {
-  readonly db: Database.Database;
+  readonly db: Sqlite;
 
   constructor(file: string) {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqlite(file);
     this.db.exec(SCHEMA);
   }
 

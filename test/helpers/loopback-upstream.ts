@@ -1,8 +1,8 @@
 // A loopback HTTP server that plays an upstream API for fetcher tests: every request is recorded and
 // answered by a test-supplied function (status, headers, body). No network beyond 127.0.0.1.
 import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { pino } from 'pino';
 import { HttpClient } from '../../ingest/http.js';
 import type { Checkpoint, FetchContext, FetchedPage } from '../../ingest/sources/types.js';
@@ -23,7 +23,11 @@ export interface UpstreamReply {
   body?: unknown;
 }
 
-export type Responder = (req: UpstreamRequest, index: number) => UpstreamReply;
+/**
+ * Says what to answer. Returning null means the responder took `res` over itself (to cut a body short,
+ * or to never answer); close() ends such connections.
+ */
+export type Responder = (req: UpstreamRequest, index: number, res: ServerResponse) => UpstreamReply | null | Promise<UpstreamReply | null>;
 
 export interface Upstream {
   url: string;
@@ -50,15 +54,24 @@ export async function startUpstream(respond: Responder): Promise<Upstream> {
     }
     const recorded: UpstreamRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, json };
     requests.push(recorded);
-    let reply: UpstreamReply;
+    let reply: UpstreamReply | null;
     try {
-      reply = respond(recorded, requests.length - 1);
+      reply = await respond(recorded, requests.length - 1, res);
     } catch (err) {
       reply = { status: 599, body: `responder failed: ${(err as Error).message}` };
     }
+    if (reply === null) return;
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
-    res.writeHead(reply.status ?? 200, { 'Content-Type': 'application/json;charset=UTF-8', ...reply.headers });
+    // Header names are case-insensitive: the reply's own content-type replaces the default.
+    const headers: Record<string, string> = { 'content-type': 'application/json;charset=UTF-8' };
+    for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
+    res.writeHead(reply.status ?? 200, headers);
     res.end(text);
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -66,7 +79,10 @@ export async function startUpstream(respond: Responder): Promise<Upstream> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
   };
 }
 

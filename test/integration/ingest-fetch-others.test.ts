@@ -2,8 +2,6 @@
 // in each upstream's own format: paging (mitos next_page, CKAN start/rows, WFS startIndex, data.gov.gr date
 // windows), checkpoints, and the retry rules (429 and 5xx retried, 4xx fatal). Sleeps are injected.
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { HttpClient, UpstreamError } from '../../ingest/http.js';
@@ -14,6 +12,7 @@ import { createMitosSource } from '../../ingest/sources/mitos/index.js';
 import { createRaeSource, hashFeature } from '../../ingest/sources/rae/index.js';
 import type { Checkpoint, FetchedPage, SourceModule } from '../../ingest/sources/types.js';
 import { createLogger } from '../../lib/logger.js';
+import { startUpstream } from '../helpers/loopback-upstream.js';
 import { FIXTURES } from '../helpers/paths.js';
 
 interface Reply {
@@ -28,25 +27,14 @@ interface Hit {
 }
 type Handler = (hit: Hit, n: number) => Reply;
 
-/** A loopback server; `handler` sees each request (and its 0-based number) and says what to answer. */
+/** The shared loopback upstream; `handler` sees each request (and its 0-based number) and says what to answer. */
 async function replay(t: Test, handler: Handler): Promise<{ baseUrl: string; hits: Hit[] }> {
-  const hits: Hit[] = [];
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const hit = { path: url.pathname, query: url.searchParams };
-    hits.push(hit);
-    let reply: Reply;
-    try {
-      reply = handler(hit, hits.length - 1);
-    } catch (err) {
-      reply = { status: 500, body: String(err) };
-    }
-    res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json; charset=utf-8', ...reply.headers });
-    res.end(reply.body);
+  const upstream = await startUpstream((req, n) => {
+    const reply = handler(req, n);
+    return { status: reply.status, body: reply.body, headers: { 'content-type': reply.contentType ?? 'application/json; charset=utf-8', ...reply.headers } };
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  t.teardown(upstream.close);
+  return { baseUrl: upstream.url, hits: upstream.requests };
 }
 
 function context(baseUrl: string, opts: { checkpoint?: Checkpoint | null; since?: string | null; now?: string } = {}) {

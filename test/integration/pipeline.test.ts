@@ -4,12 +4,12 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import t from 'tap';
+import t, { type Test as Tap } from 'tap';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
-import { replayServer, sendJson } from '../helpers/replay-server.js';
+import { startUpstream, type Responder } from '../helpers/loopback-upstream.js';
 
 const exec = promisify(execFile);
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
@@ -28,8 +28,12 @@ function page(n: number, perPage = PER_PAGE) {
   return { ...template, content, number: n, first: n === 0, last: n === PAGES - 1, numberOfElements: perPage, totalElements: PAGES * perPage, totalPages: PAGES };
 }
 
-function pageOf(url: string): number {
-  return Number(new URL(url, 'http://x').searchParams.get('page'));
+const pageOf = (req: { query: URLSearchParams }) => Number(req.query.get('page'));
+
+async function replayServer(t: Tap, respond: Responder) {
+  const upstream = await startUpstream(respond);
+  t.teardown(upstream.close);
+  return upstream;
 }
 
 async function pdi(dataDir: string, ...args: string[]) {
@@ -56,13 +60,13 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   let hang = true;
   let sawPage2!: () => void;
   const reachedPage2 = new Promise<void>((r) => (sawPage2 = r));
-  const upstream = await replayServer(t, (req, res) => {
-    const n = pageOf(req.url);
+  const upstream = await replayServer(t, (req) => {
+    const n = pageOf(req);
     if (n === 2 && hang) {
       sawPage2(); // page 1 is flushed and checkpointed before page 2 is asked for
-      return; // never answers: the process is killed while waiting
+      return null; // never answers: the process is killed while waiting
     }
-    sendJson(res, 200, page(n));
+    return { body: page(n) };
   });
 
   const child = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url], {
@@ -82,7 +86,7 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   const resumed = await pdi(dataDir, 'ingest', 'kimdis', '--base-url', upstream.url);
   t.equal(resumed.code, 0, resumed.stderr);
   t.match(resumed.stdout, /kimdis: pages 2 {2}fetched 10 {2}new 10 {2}updated 0 {2}unchanged 0 {2}failed 0/);
-  t.same(upstream.requests.slice(before).map((r) => pageOf(r.url)), [2, 3], 'resumed at page 2, not from the start');
+  t.same(upstream.requests.slice(before).map(pageOf), [2, 3], 'resumed at page 2, not from the start');
 
   const ids = storedIds(dataDir);
   t.equal(ids.length, PAGES * PER_PAGE);
@@ -97,7 +101,7 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
 
 t.test('when the same pages are ingested again, then nothing is added and all are unchanged', async (t) => {
   const dataDir = tempDir(t);
-  const upstream = await replayServer(t, (req, res) => sendJson(res, 200, page(pageOf(req.url))));
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
   const first = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
   t.match(first.stdout, /new 20 {2}updated 0 {2}unchanged 0/);
   const again = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
@@ -109,17 +113,17 @@ t.test('when the same pages are ingested again, then nothing is added and all ar
 t.test('when a page body is truncated, then the run fails without checkpointing it, and a later run fetches it', async (t) => {
   const dataDir = tempDir(t);
   let truncate = true;
-  const upstream = await replayServer(t, (req, res) => {
-    const n = pageOf(req.url);
-    const body = Buffer.from(JSON.stringify(page(n)));
+  const upstream = await replayServer(t, (req, _index, res) => {
+    const n = pageOf(req);
     if (n === 1 && truncate) {
       // Declares the full length, sends half, and closes: a cut connection.
+      const body = Buffer.from(JSON.stringify(page(n)));
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
       res.write(body.subarray(0, body.length >> 1));
       res.destroy();
-      return;
+      return null;
     }
-    sendJson(res, 200, page(n));
+    return { body: page(n) };
   });
   const failed = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
   t.equal(failed.code, 1);
@@ -138,10 +142,10 @@ t.test('when a page body is truncated, then the run fails without checkpointing 
 
 t.test('when a record is malformed, then it is skipped and counted and the rest are stored', async (t) => {
   const dataDir = tempDir(t);
-  const upstream = await replayServer(t, (req, res) => {
-    const p = page(pageOf(req.url));
-    if (pageOf(req.url) === 0) p.content[2] = { title: 'no reference number, no dates' };
-    sendJson(res, 200, p);
+  const upstream = await replayServer(t, (req) => {
+    const p = page(pageOf(req));
+    if (pageOf(req) === 0) p.content[2] = { title: 'no reference number, no dates' };
+    return { body: p };
   });
   const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
   t.equal(run.code, 0, run.stderr);
@@ -151,12 +155,12 @@ t.test('when a record is malformed, then it is skipped and counted and the rest 
 t.test('when the upstream answers 503 once, then the page is retried and the run succeeds', async (t) => {
   const dataDir = tempDir(t);
   let failures = 1;
-  const upstream = await replayServer(t, (req, res) => {
-    if (pageOf(req.url) === 1 && failures-- > 0) return sendJson(res, 503, { error: 'busy' });
-    sendJson(res, 200, page(pageOf(req.url)));
+  const upstream = await replayServer(t, (req) => {
+    if (pageOf(req) === 1 && failures-- > 0) return { status: 503, body: { error: 'busy' } };
+    return { body: page(pageOf(req)) };
   });
   const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, /new 20/);
-  t.equal(upstream.requests.filter((r) => pageOf(r.url) === 1).length, 2);
+  t.equal(upstream.requests.filter((r) => pageOf(r) === 1).length, 2);
 });

@@ -1,0 +1,145 @@
+// A real Elasticsearch for integration tests: the one in ELASTICSEARCH_URL (npm test and CI start it
+// once for the whole run), or else an instance private to this test process, started with
+// scripts/elasticsearch.sh and stopped at teardown. Talks to it with fetch: only the adapter imports
+// the Elasticsearch client.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Test } from 'tap';
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import type { SourceName } from '../../lib/sources.js';
+import { REPO_ROOT } from './paths.js';
+
+const run = promisify(execFile);
+const SCRIPT = path.join(REPO_ROOT, 'scripts', 'elasticsearch.sh');
+
+type Command = 'start' | 'stop' | 'status' | 'purge';
+
+/** Runs scripts/elasticsearch.sh for one instance; resolves with its stdout. */
+export async function esScript(command: Command, instance: string): Promise<string> {
+  const { stdout } = await run('bash', [SCRIPT, command], {
+    // The watchdog stops the instance if this process dies before its teardown.
+    env: { ...process.env, PDI_ES_INSTANCE: instance, PDI_ES_OWNER_PID: String(process.pid) },
+    timeout: 240_000,
+    maxBuffer: 4 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+function urlOf(stdout: string): string {
+  const last = stdout.trim().split('\n').pop() ?? '';
+  const m = /^ELASTICSEARCH_URL=(http:\/\/\S+)$/.exec(last);
+  if (!m) throw new Error(`scripts/elasticsearch.sh start printed no URL: ${stdout}`);
+  return m[1];
+}
+
+export interface PrivateElasticsearch {
+  url: string;
+  instance: string;
+  /** Stops the node (keeps its data and port). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port; resolves once cluster health is yellow. */
+  start(): Promise<void>;
+}
+
+/** An instance only this test controls (it may stop it); purged at teardown. */
+export async function privateElasticsearch(t: Test, name: string): Promise<PrivateElasticsearch> {
+  const instance = `test-${name}-${process.pid}`;
+  const started = performance.now();
+  const url = urlOf(await esScript('start', instance));
+  t.comment(`Elasticsearch ${instance} started (cluster health yellow) in ${Math.round(performance.now() - started)} ms`);
+  t.teardown(() => esScript('purge', instance).then(() => undefined));
+  return {
+    url,
+    instance,
+    stop: async () => {
+      await esScript('stop', instance);
+    },
+    start: async () => {
+      const again = urlOf(await esScript('start', instance));
+      if (again !== url) throw new Error(`restarted on ${again}, expected ${url}`);
+    },
+  };
+}
+
+/** ELASTICSEARCH_URL when set, else a private instance for this test file. */
+export async function elasticsearchUrl(t: Test): Promise<string> {
+  const given = process.env.ELASTICSEARCH_URL?.trim();
+  if (given) return given.replace(/\/+$/, '');
+  return (await privateElasticsearch(t, 'file')).url;
+}
+
+/** A fresh index prefix per run, so runs and files never see each other's indices. */
+export function randomPrefix(): string {
+  return `t${randomBytes(5).toString('hex')}`;
+}
+
+export interface EsResponse {
+  status: number;
+  body: any;
+}
+
+/** One JSON request to Elasticsearch. */
+export async function es(url: string, method: string, pathAndQuery: string, body?: unknown): Promise<EsResponse> {
+  const res = await fetch(`${url}${pathAndQuery}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Every index of a prefix (by name, so it also works where wildcard deletes are forbidden). */
+export async function indicesOf(url: string, prefix: string): Promise<string[]> {
+  const res = await es(url, 'GET', `/_cat/indices/${prefix}-docs-*?format=json&h=index&expand_wildcards=all`);
+  if (res.status !== 200) throw new Error(`listing indices failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { index: string }[]).map((r) => r.index).sort();
+}
+
+export async function deleteIndices(url: string, prefix: string): Promise<void> {
+  const names = await indicesOf(url, prefix);
+  if (names.length === 0) return;
+  const res = await es(url, 'DELETE', `/${names.join(',')}`);
+  if (res.status !== 200) throw new Error(`deleting ${names.join(',')} failed: ${res.status}`);
+}
+
+/** Physical indices behind an alias ([] when it does not exist). */
+export async function aliasTargets(url: string, alias: string): Promise<string[]> {
+  const res = await es(url, 'GET', `/_alias/${alias}`);
+  if (res.status === 404) return [];
+  return Object.keys(res.body).sort();
+}
+
+/** A complete IndexedDocument for tests; `overrides` win. */
+export function makeDoc(
+  source: SourceName,
+  id: string,
+  overrides: Partial<IndexedDocument> = {},
+): IndexedDocument {
+  return {
+    source_id: `${source}:${id}`,
+    source,
+    country: 'GR',
+    title: `Document ${id}`,
+    doc_type: 'decision',
+    doc_category: 'award',
+    published_at: '2024-05-01T10:00:00Z',
+    source_url: `https://example.org/${source}/${id}`,
+    language: 'el',
+    quality_score: 0.5,
+    content: '',
+    summary: '',
+    entities: { afm: [], ada: [], names: [] },
+    amount: null,
+    cpv: [],
+    region: null,
+    sector: null,
+    indexed_at: '2024-05-02T00:00:00Z',
+    content_hash: '0'.repeat(64),
+    original: null,
+    embedding: null,
+    ...overrides,
+  };
+}
