@@ -1,0 +1,56 @@
+// Index settings: shards and the analysis chain. The one home of analyzer and normalizer names.
+//
+// Only standard Elasticsearch filter types are used (`lowercase` with `language: greek`, `stemmer`,
+// `asciifolding`, `stop`), so these settings work unchanged on a full Elasticsearch distribution. The
+// integ-test distribution the tests run lacks the analysis-common module; scripts/elasticsearch.sh
+// installs a stand-in plugin providing exactly these types (scripts/elasticsearch-analysis-shim/).
+
+/** Analyzer for Greek text (and the Latin words in it). */
+export const GREEK_ANALYZER = 'pdi_greek';
+/** Analyzer for English text: the `.en` sub-fields. */
+export const ENGLISH_ANALYZER = 'pdi_english';
+/** Keyword normalizer: case, Greek tonos/dialytika/final sigma and Latin accents folded. */
+export const FOLDED_NORMALIZER = 'pdi_folded';
+
+export function buildSettings(): Record<string, unknown> {
+  return {
+    index: {
+      number_of_shards: 1,
+      // One replica as soon as there is a second node to hold it; a single node stays green.
+      auto_expand_replicas: '0-1',
+      // Writes become visible within a second; bulk rebuilds refresh explicitly at the end.
+      refresh_interval: '1s',
+    },
+    analysis: {
+      filter: {
+        // GreekLowerCaseFilter: lower-cases and removes tonos and dialytika, and maps final sigma to
+        // sigma, so απόφαση, ΑΠΌΦΑΣΗ and αποφαση are one term.
+        pdi_greek_lowercase: { type: 'lowercase', language: 'greek' },
+        // Lucene's Greek stop set is stored in that folded form, hence after the lowercase filter.
+        pdi_greek_stop: { type: 'stop', stopwords: '_greek_' },
+        // GreekStemFilter expects folded input; συμβάσεις and σύμβαση both become συμβασ.
+        pdi_greek_stemmer: { type: 'stemmer', language: 'greek' },
+        pdi_asciifolding: { type: 'asciifolding', preserve_original: false },
+        pdi_english_possessive: { type: 'stemmer', language: 'possessive_english' },
+        pdi_english_stop: { type: 'stop', stopwords: '_english_' },
+        // Porter, as Elasticsearch's own `english` analyzer uses.
+        pdi_english_stemmer: { type: 'stemmer', language: 'english' },
+      },
+      analyzer: {
+        [GREEK_ANALYZER]: {
+          type: 'custom',
+          tokenizer: 'standard',
+          filter: ['pdi_greek_lowercase', 'pdi_asciifolding', 'pdi_greek_stop', 'pdi_greek_stemmer'],
+        },
+        [ENGLISH_ANALYZER]: {
+          type: 'custom',
+          tokenizer: 'standard',
+          filter: ['pdi_english_possessive', 'lowercase', 'pdi_asciifolding', 'pdi_english_stop', 'pdi_english_stemmer'],
+        },
+      },
+      normalizer: {
+        [FOLDED_NORMALIZER]: { type: 'custom', filter: ['pdi_greek_lowercase', 'pdi_asciifolding'] },
+      },
+    },
+  };
+}

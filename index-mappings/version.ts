@@ -1,0 +1,8 @@
+// The version of the index contract (settings.ts + mapping.ts). Physical index names carry it
+// (`...-m<MAPPING_VERSION>-...`) and every index records it in `_meta`.
+//
+// Bump it on any change an existing index cannot take in place: a field added, removed or retyped, an
+// analyzer or normalizer changed, `dynamic` rules, or the embedding model or dimension. After a bump,
+// every source needs a rebuild (`SearchProvider.rebuild`); the serving indices keep answering until then.
+// A change that only touches query-time behaviour (boosts, query builders) needs no bump.
+export const MAPPING_VERSION = 1;

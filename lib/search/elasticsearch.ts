@@ -1,0 +1,757 @@
+// The Elasticsearch adapter of the SearchProvider port: the only file that imports
+// @elastic/elasticsearch, and the place its errors become ours.
+//
+// Layout (index-mappings/index-names.ts): per source one physical index behind a write alias, all of
+// them behind one read alias. Reads go to the read alias; writes to a source's write alias with
+// `require_alias`, so a missing alias is an error rather than an auto-created, dynamically mapped index.
+//
+// Errors: anything that means "cannot reach a working engine" (refused or reset connections,
+// timeouts, 429/502/503/504) becomes EngineUnavailableError (503) with our own message. With a single
+// node the client's connection pool never marks the node dead (WeightedConnectionPool.markDead is a
+// no-op for one node), so the next request after Elasticsearch returns simply succeeds.
+import { Client, errors, Transport, type estypes } from '@elastic/elasticsearch';
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import { indexMeta, physicalIndexName, readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { buildMapping, EMBEDDING_FIELD, TEXT_QUERY_FIELDS } from '../../index-mappings/mapping.js';
+import { buildSettings } from '../../index-mappings/settings.js';
+import { BadRequestError, EngineUnavailableError } from '../errors.js';
+import { createLogger, type Logger } from '../logger.js';
+import { SOURCE_NAMES, type SourceName } from '../sources.js';
+import type {
+  BulkResult,
+  KnnQuery,
+  ListQuery,
+  RebuildResult,
+  SearchHit,
+  SearchProvider,
+  SearchResult,
+  SourceStats,
+  IndexStats,
+  StoredDocument,
+  TextQuery,
+} from './provider.js';
+
+export interface ElasticsearchProviderOptions {
+  /** e.g. `http://127.0.0.1:9200` */
+  url: string;
+  /** Index name prefix (PDI_INDEX_PREFIX); tests use a random one per run. */
+  prefix: string;
+  /** The embedder's dimension: the `dims` of the `embedding` field. */
+  dimension: number;
+  /** The embedder's id, recorded in each index's `_meta`. */
+  embeddingModel: string;
+  logger?: Logger;
+  /** Per-request timeout in ms (default 30,000). */
+  requestTimeoutMs?: number;
+  /**
+   * Deepest `offset + limit` served by plain from/size (default 10,000 = index.max_result_window);
+   * deeper pages use a point-in-time walk. Lowered only by tests, to exercise the walk on small data.
+   */
+  pageWindow?: number;
+}
+
+/** Elasticsearch's default index.max_result_window, which our settings keep. */
+const MAX_RESULT_WINDOW = 10_000;
+/** Bulk requests stay under this many bytes (estimated) and documents. */
+const BULK_MAX_BYTES = 8 * 1024 * 1024;
+const BULK_MAX_DOCS = 1_000;
+/** Retries of the items a bulk request rejected with 429 or 5xx. */
+const BULK_RETRIES = 3;
+const BULK_BACKOFF_MS = [200, 1_000, 3_000];
+/** Keep-alive of a point in time between the requests of one deep page. */
+const PIT_KEEP_ALIVE = '1m';
+/** Hits never carry the vector (provider.ts StoredDocument). */
+const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
+
+type Query = estypes.QueryDslQueryContainer;
+type SortSpec = { field: string; order: 'asc' | 'desc' }[];
+
+/** BM25 first, then newest, then source_id: a total order, so pages never overlap or skip. */
+const TEXT_SORT: SortSpec = [
+  { field: '_score', order: 'desc' },
+  { field: 'published_at', order: 'desc' },
+  { field: 'source_id', order: 'asc' },
+];
+const LIST_SORT: SortSpec = [
+  { field: 'published_at', order: 'desc' },
+  { field: 'source_id', order: 'asc' },
+];
+
+/** An Elasticsearch error response that is not an outage (bad request, missing index, ...). */
+export class EngineResponseError extends Error {
+  constructor(readonly status: number, readonly type: string, message: string) {
+    super(message);
+    this.name = 'EngineResponseError';
+  }
+}
+
+// ---- pure request builders (no I/O) ----------------------------------------------------------------
+
+/**
+ * The full-text query. simple_query_string with only PHRASE, PREFIX and WHITESPACE enabled: `"a b"`
+ * and `abc*` work, every other operator character is plain text, and it never raises on syntax.
+ * Terms are ANDed; each term may match in any of the fields (term-centric), so a query can match a
+ * Greek word in the title and an English one in the content.
+ */
+export function buildTextQuery(text: string, source?: SourceName): Query {
+  return {
+    bool: {
+      must: [
+        {
+          simple_query_string: {
+            query: text,
+            fields: TEXT_QUERY_FIELDS,
+            default_operator: 'and',
+            flags: 'PHRASE|PREFIX|WHITESPACE',
+            lenient: true,
+          },
+        },
+      ],
+      filter: source ? [{ term: { source } }] : [],
+    },
+  };
+}
+
+/** A source's documents, optionally those published after `since` (YYYY-MM-DD) at 00:00:00Z. */
+export function buildListQuery(source: SourceName, since?: string): Query {
+  const filter: Query[] = [{ term: { source } }];
+  if (since !== undefined) filter.push({ range: { published_at: { gt: `${since}T00:00:00Z` } } });
+  return { bool: { filter } };
+}
+
+/** Sort clauses; `reverse` flips every order (and where missing values go) for walking from the end. */
+export function buildSort(spec: SortSpec, reverse = false): estypes.SortCombinations[] {
+  return spec.map(({ field, order }) => {
+    const o = reverse ? (order === 'asc' ? 'desc' : 'asc') : order;
+    if (field === '_score') return { _score: { order: o } };
+    // Missing values sort last going forward, so first going backward: the reverse is an exact mirror.
+    return { [field]: { order: o, missing: (o === order) ? '_last' : '_first' } };
+  });
+}
+
+export function buildKnn(q: KnnQuery): estypes.KnnSearch {
+  const filter: Query[] = q.source ? [{ term: { source: q.source } }] : [];
+  const mustNot: Query[] = q.excludeId !== undefined ? [{ ids: { values: [q.excludeId] } }] : [];
+  return {
+    field: EMBEDDING_FIELD,
+    query_vector: q.vector,
+    // The filter applies during the graph search, so `k` hits come back even with `excludeId`.
+    k: q.limit,
+    num_candidates: Math.min(10_000, Math.max(100, q.limit * 10)),
+    // The graph holds int8-quantised vectors (Elasticsearch's default for dense_vector), whose scores
+    // are coarse: on small or low-dimensional data they even misorder neighbours. Re-scoring the best
+    // 3 × k with the stored float vectors makes order and score exact cosine.
+    rescore_vector: { oversample: 3 },
+    filter: { bool: { filter, must_not: mustNot } },
+  };
+}
+
+// ---- errors ------------------------------------------------------------------------------------------
+
+function isOutage(err: unknown): boolean {
+  if (
+    err instanceof errors.ConnectionError ||
+    err instanceof errors.TimeoutError ||
+    err instanceof errors.NoLivingConnectionsError ||
+    err instanceof errors.ProductNotSupportedError
+  ) {
+    return true;
+  }
+  if (err instanceof errors.ResponseError) {
+    return [429, 502, 503, 504].includes(err.statusCode ?? 0);
+  }
+  return false;
+}
+
+function responseInfo(err: errors.ResponseError): { type: string; reason: string } {
+  const body = err.body as { error?: { type?: string; reason?: string } | string } | undefined;
+  if (body && typeof body.error === 'object') {
+    return { type: body.error.type ?? 'unknown', reason: body.error.reason ?? '' };
+  }
+  return { type: typeof body?.error === 'string' ? 'error' : 'unknown', reason: String(body?.error ?? err.message) };
+}
+
+function describe(err: unknown): string {
+  if (err instanceof errors.ResponseError) {
+    const { type, reason } = responseInfo(err);
+    return `${err.statusCode} ${type}: ${reason}`;
+  }
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+/** Read failures worth one retry: an index swapped out (rebuild) between alias resolution and search. */
+function isTransientRead(err: unknown): boolean {
+  return (
+    err instanceof EngineResponseError &&
+    [
+      'index_not_found_exception',
+      'search_phase_execution_exception',
+      'search_context_missing_exception',
+      'no_shard_available_action_exception',
+    ].includes(err.type)
+  );
+}
+
+function isIndexNotFound(err: unknown): boolean {
+  return err instanceof EngineResponseError && err.type === 'index_not_found_exception';
+}
+
+// ---- the provider ------------------------------------------------------------------------------------
+
+/**
+ * The client's default backoff between retries is 1-2 s, then 2-4 s: with two retries an outage took
+ * up to 6 s to surface as a 503. Retries exist here for a node restarting between two requests, which
+ * 100 ms and 200 ms cover; an outage now fails in well under a second.
+ */
+class QuickRetryTransport extends Transport {
+  constructor(opts: ConstructorParameters<typeof Transport>[0]) {
+    super({ ...opts, retryBackoff: (_min: number, _max: number, attempt: number) => 0.1 * attempt });
+  }
+}
+
+interface BulkOutcome {
+  written: number;
+  /** Items that created a new document (the rest overwrote one): the count a fresh index must hold. */
+  created: number;
+  failed: { source_id: string; error: string }[];
+}
+
+export class ElasticsearchProvider implements SearchProvider {
+  readonly engine = 'elasticsearch' as const;
+  private readonly client: Client;
+  private readonly prefix: string;
+  private readonly dimension: number;
+  private readonly embeddingModel: string;
+  private readonly log: Logger;
+  private readonly window: number;
+  private initialized = false;
+
+  constructor(opts: ElasticsearchProviderOptions) {
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(opts.prefix)) throw new RangeError(`invalid index prefix "${opts.prefix}"`);
+    buildMapping(opts.dimension); // validates the dimension now rather than at the first index creation
+    this.prefix = opts.prefix;
+    this.dimension = opts.dimension;
+    this.embeddingModel = opts.embeddingModel;
+    this.window = Math.min(MAX_RESULT_WINDOW, Math.max(1, opts.pageWindow ?? MAX_RESULT_WINDOW));
+    this.log = (opts.logger ?? createLogger('silent')).child({ component: 'elasticsearch' });
+    this.client = new Client({
+      node: opts.url,
+      requestTimeout: opts.requestTimeoutMs ?? 30_000,
+      // Retries cover a node restarting between two requests (see QuickRetryTransport).
+      maxRetries: 2,
+      Transport: QuickRetryTransport,
+      compression: false,
+    });
+  }
+
+  /** One line per engine call; errors converted to ours. */
+  private async call<T>(op: string, fn: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      const result = await fn();
+      this.log.debug({ op, ms: Math.round(performance.now() - started) }, 'engine call');
+      return result;
+    } catch (err) {
+      const ms = Math.round(performance.now() - started);
+      if (isOutage(err)) {
+        this.log.warn({ op, ms, error: describe(err) }, 'engine unavailable');
+        throw new EngineUnavailableError();
+      }
+      if (err instanceof errors.ResponseError) {
+        const { type, reason } = responseInfo(err);
+        // 404s are expected answers here (no alias yet); anything else is worth seeing.
+        const level = err.statusCode === 404 ? 'debug' : 'warn';
+        this.log[level]({ op, ms, status: err.statusCode, type }, 'engine call failed');
+        throw new EngineResponseError(err.statusCode ?? 500, type, `Elasticsearch ${op} failed: ${type}: ${reason}`);
+      }
+      this.log.warn({ op, ms, error: describe(err) }, 'engine call failed');
+      throw err;
+    }
+  }
+
+  /** Runs a read once more when an index disappeared under it (alias swap in progress). */
+  private async read<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isTransientRead(err)) throw err;
+      this.log.debug({ error: (err as Error).message }, 'read retried');
+      return fn();
+    }
+  }
+
+  private mappingFor(source: SourceName): Record<string, unknown> {
+    return buildMapping(this.dimension, { ...indexMeta(source, this.embeddingModel, this.dimension) });
+  }
+
+  /** Physical indices an alias points at ([] when the alias does not exist). */
+  private async aliasTargets(alias: string): Promise<string[]> {
+    try {
+      const res = await this.call('indices.get_alias', () => this.client.indices.getAlias({ name: alias }));
+      return Object.keys(res);
+    } catch (err) {
+      if (err instanceof EngineResponseError && err.status === 404) return [];
+      throw err;
+    }
+  }
+
+  async init(): Promise<void> {
+    // In parallel: index creations are cluster-state updates the master batches.
+    await Promise.all(SOURCE_NAMES.map((source) => this.initSource(source)));
+    this.initialized = true;
+  }
+
+  private async initSource(source: SourceName): Promise<void> {
+    const read = readAlias(this.prefix);
+    const write = writeAlias(this.prefix, source);
+    let targets = await this.aliasTargets(write);
+    if (targets.length === 0) {
+      // A fixed first-generation name: two processes initialising at once create one index, not two.
+      const index = physicalIndexName(this.prefix, source, 'init');
+      try {
+        await this.call('indices.create', () =>
+          this.client.indices.create({
+            index,
+            settings: buildSettings(),
+            mappings: this.mappingFor(source) as estypes.MappingTypeMapping,
+            aliases: { [read]: {}, [write]: { is_write_index: true } },
+          }),
+        );
+        this.log.info({ index, source }, 'index created');
+      } catch (err) {
+        if (!(err instanceof EngineResponseError && err.type === 'resource_already_exists_exception')) throw err;
+      }
+      targets = await this.aliasTargets(write);
+      if (targets.length === 0) {
+        // The index existed without its aliases (an interrupted setup): attach them.
+        await this.call('indices.update_aliases', () =>
+          this.client.indices.updateAliases({
+            actions: [{ add: { index, alias: write, is_write_index: true } }, { add: { index, alias: read } }],
+          }),
+        );
+        targets = [index];
+      }
+    }
+    const readTargets = new Set(await this.aliasTargets(read));
+    const missing = targets.filter((t) => !readTargets.has(t));
+    if (missing.length > 0) {
+      await this.call('indices.update_aliases', () =>
+        this.client.indices.updateAliases({ actions: missing.map((index) => ({ add: { index, alias: read } })) }),
+      );
+    }
+    await this.checkMeta(source, targets[0]);
+  }
+
+  /** Warns when the serving index was built for another mapping version or embedding model. */
+  private async checkMeta(source: SourceName, index: string): Promise<void> {
+    const res = await this.call('indices.get_mapping', () => this.client.indices.getMapping({ index }));
+    const meta = (Object.values(res)[0]?.mappings?._meta ?? {}) as Record<string, unknown>;
+    const expected = indexMeta(source, this.embeddingModel, this.dimension);
+    if (
+      meta.mapping_version !== expected.mapping_version ||
+      meta.embedding_model !== expected.embedding_model ||
+      meta.embedding_dimension !== expected.embedding_dimension
+    ) {
+      this.log.warn({ source, index, found: meta, expected }, 'serving index differs from this build; rebuild the source');
+    }
+  }
+
+  private async ensureInit(): Promise<void> {
+    if (!this.initialized) await this.init();
+  }
+
+  // ---- writes -----------------------------------------------------------------------------------------
+
+  async upsert(docs: IndexedDocument[]): Promise<BulkResult> {
+    const failed: BulkResult['failed'] = [];
+    const valid: IndexedDocument[] = [];
+    for (const doc of docs) {
+      if ((SOURCE_NAMES as readonly string[]).includes(doc.source)) valid.push(doc);
+      else failed.push({ source_id: doc.source_id, error: `unknown source "${doc.source}"` });
+    }
+    if (valid.length === 0) return { written: 0, failed };
+    await this.ensureInit();
+    const out = await this.bulk(valid, (doc) => writeAlias(this.prefix, doc.source), true);
+    return { written: out.written, failed: [...failed, ...out.failed] };
+  }
+
+  /** Bulk-indexes in size-bounded requests; retries only the items rejected with 429 or 5xx. */
+  private async bulk(
+    docs: IndexedDocument[],
+    target: (doc: IndexedDocument) => string,
+    requireAlias: boolean,
+  ): Promise<BulkOutcome> {
+    const outcome: BulkOutcome = { written: 0, created: 0, failed: [] };
+    for (const chunk of chunks(docs)) {
+      let pending = chunk;
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        const operations = pending.flatMap((doc) => [{ index: { _index: target(doc), _id: doc.source_id } }, doc]);
+        const res = await this.call('bulk', () =>
+          this.client.bulk({ operations, require_alias: requireAlias, refresh: false }),
+        );
+        const retry: IndexedDocument[] = [];
+        res.items.forEach((item, i) => {
+          const r = item.index!;
+          const doc = pending[i];
+          if (!r.error) {
+            outcome.written++;
+            if (r.result === 'created') outcome.created++;
+          } else if ((r.status === 429 || r.status >= 500) && attempt < BULK_RETRIES) {
+            retry.push(doc);
+          } else {
+            outcome.failed.push({ source_id: doc.source_id, error: `${r.error.type}: ${r.error.reason ?? ''}` });
+          }
+        });
+        if (retry.length > 0) {
+          this.log.warn({ items: retry.length, attempt: attempt + 1 }, 'bulk items rejected; retrying them');
+          await delay(BULK_BACKOFF_MS[attempt] ?? 3_000);
+        }
+        pending = retry;
+      }
+    }
+    return outcome;
+  }
+
+  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+    await this.ensureInit();
+    const read = readAlias(this.prefix);
+    const write = writeAlias(this.prefix, source);
+    const index = physicalIndexName(this.prefix, source);
+    await this.call('indices.create', () =>
+      this.client.indices.create({
+        index,
+        // Loading into an index nobody reads: no refreshes until the end.
+        settings: { ...buildSettings(), refresh_interval: '-1' },
+        mappings: this.mappingFor(source) as estypes.MappingTypeMapping,
+      }),
+    );
+    this.log.info({ index, source }, 'rebuild started');
+    let old: { index: string; inWrite: boolean; inRead: boolean }[];
+    let count: number;
+    try {
+      let created = 0;
+      for await (const batch of batches) {
+        const stray = batch.find((d) => d.source !== source);
+        if (stray) throw new Error(`rebuild of ${source} was given ${stray.source_id} of source ${stray.source}`);
+        const out = await this.bulk(batch, () => index, false);
+        if (out.failed.length > 0) {
+          const first = out.failed[0];
+          throw new Error(`rebuild of ${source}: ${out.failed.length} documents failed (${first.source_id}: ${first.error})`);
+        }
+        created += out.created;
+      }
+      await this.call('indices.put_settings', () =>
+        this.client.indices.putSettings({ index, settings: { index: { refresh_interval: '1s' } } }),
+      );
+      await this.call('indices.refresh', () => this.client.indices.refresh({ index }));
+      count = (await this.call('count', () => this.client.count({ index }))).count;
+      if (count !== created) {
+        throw new Error(`rebuild of ${source}: the new index holds ${count} documents, ${created} were loaded`);
+      }
+      const inWrite = new Set(await this.aliasTargets(write));
+      const prefixOfSource = `${write}-m`;
+      const inRead = new Set((await this.aliasTargets(read)).filter((i) => i.startsWith(prefixOfSource)));
+      old = [...new Set([...inWrite, ...inRead])].map((i) => ({ index: i, inWrite: inWrite.has(i), inRead: inRead.has(i) }));
+      // The swap: one cluster-state update, so every search sees either the old index or the new one.
+      const actions: estypes.IndicesUpdateAliasesAction[] = [];
+      for (const o of old) {
+        if (o.inWrite) actions.push({ remove: { index: o.index, alias: write } });
+        if (o.inRead) actions.push({ remove: { index: o.index, alias: read } });
+      }
+      actions.push({ add: { index, alias: write, is_write_index: true } }, { add: { index, alias: read } });
+      await this.call('indices.update_aliases', () => this.client.indices.updateAliases({ actions }));
+    } catch (err) {
+      // Nothing was swapped: the old generation keeps serving; drop the half-built one.
+      try {
+        await this.call('indices.delete', () => this.client.indices.delete({ index }));
+      } catch (cleanupErr) {
+        this.log.warn({ index, error: describe(cleanupErr) }, 'could not delete the abandoned index');
+      }
+      this.log.warn({ index, source, error: describe(err) }, 'rebuild failed; previous index still serving');
+      throw err;
+    }
+    this.log.info({ index, source, documents: count, replaced: old.map((o) => o.index) }, 'rebuild swapped in');
+    if (old.length > 0) await this.dropOld(old.map((o) => o.index));
+    return { source, documents: count, index };
+  }
+
+  /**
+   * Deletes replaced indices once the searches already running on them are done (bounded wait), so
+   * a query that resolved the alias just before the swap still completes. Readers retry once anyway.
+   */
+  private async dropOld(indices: string[]): Promise<void> {
+    try {
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline) {
+        const stats = await this.call('indices.stats', () =>
+          this.client.indices.stats({ index: indices.join(','), metric: 'search' }),
+        );
+        const s = stats._all?.total?.search;
+        if (!s || (s.query_current ?? 0) + (s.fetch_current ?? 0) === 0) break;
+        await delay(50);
+      }
+      await this.call('indices.delete', () => this.client.indices.delete({ index: indices.join(',') }));
+    } catch (err) {
+      // The swap has happened; a leftover index costs disk, not correctness.
+      this.log.warn({ indices, error: describe(err) }, 'could not delete replaced indices');
+    }
+  }
+
+  // ---- reads ------------------------------------------------------------------------------------------
+
+  async search(q: TextQuery): Promise<SearchResult> {
+    const text = q.text.trim();
+    if (text === '') return { total: 0, hits: [] };
+    const query = buildTextQuery(text, q.source);
+    if (q.limit <= 0) return this.countOnly(query);
+    return this.paged(query, TEXT_SORT, q.offset, q.limit);
+  }
+
+  async list(q: ListQuery): Promise<SearchResult> {
+    if (q.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) {
+      throw new BadRequestError(`since must be a date YYYY-MM-DD, got "${q.since}"`);
+    }
+    const query = buildListQuery(q.source, q.since);
+    if (q.limit <= 0) return this.countOnly(query);
+    return this.paged(query, LIST_SORT, q.offset, q.limit);
+  }
+
+  /** `{total, hits: []}` for a zero limit. */
+  private async countOnly(query: Query): Promise<SearchResult> {
+    try {
+      const res = await this.read(() =>
+        this.call('count', () => this.client.count({ index: readAlias(this.prefix), query })),
+      );
+      return { total: res.count, hits: [] };
+    } catch (err) {
+      if (isIndexNotFound(err)) return { total: 0, hits: [] };
+      throw err;
+    }
+  }
+
+  private async paged(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
+    try {
+      return await this.read(() =>
+        offset + limit <= this.window ? this.shallowPage(query, sort, offset, limit) : this.deepPage(query, sort, offset, limit),
+      );
+    } catch (err) {
+      // No alias yet (init not run): an empty index, not an error.
+      if (isIndexNotFound(err)) return { total: 0, hits: [] };
+      throw err;
+    }
+  }
+
+  private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
+    const res = await this.call('search', () =>
+      this.client.search<StoredDocument>({
+        index: readAlias(this.prefix),
+        query,
+        sort: buildSort(sort),
+        from: offset,
+        size: limit,
+        track_total_hits: true,
+        track_scores: true,
+        _source: HIT_SOURCE,
+        // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
+        allow_partial_search_results: false,
+      }),
+    );
+    return { total: totalOf(res), hits: res.hits.hits.map(toHit) };
+  }
+
+  /**
+   * A page beyond the result window, read from one point in time so the total and every step agree.
+   * It walks from whichever end is nearer: from the end with the sort reversed when the page is in the
+   * second half (the last pages of any result set cost one or two requests). The skipped part is
+   * walked with search_after in steps of at most `window` hits carrying only sort values, so memory
+   * stays bounded by one step whatever the offset.
+   */
+  private async deepPage(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
+    const opened = await this.call('open_point_in_time', () =>
+      this.client.openPointInTime({ index: readAlias(this.prefix), keep_alive: PIT_KEEP_ALIVE }),
+    );
+    let pitId = opened.id;
+    const step = async (body: Omit<estypes.SearchRequest, 'index' | 'pit'>) => {
+      const res = await this.call('search', () =>
+        this.client.search<StoredDocument>({
+          ...body,
+          query,
+          pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
+          allow_partial_search_results: false,
+        }),
+      );
+      if (res.pit_id) pitId = res.pit_id;
+      return res;
+    };
+    try {
+      const total = totalOf(await step({ size: 0, track_total_hits: true }));
+      if (offset >= total) return { total, hits: [] };
+      const end = Math.min(offset + limit, total);
+      const fromEnd = total - end;
+      const forward = offset <= fromEnd;
+      const skip = forward ? offset : fromEnd;
+      const take = end - offset;
+      const sortBody = buildSort(sort, !forward);
+      const common = { sort: sortBody, track_total_hits: false, track_scores: true } as const;
+      let hits: estypes.SearchHit<StoredDocument>[] = [];
+      if (skip + take <= this.window) {
+        hits = (await step({ ...common, from: skip, size: take, _source: HIT_SOURCE })).hits.hits;
+      } else {
+        let after: estypes.SortResults | undefined;
+        for (let remaining = skip; remaining > 0; ) {
+          const res = await step({ ...common, size: Math.min(remaining, this.window), search_after: after, _source: false });
+          const page = res.hits.hits;
+          if (page.length === 0) break;
+          after = page[page.length - 1].sort;
+          remaining -= page.length;
+        }
+        while (hits.length < take) {
+          const res = await step({
+            ...common,
+            size: Math.min(take - hits.length, this.window),
+            search_after: after,
+            _source: HIT_SOURCE,
+          });
+          const page = res.hits.hits;
+          if (page.length === 0) break;
+          hits.push(...page);
+          after = page[page.length - 1].sort;
+        }
+      }
+      if (!forward) hits.reverse();
+      return { total, hits: hits.map(toHit) };
+    } finally {
+      this.client.closePointInTime({ id: pitId }).catch((err: unknown) => {
+        this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
+      });
+    }
+  }
+
+  async get(sourceId: string): Promise<IndexedDocument | null> {
+    // Real-time: mget sees a write before any refresh. One lookup per source's write alias, as the id's
+    // `<source>:` prefix is a convention of ingest, not something this layer should rely on.
+    const res = await this.call('mget', () =>
+      this.client.mget<IndexedDocument>({
+        docs: SOURCE_NAMES.map((s) => ({ _index: writeAlias(this.prefix, s), _id: sourceId })),
+      }),
+    );
+    for (const d of res.docs) {
+      if ('found' in d && d.found && d._source) return d._source;
+    }
+    return null;
+  }
+
+  async knn(q: KnnQuery): Promise<SearchHit[]> {
+    if (q.vector.length !== this.dimension) {
+      throw new RangeError(`query vector has ${q.vector.length} dimensions, the index ${this.dimension}`);
+    }
+    if (q.limit <= 0) return [];
+    try {
+      const res = await this.read(() =>
+        this.call('knn', () =>
+          this.client.search<StoredDocument>({
+            index: readAlias(this.prefix),
+            knn: buildKnn(q),
+            size: q.limit,
+            _source: HIT_SOURCE,
+            allow_partial_search_results: false,
+          }),
+        ),
+      );
+      // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
+      return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
+    } catch (err) {
+      if (isIndexNotFound(err)) return [];
+      throw err;
+    }
+  }
+
+  async stats(): Promise<IndexStats> {
+    type Bucket = { key: string; doc_count: number; last: { value: number | null; value_as_string?: string }; quality: { value: number | null } };
+    const empty = (): IndexStats => ({ total_documents: 0, sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, emptyStats()])) });
+    let res: estypes.SearchResponse<unknown, Record<string, estypes.AggregationsAggregate>>;
+    try {
+      res = await this.read(() =>
+        this.call('stats', () =>
+          this.client.search({
+            index: readAlias(this.prefix),
+            size: 0,
+            track_total_hits: true,
+            aggs: {
+              by_source: {
+                terms: { field: 'source', size: SOURCE_NAMES.length + 10 },
+                aggs: {
+                  last: { max: { field: 'indexed_at', format: 'strict_date_time_no_millis' } },
+                  quality: { avg: { field: 'quality_score' } },
+                },
+              },
+            },
+          }),
+        ),
+      );
+    } catch (err) {
+      if (isIndexNotFound(err)) return empty();
+      throw err;
+    }
+    const out = empty();
+    out.total_documents = totalOf(res);
+    const buckets = (res.aggregations?.by_source as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
+    for (const b of buckets) {
+      out.sources[b.key as SourceName] = {
+        documents: b.doc_count,
+        last_updated: b.last.value === null ? null : (b.last.value_as_string ?? new Date(b.last.value).toISOString()),
+        // quality_score is a float field: round away float32 noise (0.8 comes back as 0.800000011920929).
+        avg_quality: b.quality.value === null ? null : Math.round(b.quality.value * 1e6) / 1e6,
+      };
+    }
+    return out;
+  }
+
+  async refresh(): Promise<void> {
+    await this.call('indices.refresh', () =>
+      this.client.indices.refresh({ index: readAlias(this.prefix), ignore_unavailable: true, allow_no_indices: true }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+// ---- helpers -------------------------------------------------------------------------------------------
+
+function emptyStats(): SourceStats {
+  return { documents: 0, last_updated: null, avg_quality: null };
+}
+
+function totalOf(res: estypes.SearchResponse<unknown, unknown>): number {
+  const t = res.hits.total;
+  return typeof t === 'number' ? t : (t?.value ?? 0);
+}
+
+function toHit(h: estypes.SearchHit<StoredDocument>): SearchHit {
+  return { doc: h._source!, score: h._score ?? 0 };
+}
+
+/** Splits documents into bulk requests under BULK_MAX_DOCS and (roughly) BULK_MAX_BYTES. */
+function* chunks(docs: IndexedDocument[]): Generator<IndexedDocument[]> {
+  let chunk: IndexedDocument[] = [];
+  let bytes = 0;
+  for (const doc of docs) {
+    // An estimate without serialising twice: text fields (UTF-8 up to 2 bytes a Greek letter),
+    // the vector at ~20 bytes a number, plus the small fields.
+    const size = 2 * (doc.title.length + doc.content.length + doc.summary.length) + 20 * (doc.embedding?.length ?? 0) + 2_000;
+    if (chunk.length > 0 && (chunk.length >= BULK_MAX_DOCS || bytes + size > BULK_MAX_BYTES)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(doc);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,220 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/unit/index-mappings.test.ts > TAP > when the settings and mapping are compiled, then they match the reviewed snapshot > index body for a 384-dimension embedder 1`] = `
+Object {
+  "mappings": Object {
+    "_meta": Object {
+      "embedding_dimension": 384,
+      "mapping_version": 1,
+    },
+    "dynamic": "strict",
+    "properties": Object {
+      "amount": Object {
+        "properties": Object {
+          "currency": Object {
+            "type": "keyword",
+          },
+          "value": Object {
+            "type": "double",
+          },
+        },
+      },
+      "content": Object {
+        "analyzer": "pdi_greek",
+        "fields": Object {
+          "en": Object {
+            "analyzer": "pdi_english",
+            "type": "text",
+          },
+        },
+        "type": "text",
+      },
+      "content_hash": Object {
+        "type": "keyword",
+      },
+      "country": Object {
+        "type": "keyword",
+      },
+      "cpv": Object {
+        "type": "keyword",
+      },
+      "doc_category": Object {
+        "type": "keyword",
+      },
+      "doc_type": Object {
+        "type": "keyword",
+      },
+      "embedding": Object {
+        "dims": 384,
+        "index": true,
+        "similarity": "cosine",
+        "type": "dense_vector",
+      },
+      "entities": Object {
+        "properties": Object {
+          "ada": Object {
+            "normalizer": "pdi_folded",
+            "type": "keyword",
+          },
+          "afm": Object {
+            "type": "keyword",
+          },
+          "names": Object {
+            "analyzer": "pdi_greek",
+            "fields": Object {
+              "exact": Object {
+                "ignore_above": 512,
+                "normalizer": "pdi_folded",
+                "type": "keyword",
+              },
+            },
+            "type": "text",
+          },
+        },
+      },
+      "indexed_at": Object {
+        "format": "strict_date_optional_time||epoch_millis",
+        "type": "date",
+      },
+      "language": Object {
+        "type": "keyword",
+      },
+      "original": Object {
+        "properties": Object {
+          "content_type": Object {
+            "doc_values": false,
+            "index": false,
+            "type": "keyword",
+          },
+          "sha256": Object {
+            "doc_values": false,
+            "index": false,
+            "type": "keyword",
+          },
+        },
+      },
+      "published_at": Object {
+        "format": "strict_date_optional_time||epoch_millis",
+        "type": "date",
+      },
+      "quality_score": Object {
+        "type": "float",
+      },
+      "region": Object {
+        "normalizer": "pdi_folded",
+        "type": "keyword",
+      },
+      "sector": Object {
+        "normalizer": "pdi_folded",
+        "type": "keyword",
+      },
+      "source": Object {
+        "type": "keyword",
+      },
+      "source_id": Object {
+        "type": "keyword",
+      },
+      "source_url": Object {
+        "ignore_above": 2048,
+        "type": "keyword",
+      },
+      "summary": Object {
+        "analyzer": "pdi_greek",
+        "fields": Object {
+          "en": Object {
+            "analyzer": "pdi_english",
+            "type": "text",
+          },
+        },
+        "type": "text",
+      },
+      "title": Object {
+        "analyzer": "pdi_greek",
+        "fields": Object {
+          "en": Object {
+            "analyzer": "pdi_english",
+            "type": "text",
+          },
+        },
+        "type": "text",
+      },
+    },
+  },
+  "settings": Object {
+    "analysis": Object {
+      "analyzer": Object {
+        "pdi_english": Object {
+          "filter": Array [
+            "pdi_english_possessive",
+            "lowercase",
+            "pdi_asciifolding",
+            "pdi_english_stop",
+            "pdi_english_stemmer",
+          ],
+          "tokenizer": "standard",
+          "type": "custom",
+        },
+        "pdi_greek": Object {
+          "filter": Array [
+            "pdi_greek_lowercase",
+            "pdi_asciifolding",
+            "pdi_greek_stop",
+            "pdi_greek_stemmer",
+          ],
+          "tokenizer": "standard",
+          "type": "custom",
+        },
+      },
+      "filter": Object {
+        "pdi_asciifolding": Object {
+          "preserve_original": false,
+          "type": "asciifolding",
+        },
+        "pdi_english_possessive": Object {
+          "language": "possessive_english",
+          "type": "stemmer",
+        },
+        "pdi_english_stemmer": Object {
+          "language": "english",
+          "type": "stemmer",
+        },
+        "pdi_english_stop": Object {
+          "stopwords": "_english_",
+          "type": "stop",
+        },
+        "pdi_greek_lowercase": Object {
+          "language": "greek",
+          "type": "lowercase",
+        },
+        "pdi_greek_stemmer": Object {
+          "language": "greek",
+          "type": "stemmer",
+        },
+        "pdi_greek_stop": Object {
+          "stopwords": "_greek_",
+          "type": "stop",
+        },
+      },
+      "normalizer": Object {
+        "pdi_folded": Object {
+          "filter": Array [
+            "pdi_greek_lowercase",
+            "pdi_asciifolding",
+          ],
+          "type": "custom",
+        },
+      },
+    },
+    "index": Object {
+      "auto_expand_replicas": "0-1",
+      "number_of_shards": 1,
+      "refresh_interval": "1s",
+    },
+  },
+}
+`

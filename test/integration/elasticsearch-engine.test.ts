@@ -1,0 +1,508 @@
+// The Elasticsearch adapter against a real Elasticsearch: search semantics, writes, the alias-swap
+// rebuild under load and when it fails, paging past the 10,000-hit window, and outages.
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import t, { type Test } from 'tap';
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { MAPPING_VERSION } from '../../index-mappings/version.js';
+import { EngineUnavailableError } from '../../lib/errors.js';
+import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
+import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import {
+  aliasTargets,
+  deleteIndices,
+  elasticsearchUrl,
+  es,
+  indicesOf,
+  makeDoc,
+  privateElasticsearch,
+  randomPrefix,
+} from '../helpers/elasticsearch.js';
+
+t.setTimeout(600_000);
+
+const DIM = 4;
+const MODEL = 'test/model-4';
+// Without ELASTICSEARCH_URL this file runs its own node, which the outage test may then stop; a
+// shared node (npm test, CI) is never stopped: that test starts a private one instead.
+const own = process.env.ELASTICSEARCH_URL?.trim() ? null : await privateElasticsearch(t, 'engine');
+const url = own?.url ?? (await elasticsearchUrl(t));
+
+/** A provider on a fresh prefix (or the given one); closed and its indices deleted when `t` ends. */
+function open(t: Test, opts: Partial<ElasticsearchProviderOptions> = {}): ElasticsearchProvider {
+  const prefix = opts.prefix ?? randomPrefix();
+  const p = new ElasticsearchProvider({ url, prefix, dimension: DIM, embeddingModel: MODEL, ...opts });
+  t.teardown(async () => {
+    await p.close();
+    await deleteIndices(url, prefix);
+  });
+  return p;
+}
+
+async function ready(t: Test, opts: Partial<ElasticsearchProviderOptions> = {}): Promise<ElasticsearchProvider> {
+  const p = open(t, opts);
+  await p.init();
+  return p;
+}
+
+const ids = (r: { hits: { doc: { source_id: string } }[] }) => r.hits.map((h) => h.doc.source_id);
+
+t.test('when two providers initialise one prefix at once, then each source has one index behind both aliases, with _meta', async (t) => {
+  const prefix = randomPrefix();
+  const a = open(t, { prefix });
+  const b = open(t, { prefix });
+  await Promise.all([a.init(), b.init()]);
+  await a.init();
+
+  const read = await aliasTargets(url, readAlias(prefix));
+  t.equal(read.length, SOURCE_NAMES.length, 'one index per source behind the read alias');
+  for (const source of SOURCE_NAMES) {
+    const write = await aliasTargets(url, writeAlias(prefix, source));
+    t.equal(write.length, 1, `${source}: one index behind the write alias`);
+    t.match(write[0], new RegExp(`^${prefix}-docs-${source}-m${MAPPING_VERSION}-`));
+    t.ok(read.includes(write[0]), `${source}: its index is also behind the read alias`);
+  }
+  t.same(await indicesOf(url, prefix), read, 'no other index was created');
+
+  const mapping = await es(url, 'GET', `/${writeAlias(prefix, 'ted')}/_mapping`);
+  const m = (Object.values(mapping.body)[0] as { mappings: { dynamic: string; _meta: unknown } }).mappings;
+  t.equal(m.dynamic, 'strict');
+  t.same(m._meta, { mapping_version: MAPPING_VERSION, source: 'ted', embedding_model: MODEL, embedding_dimension: DIM });
+});
+
+t.test('searching', async (t) => {
+  const p = await ready(t);
+  const w = await p.upsert([
+    makeDoc('diavgeia', 'a', { title: 'Σύμβαση προμήθειας υπολογιστών', embedding: [1, 0, 0, 0] }),
+    makeDoc('diavgeia', 'b', { title: 'Απόφαση ανάθεσης', content: 'Road maintenance contracts for the region' }),
+    makeDoc('kimdis', 'c', { title: 'Διακήρυξη διαγωνισμού', summary: 'Ανοικτός διαγωνισμός για έργα' }),
+    makeDoc('kimdis', 'd', { title: 'Έργο οδοποιίας', content: 'Η σύμβαση υπογράφηκε χθες από τον δήμο' }),
+    makeDoc('elstat', 'e', { title: 'Δελτίο τιμών', entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] } }),
+  ]);
+  t.same(w, { written: 5, failed: [] });
+  await p.refresh();
+  const search = (text: string, source?: SourceName) => p.search({ text, source, limit: 10, offset: 0 });
+
+  t.test('when searching συμβάσεις, then the document titled σύμβαση is found, title matches first', async (t) => {
+    const r = await search('συμβάσεις');
+    t.same(ids(r), ['diavgeia:a', 'kimdis:d']);
+    t.equal(r.total, 2);
+    t.ok(r.hits[0].score > r.hits[1].score, 'the title match scores higher than the content match');
+  });
+
+  t.test('when the query differs in case and accents, then it matches the same documents', async (t) => {
+    t.same(ids(await search('ΣΥΜΒΑΣΗ')), ['diavgeia:a', 'kimdis:d']);
+    t.same(ids(await search('συμβαση υπολογιστων')), ['diavgeia:a']);
+  });
+
+  t.test('when searching an English word form, then English stemming finds the content', async (t) => {
+    t.same(ids(await search('contract')), ['diavgeia:b']);
+  });
+
+  t.test('when searching several terms, then all must match', async (t) => {
+    t.same(ids(await search('σύμβαση διακήρυξη')), []);
+    t.same(ids(await search('σύμβαση δήμο')), ['kimdis:d']);
+  });
+
+  t.test('when a phrase or a prefix is given, then it is honoured', async (t) => {
+    t.same(ids(await search('"απόφαση ανάθεσης"')), ['diavgeia:b']);
+    t.same(ids(await search('"ανάθεσης απόφαση"')), []);
+    t.same(ids(await search('διαγων*')), ['kimdis:c']);
+  });
+
+  t.test('when a name of an entity is searched, then its document is found', async (t) => {
+    t.same(ids(await search('Αθηναίων')), ['elstat:e']);
+  });
+
+  t.test('when a source is given, then only its documents are searched', async (t) => {
+    t.same(ids(await search('σύμβαση', 'kimdis')), ['kimdis:d']);
+    t.same(ids(await search('σύμβαση', 'ted')), []);
+  });
+
+  t.test('when the query is syntax garbage, then it never raises', async (t) => {
+    for (const q of ['((', '"unterminated', 'a AND OR NOT', '-', '+|~*', '\\', 'title:σύμβαση', '/re(gex/', '[]{}^~', '*']) {
+      const r = await search(q);
+      t.type(r.total, 'number', `"${q}" answered`);
+    }
+    t.same(ids(await search('σύμβαση)(')), ['diavgeia:a', 'kimdis:d'], 'operators are plain text');
+  });
+
+  t.test('when hits come back, then they never carry the embedding', async (t) => {
+    const r = await search('υπολογιστών');
+    t.equal(r.hits.length, 1);
+    t.notOk('embedding' in r.hits[0].doc);
+    t.equal(r.hits[0].doc.title, 'Σύμβαση προμήθειας υπολογιστών');
+  });
+});
+
+t.test('when a document is upserted twice with one source_id, then the second overwrites the first', async (t) => {
+  const p = await ready(t);
+  t.same(await p.upsert([makeDoc('elstat', 'x', { title: 'Πρώτη έκδοση' })]), { written: 1, failed: [] });
+  t.equal((await p.get('elstat:x'))?.title, 'Πρώτη έκδοση', 'get is real-time, before any refresh');
+  t.same(await p.upsert([makeDoc('elstat', 'x', { title: 'Δεύτερη έκδοση' })]), { written: 1, failed: [] });
+  await p.refresh();
+  t.equal((await p.get('elstat:x'))?.title, 'Δεύτερη έκδοση');
+  t.equal((await p.list({ source: 'elstat', limit: 10, offset: 0 })).total, 1);
+  t.equal((await p.search({ text: 'Πρώτη', limit: 10, offset: 0 })).total, 0);
+  t.equal((await p.search({ text: 'Δεύτερη', limit: 10, offset: 0 })).total, 1);
+});
+
+t.test('when some documents of a batch are invalid, then each is reported and the rest are written', async (t) => {
+  const p = await ready(t);
+  const extra = { ...makeDoc('rae', 'extra'), unexpected_field: 1 } as unknown as IndexedDocument;
+  const r = await p.upsert([
+    makeDoc('rae', 'ok'),
+    makeDoc('rae', 'bad-vector', { embedding: [1, 2] }),
+    extra,
+    makeDoc('nowhere' as SourceName, 'z'),
+  ]);
+  t.equal(r.written, 1);
+  const byId = Object.fromEntries(r.failed.map((f) => [f.source_id, f.error]));
+  t.same(Object.keys(byId).sort(), ['nowhere:z', 'rae:bad-vector', 'rae:extra']);
+  t.match(byId['rae:bad-vector'], /dimension|dims/i);
+  t.match(byId['rae:extra'], /strict_dynamic_mapping/);
+  t.match(byId['nowhere:z'], /unknown source/);
+  t.ok(await p.get('rae:ok'));
+  t.equal(await p.get('rae:bad-vector'), null);
+});
+
+t.test('when bulk items are rejected with 429, then only they are retried, and reported if rejections persist', async (t) => {
+  // Log lines are the events: the provider warns once per retry round.
+  const lines: { msg: string; items?: number }[] = [];
+  let onRetry: (() => void) | null = null;
+  const logger = pino({ level: 'warn' }, new Writable({
+    write(chunk, _encoding, done) {
+      const line = JSON.parse(String(chunk));
+      lines.push(line);
+      if (/retrying/.test(line.msg)) onRetry?.();
+      done();
+    },
+  }));
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix, logger });
+  const raeIndex = (await aliasTargets(url, writeAlias(prefix, 'rae')))[0];
+  // The flood-stage disk block: Elasticsearch answers each write to the index with 429.
+  const block = async (on: boolean) => {
+    const r = await es(url, 'PUT', `/${raeIndex}/_settings`, { 'index.blocks.read_only_allow_delete': on ? true : null });
+    if (r.status !== 200) throw new Error(`block ${on}: ${r.status}`);
+  };
+
+  await block(true);
+  const firstRetry = new Promise<void>((resolve) => { onRetry = resolve; });
+  const pending = p.upsert([makeDoc('rae', 'a'), makeDoc('ted', 'b'), makeDoc('rae', 'c')]);
+  await firstRetry;
+  await block(false);
+  t.same(await pending, { written: 3, failed: [] }, 'the rejected items went through on retry');
+  const retries = lines.filter((l) => /retrying/.test(l.msg));
+  t.equal(retries[0]?.items, 2, 'only the two rejected items were resent');
+  t.ok(await p.get('rae:a'));
+  t.ok(await p.get('rae:c'));
+
+  onRetry = null;
+  await block(true);
+  const r = await p.upsert([makeDoc('rae', 'd'), makeDoc('ted', 'e')]);
+  await block(false);
+  t.equal(r.written, 1);
+  t.same(r.failed.map((f) => f.source_id), ['rae:d'], 'reported after the last retry, never dropped');
+  t.match(r.failed[0].error, /cluster_block_exception/);
+  t.equal(lines.filter((l) => /retrying/.test(l.msg)).length - retries.length, 3, 'three retries before giving up');
+});
+
+t.test('listing a source', async (t) => {
+  const p = await ready(t);
+  await p.upsert([
+    makeDoc('mitos', 'd1', { published_at: '2024-01-01T00:00:00Z' }),
+    makeDoc('mitos', 'd3', { published_at: '2024-01-02T00:00:00Z' }),
+    makeDoc('mitos', 'd2', { published_at: '2024-01-02T00:00:00Z' }),
+    makeDoc('mitos', 'd4', { published_at: '2024-01-03T12:00:00Z', embedding: [0, 0, 1, 0] }),
+    makeDoc('geodata', 'g', { published_at: '2024-02-01T00:00:00Z' }),
+  ]);
+  await p.refresh();
+
+  t.test('when listed, then newest first, ties by source_id, only that source', async (t) => {
+    const r = await p.list({ source: 'mitos', limit: 10, offset: 0 });
+    t.same(ids(r), ['mitos:d4', 'mitos:d2', 'mitos:d3', 'mitos:d1']);
+    t.equal(r.total, 4);
+    t.notOk('embedding' in r.hits[0].doc);
+  });
+
+  t.test('when since is given, then only documents published after that day at 00:00:00Z', async (t) => {
+    const r = await p.list({ source: 'mitos', since: '2024-01-02', limit: 10, offset: 0 });
+    t.same(ids(r), ['mitos:d4']);
+    t.equal(r.total, 1);
+    t.same(ids(await p.list({ source: 'mitos', since: '2024-01-01', limit: 10, offset: 0 })), ['mitos:d4', 'mitos:d2', 'mitos:d3']);
+  });
+
+  t.test('when offset and limit are given, then that slice with the full total', async (t) => {
+    const r = await p.list({ source: 'mitos', limit: 2, offset: 1 });
+    t.same(ids(r), ['mitos:d2', 'mitos:d3']);
+    t.equal(r.total, 4);
+    const past = await p.list({ source: 'mitos', limit: 2, offset: 10 });
+    t.same(past, { total: 4, hits: [] });
+  });
+
+  t.test('when a document is fetched by id, then it comes whole, embedding included', async (t) => {
+    const d = await p.get('mitos:d4');
+    t.same(d, makeDoc('mitos', 'd4', { published_at: '2024-01-03T12:00:00Z', embedding: [0, 0, 1, 0] }));
+    t.equal(await p.get('mitos:nope'), null);
+  });
+});
+
+t.test('nearest neighbours', async (t) => {
+  const p = await ready(t);
+  const unit = (v: number[]) => v.map((x) => x / Math.hypot(...v));
+  await p.upsert([
+    makeDoc('geodata', 'g1', { embedding: unit([1, 0, 0, 0]) }),
+    makeDoc('geodata', 'g2', { embedding: unit([0.8, 0.6, 0, 0]) }),
+    makeDoc('geodata', 'g3', { embedding: unit([0, 1, 0, 0]) }),
+    makeDoc('geodata', 'g4', { embedding: null }),
+    makeDoc('ted', 't1', { embedding: unit([0.9, 0.1, 0, 0]) }),
+  ]);
+  await p.refresh();
+
+  t.test('when querying a vector, then neighbours come by cosine similarity mapped to 0..1', async (t) => {
+    const hits = await p.knn({ vector: [1, 0, 0, 0], limit: 3, source: 'geodata' });
+    t.same(hits.map((h) => h.doc.source_id), ['geodata:g1', 'geodata:g2', 'geodata:g3']);
+    // (1 + cos) / 2, exact: the quantised graph's candidates are re-scored from the float vectors.
+    t.ok(Math.abs(hits[0].score - 1) < 1e-4, `same direction scores 1 (${hits[0].score})`);
+    t.ok(Math.abs(hits[1].score - 0.9) < 1e-4, `cosine 0.8 scores 0.9 (${hits[1].score})`);
+    t.ok(Math.abs(hits[2].score - 0.5) < 1e-4, `orthogonal scores 0.5 (${hits[2].score})`);
+    t.notOk('embedding' in hits[0].doc);
+  });
+
+  t.test('when a document is excluded or no source is given, then the result follows', async (t) => {
+    const excluded = await p.knn({ vector: [1, 0, 0, 0], limit: 2, source: 'geodata', excludeId: 'geodata:g1' });
+    t.same(excluded.map((h) => h.doc.source_id), ['geodata:g2', 'geodata:g3']);
+    const all = await p.knn({ vector: [1, 0, 0, 0], limit: 10 });
+    t.same(all.map((h) => h.doc.source_id), ['geodata:g1', 'ted:t1', 'geodata:g2', 'geodata:g3'], 'no vector, no neighbour');
+  });
+
+  t.test('when the vector has the wrong dimension, then it is refused', async (t) => {
+    await t.rejects(p.knn({ vector: [1, 0], limit: 2 }), RangeError);
+  });
+});
+
+t.test('when documents are indexed, then stats give counts, last indexed_at and mean quality per source', async (t) => {
+  const p = await ready(t);
+  t.same(await p.stats(), {
+    total_documents: 0,
+    sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, { documents: 0, last_updated: null, avg_quality: null }])),
+  });
+  await p.upsert([
+    makeDoc('elstat', 'e1', { quality_score: 0.8, indexed_at: '2024-06-01T00:00:00Z' }),
+    makeDoc('elstat', 'e2', { quality_score: 0.6, indexed_at: '2024-06-03T10:00:00Z' }),
+    makeDoc('rae', 'r1', { quality_score: 1, indexed_at: '2024-05-01T08:30:00Z' }),
+  ]);
+  await p.refresh();
+  const s = await p.stats();
+  t.equal(s.total_documents, 3);
+  t.same(s.sources.elstat, { documents: 2, last_updated: '2024-06-03T10:00:00Z', avg_quality: 0.7 });
+  t.same(s.sources.rae, { documents: 1, last_updated: '2024-05-01T08:30:00Z', avg_quality: 1 });
+  t.same(s.sources.ted, { documents: 0, last_updated: null, avg_quality: null });
+});
+
+function generation(source: SourceName, n: number, title: string): IndexedDocument[] {
+  return Array.from({ length: n }, (_, i) =>
+    makeDoc(source, `r${String(i).padStart(4, '0')}`, { title: `${title} ${i}`, published_at: `2024-03-${String(1 + (i % 28)).padStart(2, '0')}T00:00:00Z` }),
+  );
+}
+
+async function* inBatches(docs: IndexedDocument[], size: number): AsyncGenerator<IndexedDocument[]> {
+  for (let i = 0; i < docs.length; i += size) yield docs.slice(i, i + size);
+}
+
+t.test('when a source is rebuilt under concurrent reads, then every read succeeds and sees exactly one generation', async (t) => {
+  const N = 600;
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  // A second reader whose window is small, so its reads walk a point in time across the swap.
+  const deep = open(t, { prefix, pageWindow: 100 });
+  t.same((await p.upsert(generation('diavgeia', N, 'Παλιά έκδοση'))).failed, []);
+  await p.refresh();
+  const before = await aliasTargets(url, writeAlias(prefix, 'diavgeia'));
+
+  const seen = { reads: 0, errors: [] as unknown[], totals: new Set<number>(), readsDuringRebuild: 0 };
+  // Each completed round of reads wakes whoever waits for one: the rebuild's batches wait for a round
+  // before each batch, so reads provably interleave with loading, refresh and the swap.
+  let waiting: (() => void)[] = [];
+  const nextRound = () => new Promise<void>((resolve) => waiting.push(resolve));
+  let rebuilding = true;
+  let stop = false;
+  const reader = (async () => {
+    while (!stop) {
+      try {
+        const [s, l, d] = await Promise.all([
+          p.search({ text: 'έκδοση', limit: 5, offset: 0 }),
+          p.list({ source: 'diavgeia', limit: 5, offset: 0 }),
+          deep.list({ source: 'diavgeia', limit: 5, offset: 300 }),
+        ]);
+        for (const r of [s, l, d]) seen.totals.add(r.total);
+        if (d.hits.length !== 5) seen.errors.push(new Error(`deep page had ${d.hits.length} hits`));
+      } catch (err) {
+        seen.errors.push(err);
+      }
+      seen.reads++;
+      if (rebuilding) seen.readsDuringRebuild++;
+      const woken = waiting;
+      waiting = [];
+      for (const wake of woken) wake();
+    }
+  })();
+
+  const fresh = generation('diavgeia', N, 'Νέα έκδοση');
+  async function* interleaved(): AsyncGenerator<IndexedDocument[]> {
+    for (let i = 0; i < fresh.length; i += 50) {
+      await nextRound();
+      yield fresh.slice(i, i + 50);
+    }
+  }
+  const result = await p.rebuild('diavgeia', interleaved());
+  rebuilding = false;
+  // A few more rounds against the new generation.
+  for (let i = 0; i < 3; i++) await nextRound();
+  stop = true;
+  await reader;
+
+  t.same(seen.errors.map(String), [], 'no read failed');
+  t.same([...seen.totals], [N], 'every read saw exactly one generation');
+  t.ok(seen.readsDuringRebuild >= N / 50, `reads ran during the rebuild (${seen.readsDuringRebuild} rounds of 3)`);
+  t.equal(result.documents, N);
+  t.equal(result.source, 'diavgeia');
+
+  t.same(await aliasTargets(url, writeAlias(prefix, 'diavgeia')), [result.index]);
+  const read = await aliasTargets(url, readAlias(prefix));
+  t.ok(read.includes(result.index) && !read.includes(before[0]), 'the read alias moved too');
+  t.notOk((await indicesOf(url, prefix)).includes(before[0]), 'the old index is deleted');
+  t.equal((await p.search({ text: 'Νέα', limit: 1, offset: 0 })).total, N);
+  t.equal((await p.search({ text: 'Παλιά', limit: 1, offset: 0 })).total, 0);
+});
+
+t.test('when a rebuild fails, then the old index keeps serving and the new one is gone', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  await p.upsert(generation('kimdis', 30, 'Παλιά έκδοση'));
+  await p.refresh();
+  const before = await aliasTargets(url, writeAlias(prefix, 'kimdis'));
+  const kimdisIndices = async () => (await indicesOf(url, prefix)).filter((i) => i.includes('-docs-kimdis-'));
+  const fresh = generation('kimdis', 30, 'Νέα έκδοση');
+
+  async function* breaksMidway(): AsyncGenerator<IndexedDocument[]> {
+    yield fresh.slice(0, 10);
+    throw new Error('upstream broke');
+  }
+  async function* badDocument(): AsyncGenerator<IndexedDocument[]> {
+    yield fresh.slice(0, 10);
+    yield [makeDoc('kimdis', 'bad', { embedding: [1] })];
+  }
+  async function* wrongSource(): AsyncGenerator<IndexedDocument[]> {
+    yield [makeDoc('ted', 'elsewhere')];
+  }
+
+  for (const [name, batches, error] of [
+    ['the batches throw midway', breaksMidway(), /upstream broke/],
+    ['a document is rejected', badDocument(), /1 documents failed/],
+    ['a document of another source comes', wrongSource(), /of source ted/],
+  ] as const) {
+    await t.rejects(p.rebuild('kimdis', batches), error, name);
+    t.same(await aliasTargets(url, writeAlias(prefix, 'kimdis')), before, `${name}: the write alias is unchanged`);
+    t.ok((await aliasTargets(url, readAlias(prefix))).includes(before[0]), `${name}: the read alias is unchanged`);
+    t.same(await kimdisIndices(), before, `${name}: the half-built index is deleted`);
+    const r = await p.list({ source: 'kimdis', limit: 1, offset: 0 });
+    t.equal(r.total, 30);
+    t.match(r.hits[0].doc.title, /^Παλιά έκδοση/);
+  }
+});
+
+t.test('paging past the 10,000-hit window', async (t) => {
+  const TOTAL = 10_050;
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  // A window of 1,000 makes the middle of 10,050 hits unreachable by from/size from both ends.
+  const walker = open(t, { prefix, pageWindow: 1_000 });
+  const base = Date.parse('2023-01-01T00:00:00Z');
+  // Three documents per timestamp, so the source_id tie-breaker decides inside each group.
+  const docs = Array.from({ length: TOTAL }, (_, i) =>
+    makeDoc('ted', `n${String(i).padStart(5, '0')}`, {
+      title: 'Προκήρυξη δοκιμής',
+      published_at: new Date(base + Math.floor(i / 3) * 1000).toISOString().replace('.000Z', 'Z'),
+    }),
+  ).reverse();
+  const started = performance.now();
+  const w = await p.upsert(docs);
+  const ms = performance.now() - started;
+  t.equal(w.written, TOTAL);
+  t.same(w.failed, []);
+  t.comment(`bulk-indexed ${TOTAL} documents in ${Math.round(ms)} ms (${Math.round((TOTAL / ms) * 1000)} docs/s)`);
+  await p.refresh();
+  const expected = [...docs]
+    .sort((a, b) => b.published_at.localeCompare(a.published_at) || (a.source_id < b.source_id ? -1 : 1))
+    .map((d) => d.source_id);
+
+  t.test('when pages cross the window up to the end, then they join with no overlap or gap', async (t) => {
+    const got: string[] = [];
+    for (let offset = 9_950; offset < TOTAL; offset += 25) {
+      const r = await p.list({ source: 'ted', limit: 25, offset });
+      t.equal(r.total, TOTAL);
+      got.push(...ids(r));
+    }
+    t.same(got, expected.slice(9_950));
+    const last = await p.list({ source: 'ted', limit: 100, offset: 10_040 });
+    t.same(ids(last), expected.slice(10_040), 'a short last page');
+    t.same(await p.list({ source: 'ted', limit: 10, offset: TOTAL }), { total: TOTAL, hits: [] });
+  });
+
+  t.test('when a text search pages past the window, then the order is the same total order', async (t) => {
+    const r = await p.search({ text: 'δοκιμή', limit: 50, offset: 10_000 });
+    t.equal(r.total, TOTAL);
+    t.same(ids(r), expected.slice(10_000));
+  });
+
+  t.test('when the walk must skip more than a window from either end, then search_after gets there', async (t) => {
+    t.same(ids(await walker.list({ source: 'ted', limit: 30, offset: 4_000 })), expected.slice(4_000, 4_030), 'forward');
+    t.same(ids(await walker.list({ source: 'ted', limit: 30, offset: 6_000 })), expected.slice(6_000, 6_030), 'from the end');
+    t.same(ids(await walker.list({ source: 'ted', limit: 20, offset: 990 })), expected.slice(990, 1_010), 'across the window');
+    t.same(ids(await walker.search({ text: 'δοκιμή', limit: 20, offset: 5_000 })), expected.slice(5_000, 5_020), 'search');
+    t.same(ids(await walker.list({ source: 'ted', limit: 2_500, offset: 3_000 })), expected.slice(3_000, 5_500), 'a page longer than the window');
+  });
+});
+
+t.test('when Elasticsearch stops and starts again, then calls fail with 503 meanwhile and the same provider recovers', async (t) => {
+  const node = own ?? (await privateElasticsearch(t, 'restart'));
+  const p = new ElasticsearchProvider({ url: node.url, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL, requestTimeoutMs: 5_000 });
+  t.teardown(() => p.close());
+  await p.init();
+  await p.upsert([makeDoc('diavgeia', 'live', { title: 'Σύμβαση συντήρησης', embedding: [1, 0, 0, 0] })]);
+  await p.refresh();
+  t.equal((await p.search({ text: 'σύμβαση', limit: 5, offset: 0 })).total, 1);
+
+  await node.stop();
+  const calls: [string, () => Promise<unknown>][] = [
+    ['search', () => p.search({ text: 'σύμβαση', limit: 5, offset: 0 })],
+    ['list', () => p.list({ source: 'diavgeia', limit: 5, offset: 0 })],
+    ['deep list', () => p.list({ source: 'diavgeia', limit: 5, offset: 20_000 })],
+    ['get', () => p.get('diavgeia:live')],
+    ['knn', () => p.knn({ vector: [1, 0, 0, 0], limit: 3 })],
+    ['stats', () => p.stats()],
+    ['upsert', () => p.upsert([makeDoc('diavgeia', 'down')])],
+    ['refresh', () => p.refresh()],
+    ['rebuild', () => p.rebuild('diavgeia', inBatches([], 1))],
+  ];
+  for (const [name, call] of calls) {
+    const err = await call().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    t.ok(err instanceof EngineUnavailableError, `${name}: EngineUnavailableError`);
+    t.equal((err as EngineUnavailableError).statusCode, 503);
+    t.notMatch((err as Error).message, /ECONNREFUSED|127\.0\.0\.1|connect|socket/i, `${name}: no engine detail leaks`);
+  }
+
+  const restarting = performance.now();
+  await node.start();
+  t.comment(`Elasticsearch restarted (cluster health yellow) in ${Math.round(performance.now() - restarting)} ms`);
+  const r = await p.search({ text: 'σύμβαση', limit: 5, offset: 0 });
+  t.same(ids(r), ['diavgeia:live'], 'the first search after the restart succeeds');
+  t.same(await p.upsert([makeDoc('diavgeia', 'after')]), { written: 1, failed: [] });
+  t.ok(await p.get('diavgeia:after'));
+});
