@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { EngineUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { EmbeddedProvider } from './embedded.js';
 import { ElasticsearchProvider } from './elasticsearch.js';
@@ -22,6 +23,13 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
       logger,
     })
     : new EmbeddedProvider({ file: embeddedIndexPath(config.dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
-  await provider.init();
+  try {
+    await provider.init();
+  } catch (err) {
+    // An engine that is down at start must not keep the API down: index routes answer 503 until it
+    // returns, and the Elasticsearch adapter creates missing indices on its first write.
+    if (!(err instanceof EngineUnavailableError)) throw err;
+    logger.warn('search engine unavailable at start; index routes answer 503 until it is reachable');
+  }
   return provider;
 }

@@ -33,3 +33,17 @@ t.test('when the server stops during a request, then the request finishes and th
   t.equal(stoppedYet, true);
   await t.rejects(request(running.url, '/v1/models'), 'no longer accepting');
 });
+
+t.test('when Elasticsearch is unreachable at start, then the API starts and index routes answer 503', async (t) => {
+  const dir = tempDir(t);
+  // A port nothing listens on: connection refused.
+  const config = loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_DEMO: '0', ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+  const running = await startServer(config, createLogger('silent'));
+  t.teardown(() => running.stop());
+  const key = running.app.context.keys.create('Acme', 'pro').key;
+  const stats = await request(running.url, '/v1/stats', { key });
+  t.equal(stats.status, 503);
+  t.same(stats.body, { detail: 'The search engine is unavailable; try again shortly' });
+  const usage = await request(running.url, '/v1/usage', { key });
+  t.equal(usage.status, 200, 'routes that do not need the engine keep working');
+});
