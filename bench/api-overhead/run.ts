@@ -28,7 +28,7 @@ function start(mode: 'bare' | 'app'): Promise<{ child: ChildProcess; port: numbe
 
 function wrk(port: number, seconds: number, mode: 'bare' | 'app'): Result {
   const args = ['-t1', `-c${values.connections}`, `-d${seconds}s`, '--latency', `http://127.0.0.1:${port}/v1/bench`];
-  if (mode === 'app') args.unshift('-s', path.join(here, 'rotate-keys.lua'));
+  if (mode === 'app') args.unshift('-s', path.join(here, '../rotate-keys.lua'));
   const out = execFileSync('wrk', args, { encoding: 'utf8', env: { ...process.env, PDI_BENCH_KEYS: keysFile } });
   const ms = (s: string) => (s.endsWith('us') ? parseFloat(s) / 1000 : s.endsWith('ms') ? parseFloat(s) : parseFloat(s) * 1000);
   return {

@@ -1,0 +1,148 @@
+// Search latency through the HTTP API against the same queries sent to the engine directly, in one run.
+//   node --import tsx bench/search/api.ts --engine embedded|elasticsearch [--docs 1000000] [--seconds 10]
+// embedded: uses the index built by bench/search/embedded.ts (same --docs and --seed).
+// elasticsearch: needs ELASTICSEARCH_URL; builds the corpus into indices prefixed `bench<docs>` once.
+// "Direct" = provider.search() in this process with 10 concurrent callers (the engine and its client,
+// no HTTP API); "API" = wrk with 10 connections on GET /v1/search (restify, auth, quota, presenter).
+// Needs wrk (apt-get install wrk).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { accountsDbPath, openDatabase } from '../../api/db/database.js';
+import { KeyStore } from '../../api/db/keys.js';
+import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
+import { EmbeddedProvider } from '../../lib/search/embedded.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
+import { Generator, SURNAMES, sourceRanges } from './generate.js';
+
+const { values: args } = parseArgs({ options: {
+  engine: { type: 'string', default: 'embedded' },
+  docs: { type: 'string', default: '1000000' },
+  seed: { type: 'string', default: '20240611' },
+  seconds: { type: 'string', default: '10' },
+  dir: { type: 'string', default: process.env.PDI_BENCH_DIR || path.join(os.tmpdir(), 'pdi-bench') },
+} });
+const N = Number(args.docs);
+const SEED = Number(args.seed);
+const SECONDS = Number(args.seconds);
+/** The id of the fallback embedder: what the API opens an index with when no model is configured. */
+const MODEL = 'pdi/hashing-384';
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const progress = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+const gen = new Generator(N, SEED);
+const queries = [
+  { name: 'rare term', text: SURNAMES[700] },
+  { name: 'most common term', text: gen.vocab[0] },
+  { name: 'two-term query', text: 'ανάθεση δήμος' },
+];
+
+async function openEngine(dataDir: string): Promise<{ provider: SearchProvider; env: Record<string, string> }> {
+  if (args.engine === 'embedded') {
+    const file = path.join(args.dir!, `embedded-${N}-${SEED}.sqlite`);
+    if (!fs.existsSync(`${file}.done.json`)) throw new Error(`build it first: node --import tsx bench/search/embedded.ts --docs ${N}`);
+    fs.symlinkSync(file, path.join(dataDir, 'index.db'));
+    const provider = new EmbeddedProvider({ file, dimension: 384, embeddingModel: MODEL });
+    await provider.init();
+    return { provider, env: {} };
+  }
+  const url = process.env.ELASTICSEARCH_URL;
+  if (!url) throw new Error('ELASTICSEARCH_URL is not set (scripts/elasticsearch.sh start prints it)');
+  const prefix = `bench${N}`;
+  const provider = new ElasticsearchProvider({ url, prefix, dimension: 384, embeddingModel: MODEL, requestTimeoutMs: 120_000 });
+  await provider.init();
+  if ((await provider.stats()).total_documents !== N) {
+    progress(`loading ${N} documents into Elasticsearch (${prefix})`);
+    for (const { source, from, to } of sourceRanges(N)) {
+      const started = performance.now();
+      const r = await provider.rebuild(source, gen.batches(from, to, 2000));
+      progress(`${source}: ${r.documents} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  }
+  return { provider, env: { ELASTICSEARCH_URL: url, PDI_INDEX_PREFIX: prefix } };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+async function direct(provider: SearchProvider, text: string) {
+  for (let i = 0; i < 5; i++) await provider.search({ text, limit: 100, offset: 0 });
+  const lat: number[] = [];
+  const deadline = performance.now() + SECONDS * 1000;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      await provider.search({ text, limit: 100, offset: 0 });
+      lat.push(performance.now() - t0);
+    }
+  }));
+  lat.sort((a, b) => a - b);
+  return { requests: lat.length, p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2) };
+}
+
+function viaApi(port: number, keysFile: string, text: string) {
+  const ms = (s: string) => (s.endsWith('us') ? parseFloat(s) / 1000 : s.endsWith('ms') ? parseFloat(s) : parseFloat(s) * 1000);
+  const url = `http://127.0.0.1:${port}/v1/search?q=${encodeURIComponent(text)}&limit=100`;
+  const env = { ...process.env, PDI_BENCH_KEYS: keysFile };
+  const script = path.join(root, 'bench/rotate-keys.lua');
+  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, url], { env });
+  const out = execFileSync('wrk', ['-t1', '-c10', `-d${SECONDS}s`, '--latency', '-s', script, url], { encoding: 'utf8', env });
+  return {
+    requests_per_second: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
+    p50_ms: +ms(/50%\s+(\S+)/.exec(out)![1]).toFixed(2),
+    p99_ms: +ms(/99%\s+(\S+)/.exec(out)![1]).toFixed(2),
+    non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-api-'));
+const { provider, env } = await openEngine(dataDir);
+// Enterprise keys allow 1,000 requests a day: rotate over enough of them.
+const db = openDatabase(accountsDbPath(dataDir));
+const keys = new KeyStore(db);
+const keysFile = path.join(dataDir, 'keys.txt');
+fs.writeFileSync(keysFile, Array.from({ length: 500 }, (_, i) => keys.create(`bench-${i % 10}`, 'enterprise').key).join('\n') + '\n');
+db.close();
+
+const port = await freePort();
+const server: ChildProcess = spawn(process.execPath, ['--disable-warning=DEP0111', '--import', 'tsx', path.join(root, 'api/server.ts')], {
+  env: { ...process.env, ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'warn', PDI_MODEL_DIR: '' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`http://127.0.0.1:${port}/v1/models`)).ok) break;
+  } catch {
+    if (i > 300) throw new Error('the API did not start');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const results = [];
+try {
+  for (const q of queries) {
+    const d = await direct(provider, q.text);
+    const a = viaApi(port, keysFile, q.text);
+    const total = (await provider.search({ text: q.text, limit: 1, offset: 0 })).total;
+    const row = { query: q.name, text: q.text, total, direct: d, api: a, p50_ratio: +(a.p50_ms / d.p50_ms).toFixed(2), p99_ratio: +(a.p99_ms / d.p99_ms).toFixed(2) };
+    progress(JSON.stringify(row));
+    results.push(row);
+  }
+} finally {
+  server.kill('SIGTERM');
+  await provider.close();
+}
+process.stdout.write(`${JSON.stringify({ engine: args.engine, documents: N, seconds: SECONDS, connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
+fs.rmSync(dataDir, { recursive: true, force: true });
