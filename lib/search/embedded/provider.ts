@@ -1,0 +1,496 @@
+// The embedded search engine: SQLite FTS5 + sqlite-vec behind the SearchProvider port, the default when
+// no Elasticsearch is configured. How it stores, ranks and swaps: docs/search-engines.md.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { BadRequestError, EngineUnavailableError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { SOURCE_NAMES, type SourceName } from '../../sources.js';
+import type {
+  BulkResult, IndexStats, KnnQuery, ListQuery, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
+} from '../provider.js';
+import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
+import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName } from './schema.js';
+import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
+import { TEXT_VERSION, compareCodePoints, parseQuery, toMatch } from './text.js';
+
+export type { Tuning } from './table-set.js';
+
+export interface EmbeddedOptions {
+  /** SQLite file, or ':memory:'. */
+  file: string;
+  /** Embedding dimension; recorded in the index, a different one on reopen is refused. */
+  dimension: number;
+  /** Embedding model id; recorded in the index, a different one on reopen is refused. */
+  embeddingModel: string;
+  logger?: Logger;
+  /** Common-term list tuning; the defaults suit 10k–10M documents (tests lower them to force the path). */
+  tuning?: Partial<Tuning>;
+}
+
+export const DEFAULT_TUNING: Tuning = {
+  // FTS5 ranks 0.4–1.2 µs per match (more for words repeated in each document), and a query touches up to
+  // eight sources: below 5k matches per source a term costs a few ms, above it gets a list.
+  hotMinDf: 5_000,
+  // Serves the first 12 pages of 100 from the list; deeper pages are ranked by FTS5.
+  hotListSize: 1200,
+  hotListMax: 2400,
+};
+
+/** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
+export class EmbeddedIndexMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbeddedIndexMismatchError';
+  }
+}
+
+/** sqlite-vec's KNN limit. */
+const MAX_KNN = 4096;
+
+interface Candidate {
+  set: TableSet;
+  rid: bigint;
+  s: number;
+  sid?: string;
+}
+
+export class EmbeddedProvider implements SearchProvider {
+  readonly engine = 'embedded' as const;
+  /** How searches were served, per table set consulted (for tests, benchmarks and debugging). */
+  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0 };
+  private db: Database.Database | null = null;
+  private readonly sets = new Map<string, TableSet>();
+  private servingStatement: Database.Statement | null = null;
+  private readonly tuning: Tuning;
+  private readonly log: Logger | undefined;
+
+  constructor(private readonly opts: EmbeddedOptions) {
+    this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
+    this.log = opts.logger?.child({ component: 'search-embedded' });
+  }
+
+  async init(): Promise<void> {
+    this.open();
+  }
+
+  async upsert(docs: IndexedDocument[]): Promise<BulkResult> {
+    const started = performance.now();
+    const failed: BulkResult['failed'] = [];
+    const valid: IndexedDocument[] = [];
+    for (const doc of docs) {
+      const error = this.invalid(doc);
+      if (error) failed.push({ source_id: String((doc as Partial<IndexedDocument> | null)?.source_id ?? ''), error });
+      else valid.push(doc);
+    }
+    this.write(() => {
+      const contexts = new Map<TableSet, WriteContext>();
+      const ctxOf = (set: TableSet) => {
+        let ctx = contexts.get(set);
+        if (!ctx) contexts.set(set, (ctx = set.beginWrite()));
+        return ctx;
+      };
+      const serving = this.serving();
+      for (const doc of valid) {
+        let set = serving.find((s) => s.source === doc.source);
+        if (!set) serving.push((set = this.createServing(doc.source)));
+        // source_id is unique across sources: drop a copy held under another source.
+        for (const other of serving) if (other !== set) other.delete(doc.source_id, ctxOf(other));
+        set.write(doc, ctxOf(set));
+      }
+      for (const [set, ctx] of contexts) set.endWrite(ctx);
+    });
+    this.debug('upsert', started, { written: valid.length, failed: failed.length });
+    return { written: valid.length, failed };
+  }
+
+  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+    const started = performance.now();
+    if (!SOURCE_NAMES.includes(source)) throw new BadRequestError(`Unknown source: ${source}`);
+    const db = this.open();
+    // One rebuild per source at a time (the ingest lock guarantees it), so a staging set left by a
+    // crashed run is stale and goes.
+    const set = this.write(() => {
+      const stale = db.prepare(`SELECT gen FROM generations WHERE source = ? AND state = 'staging'`).pluck().all(source) as number[];
+      for (const gen of stale) this.dropGeneration(source, gen);
+      const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
+      createTableSet(db, tableSetName(source, gen), this.opts.dimension);
+      db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'staging', ?)`)
+        .run(source, gen, new Date().toISOString());
+      return this.tableSet(source, gen);
+    });
+    let documents = 0;
+    let vectors = 0;
+    try {
+      for await (const batch of batches) {
+        for (const doc of batch) {
+          const error = this.invalid(doc) ?? (doc.source === source ? null : `source ${doc.source} is not ${source}`);
+          if (error) throw new Error(`Rebuild of ${source} stopped: document ${String(doc?.source_id)} rejected: ${error}`);
+        }
+        this.write(() => {
+          const ctx = set.beginWrite();
+          for (const doc of batch) set.write(doc, ctx);
+          set.endWrite(ctx);
+          documents += ctx.inserted - ctx.removed;
+          vectors += ctx.vectors;
+        });
+      }
+      const counts = this.read(() => set.counts());
+      if (counts.docs !== documents || counts.fts !== documents || counts.vec !== vectors) {
+        throw new Error(`Rebuild of ${source} failed verification: expected ${documents} documents and ${vectors} vectors, ` +
+          `found ${counts.docs} rows, ${counts.fts} full-text rows, ${counts.vec} vectors`);
+      }
+      // Before the swap, so the new generation serves common terms fast from its first query.
+      this.write(() => set.optimize());
+      this.buildHotLists(set);
+      this.write(() => {
+        db.prepare(`UPDATE generations SET state = 'retired' WHERE source = ? AND state = 'serving'`).run(source);
+        db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(source, set.gen);
+      });
+    } catch (err) {
+      try {
+        this.write(() => this.dropGeneration(source, set.gen));
+      } catch (dropErr) {
+        this.log?.error({ err: dropErr, table: set.name }, 'could not drop the failed rebuild generation');
+      }
+      this.log?.warn({ err, source }, 'rebuild failed; the previous generation keeps serving');
+      throw err;
+    }
+    this.pruneRetired();
+    this.debug('rebuild', started, { source, documents, index: set.name });
+    return { source, documents, index: set.name };
+  }
+
+  async search(q: TextQuery): Promise<SearchResult> {
+    const started = performance.now();
+    const items = parseQuery(q.text);
+    const limit = Math.max(0, Math.floor(q.limit));
+    const offset = Math.max(0, Math.floor(q.offset));
+    if (!items.length) return { total: 0, hits: [] };
+    const match = toMatch(items);
+    // One plain term: the common-term list path applies (an infinite hotMinDf turns it off).
+    const single = items.length === 1 && items[0].kind === 'term' && Number.isFinite(this.tuning.hotMinDf) ? items[0].token : null;
+    const k = offset + limit;
+    // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
+    // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
+    // of a broad prefix (`προμηθ*` matches ~70% of documents).
+    const constant = items.every((item) => item.kind === 'prefix');
+    const maintain: TableSet[] = [];
+    const result = this.read(() => {
+      const parts: { set: TableSet; count: number; top: Ranked[] | null }[] = [];
+      for (const set of this.serving(q.source)) {
+        const hot = single ? set.hotTop(single, k) : null;
+        if (hot?.kind === 'ok') {
+          this.counters.fromList += 1;
+          parts.push({ set, count: hot.total, top: hot.top });
+          continue;
+        }
+        const count = set.count(match);
+        if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push(set);
+        // A fresh list certifies about hotListSize minus the ties at its cut; a stale one that fails on the
+        // first half is worth rebuilding (deeper pages simply stay on FTS5).
+        if (hot?.kind === 'stale' && k <= this.tuning.hotListSize / 2) maintain.push(set);
+        parts.push({ set, count, top: null });
+      }
+      const total = parts.reduce((sum, p) => sum + p.count, 0);
+      if (offset >= total || !limit) return { total, hits: [] };
+      const candidates: Candidate[] = [];
+      for (const { set, count, top } of parts) {
+        if (!count) continue;
+        if (!top) this.counters.rankedByFts += 1;
+        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(k, count)) : set.rank(match, Math.min(k, count)));
+        for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
+      }
+      const page = candidates.sort(compareCandidates).slice(offset, k);
+      return { total, hits: page.map((c) => ({ doc: c.set.fetch(c.rid), score: constant ? 1 : -c.s })) };
+    });
+    // A common term without a usable list: build it now, so the next call is fast. Best effort, and
+    // never waits for another process's write lock.
+    for (const set of maintain) this.maintain(set, single!);
+    this.debug('search', started, { total: result.total, hits: result.hits.length, lists: maintain.length });
+    return result;
+  }
+
+  async list(q: ListQuery): Promise<SearchResult> {
+    const started = performance.now();
+    let sinceBlock: number | null = null;
+    if (q.since !== undefined) {
+      const seconds = /^\d{4}-\d{2}-\d{2}$/.test(q.since) ? isoSeconds(`${q.since}T00:00:00Z`) : null;
+      if (seconds === null) throw new BadRequestError(`since must be a date YYYY-MM-DD, got ${q.since}`);
+      // Later seconds have smaller blocks: published_at > since 00:00:00Z is block < block(since).
+      sinceBlock = blockOfSeconds(seconds);
+    }
+    const result = this.read(() => {
+      const [set] = this.serving(q.source);
+      if (!set) return { total: 0, hits: [] };
+      const { total, rids } = set.list(sinceBlock, Math.max(0, q.limit), Math.max(0, q.offset));
+      return { total, hits: rids.map((rid) => ({ doc: set.fetch(rid), score: 0 })) };
+    });
+    this.debug('list', started, { source: q.source, total: result.total });
+    return result;
+  }
+
+  async get(sourceId: string): Promise<IndexedDocument | null> {
+    return this.read(() => {
+      for (const set of this.serving()) {
+        const found = set.find(sourceId);
+        if (found) return { ...found.doc, embedding: set.embedding(found.rid) };
+      }
+      return null;
+    });
+  }
+
+  async knn(q: KnnQuery): Promise<SearchHit[]> {
+    const started = performance.now();
+    if (q.vector.length !== this.opts.dimension) {
+      throw new Error(`knn vector has ${q.vector.length} dimensions; the index holds ${this.opts.dimension}`);
+    }
+    const limit = Math.max(0, Math.floor(q.limit));
+    if (!limit) return [];
+    const k = Math.min(limit + (q.excludeId ? 1 : 0), MAX_KNN);
+    const vector = Buffer.from(new Float32Array(q.vector).buffer);
+    const hits = this.read(() => {
+      const candidates: Candidate[] = [];
+      for (const set of this.serving(q.source)) {
+        for (const r of set.knn(vector, k)) candidates.push({ set, rid: r.rid, s: r.distance });
+      }
+      return candidates
+        .sort(compareCandidates)
+        .filter((c) => !q.excludeId || sidOf(c) !== q.excludeId)
+        .slice(0, limit)
+        // Cosine distance d = 1 - cos; Elasticsearch's cosine score is (1 + cos) / 2 = 1 - d / 2.
+        .map((c) => ({ doc: c.set.fetch(c.rid), score: Math.min(1, Math.max(0, 1 - c.s / 2)) }));
+    });
+    this.debug('knn', started, { hits: hits.length });
+    return hits;
+  }
+
+  async stats(): Promise<IndexStats> {
+    return this.read(() => {
+      const stats: IndexStats = { total_documents: 0, sources: {} };
+      for (const set of this.serving()) {
+        const s = set.stats();
+        if (!s.documents) continue;
+        stats.sources[set.source] = s;
+        stats.total_documents += s.documents;
+      }
+      return stats;
+    });
+  }
+
+  /** Every committed write is already visible to reads in SQLite. */
+  async refresh(): Promise<void> {
+    this.open();
+  }
+
+  async close(): Promise<void> {
+    this.sets.clear();
+    this.servingStatement = null;
+    this.db?.close();
+    this.db = null;
+  }
+
+  /**
+   * Housekeeping after large upsert loads (rebuild does this itself): merges the FTS5 segments and builds
+   * the lists of every term found in at least hotMinDf documents of a source.
+   */
+  async optimize(): Promise<void> {
+    for (const set of this.read(() => this.serving())) {
+      this.write(() => set.optimize());
+      this.buildHotLists(set);
+    }
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private open(): Database.Database {
+    if (this.db) return this.db;
+    const { file } = this.opts;
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const db = new Database(file);
+    try {
+      sqliteVec.load(db);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('cache_size = -131072'); // 128 MiB
+      db.pragma('temp_store = MEMORY');
+      db.transaction(() => {
+        createGlobalTables(db);
+        this.checkMeta(db);
+      }).immediate();
+      this.db = db;
+      this.pruneRetired();
+    } catch (err) {
+      this.db = null;
+      db.close();
+      throw err;
+    }
+    return db;
+  }
+
+  /** Model, dimension, schema and text versions must match the index, unless it holds no documents. */
+  private checkMeta(db: Database.Database): void {
+    const want: Record<string, string> = {
+      schema_version: SCHEMA_VERSION,
+      text_version: TEXT_VERSION,
+      embedding_model: this.opts.embeddingModel,
+      dimension: String(this.opts.dimension),
+    };
+    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    const have = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+    const differs = Object.keys(want).filter((key) => have[key] !== want[key]);
+    if (rows.length && differs.length) {
+      const documents = db.prepare(`SELECT coalesce(sum(documents), 0) FROM generations`).pluck().get() as number;
+      if (documents > 0) {
+        throw new EmbeddedIndexMismatchError(
+          `The embedded index ${this.opts.file} was built with ${differs.map((k) => `${k}=${have[k]}`).join(', ')}; ` +
+          `this process uses ${differs.map((k) => `${k}=${want[k]}`).join(', ')}. Reindex required: ` +
+          'remove the index file (or run `pdi reindex` against a new PDI_DATA_DIR) and load the sources again.',
+        );
+      }
+      // An empty index simply adopts the new settings.
+      for (const name of existingTableSets(db)) dropTableSet(db, name);
+      db.prepare('DELETE FROM generations').run();
+    }
+    const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    for (const [key, value] of Object.entries(want)) put.run(key, value);
+  }
+
+  private tableSet(source: SourceName, gen: number): TableSet {
+    const name = tableSetName(source, gen);
+    let set = this.sets.get(name);
+    if (!set) {
+      set = new TableSet(this.open(), name, source, gen, this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg));
+      this.sets.set(name, set);
+    }
+    return set;
+  }
+
+  /** The serving table sets, in source catalogue order (read inside the caller's transaction). */
+  private serving(source?: SourceName): TableSet[] {
+    this.servingStatement ??= this.open().prepare(`SELECT source, gen FROM generations WHERE state = 'serving'`);
+    const rows = this.servingStatement.all() as {
+      source: SourceName; gen: number;
+    }[];
+    return rows
+      .filter((r) => source === undefined || r.source === source)
+      .sort((a, b) => SOURCE_NAMES.indexOf(a.source) - SOURCE_NAMES.indexOf(b.source))
+      .map((r) => this.tableSet(r.source, r.gen));
+  }
+
+  private createServing(source: SourceName): TableSet {
+    const db = this.open();
+    const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
+    createTableSet(db, tableSetName(source, gen), this.opts.dimension);
+    db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'serving', ?)`)
+      .run(source, gen, new Date().toISOString());
+    return this.tableSet(source, gen);
+  }
+
+  private dropGeneration(source: string, gen: number): void {
+    const name = tableSetName(source, gen);
+    dropTableSet(this.open(), name);
+    this.open().prepare('DELETE FROM generations WHERE source = ? AND gen = ?').run(source, gen);
+    this.sets.delete(name);
+  }
+
+  /** Drops generations a rebuild retired, and table sets no generation row knows (a crash mid-create). */
+  private pruneRetired(): void {
+    try {
+      this.write(() => {
+        const db = this.open();
+        const retired = db.prepare(`SELECT source, gen FROM generations WHERE state = 'retired'`).all() as { source: string; gen: number }[];
+        for (const r of retired) this.dropGeneration(r.source, r.gen);
+        const known = new Set((db.prepare('SELECT source, gen FROM generations').all() as { source: string; gen: number }[])
+          .map((r) => tableSetName(r.source, r.gen)));
+        for (const name of existingTableSets(db)) if (!known.has(name)) dropTableSet(db, name);
+      });
+    } catch (err) {
+      this.log?.warn({ err }, 'could not prune retired generations; will retry on the next rebuild or open');
+    }
+  }
+
+  private buildHotLists(set: TableSet): void {
+    const terms = this.read(() => set.frequentTerms(this.tuning.hotMinDf));
+    // Small transactions: each list costs one FTS5 ranking of its term (~0.4 µs per match).
+    for (let i = 0; i < terms.length; i += 16) {
+      this.write(() => {
+        for (const term of terms.slice(i, i + 16)) if (set.buildHotList(term)) this.counters.listsBuilt += 1;
+      });
+    }
+  }
+
+  private maintain(set: TableSet, term: string): void {
+    const db = this.open();
+    db.pragma('busy_timeout = 0');
+    try {
+      this.write(() => {
+        // The set may have been swapped out by a rebuild in between; then there is nothing to do.
+        if (this.serving(set.source)[0] === set && set.buildHotList(term)) this.counters.listsBuilt += 1;
+      });
+    } catch (err) {
+      this.log?.warn({ err, table: set.name, term }, 'could not build a common-term list now; the next query retries');
+    } finally {
+      db.pragma('busy_timeout = 5000');
+    }
+  }
+
+  private invalid(doc: IndexedDocument): string | null {
+    if (!doc || typeof doc !== 'object') return 'not a document';
+    if (typeof doc.source_id !== 'string' || !doc.source_id) return 'source_id is missing';
+    if (!SOURCE_NAMES.includes(doc.source)) return `unknown source ${String(doc.source)}`;
+    if (typeof doc.title !== 'string') return 'title is not a string';
+    if (typeof doc.published_at !== 'string' || isoSeconds(doc.published_at) === null) return 'published_at is not a timestamp';
+    if (typeof doc.indexed_at !== 'string' || isoSeconds(doc.indexed_at) === null) return 'indexed_at is not a timestamp';
+    if (typeof doc.quality_score !== 'number' || !Number.isFinite(doc.quality_score)) return 'quality_score is not a number';
+    if (doc.embedding != null) {
+      if (!Array.isArray(doc.embedding) || doc.embedding.length !== this.opts.dimension) {
+        return `embedding must have ${this.opts.dimension} dimensions`;
+      }
+      if (!doc.embedding.every(Number.isFinite)) return 'embedding has a non-finite value';
+    }
+    return null;
+  }
+
+  private read<T>(fn: () => T): T {
+    return this.guard(() => this.open().transaction(fn).deferred());
+  }
+
+  private write<T>(fn: () => T): T {
+    return this.guard(() => this.open().transaction(fn).immediate());
+  }
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+        throw new EngineUnavailableError('The embedded index is locked by another writer; try again shortly');
+      }
+      throw err;
+    }
+  }
+
+  private debug(op: string, started: number, extra: object): void {
+    this.log?.debug({ op, ms: Math.round((performance.now() - started) * 100) / 100, ...extra }, 'embedded engine call');
+  }
+}
+
+function sidOf(c: Candidate): string {
+  return (c.sid ??= c.set.sourceIdOf(c.rid));
+}
+
+/** Score (smaller first: bm25 values and distances), then published_at desc, then source_id asc. Row ids of
+ * one table set already sort by the last two; across sets, compare the publish second, then source_id. */
+function compareCandidates(a: Candidate, b: Candidate): number {
+  if (a.s !== b.s) return a.s - b.s;
+  if (a.set === b.set) return a.rid < b.rid ? -1 : a.rid > b.rid ? 1 : 0;
+  const ba = blockOf(a.rid);
+  const bb = blockOf(b.rid);
+  if (ba !== bb) return ba - bb;
+  return compareCodePoints(sidOf(a), sidOf(b));
+}

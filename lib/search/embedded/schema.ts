@@ -1,0 +1,102 @@
+// Tables of the embedded index.
+//
+// Global: `meta` (schema and text versions, embedding model and dimension) and `generations` (one row
+// per table set; exactly one `serving` per source). Per source and generation, a *table set* named
+// `s_<source>_<gen>` — the embedded counterpart of Elasticsearch's physical index per source:
+//   _docs     every field of the document (JSON for arrays and objects), keyed by the ordering row id
+//   _fts      FTS5, contentless, columns (title, body), over folded tokens (text.ts)
+//   _vec      sqlite-vec vec0, cosine distance, float32[dimension]
+//   _hot      common terms with an impact list: df, the avgdl the list was cut at, the cut-off
+//   _hotlist  per common term, its best documents with their term frequency, length and cost
+// Per-source sets give per-source BM25 statistics (as Elasticsearch's per-index statistics), a free
+// source filter, and a rebuild that is a one-row swap in `generations`.
+import type { Database } from 'better-sqlite3';
+
+export const SCHEMA_VERSION = '2';
+
+export function createGlobalTables(db: Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS generations (
+      source      TEXT NOT NULL,
+      gen         INTEGER NOT NULL,
+      state       TEXT NOT NULL CHECK (state IN ('serving', 'staging', 'retired')),
+      documents   INTEGER NOT NULL DEFAULT 0,
+      -- sum of quality_score in units of 1e-9, an integer so that inserts and deletes cancel exactly
+      quality_nano INTEGER NOT NULL DEFAULT 0,
+      created_at  TEXT NOT NULL,
+      PRIMARY KEY (source, gen)
+    );
+    CREATE UNIQUE INDEX IF NOT EXISTS generations_one_serving ON generations (source) WHERE state = 'serving';
+  `);
+}
+
+export function tableSetName(source: string, gen: number): string {
+  if (!/^[a-z_]+$/.test(source) || !Number.isInteger(gen)) throw new Error(`bad table set ${source}/${gen}`);
+  return `s_${source}_${gen}`;
+}
+
+export function createTableSet(db: Database, name: string, dimension: number): void {
+  db.exec(`
+    CREATE TABLE "${name}_docs" (
+      rid           INTEGER PRIMARY KEY,
+      source_id     TEXT NOT NULL UNIQUE,
+      source        TEXT NOT NULL,
+      country       TEXT NOT NULL,
+      title         TEXT NOT NULL,
+      doc_type      TEXT NOT NULL,
+      doc_category  TEXT NOT NULL,
+      published_at  TEXT NOT NULL,
+      source_url    TEXT NOT NULL,
+      language      TEXT NOT NULL,
+      quality_score REAL NOT NULL,
+      content       TEXT NOT NULL,
+      summary       TEXT NOT NULL,
+      entities      TEXT NOT NULL,
+      amount        TEXT,
+      cpv           TEXT NOT NULL,
+      region        TEXT,
+      sector        TEXT,
+      indexed_at    TEXT NOT NULL,
+      content_hash  TEXT NOT NULL,
+      original      TEXT,
+      -- internal: the row id's block (publish second, descending), indexed_at in ms, token count
+      pubkey        INTEGER NOT NULL,
+      indexed_ms    INTEGER NOT NULL,
+      ntok          INTEGER NOT NULL
+    );
+    CREATE INDEX "${name}_docs_order" ON "${name}_docs" (pubkey, source_id);
+    CREATE INDEX "${name}_docs_indexed" ON "${name}_docs" (indexed_ms);
+    CREATE VIRTUAL TABLE "${name}_fts" USING fts5 (title, body, content = '', tokenize = 'ascii');
+    CREATE VIRTUAL TABLE "${name}_vec" USING vec0 (embedding float[${dimension}] distance_metric=cosine);
+    CREATE TABLE "${name}_hot" (
+      term  TEXT PRIMARY KEY,
+      df    INTEGER NOT NULL,
+      a0    REAL NOT NULL,
+      theta REAL,
+      n     INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    -- c0: the entry's cost at the list's a0, the order entries are read in (best first)
+    CREATE TABLE "${name}_hotlist" (
+      term TEXT NOT NULL,
+      c0   REAL NOT NULL,
+      rid  INTEGER NOT NULL,
+      f    INTEGER NOT NULL,
+      dl   INTEGER NOT NULL,
+      PRIMARY KEY (term, c0, rid)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX "${name}_hotlist_rid" ON "${name}_hotlist" (term, rid);
+  `);
+}
+
+export function dropTableSet(db: Database, name: string): void {
+  for (const suffix of ['hotlist', 'hot', 'vec', 'fts', 'docs']) db.exec(`DROP TABLE IF EXISTS "${name}_${suffix}"`);
+}
+
+/** Table set names present in the schema (from the `_docs` tables). */
+export function existingTableSets(db: Database): string[] {
+  const rows = db
+    .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 's_*_docs'`)
+    .all() as { name: string }[];
+  return rows.map((r) => r.name.slice(0, -'_docs'.length));
+}

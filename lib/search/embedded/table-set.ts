@@ -1,0 +1,521 @@
+// One source's generation of the embedded index (schema.ts): writes, rankings, listings, vectors.
+// All methods are synchronous and expect the caller (provider.ts) to hold the right transaction.
+import type { Database, Statement } from 'better-sqlite3';
+import type { IndexedDocument } from '../../../index-mappings/document.js';
+import type { SourceName } from '../../sources.js';
+import type { SourceStats, StoredDocument } from '../provider.js';
+import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
+import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
+import { compareCodePoints, docText, termFrequencies } from './text.js';
+
+export interface Tuning {
+  /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
+   * the lists off for reads (writes still maintain lists that exist). */
+  hotMinDf: number;
+  /** Entries a list is cut to when built or trimmed: pages up to this depth are served from it. */
+  hotListSize: number;
+  /** Inserts may grow a list up to this many entries before it is trimmed back to hotListSize. */
+  hotListMax: number;
+}
+
+/** A ranked match: row id and FTS5 bm25() value (negative, smaller is better). */
+export interface Ranked {
+  rid: bigint;
+  s: number;
+}
+
+export type HotResult = { kind: 'ok'; total: number; top: Ranked[] } | { kind: 'cold' } | { kind: 'stale' };
+
+interface HotMeta {
+  df: number;
+  a0: number;
+  theta: number | null;
+  n: number;
+  dirty: boolean;
+}
+
+/** State of one write transaction on a table set; flushed by endWrite(). */
+export class WriteContext {
+  readonly hot = new Map<string, HotMeta>();
+  documentsDelta = 0;
+  qualityDelta = 0;
+  inserted = 0;
+  removed = 0;
+  /** Net change in stored vectors. */
+  vectors = 0;
+}
+
+interface DocRow {
+  rid: bigint;
+  source_id: string;
+  source: string;
+  country: string;
+  title: string;
+  doc_type: string;
+  doc_category: string;
+  published_at: string;
+  source_url: string;
+  language: string;
+  quality_score: number;
+  content: string;
+  summary: string;
+  entities: string;
+  amount: string | null;
+  cpv: string;
+  region: string | null;
+  sector: string | null;
+  indexed_at: string;
+  content_hash: string;
+  original: string | null;
+  pubkey: bigint;
+  indexed_ms: bigint;
+  ntok: bigint;
+}
+
+/** Margin that keeps a list's cut-off below the first document left out, beyond any rounding. */
+const CUT_MARGIN = 1e-12;
+/** Margin required between a page's last score and the best score a document outside a list can have. */
+const CERTIFY_MARGIN = 1e-9;
+
+const nano = (q: number) => Math.round(q * 1e9);
+
+export function rowToStored(row: DocRow): StoredDocument {
+  return {
+    source_id: row.source_id,
+    source: row.source as SourceName,
+    country: row.country,
+    title: row.title,
+    doc_type: row.doc_type,
+    doc_category: row.doc_category,
+    published_at: row.published_at,
+    source_url: row.source_url,
+    language: row.language,
+    quality_score: row.quality_score,
+    content: row.content,
+    summary: row.summary,
+    entities: JSON.parse(row.entities),
+    amount: row.amount === null ? null : JSON.parse(row.amount),
+    cpv: JSON.parse(row.cpv),
+    region: row.region,
+    sector: row.sector,
+    indexed_at: row.indexed_at,
+    content_hash: row.content_hash,
+    original: row.original === null ? null : JSON.parse(row.original),
+  };
+}
+
+export class TableSet {
+  private readonly stmts = new Map<string, Statement>();
+  readonly docs: string;
+  readonly fts: string;
+  readonly vec: string;
+  readonly hot: string;
+  readonly hotlist: string;
+  /** Replica mismatches seen when building lists; should stay 0 (tests assert it). */
+  static replicaMismatches = 0;
+
+  constructor(
+    readonly db: Database,
+    readonly name: string,
+    readonly source: SourceName,
+    readonly gen: number,
+    private readonly tuning: Tuning,
+    private readonly warn: (msg: string, extra?: object) => void,
+  ) {
+    this.docs = `"${name}_docs"`;
+    this.fts = `"${name}_fts"`;
+    this.vec = `"${name}_vec"`;
+    this.hot = `"${name}_hot"`;
+    this.hotlist = `"${name}_hotlist"`;
+  }
+
+  /** Prepared statements, cached per table set; `safe` returns integers as BigInt (row ids). */
+  private st(sql: string, safe = false): Statement {
+    const key = (safe ? 'S' : 'N') + sql;
+    let s = this.stmts.get(key);
+    if (!s) {
+      s = this.db.prepare(sql);
+      if (safe) s.safeIntegers(true);
+      this.stmts.set(key, s);
+    }
+    return s;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  beginWrite(): WriteContext {
+    const ctx = new WriteContext();
+    const rows = this.st(`SELECT term, df, a0, theta, n FROM ${this.hot}`).all() as {
+      term: string; df: number; a0: number; theta: number | null; n: number;
+    }[];
+    for (const r of rows) ctx.hot.set(r.term, { df: r.df, a0: r.a0, theta: r.theta, n: r.n, dirty: false });
+    return ctx;
+  }
+
+  endWrite(ctx: WriteContext): void {
+    for (const [term, meta] of ctx.hot) {
+      if (!meta.dirty) continue;
+      if (meta.n > this.tuning.hotListMax) this.trim(term, meta);
+      this.st(`UPDATE ${this.hot} SET df = ?, n = ?, theta = ? WHERE term = ?`).run(meta.df, meta.n, meta.theta, term);
+      meta.dirty = false;
+    }
+    if (ctx.documentsDelta || ctx.qualityDelta) {
+      this.st(`UPDATE generations SET documents = documents + ?, quality_nano = quality_nano + ? WHERE source = ? AND gen = ?`)
+        .run(ctx.documentsDelta, ctx.qualityDelta, this.source, this.gen);
+      ctx.documentsDelta = 0;
+      ctx.qualityDelta = 0;
+    }
+  }
+
+  findRow(sourceId: string): DocRow | undefined {
+    return this.st(`SELECT * FROM ${this.docs} WHERE source_id = ?`, true).get(sourceId) as DocRow | undefined;
+  }
+
+  /** Inserts or overwrites `doc` (validated by the caller) by source_id. */
+  write(doc: IndexedDocument, ctx: WriteContext): void {
+    const seconds = isoSeconds(doc.published_at)!;
+    const block = blockOfSeconds(seconds);
+    const old = this.findRow(doc.source_id);
+    if (old) {
+      this.removeRow(old, ctx);
+      // Same block and same source_id: the old slot is still between the same neighbours.
+      if (Number(old.pubkey) === block) return this.insertRow(doc, old.rid, ctx);
+    }
+    this.insertRow(doc, this.allocate(block, doc.source_id, ctx), ctx);
+  }
+
+  /** Removes the document with `sourceId`; false when absent. */
+  delete(sourceId: string, ctx: WriteContext): boolean {
+    const old = this.findRow(sourceId);
+    if (old) this.removeRow(old, ctx);
+    return old !== undefined;
+  }
+
+  private allocate(block: number, sourceId: string, ctx: WriteContext): bigint {
+    const pred = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey = ? AND source_id < ? ORDER BY source_id DESC LIMIT 1`, true)
+      .pluck().get(block, sourceId) as bigint | undefined;
+    const succ = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey = ? AND source_id > ? ORDER BY source_id LIMIT 1`, true)
+      .pluck().get(block, sourceId) as bigint | undefined;
+    const seq = seqBetween(pred === undefined ? -1 : seqOf(pred), succ === undefined ? SEQ_SPACE : seqOf(succ));
+    if (seq !== null) return makeRowid(block, seq);
+    return this.renumber(block, sourceId, ctx);
+  }
+
+  /** Re-spreads the row ids of a block whose gap at `sourceId` is used up; returns the new document's id. */
+  private renumber(block: number, sourceId: string, ctx: WriteContext): bigint {
+    const rows = this.st(`SELECT * FROM ${this.docs} WHERE pubkey = ? ORDER BY source_id`, true).all(block) as DocRow[];
+    const moved = rows.map((row) => ({ doc: { ...rowToStored(row), embedding: this.embedding(row.rid) } as IndexedDocument, row }));
+    const order = [...rows.map((r) => r.source_id), sourceId].sort(compareCodePoints);
+    const seqs = renumberedSeqs(order.length);
+    const seqBySid = new Map(order.map((sid, i) => [sid, seqs[i]]));
+    for (const { row } of moved) this.removeRow(row, ctx);
+    for (const { doc } of moved) this.insertRow(doc, makeRowid(block, seqBySid.get(doc.source_id)!), ctx);
+    this.warn('renumbered a publish-second block', { table: this.name, block, documents: order.length });
+    return makeRowid(block, seqBySid.get(sourceId)!);
+  }
+
+  private insertRow(doc: IndexedDocument, rid: bigint, ctx: WriteContext): void {
+    const text = docText(doc);
+    const ntok = text.title.length + text.body.length;
+    this.st(`INSERT INTO ${this.docs} (rid, source_id, source, country, title, doc_type, doc_category, published_at,
+        source_url, language, quality_score, content, summary, entities, amount, cpv, region, sector, indexed_at,
+        content_hash, original, pubkey, indexed_ms, ntok)
+      VALUES (@rid, @source_id, @source, @country, @title, @doc_type, @doc_category, @published_at, @source_url,
+        @language, @quality_score, @content, @summary, @entities, @amount, @cpv, @region, @sector, @indexed_at,
+        @content_hash, @original, @pubkey, @indexed_ms, @ntok)`).run({
+      rid,
+      source_id: doc.source_id,
+      source: doc.source,
+      country: doc.country ?? '',
+      title: doc.title ?? '',
+      doc_type: doc.doc_type ?? '',
+      doc_category: doc.doc_category ?? '',
+      published_at: doc.published_at,
+      source_url: doc.source_url ?? '',
+      language: doc.language ?? '',
+      quality_score: doc.quality_score,
+      content: doc.content ?? '',
+      summary: doc.summary ?? '',
+      entities: JSON.stringify(doc.entities ?? { afm: [], ada: [], names: [] }),
+      amount: doc.amount ? JSON.stringify(doc.amount) : null,
+      cpv: JSON.stringify(doc.cpv ?? []),
+      region: doc.region ?? null,
+      sector: doc.sector ?? null,
+      indexed_at: doc.indexed_at,
+      content_hash: doc.content_hash ?? '',
+      original: doc.original ? JSON.stringify(doc.original) : null,
+      pubkey: blockOf(rid),
+      indexed_ms: Date.parse(doc.indexed_at),
+      ntok,
+    });
+    this.st(`INSERT INTO ${this.fts} (rowid, title, body) VALUES (?, ?, ?)`).run(rid, text.title.join(' '), text.body.join(' '));
+    if (doc.embedding) {
+      this.st(`INSERT INTO ${this.vec} (rowid, embedding) VALUES (?, ?)`).run(rid, Buffer.from(new Float32Array(doc.embedding).buffer));
+      ctx.vectors += 1;
+    }
+    if (ctx.hot.size) {
+      for (const [term, f] of termFrequencies(text, TITLE_WEIGHT, BODY_WEIGHT)) {
+        const meta = ctx.hot.get(term);
+        if (!meta) continue;
+        meta.df += 1;
+        meta.dirty = true;
+        // The list holds every document whose cost (at the list's avgdl) is below the cut-off.
+        const c0 = cost(f, ntok, meta.a0);
+        if (meta.theta === null || c0 < meta.theta) {
+          this.st(`INSERT INTO ${this.hotlist} (term, c0, rid, f, dl) VALUES (?, ?, ?, ?, ?)`).run(term, c0, rid, f, ntok);
+          meta.n += 1;
+        }
+      }
+    }
+    ctx.documentsDelta += 1;
+    ctx.qualityDelta += nano(doc.quality_score);
+    ctx.inserted += 1;
+  }
+
+  private removeRow(row: DocRow, ctx: WriteContext): void {
+    // Contentless FTS5: a delete must repeat the indexed values, which docText() reproduces from the
+    // stored fields (TEXT_VERSION guards against a change of the tokenization in between).
+    const text = docText(rowToStored(row));
+    this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`)
+      .run(row.rid, text.title.join(' '), text.body.join(' '));
+    ctx.vectors -= this.st(`DELETE FROM ${this.vec} WHERE rowid = ?`).run(row.rid).changes;
+    this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
+    if (ctx.hot.size) {
+      for (const term of new Set([...text.title, ...text.body])) {
+        const meta = ctx.hot.get(term);
+        if (!meta) continue;
+        meta.df -= 1;
+        meta.dirty = true;
+        meta.n -= this.st(`DELETE FROM ${this.hotlist} WHERE term = ? AND rid = ?`).run(term, row.rid).changes;
+      }
+    }
+    ctx.documentsDelta -= 1;
+    ctx.qualityDelta -= nano(row.quality_score);
+    ctx.removed += 1;
+  }
+
+  /** Cuts a grown list back to hotListSize; the cut-off only ever moves down. */
+  private trim(term: string, meta: HotMeta): void {
+    const size = this.tuning.hotListSize;
+    const cut = this.st(`SELECT c0, rid FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT 1 OFFSET ?`, true)
+      .get(term, size) as { c0: number; rid: bigint } | undefined;
+    if (!cut) return;
+    const theta = cut.c0 * (1 - CUT_MARGIN);
+    meta.theta = meta.theta === null ? theta : Math.min(meta.theta, theta);
+    this.st(`DELETE FROM ${this.hotlist} WHERE term = ? AND (c0, rid) >= (?, ?)`).run(term, cut.c0, cut.rid);
+    meta.n = size;
+  }
+
+  // ---------------------------------------------------------------- full-text reads
+
+  totals(): TableTotals {
+    const block = this.st(`SELECT block FROM "${this.name}_fts_data" WHERE id = 1`).pluck().get() as Buffer | undefined;
+    return decodeAverages(block);
+  }
+
+  count(match: string): number {
+    return this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ?`).pluck().get(match) as number;
+  }
+
+  /** The best `k` matches by bm25 (title weighted), ties by row id (= published_at desc, source_id asc). */
+  rank(match: string, k: number): Ranked[] {
+    if (k <= 0) return [];
+    return this.st(
+      `SELECT rowid AS rid, bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)}) AS s
+         FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`,
+      true,
+    ).all(match, k) as Ranked[];
+  }
+
+  /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */
+  firstInOrder(match: string, k: number): Ranked[] {
+    if (k <= 0) return [];
+    return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY rowid LIMIT ?`, true)
+      .all(match, k) as Ranked[];
+  }
+
+  /** The first `limit` entries of a term's list in c0 order (all of them when limit is null). */
+  private hotEntries(term: string, limit: number | null): { rid: bigint[]; f: Float64Array; dl: Float64Array; c0: Float64Array } {
+    const rows = (limit === null
+      ? this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid`, true).raw().all(term)
+      : this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT ?`, true).raw().all(term, limit)
+    ) as [bigint, bigint, bigint, number][];
+    const n = rows.length;
+    const out = { rid: new Array<bigint>(n), f: new Float64Array(n), dl: new Float64Array(n), c0: new Float64Array(n) };
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      out.rid[i] = r[0];
+      out.f[i] = Number(r[1]);
+      out.dl[i] = Number(r[2]);
+      out.c0[i] = r[3];
+    }
+    return out;
+  }
+
+  /**
+   * The best `k` documents for one term from its list, with the exact FTS5 scores, or 'cold' (no list) /
+   * 'stale' (the list cannot prove these are the true top k). See docs/search-engines.md.
+   *
+   * Why it is exact: the list holds every document whose cost c = (1-b+b·D/a0)/f is below the cut-off θ
+   * (a0 = avgdl when the list was cut). A document outside has c ≥ θ at a0; at today's avgdl A its cost is
+   * ≥ θ·min(1, a0/A) (c is 0.25/f + 0.75·(D/f)/avgdl; both parts shrink at most by a0/A when A > a0, and
+   * grow when A < a0). BM25 for one term falls as c grows, so if the k-th best entry has a cost below that
+   * bound (with a margin far above rounding error), nothing outside can reach the first k. Entries are
+   * read in c0 order, first only a prefix: unread entries are bounded the same way by the next c0.
+   */
+  hotTop(term: string, k: number): HotResult {
+    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
+      { df: number; a0: number; theta: number | null; n: number } | undefined;
+    if (!h) return { kind: 'cold' };
+    if (h.theta === null && h.n !== h.df) return { kind: 'stale' };
+    if (h.df === 0) return { kind: 'ok', total: 0, top: [] };
+    if (h.theta !== null && h.n < k) return { kind: 'stale' };
+    const totals = this.totals();
+    const avg = avgdl(totals);
+    const shrink = Math.min(1, h.a0 / avg);
+    const idfValue = idf(this.db, totals.rows, h.df);
+    const prefix = Math.max(2 * k, k + 64);
+    for (const limit of prefix < h.n ? [prefix, null] : [null]) {
+      const e = this.hotEntries(term, limit);
+      const n = e.rid.length;
+      const s = new Float64Array(n);
+      for (let i = 0; i < n; i++) s[i] = bm25Score(idfValue, e.f[i], e.dl[i], avg);
+      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => s[a] - s[b] || (e.rid[a] < e.rid[b] ? -1 : e.rid[a] > e.rid[b] ? 1 : 0));
+      const top = order.slice(0, k);
+      // Everything not read — unread entries (c0 ≥ the next c0) and documents outside (c0 ≥ θ) — costs at
+      // least this today.
+      const floor = Math.min(limit === null ? Number.POSITIVE_INFINITY : nextC0(e.c0), h.theta ?? Number.POSITIVE_INFINITY) * shrink;
+      if (floor === Number.POSITIVE_INFINITY || (top.length === k && cost(e.f[top[k - 1]], e.dl[top[k - 1]], avg) < floor * (1 - CERTIFY_MARGIN))) {
+        return { kind: 'ok', total: h.df, top: top.map((i) => ({ rid: e.rid[i], s: s[i] })) };
+      }
+    }
+    return { kind: 'stale' };
+  }
+
+  /**
+   * (Re)builds the impact list of `term` from FTS5's own ranking (call inside a write transaction).
+   * Returns false, and leaves no list, when the term is below hotMinDf or FTS5's scores are not
+   * reproduced exactly (then the term is simply always ranked by FTS5).
+   */
+  buildHotList(term: string): boolean {
+    const match = `"${term}"`;
+    const df = this.count(match);
+    this.st(`DELETE FROM ${this.hotlist} WHERE term = ?`).run(term);
+    this.st(`DELETE FROM ${this.hot} WHERE term = ?`).run(term);
+    if (df < this.tuning.hotMinDf) return false;
+    const size = this.tuning.hotListSize;
+    const ranked = this.rank(match, size + 1);
+    const totals = this.totals();
+    const avg = avgdl(totals);
+    const idfValue = idf(this.db, totals.rows, df);
+    // f is recovered from FTS5's own score (s = -idf·f·(k1+1)/(f + k1·L) solved for f, rounded to the
+    // integer it must be) and accepted only if the replica then gives back exactly s: no document is
+    // re-tokenized, and any disagreement with FTS5 leaves the term on the FTS5 path.
+    const lengthOf = this.st(`SELECT ntok FROM ${this.docs} WHERE rid = ?`, true).pluck();
+    const entries: { rid: bigint; f: number; dl: number }[] = [];
+    for (const r of ranked) {
+      const dl = Number(lengthOf.get(r.rid) as bigint);
+      const x = -r.s / idfValue;
+      const f = Math.round((K1 * (1 - B + (B * dl) / avg) * x) / (K1 + 1.0 - x));
+      if (!(f >= 1) || bm25Score(idfValue, f, dl, avg) !== r.s) {
+        TableSet.replicaMismatches += 1;
+        this.warn('bm25 replica differs from FTS5; the term stays on the FTS5 path', { table: this.name, term });
+        return false;
+      }
+      entries.push({ rid: r.rid, f, dl });
+    }
+    const cut = entries.length > size ? cost(entries[size].f, entries[size].dl, avg) * (1 - CUT_MARGIN) : null;
+    const kept = entries.slice(0, size);
+    const ins = this.st(`INSERT INTO ${this.hotlist} (term, c0, rid, f, dl) VALUES (?, ?, ?, ?, ?)`);
+    for (const e of kept) ins.run(term, cost(e.f, e.dl, avg), e.rid, e.f, e.dl);
+    this.st(`INSERT INTO ${this.hot} (term, df, a0, theta, n) VALUES (?, ?, ?, ?, ?)`).run(term, df, avg, cut, kept.length);
+    return true;
+  }
+
+  /** Terms found in at least `minDf` documents (a scan of the whole FTS index: seconds at 1M). */
+  frequentTerms(minDf: number): string[] {
+    const vocab = `"${this.name}_vocab"`;
+    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, '${this.name}_fts', 'row')`);
+    try {
+      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ?`).pluck().all(minDf) as string[];
+    } finally {
+      this.db.exec(`DROP TABLE IF EXISTS temp.${vocab}`);
+    }
+  }
+
+  hotTerms(): string[] {
+    return this.st(`SELECT term FROM ${this.hot}`).pluck().all() as string[];
+  }
+
+  /** FTS5 'optimize': merges the index segments into one (faster small queries, slower writes after). */
+  optimize(): void {
+    this.db.exec(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('optimize')`);
+  }
+
+  // ---------------------------------------------------------------- documents, listings, vectors
+
+  fetch(rid: bigint): StoredDocument {
+    return rowToStored(this.st(`SELECT * FROM ${this.docs} WHERE rid = ?`, true).get(rid) as DocRow);
+  }
+
+  sourceIdOf(rid: bigint): string {
+    return this.st(`SELECT source_id FROM ${this.docs} WHERE rid = ?`, true).pluck().get(rid) as string;
+  }
+
+  find(sourceId: string): { doc: StoredDocument; rid: bigint } | null {
+    const row = this.findRow(sourceId);
+    return row ? { doc: rowToStored(row), rid: row.rid } : null;
+  }
+
+  /** Row ids in listing order (published_at desc, source_id asc), after `sinceBlock` if given. */
+  list(sinceBlock: number | null, limit: number, offset: number): { total: number; rids: bigint[] } {
+    const bound = sinceBlock ?? Number.MAX_SAFE_INTEGER;
+    const total = sinceBlock === null
+      ? this.documents()
+      : (this.st(`SELECT count(*) FROM ${this.docs} WHERE pubkey < ?`).pluck().get(bound) as number);
+    const rids = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey < ? ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true)
+      .pluck().all(bound, limit, offset) as bigint[];
+    return { total, rids };
+  }
+
+  knn(vector: Buffer, k: number): { rid: bigint; distance: number }[] {
+    return this.st(`SELECT rowid AS rid, distance FROM ${this.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`, true)
+      .all(vector, k) as { rid: bigint; distance: number }[];
+  }
+
+  embedding(rid: bigint): number[] | null {
+    const blob = this.st(`SELECT embedding FROM ${this.vec} WHERE rowid = ?`, true).pluck().get(rid) as Buffer | undefined;
+    if (!blob) return null;
+    return Array.from(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4));
+  }
+
+  documents(): number {
+    return this.st(`SELECT documents FROM generations WHERE source = ? AND gen = ?`).pluck().get(this.source, this.gen) as number;
+  }
+
+  stats(): SourceStats {
+    const g = this.st(`SELECT documents, quality_nano FROM generations WHERE source = ? AND gen = ?`)
+      .get(this.source, this.gen) as { documents: number; quality_nano: number };
+    const last = this.st(`SELECT indexed_at FROM ${this.docs} ORDER BY indexed_ms DESC LIMIT 1`).pluck().get() as string | undefined;
+    return {
+      documents: g.documents,
+      last_updated: last ?? null,
+      avg_quality: g.documents ? g.quality_nano / 1e9 / g.documents : null,
+    };
+  }
+
+  /** Row counts of the three stores, for the rebuild's verification. */
+  counts(): { docs: number; fts: number; vec: number } {
+    return {
+      docs: this.st(`SELECT count(*) FROM ${this.docs}`).pluck().get() as number,
+      fts: this.totals().rows,
+      vec: this.st(`SELECT count(*) FROM ${this.vec}`).pluck().get() as number,
+    };
+  }
+}
+
+
+/** The c0 just after a prefix read: the last one read bounds every unread entry (they sort after it). */
+function nextC0(c0: Float64Array): number {
+  return c0.length ? c0[c0.length - 1] : Number.POSITIVE_INFINITY;
+}

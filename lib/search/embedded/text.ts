@@ -1,0 +1,194 @@
+// Text handling for the embedded engine: what FTS5 indexes and how user text becomes a MATCH string.
+//
+// We tokenize in JavaScript and hand FTS5 the tokens joined by single spaces, with FTS5's `ascii`
+// tokenizer. Every token is a run of letters/digits after fold() (NFD, marks stripped, lower case,
+// ς→σ); ascii treats every non-ASCII character as a token character and only splits on ASCII
+// non-alphanumerics, so FTS5 sees exactly our tokens, byte for byte. That gives two things:
+//  - Greek folding that unicode61 cannot do (it keeps the tonos on precomposed letters);
+//  - exact knowledge, on the JS side, of every term frequency and document length FTS5 uses in bm25(),
+//    which the common-term lists (TableSet.hotTop) rely on to reproduce FTS5's scores bit for bit.
+// Changing anything here changes the index: bump TEXT_VERSION (the index then refuses to open).
+import { fold } from '../../greek.js';
+import type { IndexedDocument } from '../../../index-mappings/document.js';
+
+/** Recorded in the index meta table; a different value means the index must be rebuilt. */
+export const TEXT_VERSION = '1';
+
+const TOKEN = /[\p{L}\p{N}]+/gu;
+const TOKEN_CHAR = /[\p{L}\p{N}]/u;
+
+/** The reference definition: letters and digits of fold(text). indexTokens() computes the same, faster. */
+export function referenceTokens(text: string): string[] {
+  return fold(text).match(TOKEN) ?? [];
+}
+
+// fold() acts on each code point on its own (NFD decomposes per code point, marks are dropped whatever
+// their order, lower-casing is context-free but for final sigma, which folds to σ anyway), so a cache of
+// fold(code point) — with separators turned into spaces — gives the same tokens at ~1/5 of the cost of
+// normalizing whole documents. The test suite checks the equivalence on every BMP code point.
+const foldCache = new Map<number, string>();
+const FOLD_CACHE_LIMIT = 1 << 16;
+
+function foldCodePoint(cp: number): string {
+  let out = foldCache.get(cp);
+  if (out === undefined) {
+    out = '';
+    for (const c of fold(String.fromCodePoint(cp))) out += TOKEN_CHAR.test(c) ? c : ' ';
+    if (foldCache.size < FOLD_CACHE_LIMIT) foldCache.set(cp, out);
+  }
+  return out;
+}
+
+/** Folded tokens of `text`, as indexed and as queried: exactly referenceTokens(text). */
+export function indexTokens(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp < 0x80) {
+      if ((cp >= 0x61 && cp <= 0x7a) || (cp >= 0x30 && cp <= 0x39)) cur += text[i];
+      else if (cp >= 0x41 && cp <= 0x5a) cur += String.fromCharCode(cp + 0x20);
+      else if (cur) {
+        out.push(cur);
+        cur = '';
+      }
+      continue;
+    }
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = (cp - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    const folded = foldCodePoint(cp);
+    for (let j = 0; j < folded.length; j++) {
+      if (folded[j] !== ' ') cur += folded[j];
+      else if (cur) {
+        out.push(cur);
+        cur = '';
+      }
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+export interface DocText {
+  /** Tokens of the title column. */
+  title: string[];
+  /** Tokens of the body column: content, summary and entity names. */
+  body: string[];
+}
+
+type TextFields = Pick<IndexedDocument, 'title' | 'content' | 'summary' | 'entities'>;
+
+export function docText(doc: TextFields): DocText {
+  const names = doc.entities?.names ?? [];
+  return {
+    title: indexTokens(doc.title ?? ''),
+    body: indexTokens([doc.content ?? '', doc.summary ?? '', ...names].join('\n')),
+  };
+}
+
+/** Weighted term frequency per term, as bm25(fts, TITLE_WEIGHT, BODY_WEIGHT) accumulates it. */
+export function termFrequencies(text: DocText, titleWeight: number, bodyWeight: number): Map<string, number> {
+  const f = new Map<string, number>();
+  for (const tok of text.title) f.set(tok, (f.get(tok) ?? 0) + titleWeight);
+  for (const tok of text.body) f.set(tok, (f.get(tok) ?? 0) + bodyWeight);
+  return f;
+}
+
+export type QueryItem =
+  | { kind: 'term'; token: string }
+  | { kind: 'prefix'; token: string }
+  | { kind: 'phrase'; tokens: string[] };
+
+/** Longest user text we read; the rest is ignored (a query is not a document). */
+const MAX_QUERY_CHARS = 4096;
+/** Shorter prefixes are searched as plain terms: `a*` would merge the posting lists of a large part of
+ * the vocabulary on every call (seconds at 1M documents) and block the single-threaded engine. */
+export const MIN_PREFIX_CHARS = 2;
+
+/**
+ * User text → items that are ANDed. `"a phrase"` (balanced double quotes) and `word*` are honoured;
+ * everything else (stray quotes, parentheses, AND/OR/NOT/NEAR, `:`, `^`, `-`, column names) is plain
+ * text: operators are ordinary words, punctuation separates words. Never throws.
+ */
+export function parseQuery(text: string): QueryItem[] {
+  const input = String(text ?? '').slice(0, MAX_QUERY_CHARS);
+  const items: QueryItem[] = [];
+  let i = 0;
+  while (i < input.length) {
+    const open = input.indexOf('"', i);
+    const close = open < 0 ? -1 : input.indexOf('"', open + 1);
+    if (open < 0 || close < 0) {
+      plain(input.slice(i), items);
+      break;
+    }
+    plain(input.slice(i, open), items);
+    const tokens = indexTokens(input.slice(open + 1, close));
+    if (tokens.length === 1) items.push({ kind: 'term', token: tokens[0] });
+    else if (tokens.length > 1) items.push({ kind: 'phrase', tokens });
+    i = close + 1;
+  }
+  return dedupe(items);
+}
+
+function plain(segment: string, items: QueryItem[]): void {
+  for (const word of segment.split(/\s+/u)) {
+    if (!word) continue;
+    const tokens = indexTokens(word);
+    if (!tokens.length) continue;
+    // `word*`: the star must follow a letter or digit directly and end the word.
+    const star = /\*+$/u.exec(word);
+    const prefix = star !== null && star.index > 0 && TOKEN_CHAR.test([...word.slice(0, star.index)].pop() ?? '');
+    tokens.forEach((token, n) => {
+      const last = n === tokens.length - 1;
+      if (last && prefix && [...token].length >= MIN_PREFIX_CHARS) items.push({ kind: 'prefix', token });
+      else items.push({ kind: 'term', token });
+    });
+  }
+}
+
+function itemKey(item: QueryItem): string {
+  return item.kind === 'phrase' ? `p:${item.tokens.join(' ')}` : `${item.kind[0]}:${item.token}`;
+}
+
+function dedupe(items: QueryItem[]): QueryItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = itemKey(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The FTS5 MATCH string for `items`. Built only from tokens we produced: each is letters/digits only, so
+ * it cannot contain a double quote, and is always quoted, so FTS5 never sees an operator or column name.
+ */
+export function toMatch(items: QueryItem[]): string {
+  return items
+    .map((item) => {
+      if (item.kind === 'phrase') return `"${item.tokens.join(' ')}"`;
+      if (item.kind === 'prefix') return `"${item.token}"*`;
+      return `"${item.token}"`;
+    })
+    .join(' ');
+}
+
+/** Compares strings by Unicode code point, which is UTF-8 byte order: SQLite's BINARY collation and
+ * Lucene's term order. (JS `<` compares UTF-16 units, which differs above U+FFFF.) */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+}

@@ -1,0 +1,440 @@
+// The one contract suite every SearchProvider runs (search-embedded.test.ts, search-elasticsearch.test.ts).
+// Engine-neutral: it writes through the port, calls refresh() after writes, and asserts only what both
+// engines promise. In particular it never depends on stemming or stop words (Elasticsearch-only): no
+// query word has another inflection anywhere in the fixtures, and no query word is a stop word.
+// open() must return a provider whose embedding dimension is CONTRACT_DIMENSION; the suite calls init().
+import type { Test } from 'tap';
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import type { SearchHit, SearchProvider, SearchResult } from '../../lib/search/provider.js';
+import type { SourceName } from '../../lib/sources.js';
+
+export const CONTRACT_DIMENSION = 8;
+
+export interface OpenedProvider {
+  provider: SearchProvider;
+  cleanup(): Promise<void>;
+}
+
+// ------------------------------------------------------------------------------------------ fixtures
+
+const axis = (i: number, sign = 1) => Array.from({ length: CONTRACT_DIMENSION }, (_, j) => (j === i ? sign : 0));
+const unit = (v: number[]) => {
+  const n = Math.hypot(...v);
+  return v.map((x) => x / n);
+};
+const mix = (a: number, b: number) => unit(axis(0).map((x, j) => a * x + b * axis(1)[j]));
+
+let serial = 0;
+function fx(
+  source_id: string,
+  published_at: string,
+  title: string,
+  content: string,
+  extra: Partial<IndexedDocument> = {},
+): IndexedDocument {
+  serial += 1;
+  const source = source_id.split(':')[0] as SourceName;
+  return {
+    source_id,
+    source,
+    country: source === 'ted' ? 'EU' : 'GR',
+    title,
+    doc_type: source === 'ted' ? 'contract_notice' : 'decision',
+    doc_category: 'procurement',
+    published_at,
+    source_url: `https://example.org/${encodeURIComponent(source_id)}`,
+    language: /[α-ωΑ-Ω]/.test(title + content) ? 'el' : 'en',
+    quality_score: ((serial * 37) % 90) / 100 + 0.1,
+    content,
+    summary: '',
+    entities: { afm: [], ada: [], names: [] },
+    amount: null,
+    cpv: [],
+    region: null,
+    sector: null,
+    indexed_at: `2025-01-${String((serial % 27) + 1).padStart(2, '0')}T10:${String(serial % 60).padStart(2, '0')}:00Z`,
+    content_hash: `hash-${source_id}`,
+    original: null,
+    embedding: null,
+    ...extra,
+  };
+}
+
+const LONG = 'Η δαπάνη βαρύνει τον κωδικό του προϋπολογισμού του τρέχοντος οικονομικού έτους και θα καλυφθεί από ίδιους πόρους. '
+  + 'Ο ανάδοχος υποχρεούται να παραδώσει πλήρη τεχνική τεκμηρίωση, χρονοδιάγραμμα εργασιών, πιστοποιήσεις υλικών και '
+  + 'εγγυητική επιστολή καλής εκτέλεσης πριν από την έναρξη των εργασιών στο εργοτάξιο.';
+
+function fixtures(): IndexedDocument[] {
+  serial = 0;
+  const docs: IndexedDocument[] = [
+    // Greek folding: Απόφαση / ΑΠΟΦΑΣΗ / απόφαση, and Δήμος / ΔΗΜΟΣ.
+    fx('diavgeia:D01', '2024-03-05T08:15:00Z', 'Απόφαση ανάθεσης για κλάδεμα πρασίνου',
+      'Ο Δήμος Ρόδου εγκρίνει την ανάθεση κλαδέματος δέντρων σε κοινόχρηστους χώρους.',
+      { entities: { afm: ['090000045'], ada: ['ΨΖ4Ω46ΜΤΛ6-1ΑΒ'], names: ['Δήμος Ρόδου'] },
+        amount: { value: 12400.5, currency: 'EUR' }, cpv: ['77211400-6'], region: 'Νότιο Αιγαίο', sector: 'environment',
+        original: { sha256: 'a'.repeat(64), content_type: 'application/pdf' } }),
+    fx('diavgeia:D02', '2024-04-10T11:00:00Z', 'ΑΠΟΦΑΣΗ ΕΓΚΡΙΣΗΣ ΤΕΧΝΙΚΟΥ ΠΡΟΓΡΑΜΜΑΤΟΣ',
+      'Εγκρίνεται το τεχνικό πρόγραμμα του έτους με τα έργα οδοποιίας και ύδρευσης.'),
+    fx('kimdis:K01', '2024-05-20T09:30:00Z', 'Σύμβαση καθαρισμού σχολικών κτιρίων',
+      'Η σύμβαση υπογράφεται σύμφωνα με την απόφαση του διοικητικού συμβουλίου της σχολικής επιτροπής.'),
+    fx('mitos:M01', '2023-11-02T07:00:00Z', 'ΔΗΜΟΣ ΧΑΝΙΩΝ ΕΚΔΟΣΗ ΑΔΕΙΑΣ ΚΑΤΑΛΗΨΗΣ ΠΕΖΟΔΡΟΜΙΟΥ',
+      'Διαδικασία για την άδεια κατάληψης κοινόχρηστου χώρου από καταστήματα εστίασης.'),
+    // A term in three sources; AND with a second term; an English term.
+    fx('diavgeia:D03', '2024-07-01T10:00:00Z', 'Μονάδα αφαλάτωσης στην Τήλο',
+      'Έγκριση μελέτης για την εγκατάσταση μονάδας στο λιμάνι της Τήλου.',
+      { embedding: mix(1, 0.5) }),
+    fx('kimdis:K02', '2024-08-12T12:00:00Z', 'Προμήθεια εξοπλισμού για το νησί της Καλύμνου',
+      'Σύμβαση για μονάδα αφαλάτωσης με αντίστροφη όσμωση δυναμικότητας 500 κυβικών την ημέρα.',
+      { embedding: mix(1, 1) }),
+    fx('ted:T01', '2024-09-03T06:45:00Z', 'Ελλάδα – Εξοπλισμός νερού',
+      'Προμήθεια συστήματος αφαλάτωσης για το νησί της Σύμης με δεξαμενές αποθήκευσης.'),
+    fx('diavgeia:D04', '2024-02-14T13:20:00Z', 'Αποκατάσταση λιμανιού Σύμης',
+      'Εργασίες αποκατάστασης του κρηπιδώματος μετά τη θεομηνία.',
+      { embedding: axis(0, -1) }),
+    fx('ted:T02', '2024-10-01T08:00:00Z', 'Desalination plant for the island of Leros',
+      'Contract notice: design, build and operation of a seawater plant with a capacity of 1,200 cubic metres a day.',
+      { embedding: axis(0) }),
+    fx('ted:T03', '2024-10-15T08:00:00Z', 'Supply of water treatment equipment',
+      'Supply of desalination membranes and dosing pumps for municipal water utilities.',
+      { embedding: axis(1) }),
+    // Title boost, within one source so both share BM25 statistics: the title match (D05) is the longer
+    // document, so with equal column weights D10 would rank first.
+    fx('diavgeia:D05', '2024-01-09T09:00:00Z', 'Κατασκευή κυματοθραύστη λιμένα Πάρου',
+      'Η μελέτη περιλαμβάνει βυθομετρικές αποτυπώσεις, γεωτεχνική έρευνα, υπολογισμό κυματισμών και σχέδια διατομών.'),
+    fx('diavgeia:D10', '2024-06-20T09:00:00Z', 'Τεχνική έκθεση λιμενικών εργασιών',
+      'Επισκευή του κυματοθραύστη.'),
+    // Phrase: adjacent in K04, apart and reversed in M02.
+    fx('kimdis:K04', '2024-04-02T10:00:00Z', 'Συντήρηση οδικού δικτύου Λέρου',
+      'Ασφαλτόστρωση και σήμανση επαρχιακών δρόμων.'),
+    fx('mitos:M02', '2024-01-20T10:00:00Z', 'Έλεγχος εγκαταστάσεων',
+      'Ο έλεγχος του δικτύου ύδρευσης γίνεται μαζί με τον έλεγχο του οδικού φωτισμού.'),
+    // Prefixes, Greek (with dialytika) and English.
+    fx('rae:R01', '2024-05-05T05:00:00Z', 'Άδεια φωτοβολταϊκού σταθμού 5 MW', 'Βεβαίωση παραγωγού για σταθμό στη Λάρισα.'),
+    fx('rae:R02', '2024-05-06T05:00:00Z', 'Τροποποίηση βεβαίωσης', 'Επέκταση για φωτοβολταϊκά πάρκα στη Θεσσαλία.'),
+    fx('ted:T04', '2024-03-03T03:00:00Z', 'Photovoltaic installation on school roofs', 'Design and installation works.'),
+    fx('ted:T05', '2024-03-04T03:00:00Z', 'Energy upgrade of public buildings', 'Rooftop photovoltaics and heat pumps.'),
+    fx('mitos:M03', '2023-12-12T12:00:00Z', 'Βεβαίωση μόνιμης κατοικίας', 'Έκδοση βεβαίωσης από το κέντρο εξυπηρέτησης πολιτών.'),
+    // Listing edges: exactly at the `since` midnight (excluded) and one second after (included);
+    // two documents in the same second, ordered by source_id.
+    fx('diavgeia:D06', '2024-06-01T00:00:00Z', 'Πρόσκληση εκδήλωσης ενδιαφέροντος', 'Πρόσκληση για μίσθωση ακινήτου.'),
+    fx('diavgeia:D07', '2024-06-01T00:00:01Z', 'Ορισμός επιτροπής παραλαβής', 'Ορίζεται τριμελής επιτροπή.'),
+    fx('diavgeia:D09', '2024-06-15T12:00:00Z', 'Ανάληψη υποχρέωσης', 'Δέσμευση πίστωσης για καύσιμα.'),
+    fx('diavgeia:D08', '2024-06-15T12:00:00Z', 'Ανάληψη υποχρέωσης', 'Δέσμευση πίστωσης για ανταλλακτικά.'),
+  ];
+  // Ties: identical documents; three in one second, two in a later one. Inserted out of order.
+  const tie = (id: string, at: string) => fx(`kimdis:${id}`, at, 'Συντήρηση χιονοδρομικού κέντρου',
+    'Εργασίες στους αναβατήρες πριν από τη χειμερινή περίοδο.');
+  docs.push(tie('K12', '2024-02-01T09:00:00Z'), tie('K14', '2024-03-01T09:00:00Z'), tie('K10', '2024-02-01T09:00:00Z'),
+    tie('K13', '2024-03-01T09:00:00Z'), tie('K11', '2024-02-01T09:00:00Z'));
+  // Paging: one word in many documents with different weights and dates, across sources.
+  const sources: SourceName[] = ['diavgeia', 'kimdis', 'ted', 'mitos'];
+  const topics = ['καθαριότητας', 'φύλαξης', 'σίτισης', 'μεταφοράς μαθητών', 'μηχανογράφησης', 'συντήρησης ανελκυστήρων'];
+  for (let i = 1; i <= 16; i++) {
+    const topic = topics[i % topics.length];
+    docs.push(fx(`${sources[i % 4]}:F${String(i).padStart(2, '0')}`, `2023-${String((i % 12) + 1).padStart(2, '0')}-1${i % 10}T08:00:00Z`,
+      `Παροχή υπηρεσιών ${topic}`,
+      `${'Παροχή υπηρεσιών '.repeat((i % 3) + 1)}${topic} για δώδεκα μήνες. ${i % 2 ? LONG : ''}`));
+  }
+  return docs;
+}
+
+// ------------------------------------------------------------------------------------------ helpers
+
+const ids = (r: SearchResult | SearchHit[]) => ('hits' in r ? r.hits : r).map((h) => h.doc.source_id);
+const sorted = (xs: string[]) => [...xs].sort();
+/** published_at desc, then source_id asc (code point order; the fixture ids are ASCII). */
+const byListingOrder = (a: IndexedDocument, b: IndexedDocument) =>
+  Date.parse(b.published_at) - Date.parse(a.published_at) || (a.source_id < b.source_id ? -1 : a.source_id > b.source_id ? 1 : 0);
+const withoutEmbedding = ({ embedding: _e, ...rest }: IndexedDocument) => rest;
+
+async function load(provider: SearchProvider, docs: IndexedDocument[]): Promise<void> {
+  await provider.init();
+  const result = await provider.upsert(docs);
+  if (result.failed.length || result.written !== docs.length) {
+    throw new Error(`fixture load failed: ${JSON.stringify(result)}`);
+  }
+  await provider.refresh();
+}
+
+async function search(p: SearchProvider, text: string, extra: { source?: SourceName; limit?: number; offset?: number } = {}) {
+  return p.search({ text, limit: extra.limit ?? 100, offset: extra.offset ?? 0, source: extra.source });
+}
+
+async function* batchesOf(docs: IndexedDocument[], size: number): AsyncGenerator<IndexedDocument[]> {
+  for (let i = 0; i < docs.length; i += size) yield docs.slice(i, i + size);
+}
+
+// ------------------------------------------------------------------------------------------ suite
+
+export function searchContract(t: Test, name: string, open: () => Promise<OpenedProvider>): void {
+  t.test(`${name}: reads over the shared fixtures`, async (t) => {
+    const { provider: p, cleanup } = await open();
+    t.teardown(cleanup);
+    const docs = fixtures();
+    await load(p, docs);
+    const bySource = (s: SourceName) => docs.filter((d) => d.source === s);
+
+    t.test('when a term occurs in three sources, then exactly those documents are found', async (t) => {
+      const r = await search(p, 'αφαλάτωσης');
+      t.same(sorted(ids(r)), ['diavgeia:D03', 'kimdis:K02', 'ted:T01']);
+      t.equal(r.total, 3);
+      const en = await search(p, 'desalination');
+      t.same(sorted(ids(en)), ['ted:T02', 'ted:T03']);
+    });
+
+    t.test('when results come back, then scores do not increase and hits carry no embedding', async (t) => {
+      const r = await search(p, 'υπηρεσιών');
+      t.ok(r.hits.length >= 10, `many hits (${r.hits.length})`);
+      for (let i = 1; i < r.hits.length; i++) t.ok(r.hits[i - 1].score >= r.hits[i].score, `score ${i}`);
+      const withVectors = await search(p, 'αφαλάτωσης');
+      for (const h of withVectors.hits) t.notOk('embedding' in h.doc, `${h.doc.source_id} has no embedding field`);
+    });
+
+    t.test('when the term is in one title and another body, then the title match ranks first', async (t) => {
+      const r = await search(p, 'κυματοθραύστη');
+      t.same(ids(r), ['diavgeia:D05', 'diavgeia:D10']);
+      t.ok(r.hits[0].score > r.hits[1].score, 'strictly higher score for the title match');
+    });
+
+    t.test('when a source is given, then only that source is searched and counted', async (t) => {
+      const r = await search(p, 'αφαλάτωσης', { source: 'kimdis' });
+      t.same(ids(r), ['kimdis:K02']);
+      t.equal(r.total, 1);
+      const none = await search(p, 'αφαλάτωσης', { source: 'elstat' });
+      t.same(none, { total: 0, hits: [] });
+    });
+
+    t.test('when the same word is typed with or without accents and in capitals, then the hits are the same', async (t) => {
+      const forms = ['απόφαση', 'ΑΠΟΦΑΣΗ', 'αποφαση', 'Απόφαση'];
+      const results = await Promise.all(forms.map((f) => search(p, f)));
+      for (const id of ['diavgeia:D01', 'diavgeia:D02', 'kimdis:K01']) t.ok(ids(results[0]).includes(id), `finds ${id}`);
+      for (let i = 1; i < forms.length; i++) t.same(sorted(ids(results[i])), sorted(ids(results[0])), forms[i]);
+      const sigma = await Promise.all(['δήμος', 'ΔΗΜΟΣ', 'δημος'].map((f) => search(p, f)));
+      for (const id of ['diavgeia:D01', 'mitos:M01']) t.ok(ids(sigma[0]).includes(id), `final sigma finds ${id}`);
+      t.same(sorted(ids(sigma[1])), sorted(ids(sigma[0])));
+      t.same(sorted(ids(sigma[2])), sorted(ids(sigma[0])));
+    });
+
+    t.test('when two terms are given, then only documents with both are found', async (t) => {
+      t.same(sorted(ids(await search(p, 'Σύμης'))), ['diavgeia:D04', 'ted:T01']);
+      t.same(ids(await search(p, 'αφαλάτωσης Σύμης')), ['ted:T01']);
+      t.same(ids(await search(p, 'ΣΥΜΗΣ αφαλατωσης')), ['ted:T01']);
+      t.equal((await search(p, 'αφαλάτωσης Λέρου')).total, 0);
+    });
+
+    t.test('when a phrase is quoted, then only adjacent words in that order match', async (t) => {
+      t.same(ids(await search(p, '"οδικού δικτύου"')), ['kimdis:K04']);
+      t.same(sorted(ids(await search(p, 'οδικού δικτύου'))), ['kimdis:K04', 'mitos:M02']);
+      t.equal((await search(p, '"δικτύου οδικού"')).total, 0);
+    });
+
+    t.test('when a word ends with *, then it matches as a prefix', async (t) => {
+      t.same(sorted(ids(await search(p, 'φωτοβολτα*'))), ['rae:R01', 'rae:R02']);
+      t.same(sorted(ids(await search(p, 'photovolt*'))), ['ted:T04', 'ted:T05']);
+      t.equal((await search(p, 'φωτοβολτα')).total, 0, 'without the star it is a whole word');
+    });
+
+    t.test('when identical documents tie, then the later published comes first, then source_id ascending', async (t) => {
+      const r = await search(p, 'χιονοδρομικού');
+      t.same(ids(r), ['kimdis:K13', 'kimdis:K14', 'kimdis:K10', 'kimdis:K11', 'kimdis:K12']);
+      t.equal(new Set(r.hits.map((h) => h.score)).size, 1, 'all five have the same score');
+    });
+
+    t.test('when every page is walked, then the pages equal one big page with no overlap or gap', async (t) => {
+      for (const text of ['υπηρεσιών', 'χιονοδρομικού', 'Συντήρηση']) {
+        const all = await search(p, text, { limit: 1000 });
+        t.ok(all.total >= 5, `${text}: enough hits (${all.total})`);
+        t.equal(all.hits.length, all.total);
+        const walked: string[] = [];
+        for (let offset = 0; offset < all.total; offset += 3) {
+          const page = await search(p, text, { limit: 3, offset });
+          t.equal(page.total, all.total, `${text}: total at offset ${offset}`);
+          t.ok(page.hits.length === Math.min(3, all.total - offset), `${text}: page size at ${offset}`);
+          walked.push(...ids(page));
+        }
+        t.same(walked, ids(all), `${text}: walked pages`);
+        t.equal(new Set(walked).size, walked.length, `${text}: no duplicates`);
+        const beyond = await search(p, text, { limit: 3, offset: all.total });
+        t.same(beyond.hits, [], `${text}: past the end`);
+        t.equal(beyond.total, all.total);
+      }
+    });
+
+    t.test('when garbage is typed, then nothing throws and a well-formed result comes back', async (t) => {
+      const garbage = ['"', '(', ')', 'AND OR', 'NOT', 'NEAR(a b)', 'title:x', '*', '-', '\\', '^', ':', '"""', "'", '{}[]',
+        'AND', 'a AND', '(αφαλάτωσης', 'αφαλάτωσης)', '"αφαλάτωσης', 'αφαλάτωσης"', '-αφαλάτωσης', '+αφαλάτωσης^2',
+        '😀', '😀 αφαλάτωσης 🚢', '\u0000', '\u200b', ' ', '', 'x'.repeat(2000), 'αφαλάτωσης '.repeat(200),
+        '"'.repeat(2000), 'a* b* c*', '**', 'α*', '*α', 'content:αφαλάτωσης', '{title body}: x', 'x NEAR/2 y', '%', '_',
+        "'; DROP TABLE docs; --", 'ΆΈΉΊΌΎΏ ϊϋΐΰ'];
+      for (const text of garbage) {
+        const r = await search(p, text, { limit: 5 });
+        t.ok(Number.isInteger(r.total) && r.total >= 0, `total for ${JSON.stringify(text.slice(0, 20))}`);
+        t.ok(Array.isArray(r.hits) && r.hits.length <= 5 && r.hits.length <= r.total, `hits for ${JSON.stringify(text.slice(0, 20))}`);
+      }
+      // Syntax characters around a word are plain text: the word is still found.
+      const plain = sorted(ids(await search(p, 'αφαλάτωσης')));
+      for (const text of ['(αφαλάτωσης)', '"αφαλάτωσης', '-αφαλάτωσης', 'αφαλάτωσης!', '«αφαλάτωσης»']) {
+        t.same(sorted(ids(await search(p, text))), plain, text);
+      }
+    });
+
+    t.test('when a source is listed, then documents come newest first with source_id breaking ties', async (t) => {
+      const expected = bySource('diavgeia').sort(byListingOrder).map((d) => d.source_id);
+      const r = await p.list({ source: 'diavgeia', limit: 1000, offset: 0 });
+      t.same(ids(r), expected);
+      t.equal(r.total, expected.length);
+      t.ok(expected.indexOf('diavgeia:D08') + 1 === expected.indexOf('diavgeia:D09'), 'same-second pair in id order');
+      const paged: string[] = [];
+      for (let offset = 0; offset < r.total; offset += 4) paged.push(...ids(await p.list({ source: 'diavgeia', limit: 4, offset })));
+      t.same(paged, expected, 'paged listing');
+      t.same(await p.list({ source: 'elstat', limit: 10, offset: 0 }), { total: 0, hits: [] });
+    });
+
+    t.test('when since is given, then only documents published after that midnight are listed', async (t) => {
+      const cut = Date.parse('2024-06-01T00:00:00Z');
+      const expected = bySource('diavgeia').filter((d) => Date.parse(d.published_at) > cut).sort(byListingOrder).map((d) => d.source_id);
+      const r = await p.list({ source: 'diavgeia', since: '2024-06-01', limit: 100, offset: 0 });
+      t.same(ids(r), expected);
+      t.equal(r.total, expected.length);
+      t.ok(expected.includes('diavgeia:D07') && !expected.includes('diavgeia:D06'), 'boundary documents');
+      const page = await p.list({ source: 'diavgeia', since: '2024-06-01', limit: 1, offset: 1 });
+      t.same(ids(page), expected.slice(1, 2));
+      t.equal(page.total, expected.length);
+    });
+
+    t.test('when a document is fetched, then every field comes back, with its embedding', async (t) => {
+      for (const id of ['diavgeia:D01', 'diavgeia:D03', 'mitos:M03']) {
+        const want = docs.find((d) => d.source_id === id)!;
+        const got = await p.get(id);
+        t.ok(got, id);
+        if (!got) continue;
+        t.same(withoutEmbedding(got), withoutEmbedding(want), id);
+        if (want.embedding === null) t.equal(got.embedding ?? null, null, `${id} has no embedding`);
+        else {
+          t.equal(got.embedding?.length, CONTRACT_DIMENSION);
+          t.ok(got.embedding!.every((x, i) => Math.abs(x - want.embedding![i]) < 1e-6), `${id} embedding`);
+        }
+      }
+      t.equal(await p.get('diavgeia:nope'), null);
+    });
+
+    t.test('when neighbours are asked for, then they come by cosine similarity, mapped to 0..1', async (t) => {
+      const hits = await p.knn({ vector: axis(0), limit: 5 });
+      t.same(ids(hits), ['ted:T02', 'diavgeia:D03', 'kimdis:K02', 'ted:T03', 'diavgeia:D04']);
+      const expected = [1, (1 + 1 / Math.sqrt(1.25)) / 2, (1 + Math.SQRT1_2) / 2, 0.5, 0];
+      hits.forEach((h, i) => t.ok(Math.abs(h.score - expected[i]) < 1e-4, `score ${i}: ${h.score} ≈ ${expected[i]}`));
+      for (const h of hits) t.notOk('embedding' in h.doc);
+      const excluded = await p.knn({ vector: axis(0), limit: 2, excludeId: 'ted:T02' });
+      t.same(ids(excluded), ['diavgeia:D03', 'kimdis:K02']);
+      t.same(ids(await p.knn({ vector: axis(0), limit: 5, source: 'ted' })), ['ted:T02', 'ted:T03']);
+      t.same(ids(await p.knn({ vector: axis(1), limit: 1 })), ['ted:T03']);
+    });
+
+    t.test('when stats are read, then counts, last update and mean quality match the documents', async (t) => {
+      const s = await p.stats();
+      t.equal(s.total_documents, docs.length);
+      for (const source of ['diavgeia', 'kimdis', 'ted', 'mitos', 'rae'] as SourceName[]) {
+        const mine = bySource(source);
+        const got = s.sources[source];
+        t.ok(got, source);
+        if (!got) continue;
+        t.equal(got.documents, mine.length, `${source} documents`);
+        t.equal(Date.parse(got.last_updated ?? ''), Math.max(...mine.map((d) => Date.parse(d.indexed_at))), `${source} last_updated`);
+        const mean = mine.reduce((a, d) => a + d.quality_score, 0) / mine.length;
+        t.ok(Math.abs((got.avg_quality ?? -1) - mean) < 1e-6, `${source} avg_quality ${got.avg_quality} ≈ ${mean}`);
+      }
+      t.equal(s.sources.elstat?.documents ?? 0, 0);
+    });
+  });
+
+  t.test(`${name}: when a document is written again, then it is overwritten by source_id`, async (t) => {
+    const { provider: p, cleanup } = await open();
+    t.teardown(cleanup);
+    const docs = fixtures();
+    await load(p, docs);
+    const before = await p.stats();
+    const d10 = docs.find((d) => d.source_id === 'diavgeia:D10')!;
+    const changed = { ...d10, title: 'Τεχνική έκθεση ξενοδοχειακής μονάδας', content: 'Χωρίς λιμενικές εργασίες.',
+      published_at: '2025-02-01T00:00:00Z', quality_score: 0.99 };
+    t.same(await p.upsert([changed]), { written: 1, failed: [] });
+    await p.refresh();
+    t.same(ids(await search(p, 'κυματοθραύστη')), ['diavgeia:D05'], 'old words are gone');
+    t.same(ids(await search(p, 'ξενοδοχειακής')), ['diavgeia:D10'], 'new words are found once');
+    const after = await p.stats();
+    t.equal(after.total_documents, before.total_documents, 'no duplicate');
+    t.equal(after.sources.diavgeia?.documents, before.sources.diavgeia?.documents);
+    const diavgeia = docs.filter((d) => d.source === 'diavgeia');
+    const mean = (diavgeia.reduce((a, d) => a + d.quality_score, 0) - d10.quality_score + 0.99) / diavgeia.length;
+    t.ok(Math.abs((after.sources.diavgeia?.avg_quality ?? -1) - mean) < 1e-6, 'mean quality follows the overwrite');
+    const listed = await p.list({ source: 'diavgeia', limit: 100, offset: 0 });
+    t.equal(listed.hits[0].doc.source_id, 'diavgeia:D10', 'moved to the top by its new date');
+    t.equal(ids(listed).filter((id) => id === 'diavgeia:D10').length, 1);
+    t.equal((await p.get('diavgeia:D10'))?.title, changed.title);
+    const again = await p.upsert([changed, { ...changed, summary: 'δεύτερη εκδοχή' }]);
+    t.equal(again.written, 2);
+    await p.refresh();
+    t.equal((await p.stats()).total_documents, before.total_documents, 'a batch repeating one id leaves one copy');
+    t.equal((await p.get('diavgeia:D10'))?.summary, 'δεύτερη εκδοχή', 'the last one wins');
+  });
+
+  t.test(`${name}: rebuilding a source`, async (t) => {
+    const { provider: p, cleanup } = await open();
+    t.teardown(cleanup);
+    const docs = fixtures();
+    await load(p, docs);
+    const oldMitos = docs.filter((d) => d.source === 'mitos').sort(byListingOrder).map((d) => d.source_id);
+    const others = async () => Promise.all((['diavgeia', 'kimdis', 'ted', 'rae'] as SourceName[])
+      .map(async (source) => ids(await p.list({ source, limit: 100, offset: 0 }))));
+    const othersBefore = await others();
+    const m01 = docs.find((d) => d.source_id === 'mitos:M01')!;
+    const next: IndexedDocument[] = [
+      { ...m01, title: 'ΔΗΜΟΣ ΧΑΝΙΩΝ ΑΝΑΝΕΩΜΕΝΗ ΔΙΑΔΙΚΑΣΙΑ ΑΔΕΙΑΣ' },
+      { ...m01, source_id: 'mitos:M04', published_at: '2024-12-01T00:00:00Z', title: 'Έκδοση πιστοποιητικού οικογενειακής κατάστασης',
+        content: 'Ηλεκτρονική αίτηση μέσω της ενιαίας ψηφιακής πύλης.', embedding: axis(2) },
+    ];
+
+    t.test('when the batches fail midway, then the old generation keeps serving', async (t) => {
+      async function* failing(): AsyncGenerator<IndexedDocument[]> {
+        yield next.slice(0, 1);
+        throw new Error('upstream went away');
+      }
+      await t.rejects(p.rebuild('mitos', failing()), /upstream went away/);
+      await p.refresh();
+      t.same(ids(await p.list({ source: 'mitos', limit: 100, offset: 0 })), oldMitos);
+      t.same(ids(await search(p, 'φωτισμού')), ['mitos:M02'], 'old documents are still searchable');
+      t.equal((await search(p, 'ΑΝΑΝΕΩΜΕΝΗ')).total, 0, 'nothing of the failed generation shows');
+      t.equal((await p.stats()).sources.mitos?.documents, oldMitos.length);
+    });
+
+    t.test('when a rebuild completes, then the source holds exactly the new documents', async (t) => {
+      let seenMidway: string[] | null = null;
+      let foundMidway = -1;
+      async function* batches(): AsyncGenerator<IndexedDocument[]> {
+        yield next.slice(0, 1);
+        // Between batches, readers still see the old generation, whole.
+        seenMidway = ids(await p.list({ source: 'mitos', limit: 100, offset: 0 }));
+        foundMidway = (await search(p, 'ΑΝΑΝΕΩΜΕΝΗ')).total;
+        yield next.slice(1);
+      }
+      const first = await p.rebuild('mitos', batches());
+      await p.refresh();
+      t.same(seenMidway, oldMitos, 'midway: the old listing');
+      t.equal(foundMidway, 0, 'midway: new words not yet visible');
+      t.equal(first.source, 'mitos');
+      t.equal(first.documents, 2);
+      t.ok(first.index.length > 0);
+      t.same(ids(await p.list({ source: 'mitos', limit: 100, offset: 0 })), ['mitos:M04', 'mitos:M01']);
+      t.same(ids(await search(p, 'πιστοποιητικού')), ['mitos:M04']);
+      t.same(ids(await search(p, 'ΑΝΑΝΕΩΜΕΝΗ')), ['mitos:M01']);
+      t.equal((await search(p, 'φωτισμού')).total, 0, 'documents left out of the rebuild are gone');
+      t.same(ids(await p.knn({ vector: axis(2), limit: 1, source: 'mitos' })), ['mitos:M04'], 'vectors moved too');
+      t.equal((await p.stats()).sources.mitos?.documents, 2);
+      t.same(await others(), othersBefore, 'other sources untouched');
+
+      const second = await p.rebuild('mitos', batchesOf(next.slice(1), 10));
+      await p.refresh();
+      t.not(second.index, first.index, 'a new physical index each time');
+      t.same(ids(await p.list({ source: 'mitos', limit: 100, offset: 0 })), ['mitos:M04']);
+    });
+  });
+}
