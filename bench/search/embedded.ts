@@ -33,7 +33,9 @@ const N = Number(args.docs);
 const SEED = Number(args.seed);
 const ITERATIONS = Number(args.iterations);
 const DIMENSION = 384;
-const MODEL = 'bench/text-only';
+// Text only (no vectors are written); labelled with the fallback embedder's id so that the API, which
+// opens its index with that id when no model is configured, can serve it (bench/search/api.ts).
+const MODEL = 'pdi/hashing-384';
 
 const progress = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);

