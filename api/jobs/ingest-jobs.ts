@@ -6,7 +6,7 @@ import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { SourceBusyError } from '../../ingest/state/store.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
-import { SOURCE_NAMES } from '../../lib/sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 
 export interface IngestJobs {
   /** Resolves when the demo load (if any) has finished. */
@@ -14,7 +14,14 @@ export interface IngestJobs {
   stop(): Promise<void>;
 }
 
-export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger): IngestJobs {
+export interface IngestJobOptions {
+  /** The sources the schedule walks (default: all eight). */
+  sources?: SourceName[];
+  /** Upstream base URLs that replace a source's own (a mirror; a replay server in tests). */
+  upstreams?: Partial<Record<SourceName, string>>;
+}
+
+export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger, opts: IngestJobOptions = {}): IngestJobs {
   const abort = new AbortController();
   const running = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>) => {
@@ -40,10 +47,10 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger)
       if (busy) return;
       busy = true;
       track((async () => {
-        for (const source of SOURCE_NAMES) {
+        for (const source of opts.sources ?? SOURCE_NAMES) {
           if (abort.signal.aborted) return;
           try {
-            await ingestSource(deps, SOURCE_MODULES[source], { signal: abort.signal });
+            await ingestSource(deps, SOURCE_MODULES[source], { signal: abort.signal, baseUrl: opts.upstreams?.[source] });
           } catch (err) {
             if (err instanceof SourceBusyError) log.info({ source }, 'scheduled ingest skipped: another run holds the source');
             else log.error({ err, source }, 'scheduled ingest failed');
