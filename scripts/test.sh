@@ -23,8 +23,9 @@ if [ -z "${ELASTICSEARCH_URL:-}" ]; then
   fi
 fi
 
+# The model tests find the fetched model in the script's default folder (not through PDI_MODEL_DIR,
+# which would also switch the CLI processes that other tests start to the model).
 if model_dir=$(bash scripts/fetch-model.sh 2>/dev/null | tail -n 1) && [ -d "$model_dir" ]; then
-  export PDI_TEST_MODEL_DIR="$model_dir"
   echo "Embedding model: $model_dir"
 else
   echo "WARNING: the test embedding model could not be fetched; its tests will be skipped" >&2
