@@ -1,11 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { PLANNED } from '../../api/routes/planned.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { pdi } from '../helpers/cli.js';
 import { startTestApp } from '../helpers/app.js';
-
-const run = promisify(execFile);
 
 t.test('when no Authorization header is sent, then 401 Missing API key', async (t) => {
   const app = await startTestApp(t);
@@ -39,9 +35,8 @@ t.test('when a key is revoked by the CLI, then its very next request fails with 
   const app = await startTestApp(t);
   const created = app.app.context.keys.create('Revoked Org', 'enterprise');
   t.equal((await app.request('/v1/usage', { key: created.key })).status, 200);
-  await run(process.execPath, ['bin/pdi.js', 'keys', 'revoke', created.id], {
-    cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: app.dataDir },
-  });
+  const revoked = await pdi(app.dataDir, ['keys', 'revoke', created.id]);
+  t.equal(revoked.code, 0, revoked.stderr);
   const res = await app.request('/v1/usage', { key: created.key });
   t.equal(res.status, 401);
   t.same(res.body, { detail: 'Invalid API key' });

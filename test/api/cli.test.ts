@@ -1,20 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import t from 'tap';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { pdi as run } from '../helpers/cli.js';
 import { request, tempDir } from '../helpers/app.js';
 
-const exec = promisify(execFile);
-
-async function pdi(dataDir: string, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, ['bin/pdi.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const pdi = (dataDir: string, ...args: string[]) => run(dataDir, args);
 
 t.test('when keys are created, listed and revoked, then the CLI prints JSON without secrets', async (t) => {
   const dir = tempDir(t);

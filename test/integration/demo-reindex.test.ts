@@ -1,16 +1,13 @@
 // First start loads the demo corpus through the pipeline; `pdi reindex` then rebuilds from the stored
 // records (no refetch, no re-embedding) while the running server keeps answering. On both engines.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { startServer } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request, tempDir } from '../helpers/app.js';
+import { pdi } from '../helpers/cli.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
-import { REPO_ROOT } from '../helpers/paths.js';
 
-const exec = promisify(execFile);
 const DEMO_TOTAL = 3948;
 
 async function scenario(t: Test, env: Record<string, string>) {
@@ -43,7 +40,8 @@ async function scenario(t: Test, env: Record<string, string>) {
       if (r.status !== 200 || r.body.total !== before.body.total) failures++;
     }
   })();
-  const { stdout } = await exec(process.execPath, ['bin/pdi.js', 'reindex', 'diavgeia'], { cwd: REPO_ROOT, env: { ...process.env, ...fullEnv } });
+  const { stdout, stderr } = await pdi(dataDir, ['reindex', 'diavgeia'], env);
+  t.equal(stderr, '', 'reindex reported no error');
   reindexing = false;
   await reader;
   t.match(stdout, /diavgeia: 1976 documents now served by \S+ \(0 embedded/, 'rebuilt from the store without re-embedding');

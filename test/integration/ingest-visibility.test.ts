@@ -1,9 +1,7 @@
 // Documents ingested while the API runs are served without a restart: by the CLI in another process,
 // and by the server's own schedule (PDI_INGEST_EVERY).
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t from 'tap';
 import { startIngestJobs } from '../../api/jobs/ingest-jobs.js';
 import { pipelineOn } from '../../ingest/runtime.js';
@@ -11,9 +9,9 @@ import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
-import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
+import { FIXTURES } from '../helpers/paths.js';
+import { pdi } from '../helpers/cli.js';
 
-const exec = promisify(execFile);
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
 
 function contracts(prefix: string, n: number) {
@@ -27,7 +25,8 @@ t.test('when the CLI ingests while the API runs, then the API serves the new doc
   t.equal((await app.request('/v1/kimdis/documents', { key })).body.total, 0);
   const dir = tempDir(t);
   fs.writeFileSync(path.join(dir, 'page-0.json'), JSON.stringify(contracts('1234', 7)));
-  await exec(process.execPath, ['bin/pdi.js', 'ingest', 'kimdis', '--from', dir], { cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' } });
+  const run = await pdi(app.dataDir, ['ingest', 'kimdis', '--from', dir]);
+  t.equal(run.code, 0, run.stderr);
   const after = await app.request('/v1/kimdis/documents', { key });
   t.equal(after.body.total, 7);
   const search = await app.request(`/v1/search?q=${encodeURIComponent('σύμβαση')}&source=kimdis`, { key });

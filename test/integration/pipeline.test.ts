@@ -1,17 +1,16 @@
 // The ingest pipeline end to end: a real source module (KIMDIS) against a loopback server replaying its
 // page format, the real CLI process, the embedded engine, the document store and checkpoints.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import t, { type Test as Tap } from 'tap';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
+import { cliEnv, pdi as run } from '../helpers/cli.js';
 import { startUpstream, type Responder } from '../helpers/loopback-upstream.js';
 
-const exec = promisify(execFile);
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
 const item = template.content[0];
 const PAGES = 4;
@@ -36,15 +35,7 @@ async function replayServer(t: Tap, respond: Responder) {
   return upstream;
 }
 
-async function pdi(dataDir: string, ...args: string[]) {
-  try {
-    const r = await exec(process.execPath, ['bin/pdi.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
-    return { code: 0, ...r };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const pdi = (dataDir: string, ...args: string[]) => run(dataDir, args);
 
 function storedIds(dataDir: string): string[] {
   const store = new DocumentStore(DocumentStore.pathIn(dataDir));
@@ -70,7 +61,7 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   });
 
   const child = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url], {
-    cwd: REPO_ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: 'ignore',
+    cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: dataDir }), stdio: 'ignore',
   });
   await reachedPage2;
   child.kill('SIGKILL');

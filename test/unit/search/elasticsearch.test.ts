@@ -1,6 +1,14 @@
 // The Elasticsearch adapter's pure request builders: no network.
 import t from 'tap';
-import { buildKnn, buildListQuery, buildSort, buildTextQuery } from '../../../lib/search/elasticsearch.js';
+import {
+  buildKnn,
+  buildListQuery,
+  buildScorePage,
+  buildSort,
+  buildTextQuery,
+  compareTextOrder,
+  pageFromScoreWindow,
+} from '../../../lib/search/elasticsearch.js';
 
 t.test('when a text query is built, then it is a simple_query_string limited to phrase, prefix and whitespace', async (t) => {
   const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', 'kimdis') as any;
@@ -45,4 +53,39 @@ t.test('when a kNN query excludes a document, then it filters it inside the vect
   t.ok(k.num_candidates! >= 100);
   t.same(k.rescore_vector, { oversample: 3 }, 'scores re-computed from the float vectors');
   t.same(k.filter, { bool: { filter: [{ term: { source: 'ted' } }], must_not: [{ ids: { values: ['ted:1'] } }] } });
+});
+
+const hit = (source_id: string, score: number, published_at: unknown = '2024-01-01T00:00:00Z') => ({ source_id, score, published_at });
+const idsOf = (xs: { source_id: string }[] | null) => xs?.map((x) => x.source_id) ?? null;
+
+t.test('when a text page is asked for by score, then the window has one more hit on each side that exists', async (t) => {
+  t.same(buildScorePage(0, 100), { from: 0, size: 101, lead: 0 });
+  t.same(buildScorePage(20, 10), { from: 19, size: 12, lead: 1 });
+});
+
+t.test('when no score tie crosses a page edge, then the page is the window\'s middle in score, date, id order', async (t) => {
+  // Window for offset 1, limit 3: one hit before, three on the page, one after.
+  const window = [hit('x:0', 9), hit('x:b', 5, '2024-01-01T00:00:00Z'), hit('x:c', 5, '2024-02-01T00:00:00Z'),
+    hit('x:a', 5, '2024-01-01T00:00:00Z'), hit('x:9', 1)];
+  t.same(idsOf(pageFromScoreWindow(window, 1, 3)), ['x:c', 'x:a', 'x:b'], 'newest first, then source_id ascending');
+  t.same(idsOf(pageFromScoreWindow([hit('x:1', 3), hit('x:2', 2)], 0, 100)), ['x:1', 'x:2'], 'a short last page');
+  t.same(pageFromScoreWindow([], 0, 10), []);
+});
+
+t.test('when a score tie crosses a page edge, then the fast path gives up (null)', async (t) => {
+  t.equal(pageFromScoreWindow([hit('x:1', 5), hit('x:2', 5), hit('x:3', 4)], 1, 1), null, 'tie at the start');
+  t.equal(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 5)], 1, 1), null, 'tie at the end');
+  t.equal(pageFromScoreWindow([hit('x:2', 5), hit('x:3', 5)], 0, 1), null, 'tie at the end of a first page');
+  t.same(idsOf(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 4)], 1, 1)), ['x:2']);
+});
+
+t.test('when documents are compared in text order, then it matches Elasticsearch\'s sort, missing dates last', async (t) => {
+  t.ok(compareTextOrder(hit('a', 2), hit('b', 1)) < 0, 'higher score first');
+  t.ok(compareTextOrder(hit('a', 1, '2024-01-01T00:00:00Z'), hit('b', 1, '2024-01-02T00:00:00Z')) > 0, 'newer first');
+  t.ok(compareTextOrder(hit('b', 1, null), hit('a', 1, '2020-01-01T00:00:00Z')) > 0, 'missing date last');
+  t.ok(compareTextOrder(hit('a', 1, 1704067200000), hit('b', 1, '2024-01-01T00:00:00Z')) < 0, 'epoch millis = same instant, then id');
+  t.equal(compareTextOrder(hit('a', 1, '2024-01-01T10:00:00'), hit('a', 1, '2024-01-01T10:00:00Z')), 0, 'no zone reads as UTC');
+  // UTF-8 byte order, as keyword sorting: U+FF5E (3 bytes, EF BD 9E) before U+1F600 (4 bytes, F0 ...),
+  // which UTF-16 code units (0xFF5E > 0xD83D) would put the other way round.
+  t.ok(compareTextOrder(hit('x:\uFF5E', 1), hit('x:\u{1F600}', 1)) < 0, 'byte order, not UTF-16 order');
 });

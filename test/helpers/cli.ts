@@ -1,0 +1,33 @@
+// Runs the real `pdi` command in a child process. Its environment is explicit: settings that npm test
+// exports for the whole run (ELASTICSEARCH_URL above all) must not leak into a test's CLI run, or it
+// would write to another engine than the one the test reads.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './paths.js';
+
+const exec = promisify(execFile);
+
+const ISOLATED = ['ELASTICSEARCH_URL', 'PDI_INDEX_PREFIX', 'PDI_MODEL_DIR', 'PDI_INGEST_EVERY', 'PDI_DEMO', 'PORT'];
+
+export function cliEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
+  for (const name of ISOLATED) delete env[name];
+  return { ...env, ...overrides };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `pdi ...args` with PDI_DATA_DIR=dataDir; never throws, the exit code is in the result. */
+export async function pdi(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['bin/pdi.js', ...args], { cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: dataDir, ...env }) });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
