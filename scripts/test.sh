@@ -7,7 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 started_es=0
-stop_es() { [ "$started_es" = 1 ] && PDI_ES_INSTANCE=npm-test bash scripts/elasticsearch.sh stop >/dev/null 2>&1; true; }
+# purge, not stop: no test index survives into the next run on this machine.
+stop_es() { [ "$started_es" = 1 ] && PDI_ES_INSTANCE=npm-test bash scripts/elasticsearch.sh purge >/dev/null 2>&1; true; }
 trap stop_es EXIT
 
 if [ -z "${ELASTICSEARCH_URL:-}" ]; then
