@@ -235,3 +235,17 @@ export function dateWindows(from: string, to: string, maxDays: number): DateWind
   }
   return out;
 }
+
+/** A plain object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** JSON.parse with an error that names the source: a body that is not JSON is never data. */
+export function parseJsonBody(source: string, body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    throw new Error(`${source}: body is not valid JSON (${(err as Error).message})`);
+  }
+}

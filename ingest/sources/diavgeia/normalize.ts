@@ -3,9 +3,7 @@
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
 import { extractIdentifiers, isValidAfm, normalizeAda, normalizeAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
-import {
-  collapse, formatAmount, instantToIso, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq,
-} from '../normalize-helpers.js';
+import { collapse, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
 import { MalformedRecordError } from '../types.js';
 import type { DiavgeiaAfmName, DiavgeiaAmount, DiavgeiaDecision, DiavgeiaExtraFields } from './types.js';
 
@@ -66,10 +64,6 @@ function normalizeTypeId(v: unknown): string {
 }
 
 export const DIAVGEIA_VIEW_URL = 'https://diavgeia.gov.gr/decision/view/';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function list<T>(v: T[] | T | null | undefined): T[] {
   if (v === null || v === undefined) return [];

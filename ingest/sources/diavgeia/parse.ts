@@ -2,18 +2,7 @@
 // `{decisions, info}` (`/search`, `/search/advanced`) and a single decision (`/decisions/{ADA}`).
 import type { ParsedRecord } from '../types.js';
 import type { DiavgeiaDecision, DiavgeiaSearchPage } from './types.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch (err) {
-    throw new Error(`diavgeia: body is not valid JSON (${(err as Error).message})`);
-  }
-}
+import { isObject, parseJsonBody } from '../normalize-helpers.js';
 
 export function isSearchPage(v: unknown): v is DiavgeiaSearchPage {
   if (!isObject(v) || !Array.isArray(v.decisions) || !isObject(v.info)) return false;
@@ -27,7 +16,7 @@ export function isDecision(v: unknown): v is DiavgeiaDecision {
 
 /** The search envelope, or throws. Used by fetch for paging. */
 export function parseSearchPage(body: string): DiavgeiaSearchPage {
-  const json = parseJson(body);
+  const json = parseJsonBody('diavgeia', body);
   if (!isSearchPage(json)) throw new Error('diavgeia: body is not a search page ({decisions, info} envelope missing)');
   return json;
 }
@@ -41,7 +30,7 @@ function toRecord(decision: unknown, body?: string): ParsedRecord {
 }
 
 export function parseDiavgeia(body: string): ParsedRecord[] {
-  const json = parseJson(body);
+  const json = parseJsonBody('diavgeia', body);
   if (isSearchPage(json)) return json.decisions.map((d) => toRecord(d));
   if (isDecision(json)) return [toRecord(json, body)];
   throw new Error('diavgeia: body is neither a search page ({decisions, info}) nor a decision');

@@ -3,9 +3,7 @@
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
 import { isValidAfm, normalizeAda, normalizeAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
-import {
-  athensLocalToIso, collapse, dateOnlyToIso, formatAmount, instantToIso, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq,
-} from '../normalize-helpers.js';
+import { athensLocalToIso, collapse, dateOnlyToIso, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
 import { MalformedRecordError } from '../types.js';
 import type { KeyValue, KimdisMember, KimdisRecord } from './types.js';
 
@@ -29,10 +27,6 @@ export const ACT_TYPES: Record<string, ActType> = {
   PAY: { doc_type: 'payment', doc_category: 'payment', attachmentPath: 'payment', label: 'Εντολή πληρωμής' },
   DIAB: { doc_type: 'consultation', doc_category: 'consultation', attachmentPath: 'consultation', label: 'Διαβούλευση' },
 };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function objects<T>(v: T[] | null | undefined): T[] {
   return Array.isArray(v) ? v.filter((e) => isObject(e)) : [];

@@ -3,22 +3,11 @@
 // (what harvesters save, e.g. the fixture contract_content_items.json).
 import type { ParsedRecord } from '../types.js';
 import type { KimdisPage, KimdisRecord } from './types.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch (err) {
-    throw new Error(`kimdis: body is not valid JSON (${(err as Error).message})`);
-  }
-}
+import { isObject, parseJsonBody } from '../normalize-helpers.js';
 
 /** The page envelope, or throws. `last` is derived from `number`/`totalPages` when it is missing. */
 export function parseKimdisPage(body: string): KimdisPage {
-  const json = parseJson(body);
+  const json = parseJsonBody('kimdis', body);
   if (!isObject(json) || !Array.isArray(json.content)) throw new Error('kimdis: body is not a page ({content, last} envelope missing)');
   let last: boolean;
   if (typeof json.last === 'boolean') last = json.last;
@@ -36,7 +25,7 @@ function toRecord(item: unknown): ParsedRecord {
 }
 
 export function parseKimdis(body: string): ParsedRecord[] {
-  const json = parseJson(body);
+  const json = parseJsonBody('kimdis', body);
   if (Array.isArray(json)) return json.map(toRecord);
   if (isObject(json) && Array.isArray(json.content)) return json.content.map(toRecord);
   throw new Error('kimdis: body is neither a page ({content, last, …}) nor an array of content items');

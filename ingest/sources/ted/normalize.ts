@@ -5,10 +5,7 @@ import { MalformedRecordError } from '../types.js';
 import { eformsFacts } from './eforms.js';
 import { buildTedDocument, searchFacts } from './facts.js';
 import type { TedEformsRecord, TedSearchNotice } from './types.js';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObject } from '../normalize-helpers.js';
 
 export function normalizeTed(record: unknown): NormalizedDocument {
   if (!isObject(record)) throw new MalformedRecordError('ted: record is not an object');

@@ -3,6 +3,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ParsedRecord } from '../types.js';
 import type { TedEformsRecord, TedSearchResponse, XmlNode } from './types.js';
+import { isObject } from '../normalize-helpers.js';
 
 const EFORMS_ROOTS = ['ContractNotice', 'ContractAwardNotice', 'PriorInformationNotice', 'BusinessRegistrationInformationNotice'] as const;
 
@@ -18,10 +19,6 @@ const xml = new XMLParser({
   // Every element an array, so one lot and many lots read the same way.
   isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
 });
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function isSearchResponse(v: unknown): v is TedSearchResponse {
   return isObject(v) && Array.isArray(v.notices) && typeof v.totalNoticeCount === 'number';
