@@ -84,8 +84,24 @@ async function direct(provider: SearchProvider, text: string) {
   return { requests: lat.length, p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2) };
 }
 
+/**
+ * A percentile from wrk's "Latency Distribution" block (`     99%    1.02s`), in ms, or null with the
+ * raw output on stderr. Anchored to the start of a line: the thread-stats table above it has
+ * "+/- Stdev" cells like `85.99%`, which an unanchored /99%\s+(\S+)/ matched, taking the next line's
+ * first word (NaN, printed as null).
+ */
+function wrkPercentile(out: string, p: number): number | null {
+  const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(out);
+  const value = m ? parseFloat(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'] : NaN;
+  if (!Number.isFinite(value)) {
+    const line = out.split('\n').find((l) => l.includes(`${p}%`)) ?? '(no line with that percentile)';
+    progress(`could not parse the ${p}th percentile from wrk: ${JSON.stringify(line)}\n${out}`);
+    return null;
+  }
+  return +value.toFixed(2);
+}
+
 function viaApi(port: number, keysFile: string, text: string) {
-  const ms = (s: string) => (s.endsWith('us') ? parseFloat(s) / 1000 : s.endsWith('ms') ? parseFloat(s) : parseFloat(s) * 1000);
   const url = `http://127.0.0.1:${port}/v1/search?q=${encodeURIComponent(text)}&limit=100`;
   const env = { ...process.env, PDI_BENCH_KEYS: keysFile };
   const script = path.join(root, 'bench/rotate-keys.lua');
@@ -93,10 +109,14 @@ function viaApi(port: number, keysFile: string, text: string) {
   const out = execFileSync('wrk', ['-t1', '-c10', `-d${SECONDS}s`, '--latency', '-s', script, url], { encoding: 'utf8', env });
   return {
     requests_per_second: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
-    p50_ms: +ms(/50%\s+(\S+)/.exec(out)![1]).toFixed(2),
-    p99_ms: +ms(/99%\s+(\S+)/.exec(out)![1]).toFixed(2),
+    p50_ms: wrkPercentile(out, 50),
+    p99_ms: wrkPercentile(out, 99),
     non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
   };
+}
+
+function ratio(api: number | null, direct: number): number | null {
+  return api === null ? null : +(api / direct).toFixed(2);
 }
 
 async function freePort(): Promise<number> {
@@ -118,8 +138,9 @@ db.close();
 
 const port = await freePort();
 const server: ChildProcess = spawn(process.execPath, ['--disable-warning=DEP0111', '--import', 'tsx', path.join(root, 'api/server.ts')], {
-  env: { ...process.env, ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'warn', PDI_MODEL_DIR: '' },
-  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...process.env, ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
+  // Its stdout goes to our stderr: stdout carries only the JSON result.
+  stdio: ['ignore', process.stderr, 'inherit'],
 });
 for (let i = 0; ; i++) {
   try {
@@ -136,7 +157,7 @@ try {
     const d = await direct(provider, q.text);
     const a = viaApi(port, keysFile, q.text);
     const total = (await provider.search({ text: q.text, limit: 1, offset: 0 })).total;
-    const row = { query: q.name, text: q.text, total, direct: d, api: a, p50_ratio: +(a.p50_ms / d.p50_ms).toFixed(2), p99_ratio: +(a.p99_ms / d.p99_ms).toFixed(2) };
+    const row = { query: q.name, text: q.text, total, direct: d, api: a, p50_ratio: ratio(a.p50_ms, d.p50_ms), p99_ratio: ratio(a.p99_ms, d.p99_ms) };
     progress(JSON.stringify(row));
     results.push(row);
   }

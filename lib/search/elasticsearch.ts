@@ -112,6 +112,57 @@ export function buildTextQuery(text: string, source?: SourceName): Query {
   };
 }
 
+/**
+ * The text-search fast path's request: the page by score alone, widened by one hit on each side
+ * (`from` one earlier when there is an earlier hit, `size` one more at the end), so the caller can see
+ * whether a tie crosses either edge of the page. No `track_total_hits`: with nothing to count and no
+ * field sort, Lucene skips blocks that cannot reach the top k (block-max WAND / MaxScore).
+ */
+export function buildScorePage(offset: number, limit: number): { from: number; size: number; lead: number } {
+  const lead = offset > 0 ? 1 : 0;
+  return { from: offset - lead, size: limit + lead + 1, lead };
+}
+
+/**
+ * The page out of a score-ordered window from buildScorePage, in TEXT_SORT order (score desc,
+ * published_at desc, source_id asc), or null when a score tie crosses an edge of the page: then which
+ * of the tied documents belong on it depends on the tie-breakers, and only the fully sorted query knows.
+ */
+export function pageFromScoreWindow<T extends { score: number; published_at: unknown; source_id: string }>(
+  window: T[],
+  lead: number,
+  limit: number,
+): T[] | null {
+  if (lead > 0 && window.length > lead && window[lead - 1].score === window[lead].score) return null;
+  const end = lead + limit;
+  if (window.length > end && window[end - 1].score === window[end].score) return null;
+  return window.slice(lead, end).sort(compareTextOrder);
+}
+
+/** TEXT_SORT order on documents: what Elasticsearch's sort gives, reproduced for the fast path. */
+export function compareTextOrder(
+  a: { score: number; published_at: unknown; source_id: string },
+  b: { score: number; published_at: unknown; source_id: string },
+): number {
+  if (a.score !== b.score) return b.score - a.score;
+  const ta = dateMillis(a.published_at);
+  const tb = dateMillis(b.published_at);
+  // Missing dates sort last (buildSort's `missing: '_last'`).
+  if (ta !== tb) return ta === null ? 1 : tb === null ? -1 : tb - ta;
+  // keyword order is UTF-8 byte order, which JavaScript's UTF-16 comparison is not above U+FFFF.
+  return Buffer.compare(Buffer.from(a.source_id, 'utf8'), Buffer.from(b.source_id, 'utf8'));
+}
+
+/** published_at as the mapping reads it (`strict_date_optional_time||epoch_millis`), in ms. */
+function dateMillis(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string' || v === '') return null;
+  if (/^-?\d+$/.test(v)) return Number(v);
+  // Without a zone Elasticsearch reads UTC; Date.parse would read local time.
+  const ms = Date.parse(/T[\d:.]+$/.test(v) ? `${v}Z` : v);
+  return Number.isNaN(ms) ? null : ms;
+}
+
 /** A source's documents, optionally those published after `since` (YYYY-MM-DD) at 00:00:00Z. */
 export function buildListQuery(source: SourceName, since?: string): Query {
   const filter: Query[] = [{ term: { source } }];
@@ -531,9 +582,10 @@ export class ElasticsearchProvider implements SearchProvider {
 
   private async paged(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
     try {
-      return await this.read(() =>
-        offset + limit <= this.window ? this.shallowPage(query, sort, offset, limit) : this.deepPage(query, sort, offset, limit),
-      );
+      return await this.read(() => {
+        if (sort === TEXT_SORT && offset + limit + 1 <= this.window) return this.textPage(query, offset, limit);
+        return offset + limit <= this.window ? this.shallowPage(query, sort, offset, limit) : this.deepPage(query, sort, offset, limit);
+      });
     } catch (err) {
       // No alias yet (init not run): an empty index, not an error.
       if (isIndexNotFound(err)) return { total: 0, hits: [] };
@@ -541,7 +593,33 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
+  /**
+   * The exact number of matches, asked for on its own: a size-0 request that only counts lets Lucene
+   * answer from index statistics where it can (a single term, no deletions) and otherwise iterate
+   * matches without scoring them. Asking for the total in the page request itself
+   * (`track_total_hits: true`) made every match be scored and defeated top-k pruning: at 1M documents
+   * that was most of the cost of a common-term search (docs/benchmarks.md "Search — Elasticsearch").
+   */
+  private async countMatches(query: Query): Promise<number> {
+    const res = await this.call('search.count', () =>
+      this.client.search({
+        index: readAlias(this.prefix),
+        query,
+        size: 0,
+        track_total_hits: true,
+        allow_partial_search_results: false,
+      }),
+    );
+    return totalOf(res);
+  }
+
+  /** A page in `sort` order by from/size, its total counted alongside (see countMatches). */
   private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
+    const [hits, total] = await Promise.all([this.sortedHits(query, sort, offset, limit), this.countMatches(query)]);
+    return { total, hits };
+  }
+
+  private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchHit[]> {
     const res = await this.call('search', () =>
       this.client.search<StoredDocument>({
         index: readAlias(this.prefix),
@@ -549,14 +627,50 @@ export class ElasticsearchProvider implements SearchProvider {
         sort: buildSort(sort),
         from: offset,
         size: limit,
-        track_total_hits: true,
-        track_scores: true,
+        // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
+        // the sort, so hits carry it without `track_scores` (which forced scoring every match).
+        track_total_hits: false,
         _source: HIT_SOURCE,
         // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
         allow_partial_search_results: false,
       }),
     );
-    return { total: totalOf(res), hits: res.hits.hits.map(toHit) };
+    return res.hits.hits.map(toHit);
+  }
+
+  /**
+   * A text-search page. Fast path: the page by score alone, one hit wider on each side, put in
+   * TEXT_SORT order here (pageFromScoreWindow). Sorting by score alone is what lets Lucene use its
+   * fastest top-k collector; the published_at and source_id tie-breakers only matter among equal
+   * scores, and they are applied here unless a tie crosses an edge of the page, in which case the page
+   * is asked for again in the full sort order (sortedHits), so the order is always exactly TEXT_SORT.
+   */
+  private async textPage(query: Query, offset: number, limit: number): Promise<SearchResult> {
+    const { from, size, lead } = buildScorePage(offset, limit);
+    const [res, total] = await Promise.all([
+      this.call('search', () =>
+        this.client.search<StoredDocument>({
+          index: readAlias(this.prefix),
+          query,
+          from,
+          size,
+          track_total_hits: false,
+          _source: HIT_SOURCE,
+          allow_partial_search_results: false,
+        }),
+      ),
+      this.countMatches(query),
+    ]);
+    const window = res.hits.hits.map((h) => ({
+      hit: h,
+      score: h._score ?? 0,
+      published_at: h._source?.published_at,
+      source_id: h._source?.source_id ?? h._id ?? '',
+    }));
+    const page = pageFromScoreWindow(window, lead, limit);
+    if (page) return { total, hits: page.map((w) => toHit(w.hit)) };
+    this.log.debug({ offset, limit }, 'score tie at a page edge; page asked for in full sort order');
+    return { total, hits: await this.sortedHits(query, TEXT_SORT, offset, limit) };
   }
 
   /**
@@ -592,7 +706,8 @@ export class ElasticsearchProvider implements SearchProvider {
       const skip = forward ? offset : fromEnd;
       const take = end - offset;
       const sortBody = buildSort(sort, !forward);
-      const common = { sort: sortBody, track_total_hits: false, track_scores: true } as const;
+      // _score leads TEXT_SORT, so hits carry it without `track_scores` (which would score every match).
+      const common = { sort: sortBody, track_total_hits: false } as const;
       let hits: estypes.SearchHit<StoredDocument>[] = [];
       if (skip + take <= this.window) {
         hits = (await step({ ...common, from: skip, size: take, _source: HIT_SOURCE })).hits.hits;
