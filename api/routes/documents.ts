@@ -30,7 +30,7 @@ export function registerDocuments(server: Server, ctx: AppContext): void {
     const source = sourceName === undefined ? undefined : sourceOf(sourceName);
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
-    const result = await ctx.search.search({ text: q, source, limit, offset });
+    const result = await ctx.search.search({ text: q, source, limit, offset, view: 'metadata' });
     res.send({ query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
   });
 

@@ -2,7 +2,8 @@
 //   node --import tsx bench/search/api.ts --engine embedded|elasticsearch [--docs 1000000] [--seconds 10]
 // embedded: uses the index built by bench/search/embedded.ts (same --docs and --seed).
 // elasticsearch: needs ELASTICSEARCH_URL; builds the corpus into indices prefixed `bench<docs>` once.
-// "Direct" = provider.search() in this process with 10 concurrent callers (the engine and its client,
+// "Direct" = provider.search() (the same metadata view the API asks for) in this process with 10
+// concurrent callers (the engine and its client,
 // no HTTP API); "API" = wrk with 10 connections on GET /v1/search (restify, auth, quota, presenter).
 // Needs wrk (apt-get install wrk).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -70,13 +71,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function direct(provider: SearchProvider, text: string) {
-  for (let i = 0; i < 5; i++) await provider.search({ text, limit: 100, offset: 0 });
+  for (let i = 0; i < 5; i++) await provider.search({ text, limit: 100, offset: 0, view: 'metadata' });
   const lat: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
   await Promise.all(Array.from({ length: 10 }, async () => {
     while (performance.now() < deadline) {
       const t0 = performance.now();
-      await provider.search({ text, limit: 100, offset: 0 });
+      await provider.search({ text, limit: 100, offset: 0, view: 'metadata' });
       lat.push(performance.now() - t0);
     }
   }));

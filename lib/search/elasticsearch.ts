@@ -10,7 +10,7 @@
 // node the client's connection pool never marks the node dead (WeightedConnectionPool.markDead is a
 // no-op for one node), so the next request after Elasticsearch returns simply succeeds.
 import { Client, errors, Transport, type estypes } from '@elastic/elasticsearch';
-import type { IndexedDocument } from '../../index-mappings/document.js';
+import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, physicalIndexName, readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { buildMapping, EMBEDDING_FIELD, TEXT_QUERY_FIELDS } from '../../index-mappings/mapping.js';
 import { buildSettings } from '../../index-mappings/settings.js';
@@ -20,6 +20,7 @@ import { SOURCE_NAMES, type SourceName } from '../sources.js';
 import type {
   BulkResult,
   KnnQuery,
+  MetadataDocument,
   ListQuery,
   RebuildResult,
   SearchHit,
@@ -62,6 +63,10 @@ const BULK_BACKOFF_MS = [200, 1_000, 3_000];
 const PIT_KEEP_ALIVE = '1m';
 /** Hits never carry the vector (provider.ts StoredDocument). */
 const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
+/** Totals up to this are exact from the page request alone (Elasticsearch's default threshold). */
+const EXACT_COUNT_UP_TO = 10_000;
+/** Metadata only (search results): fetching whole documents was half of a search's latency at 1M. */
+const METADATA_SOURCE: estypes.SearchSourceConfig = { includes: [...METADATA_FIELDS] };
 
 type Query = estypes.QueryDslQueryContainer;
 type SortSpec = { field: string; order: 'asc' | 'desc' }[];
@@ -550,12 +555,14 @@ export class ElasticsearchProvider implements SearchProvider {
 
   // ---- reads ------------------------------------------------------------------------------------------
 
+  search(q: TextQuery & { view: 'metadata' }): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery): Promise<SearchResult>;
   async search(q: TextQuery): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
     const query = buildTextQuery(text, q.source);
     if (q.limit <= 0) return this.countOnly(query);
-    return this.paged(query, TEXT_SORT, q.offset, q.limit);
+    return this.paged(query, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA_SOURCE : HIT_SOURCE);
   }
 
   async list(q: ListQuery): Promise<SearchResult> {
@@ -580,11 +587,11 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  private async paged(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
+  private async paged(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig = HIT_SOURCE): Promise<SearchResult> {
     try {
       return await this.read(() => {
-        if (sort === TEXT_SORT && offset + limit + 1 <= this.window) return this.textPage(query, offset, limit);
-        return offset + limit <= this.window ? this.shallowPage(query, sort, offset, limit) : this.deepPage(query, sort, offset, limit);
+        if (sort === TEXT_SORT && offset + limit + 1 <= this.window) return this.textPage(query, offset, limit, src);
+        return offset + limit <= this.window ? this.shallowPage(query, sort, offset, limit, src) : this.deepPage(query, sort, offset, limit, src);
       });
     } catch (err) {
       // No alias yet (init not run): an empty index, not an error.
@@ -614,12 +621,12 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   /** A page in `sort` order by from/size, its total counted alongside (see countMatches). */
-  private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
-    const [hits, total] = await Promise.all([this.sortedHits(query, sort, offset, limit), this.countMatches(query)]);
+  private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchResult> {
+    const [hits, total] = await Promise.all([this.sortedHits(query, sort, offset, limit, src), this.countMatches(query)]);
     return { total, hits };
   }
 
-  private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchHit[]> {
+  private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchHit[]> {
     const res = await this.call('search', () =>
       this.client.search<StoredDocument>({
         index: readAlias(this.prefix),
@@ -630,7 +637,7 @@ export class ElasticsearchProvider implements SearchProvider {
         // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
         // the sort, so hits carry it without `track_scores` (which forced scoring every match).
         track_total_hits: false,
-        _source: HIT_SOURCE,
+        _source: src,
         // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
         allow_partial_search_results: false,
       }),
@@ -645,22 +652,23 @@ export class ElasticsearchProvider implements SearchProvider {
    * scores, and they are applied here unless a tie crosses an edge of the page, in which case the page
    * is asked for again in the full sort order (sortedHits), so the order is always exactly TEXT_SORT.
    */
-  private async textPage(query: Query, offset: number, limit: number): Promise<SearchResult> {
+  private async textPage(query: Query, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchResult> {
     const { from, size, lead } = buildScorePage(offset, limit);
-    const [res, total] = await Promise.all([
-      this.call('search', () =>
-        this.client.search<StoredDocument>({
-          index: readAlias(this.prefix),
-          query,
-          from,
-          size,
-          track_total_hits: false,
-          _source: HIT_SOURCE,
-          allow_partial_search_results: false,
-        }),
-      ),
-      this.countMatches(query),
-    ]);
+    // Counted exactly up to EXACT_COUNT_UP_TO in the page request itself (Lucene still prunes past it):
+    // a selective query costs one request; only a larger total is counted by a second one.
+    const res = await this.call('search', () =>
+      this.client.search<StoredDocument>({
+        index: readAlias(this.prefix),
+        query,
+        from,
+        size,
+        track_total_hits: EXACT_COUNT_UP_TO,
+        _source: src,
+        allow_partial_search_results: false,
+      }),
+    );
+    const counted = res.hits.total;
+    const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(query);
     const window = res.hits.hits.map((h) => ({
       hit: h,
       score: h._score ?? 0,
@@ -670,7 +678,7 @@ export class ElasticsearchProvider implements SearchProvider {
     const page = pageFromScoreWindow(window, lead, limit);
     if (page) return { total, hits: page.map((w) => toHit(w.hit)) };
     this.log.debug({ offset, limit }, 'score tie at a page edge; page asked for in full sort order');
-    return { total, hits: await this.sortedHits(query, TEXT_SORT, offset, limit) };
+    return { total, hits: await this.sortedHits(query, TEXT_SORT, offset, limit, src) };
   }
 
   /**
@@ -680,7 +688,7 @@ export class ElasticsearchProvider implements SearchProvider {
    * walked with search_after in steps of at most `window` hits carrying only sort values, so memory
    * stays bounded by one step whatever the offset.
    */
-  private async deepPage(query: Query, sort: SortSpec, offset: number, limit: number): Promise<SearchResult> {
+  private async deepPage(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchResult> {
     const opened = await this.call('open_point_in_time', () =>
       this.client.openPointInTime({ index: readAlias(this.prefix), keep_alive: PIT_KEEP_ALIVE }),
     );
@@ -710,7 +718,7 @@ export class ElasticsearchProvider implements SearchProvider {
       const common = { sort: sortBody, track_total_hits: false } as const;
       let hits: estypes.SearchHit<StoredDocument>[] = [];
       if (skip + take <= this.window) {
-        hits = (await step({ ...common, from: skip, size: take, _source: HIT_SOURCE })).hits.hits;
+        hits = (await step({ ...common, from: skip, size: take, _source: src })).hits.hits;
       } else {
         let after: estypes.SortResults | undefined;
         for (let remaining = skip; remaining > 0; ) {
@@ -725,7 +733,7 @@ export class ElasticsearchProvider implements SearchProvider {
             ...common,
             size: Math.min(take - hits.length, this.window),
             search_after: after,
-            _source: HIT_SOURCE,
+            _source: src,
           });
           const page = res.hits.hits;
           if (page.length === 0) break;

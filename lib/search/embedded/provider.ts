@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../sources.js';
 import { openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
-  BulkResult, IndexStats, KnnQuery, ListQuery, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
+  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
 } from '../provider.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName } from './schema.js';
@@ -162,6 +162,9 @@ export class EmbeddedProvider implements SearchProvider {
     return { source, documents, index: set.name };
   }
 
+  search(q: TextQuery & { view: 'metadata' }): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery): Promise<SearchResult>;
+  // Full documents whatever the view: reading them from SQLite costs next to nothing here.
   async search(q: TextQuery): Promise<SearchResult> {
     const started = performance.now();
     const items = parseQuery(q.text);
