@@ -70,7 +70,16 @@ interface Changed {
   original: { body: Buffer; contentType: string };
 }
 
-async function processPage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger): Promise<void> {
+interface Prepared {
+  items: Changed[];
+  indexed: IndexedDocument[];
+}
+
+/**
+ * Parse → normalize → hash → skip unchanged → originals → embed. `pending` holds the hashes of the
+ * page whose write is still in flight, so a document repeated on the next page is judged against it.
+ */
+async function preparePage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>): Promise<Prepared | null> {
   const records = module.parse(page.body, page.contentType);
   counts.fetched += records.length;
   // Later records of the same id in one page win (upstreams repeat corrected versions).
@@ -85,27 +94,34 @@ async function processPage(deps: PipelineDeps, module: SourceModule, page: Fetch
       continue;
     }
     const hash = contentHash(doc);
-    const previous = deps.documents.hash(doc.source_id);
+    const previous = pending.get(doc.source_id) ?? deps.documents.hash(doc.source_id);
     if (previous === hash) {
       counts.unchanged++;
       continue;
     }
     changed.set(doc.source_id, { doc, hash, isNew: previous === null, original: r.original });
   }
-  if (changed.size === 0) return;
+  if (changed.size === 0) return null;
 
   const items = [...changed.values()];
   const originals = await Promise.all(items.map(async (c) => ({ sha256: await deps.blobs.put(c.original.body), content_type: c.original.contentType })));
   const { vectors } = await embedAll(deps.embedder, deps.documents, items.map((c) => ({ doc: c.doc, contentHash: c.hash })));
   const indexedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const indexed: IndexedDocument[] = items.map((c, i) => ({ ...c.doc, indexed_at: indexedAt, content_hash: c.hash, original: originals[i], embedding: vectors[i] }));
+  for (const c of items) pending.set(c.doc.source_id, c.hash);
+  return { items, indexed };
+}
 
-  const result = await sink(deps.search, indexed);
+/** Bulk write → record in the document store → counts. */
+async function commitPage(deps: PipelineDeps, module: SourceModule, prepared: Prepared, counts: Progress, log: Logger, pending: Map<string, string>): Promise<void> {
+  const result = await sink(deps.search, prepared.indexed);
   const failed = new Map(result.failed.map((f) => [f.source_id, f.error]));
   const stored: StoredRecord[] = [];
-  items.forEach((c, i) => {
+  prepared.items.forEach((c, i) => {
+    if (pending.get(c.doc.source_id) === c.hash) pending.delete(c.doc.source_id);
     if (failed.has(c.doc.source_id)) return;
-    stored.push({ doc: c.doc, content_hash: c.hash, original: originals[i], indexed_at: indexedAt });
+    const d = prepared.indexed[i];
+    stored.push({ doc: c.doc, content_hash: c.hash, original: d.original, indexed_at: d.indexed_at });
     if (c.isNew) counts.new++;
     else counts.updated++;
   });
@@ -125,6 +141,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
   const runId = deps.state.startRun(module.name, 'ingest');
   const counts: Progress = { source: module.name, pages: 0, fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 };
   let error: string | null = null;
+  let inflight: Promise<void> | null = null;
   try {
     const pages = opts.fromDir
       ? replay(module, opts.fromDir, log)
@@ -136,10 +153,15 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
         now: new Date(),
         log,
       });
+    // One page's write is in flight while the next page is fetched and prepared (bench/ingest: the
+    // Elasticsearch bulk round trips were otherwise idle time). Writes, records and checkpoints still
+    // happen strictly in page order, each checkpoint only after its page is flushed.
+    const pending = new Map<string, string>();
     for await (const page of pages) {
       if (opts.signal?.aborted) throw new Error('stopped before the end (shutdown)');
+      let prepared: Prepared | null = null;
       try {
-        await processPage(deps, module, page, counts, log);
+        prepared = await preparePage(deps, module, page, counts, log, pending);
       } catch (err) {
         // A saved body that does not parse is skipped and counted; a fetched one stops the run
         // before its checkpoint, so the next run fetches it again.
@@ -147,14 +169,23 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
         counts.failed++;
         log.warn({ file: page.checkpoint.file, error: (err as Error).message }, 'saved body skipped: could not be parsed');
       }
-      counts.pages++;
-      if (!opts.fromDir) deps.state.saveCheckpoint(module.name, page.checkpoint);
-      opts.onProgress?.({ ...counts });
+      await inflight;
+      inflight = (async () => {
+        if (prepared) await commitPage(deps, module, prepared, counts, log, pending);
+        counts.pages++;
+        if (!opts.fromDir) deps.state.saveCheckpoint(module.name, page.checkpoint);
+        opts.onProgress?.({ ...counts });
+      })();
+      // Awaited above or below; this only keeps a rejection from counting as unhandled meanwhile.
+      inflight.catch(() => undefined);
     }
+    await inflight;
     await deps.search.refresh();
   } catch (err) {
     error = (err as Error).message;
     log.error({ error }, 'ingest run failed');
+    // A write still in flight finishes (and checkpoints) before the run is closed and unlocked.
+    await Promise.resolve(inflight).catch(() => undefined);
   } finally {
     deps.state.finishRun(runId, counts, error);
     unlock();
