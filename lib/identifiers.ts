@@ -34,6 +34,12 @@ export function normalizeAfm(s: unknown): string | null {
   return /^\d{9}$/.test(compact) ? compact : null;
 }
 
+/** The ΑΦΜ in `v` (prefix, spaces, a lost leading zero tolerated) when its check digit holds, else null. */
+export function validAfm(v: unknown): string | null {
+  const afm = normalizeAfm(v);
+  return afm !== null && isValidAfm(afm) ? afm : null;
+}
+
 /** Trims, upper-cases and maps Latin look-alikes to Greek; returns the ADA, or null when it is not one. */
 export function normalizeAda(s: unknown): string | null {
   if (typeof s !== 'string') return null;

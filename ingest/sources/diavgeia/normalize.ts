@@ -1,7 +1,7 @@
 // One Diavgeia decision → one NormalizedDocument. Money, ΑΦΜ and CPV sit in `extraFieldValues`, whose keys
 // depend on the decision type (research/sources.md §1.1); docs/ingest-procurement-sources.md lists the choices.
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
-import { extractIdentifiers, isValidAfm, normalizeAda, normalizeAfm } from '../../../lib/identifiers.js';
+import { extractIdentifiers, normalizeAda, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import { collapse, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
 import { MalformedRecordError } from '../types.js';
@@ -80,8 +80,7 @@ function greekAfm(p: DiavgeiaAfmName | null | undefined): string | null {
   if (!isObject(p)) return null;
   const foreign = (v: unknown) => typeof v === 'string' && v.trim() !== '' && !['EL', 'GR'].includes(v.trim().toUpperCase());
   if (foreign(p.afmType) || foreign(p.afmCountry)) return null;
-  const afm = normalizeAfm(p.afm);
-  return afm !== null && isValidAfm(afm) ? afm : null;
+  return validAfm(p.afm);
 }
 
 function moneyOf(a: DiavgeiaAmount | null | undefined): Amount | null {

@@ -1,7 +1,7 @@
 // One ΚΗΜΔΗΣ record → one NormalizedDocument. The act type comes from the ΑΔΑΜ itself
 // (`26SYMV…` contract, `25AWRD…` award, …), so records of any of the five resources normalize.
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
-import { isValidAfm, normalizeAda, normalizeAfm } from '../../../lib/identifiers.js';
+import { normalizeAda, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import { athensLocalToIso, collapse, dateOnlyToIso, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
 import { MalformedRecordError } from '../types.js';
@@ -36,11 +36,6 @@ function kv(v: KeyValue | null | undefined): { key: string; value: string } {
   return isObject(v) ? { key: collapse(v.key), value: collapse(v.value) } : { key: '', value: '' };
 }
 
-/** A valid Greek ΑΦΜ, or null. */
-function afmOf(v: unknown): string | null {
-  const afm = normalizeAfm(v);
-  return afm !== null && isValidAfm(afm) ? afm : null;
-}
 
 /**
  * A contractor's ΑΦΜ. Real records set `greekVatNumber: false` for Greek firms too (see the fixture), so
@@ -50,7 +45,7 @@ function afmOf(v: unknown): string | null {
 function memberAfm(m: KimdisMember): string | null {
   const country = kv(m.country).key.toUpperCase();
   const greek = m.greekVatNumber === true || country === '' || country === 'GR' || country === 'EL';
-  return greek ? afmOf(m.vatNumber) : null;
+  return greek ? validAfm(m.vatNumber) : null;
 }
 
 /**
@@ -106,7 +101,7 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
   const code = /^\d{2}([A-Z]+)\d/.exec(adam)?.[1] ?? '';
   const act: ActType = ACT_TYPES[code] ?? { doc_type: 'unknown', doc_category: 'other', attachmentPath: 'contract', label: 'Πράξη' };
   const org = kv(r.organization);
-  const orgAfm = afmOf(r.organizationVatNumber);
+  const orgAfm = validAfm(r.organizationVatNumber);
   const details = isObject(r.contractingDataDetails) ? r.contractingDataDetails : {};
   const members = objects(details.contractingMembersDataList);
   const items = objects(r.objectDetailsList);

@@ -2,7 +2,7 @@
 // OP-TED eForms SDK examples (research/sources.md §1.2); organisations are referenced by ORG-… ids and
 // resolved in efext:EformsExtension/efac:Organizations.
 import type { Amount } from '../../../index-mappings/document.js';
-import { isValidAfm, normalizeAfm } from '../../../lib/identifiers.js';
+import { validAfm } from '../../../lib/identifiers.js';
 import { collapse, dateOnlyToIso, iso3ToIso2, lang3to1, normalizeCpv, roundMoney, toNumber, uniq } from '../normalize-helpers.js';
 import type { NoticeFacts, Party } from './facts.js';
 import type { TedEformsRecord, XmlNode } from './types.js';
@@ -72,8 +72,7 @@ interface Organisation {
 /** ΑΦΜ of a Greek organisation from its national company id (`EL090252840`, `090252840`). */
 function greekCompanyAfm(companyId: string, country3: string): string | null {
   if (country3 !== 'GRC' && !/^\s*(EL|GR)/i.test(companyId)) return null;
-  const afm = normalizeAfm(companyId);
-  return afm !== null && isValidAfm(afm) ? afm : null;
+  return validAfm(companyId);
 }
 
 function organisations(ext: X | undefined): Map<string, Organisation> {

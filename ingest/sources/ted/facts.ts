@@ -2,7 +2,7 @@
 // first reduced to the same NoticeFacts; one builder turns facts into the document, so both shapes
 // normalize alike (same source_id for the same published notice, same categories, same text layout).
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
-import { extractIdentifiers, isValidAfm, normalizeAfm } from '../../../lib/identifiers.js';
+import { extractIdentifiers, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import {
   collapse, dateOnlyToIso, decodeEntities, formatAmount, iso3ToIso2, lang3to1, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq,
@@ -133,10 +133,7 @@ const NUTS_RE = /^[A-Z]{2}[0-9A-Z]{0,3}$/;
  * arrays; a Greek id that passes the ΑΦΜ check digit (with or without the EL prefix) is kept as the AFM.
  */
 function parties(names: string[], ids: unknown): { name: string; afm: string | null }[] {
-  const list = scalars(ids).map((v) => {
-    const afm = v === null ? null : normalizeAfm(String(v));
-    return afm && isValidAfm(afm) ? afm : null;
-  });
+  const list = scalars(ids).map((v) => (v === null ? null : validAfm(String(v))));
   return names.map((name, i) => ({ name, afm: list[i] ?? null }));
 }
 
