@@ -18,7 +18,7 @@ import { KeyStore } from './db/keys.js';
 import { UsageCounter } from './db/usage.js';
 import { authenticate } from './middleware/authenticate.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
-import { DOCUMENT_ROUTES, registerDocuments } from './routes/documents.js';
+import { registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
 import { registerPlanned } from './routes/planned.js';
 import { registerSources } from './routes/sources.js';
@@ -70,8 +70,9 @@ export function createApp(deps: AppDeps): App {
   registerModels(server, context);
   registerSources(server, context);
   registerUsage(server, context);
-  registerDocuments(server, context);
-  registerPlanned(server, new Set(DOCUMENT_ROUTES));
+  const built = new Set<string>();
+  registerDocuments(server, context, built);
+  registerPlanned(server, built);
 
   return {
     server,

@@ -1,5 +1,7 @@
-// Routes of the contract not built yet: their tier gate and quota already apply; they answer 501.
-import type { RequestHandler, Server } from 'restify';
+// The contract's routes with their tiers: the one place a route's tier is declared. Built routes
+// register through contractRoute (which adds the tier gate and, for bodies, the JSON parser); the rest
+// answer 501 after authentication, quota and their tier gate.
+import type { Request, RequestHandler, Response, Server } from 'restify';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -32,12 +34,24 @@ export const PLANNED: [Method, string, Tier][] = [
   ['get', '/v1/monitor/entities/:id/report', 'enterprise'],
 ];
 
-/** Registers every planned route whose path+method is not in `built`. */
+function handlersOf(method: Method, path: string, tier: Tier): RequestHandler[] {
+  const body: RequestHandler[] = (method === 'post' || method === 'put') && !path.endsWith('/acknowledge') ? jsonBody : [];
+  return [requireTier(tier), ...body];
+}
+
+/** Registers a built route of the contract with its tier from PLANNED, and records it in `built`. */
+export function contractRoute(server: Server, built: Set<string>, method: Method, path: string, handler: (req: Request, res: Response) => Promise<void>): void {
+  const entry = PLANNED.find(([m, p]) => m === method && p === path);
+  if (!entry) throw new Error(`${method} ${path} is not a route of the contract`);
+  server[method](path, ...handlersOf(method, path, entry[2]), handler);
+  built.add(`${method} ${path}`);
+}
+
+/** Registers every contract route not in `built`, answering 501. */
 export function registerPlanned(server: Server, built: Set<string>): void {
   for (const [method, path, tier] of PLANNED) {
     if (built.has(`${method} ${path}`)) continue;
-    const body: RequestHandler[] = (method === 'post' || method === 'put') && !path.endsWith('/acknowledge') ? jsonBody : [];
-    server[method](path, requireTier(tier), body, async (req, _res) => {
+    server[method](path, ...handlersOf(method, path, tier), async (req, _res) => {
       throw new NotImplementedError(`${req.method} ${path} is not available yet`);
     });
   }
