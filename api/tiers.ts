@@ -10,10 +10,6 @@ export function tierAllows(have: Tier, need: Tier): boolean {
   return RANK[have] >= RANK[need];
 }
 
-export function tierLabel(tier: Tier): string {
-  return LABEL[tier];
-}
-
 /** "a Pro", "an Enterprise". */
 export function withArticle(tier: Tier): string {
   return `${tier === 'enterprise' ? 'an' : 'a'} ${LABEL[tier]}`;

@@ -40,13 +40,6 @@ export function stringParam(req: Request, name: string, opts: { required?: boole
   return v;
 }
 
-export function enumParam<T extends string>(req: Request, name: string, allowed: readonly T[], fallback?: T): T | undefined {
-  const v = single(req, name);
-  if (v === undefined || v === '') return fallback;
-  if (!(allowed as readonly string[]).includes(v)) throw new ValidationError(`${name} must be one of ${allowed.join(', ')}`);
-  return v as T;
-}
-
 /** A calendar date YYYY-MM-DD that exists. */
 export function dateParam(req: Request, name: string): string | undefined {
   const v = single(req, name);
@@ -56,13 +49,4 @@ export function dateParam(req: Request, name: string): string | undefined {
     throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
   }
   return v;
-}
-
-/** The JSON body as an object; anything else (array, scalar, missing) is a 422. */
-export function bodyObject(req: Request): Record<string, unknown> {
-  const b: unknown = req.body;
-  if (b === undefined || b === null || typeof b !== 'object' || Array.isArray(b)) {
-    throw new ValidationError('Request body must be a JSON object');
-  }
-  return b as Record<string, unknown>;
 }
