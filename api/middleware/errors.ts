@@ -3,6 +3,7 @@
 import type { Request, Response, Server } from 'restify';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
+import { needsAdmission, type Admit } from './admission.js';
 
 const MASKED = 'Internal server error';
 
@@ -47,10 +48,23 @@ export function formatJson(req: Request, res: Response, body: unknown): string {
   return data;
 }
 
-export function installErrorHandling(server: Server, log: Logger): void {
+/** The errors of requests that matched no route: restify raises them before any route step runs. */
+const ROUTING_ERRORS = new Set(['ResourceNotFoundError', 'MethodNotAllowedError']);
+
+export function installErrorHandling(server: Server, log: Logger, admit: Admit): void {
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {
     // Errors are always JSON, whatever the client's Accept header asked for.
     res.setHeader('Content-Type', 'application/json');
+    if (ROUTING_ERRORS.has(err.name) && needsAdmission(req.getPath())) {
+      // An unknown /v1 route needs a key and counts like any other request; a refusal (401, 429) is
+      // sent instead of the 404/405, and restify then skips its own send.
+      try {
+        admit(req, res);
+      } catch (refusal) {
+        res.send(refusal);
+        return cb();
+      }
+    }
     const status = statusOf(err);
     if (status >= 500 && status !== 503) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     else if (status >= 500) log.warn({ method: req.method, path: req.getPath(), detail: err.message }, 'engine unavailable');

@@ -1,14 +1,14 @@
 // The document index: GET /v1/search (Pro), GET /v1/{source}/documents (Free metadata, Pro full
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
-import type { Request, Server } from 'restify';
+import type { Request } from 'restify';
 import { NotFoundError } from '../../lib/errors.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { principalOf } from '../middleware/admission.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
 import { listingOf, metadataOf } from '../presenters/document.js';
 import { tierAllows } from '../tiers.js';
-import { contractRoute } from './planned.js';
+import type { ContractRoutes } from './contract-routes.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
@@ -23,8 +23,8 @@ function pathParam(req: Request, name: string): string {
   return String((req.params as Record<string, string>)[name] ?? '');
 }
 
-export function registerDocuments(server: Server, ctx: AppContext, built: Set<string>): void {
-  contractRoute(server, built, 'get', '/v1/search', async (req, res) => {
+export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void {
+  routes.add('get', '/v1/search', async (req, res) => {
     const q = stringParam(req, 'q', { required: true, maxLength: MAX_QUERY_LENGTH })!;
     const sourceName = stringParam(req, 'source');
     const source = sourceName === undefined ? undefined : sourceOf(sourceName);
@@ -34,7 +34,7 @@ export function registerDocuments(server: Server, ctx: AppContext, built: Set<st
     res.send({ query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
   });
 
-  contractRoute(server, built, 'get', '/v1/:source/documents', async (req, res) => {
+  routes.add('get', '/v1/:source/documents', async (req, res) => {
     const source = sourceOf(pathParam(req, 'source'));
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
@@ -44,7 +44,7 @@ export function registerDocuments(server: Server, ctx: AppContext, built: Set<st
     res.send({ source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset });
   });
 
-  contractRoute(server, built, 'get', '/v1/documents/:source_id/content', async (req, res) => {
+  routes.add('get', '/v1/documents/:source_id/content', async (req, res) => {
     const sourceId = pathParam(req, 'source_id');
     const doc = await ctx.search.get(sourceId);
     if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
@@ -54,7 +54,7 @@ export function registerDocuments(server: Server, ctx: AppContext, built: Set<st
     res.end(bytes);
   });
 
-  contractRoute(server, built, 'get', '/v1/stats', async (_req, res) => {
+  routes.add('get', '/v1/stats', async (_req, res) => {
     const stats = await ctx.search.stats();
     const sources: Record<string, { documents: number; last_updated: string | null; avg_quality: number | null }> = {};
     for (const name of SOURCE_NAMES) {

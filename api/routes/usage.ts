@@ -1,13 +1,12 @@
 // GET /v1/usage: the caller's quota for today (this request included).
-import type { Server } from 'restify';
+import type { ContractRoutes } from './contract-routes.js';
 import { isoSeconds, nextUtcMidnight, utcDay } from '../../lib/clock.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
-import { requireTier } from '../middleware/require-tier.js';
+import { principalOf } from '../middleware/admission.js';
 import { DAILY_QUOTA } from '../tiers.js';
 
-export function registerUsage(server: Server, ctx: AppContext): void {
-  server.get('/v1/usage', requireTier('free'), async (req, res) => {
+export function registerUsage(routes: ContractRoutes, ctx: AppContext): void {
+  routes.add('get', '/v1/usage', async (req, res) => {
     const { keyId, tier } = principalOf(req);
     const now = ctx.clock();
     const quota = DAILY_QUOTA[tier];

@@ -1,5 +1,6 @@
 // One server of the api-overhead benchmark, in its own process: `bare` is restify with one route;
-// `app` is our createApp (error formatter, authenticate + quota, parsers, tier gate) with the same route.
+// `headers` is bare plus the contract's four quota headers; `app` is our createApp (error formatter,
+// the gate: admission with key and quota, then the tier) with the same route.
 // Prints "READY <port>" and, for `app`, writes the keys to rotate over to the file given.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +8,8 @@ import path from 'node:path';
 import restify from 'restify';
 import { createApp } from '../../api/app.js';
 import { openDatabase } from '../../api/db/database.js';
-import { requireTier } from '../../api/middleware/require-tier.js';
+import { admission } from '../../api/middleware/admission.js';
+import { gate } from '../../api/middleware/gate.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
@@ -15,13 +17,22 @@ import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 
-const [mode, keysFile, keyCount = '2000'] = process.argv.slice(2);
+const [mode, keysFile, keyCount = '5000'] = process.argv.slice(2);
 const body = { hello: 'world' };
 let server: restify.Server;
 
-if (mode === 'bare') {
+if (mode === 'bare' || mode === 'headers') {
   server = restify.createServer({ name: '' });
+  // `headers`: bare plus the four headers the contract puts on every authenticated response, with
+  // fixed values; it tells how much of the gap is those headers alone.
+  const withHeaders = mode === 'headers';
   server.get('/v1/bench', async (_req, res) => {
+    if (withHeaders) {
+      res.setHeader('X-RateLimit-Limit', '1000');
+      res.setHeader('X-RateLimit-Remaining', '999');
+      res.setHeader('X-RateLimit-Reset', '1795305600');
+      res.setHeader('X-Tier', 'enterprise');
+    }
     res.send(body);
   });
 } else {
@@ -41,9 +52,11 @@ if (mode === 'bare') {
   const keys = Array.from({ length: Number(keyCount) }, (_, i) => app.context.keys.create(`bench-${i % 50}`, 'enterprise').key);
   fs.writeFileSync(keysFile, keys.join('\n') + '\n');
   server = app.server;
-  server.get('/v1/bench', requireTier('free'), async (_req, res) => {
+  // The same gate every contract route has (admission, then the tier), around the same handler as bare.
+  const admit = admission(app.context.keys, app.context.usage, app.context.clock);
+  server.get('/v1/bench', gate(admit, 'free', async (_req, res) => {
     res.send(body);
-  });
+  }));
 }
 
 server.listen(0, '127.0.0.1', () => {

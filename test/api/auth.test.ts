@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PLANNED } from '../../api/routes/planned.js';
+import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { pdi } from '../helpers/cli.js';
 import { startTestApp } from '../helpers/app.js';
 
@@ -50,18 +50,22 @@ t.test('when GET /v1/models is called without a key, then it lists the models wi
   t.notOk(res.headers.get('x-ratelimit-limit'), 'no quota headers: models is not counted');
 });
 
-t.test('when each tier calls each route, then the tier gate follows the contract table', async (t) => {
+t.test('when each tier calls each route, then a request without a key gets 401 and the tier gate follows the contract table', async (t) => {
   const app = await startTestApp(t);
   const keys = { free: app.key('free'), pro: app.key('pro'), enterprise: app.key('enterprise') };
   const rank = { free: 0, pro: 1, enterprise: 2 } as const;
   const samples: Record<string, string> = { ':source': 'ted', ':source_id': 'ted:1-2024', ':identifier': '090252840', ':id': '00000000-0000-0000-0000-000000000000' };
   let calls = 0;
-  for (const [method, route, need] of PLANNED) {
+  for (const [method, route, need] of CONTRACT_ROUTES) {
     const path = route.replace(/:\w+/g, (m) => encodeURIComponent(samples[m]));
+    const httpMethod = method === 'del' ? 'DELETE' : method.toUpperCase();
+    const body = method === 'get' || method === 'del' ? undefined : {};
+    const anonymous = await app.request(path, { method: httpMethod, body });
+    t.equal(anonymous.status, 401, `no key: ${method} ${route}`);
     for (const tier of ['free', 'pro', 'enterprise'] as const) {
       // Each Free key allows 5 calls a day: use a fresh key whenever one would run out.
       if (tier === 'free' && ++calls % 5 === 0) keys.free = app.key('free');
-      const res = await app.request(path, { key: keys[tier], method: method === 'del' ? 'DELETE' : method.toUpperCase(), body: method === 'get' || method === 'del' ? undefined : {} });
+      const res = await app.request(path, { key: keys[tier], method: httpMethod, body });
       if (rank[tier] < rank[need]) {
         t.equal(res.status, 403, `${tier} ${method} ${route}`);
         t.same(res.body, { detail: `This feature requires ${need === 'pro' ? 'a Pro' : 'an Enterprise'} subscription` });

@@ -1,12 +1,12 @@
 // Keeps docs/openapi.json true to the code and to the contract (shared/spec/api-v1.md + decisions.md):
-// structure, the route table (PLANNED + the built routes), tiers, limits, error bodies, and — against the
+// structure, the route table (CONTRACT_ROUTES + the public route), tiers, limits, error bodies, and — against the
 // app running in-process — the tier gates and the response shapes of the routes that are built.
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { TIERS, type Tier } from '../../api/db/keys.js';
 import { UPGRADE_HINT } from '../../api/presenters/document.js';
-import { PLANNED } from '../../api/routes/planned.js';
+import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { resolveSource, SOURCE_NAMES } from '../../lib/sources.js';
 import { startTestApp, type TestResponse } from '../helpers/app.js';
@@ -164,12 +164,10 @@ function responseSchema(o: Json, status: number | string, type = 'application/js
 const toOpenApi = (p: string) => p.replace(/:(\w+)/g, '{$1}');
 const HTTP: Record<string, string> = { get: 'GET', post: 'POST', put: 'PUT', del: 'DELETE' };
 
-/** The code's route table: PLANNED (every contract route and its tier) plus the routes built outside it. */
+/** The code's route table: CONTRACT_ROUTES (every gated route and its tier) plus the public one. */
 const CODE_ROUTES = new Map<string, Tier | 'none'>([
-  ...PLANNED.map(([m, p, tier]) => [`${HTTP[m]} ${toOpenApi(p)}`, tier] as [string, Tier]),
+  ...CONTRACT_ROUTES.map(([m, p, tier]) => [`${HTTP[m]} ${toOpenApi(p)}`, tier] as [string, Tier]),
   ['GET /v1/models', 'none'],
-  ['GET /v1/sources', 'free'],
-  ['GET /v1/usage', 'free'],
 ]);
 
 /** Contract section 4, transcribed: every endpoint and its lowest tier. */
@@ -268,7 +266,7 @@ t.test('when a path has {parameters}, then each is declared once as a required p
 // (b) The document matches the code's route table.
 
 t.test('when the documented operations are compared with the code routes, then both sets are equal and tiers agree', async (t) => {
-  t.equal(CODE_ROUTES.size, PLANNED.length + 3, 'PLANNED has no duplicate routes');
+  t.equal(CODE_ROUTES.size, CONTRACT_ROUTES.length + 1, 'CONTRACT_ROUTES has no duplicate routes');
   const documented = new Set(OPS.map((o) => o.key));
   const missing = [...CODE_ROUTES.keys()].filter((k) => !documented.has(k));
   const extra = [...documented].filter((k) => !CODE_ROUTES.has(k));

@@ -1,0 +1,89 @@
+// Admission: the API key and the daily quota, checked on every /v1 request except GET /v1/models.
+// It runs inside each route's first step (see gate.ts) and, for requests that match no route (404,
+// 405), in the error listener (errors.ts), so unknown routes are authenticated and counted too. It is
+// not a restify `pre` handler: a chain step of its own cost more than the check itself.
+import type { Request, Response } from 'restify';
+import { isoSeconds, nextUtcMidnight, utcDay, type Clock } from '../../lib/clock.js';
+import { QuotaExceededError, UnauthorizedError } from '../../lib/errors.js';
+import type { KeyStore, Principal } from '../db/keys.js';
+import type { UsageCounter } from '../db/usage.js';
+import { DAILY_QUOTA } from '../tiers.js';
+
+declare module 'restify' {
+  interface Request {
+    principal?: Principal;
+  }
+}
+
+/** Sets req.principal and the quota headers, or throws 401/429 (with the headers already set). */
+export type Admit = (req: Request, res: Response) => void;
+
+const PUBLIC_PATHS = new Set(['/v1/models', '/v1/models/']);
+
+/** Whether a request to this path needs a key and counts against the quota. */
+export function needsAdmission(path: string): boolean {
+  return path.startsWith('/v1/') && !PUBLIC_PATHS.has(path);
+}
+
+export function principalOf(req: Request): Principal {
+  if (!req.principal) throw new Error('principalOf called on an unauthenticated route');
+  return req.principal;
+}
+
+/** The UTC day of `now` and its end, recomputed only when the day changes (this runs per request). */
+function dayClock(clock: Clock) {
+  let day = '';
+  let startMs = 0;
+  let endMs = 0;
+  let resetHeader = '';
+  return (): { now: Date; day: string; resetMs: number; resetHeader: string } => {
+    const now = clock();
+    const ms = now.getTime();
+    if (ms < startMs || ms >= endMs) {
+      day = utcDay(now);
+      startMs = Date.parse(`${day}T00:00:00Z`);
+      endMs = nextUtcMidnight(now).getTime();
+      resetHeader = String(Math.floor(endMs / 1000));
+    }
+    return { now, day, resetMs: endMs, resetHeader };
+  };
+}
+
+const LIMIT_HEADER = Object.fromEntries(Object.entries(DAILY_QUOTA).map(([tier, quota]) => [tier, String(quota)]));
+
+const BEARER = 'Bearer ';
+
+/** The key of an `Authorization: Bearer KEY` header (scheme case-insensitive, spaces around). */
+function bearerKey(header: string): string | undefined {
+  // The usual exact form without a regular expression: this runs on every request.
+  if (header.startsWith(BEARER) && header.indexOf(' ', BEARER.length) === -1 && header.length > BEARER.length) {
+    return header.slice(BEARER.length);
+  }
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+}
+
+export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Admit {
+  const today = dayClock(clock);
+  return function admit(req: Request, res: Response): void {
+    const header = req.headers.authorization;
+    if (!header) throw new UnauthorizedError('Missing API key');
+    const key = bearerKey(header);
+    const principal = key === undefined ? null : keys.authenticate(key, header);
+    if (!principal) throw new UnauthorizedError('Invalid API key');
+    req.principal = principal;
+
+    const { now, day, resetMs, resetHeader } = today();
+    const quota = DAILY_QUOTA[principal.tier];
+    const { allowed, used } = usage.consume(principal.keyId, day, quota);
+    // Strings, not numbers: Node would convert a number twice (to validate it, then to write it).
+    res.setHeader('X-RateLimit-Limit', LIMIT_HEADER[principal.tier]);
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, quota - used)));
+    res.setHeader('X-RateLimit-Reset', resetHeader);
+    res.setHeader('X-Tier', principal.tier);
+    if (!allowed) {
+      const retryAfter = Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000));
+      res.setHeader('Retry-After', retryAfter);
+      throw new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(new Date(resetMs))}`, retryAfter);
+    }
+  };
+}
