@@ -104,7 +104,8 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
   if (changed.size === 0) return null;
 
   const items = [...changed.values()];
-  const originals = await Promise.all(items.map(async (c) => ({ sha256: await deps.blobs.put(c.original.body), content_type: c.original.contentType })));
+  const digests = await deps.blobs.put(items.map((c) => c.original.body));
+  const originals = items.map((c, i) => ({ sha256: digests[i], content_type: c.original.contentType }));
   const { vectors } = await embedAll(deps.embedder, deps.documents, items.map((c) => ({ doc: c.doc, contentHash: c.hash })));
   const indexedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const indexed: IndexedDocument[] = items.map((c, i) => ({ ...c.doc, indexed_at: indexedAt, content_hash: c.hash, original: originals[i], embedding: vectors[i] }));

@@ -26,7 +26,8 @@ export async function embedAll(embedder: Embedder, store: DocumentStore, items: 
     const batch = missing.slice(start, start + EMBED_BATCH);
     const out = await embedder.embed(batch.map(({ text }) => text));
     batch.forEach(({ i }, k) => (vectors[i] = out[k]));
-    store.saveVectors(cacheKey, batch.map(({ it }, k) => ({ contentHash: it.contentHash, vector: out[k] })));
   }
+  // Cached in one transaction for the whole call (a page), not one per model batch.
+  store.saveVectors(cacheKey, missing.map(({ it, i }) => ({ contentHash: it.contentHash, vector: vectors[i]! })));
   return { vectors: vectors as number[][], computed: missing.length };
 }

@@ -49,7 +49,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
     const docs = corpus();
     // One original, to download.
     const original = Buffer.from('<?xml version="1.0"?><ContractAwardNotice>ok</ContractAwardNotice>');
-    const sha256 = await app.blobs.put(original);
+    const [sha256] = await app.blobs.put([original]);
     const withOriginal = docs.find((d) => d.source === 'ted')!;
     withOriginal.original = { sha256, content_type: 'application/xml' };
     const result = await search.upsert(docs);

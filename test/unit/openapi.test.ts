@@ -519,7 +519,7 @@ function sampleDoc(overrides: Partial<IndexedDocument> = {}): IndexedDocument {
 t.test('when the built routes answer, then their bodies and headers match the documented schemas', async (t) => {
   const app = await startTestApp(t);
   const pdf = Buffer.from('%PDF-1.4\n%test\n');
-  const sha256 = await app.blobs.put(pdf);
+  const [sha256] = await app.blobs.put([pdf]);
   await app.search.upsert([sampleDoc({ original: { sha256, content_type: 'application/pdf' } })]);
   await app.search.refresh();
 
