@@ -36,6 +36,17 @@ export const TEXT_QUERY_FIELDS = [
 /** The dense_vector field kNN queries run on; never returned in hits. */
 export const EMBEDDING_FIELD = 'embedding';
 
+/**
+ * The metadata record (document.ts METADATA_FIELDS) as one JSON string, kept in doc values only (not
+ * searchable, not in `_source`): search results read it column-wise instead of parsing and filtering
+ * each hit's `_source`, which was two thirds of the cost of a 100-hit search at 1M documents
+ * (docs/benchmarks.md). The adapter writes it; a record longer than METADATA_JSON_MAX characters (a
+ * title thousands of characters long) is not kept, and that hit's metadata is read from `_source`.
+ */
+export const METADATA_JSON_FIELD = 'metadata_json';
+/** Lucene's 32,766-byte limit on a doc-values term, in characters of up to 4 UTF-8 bytes. */
+export const METADATA_JSON_MAX = 8191;
+
 /** The mapping for an embedding of `dimension` floats (the embedder's dimension, e.g. 384). */
 export function buildMapping(dimension: number, meta: Record<string, unknown> = {}): Record<string, unknown> {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 4096) {
@@ -43,6 +54,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
   }
   return {
     dynamic: 'strict',
+    _source: { excludes: [METADATA_JSON_FIELD] },
     _meta: { mapping_version: MAPPING_VERSION, embedding_dimension: dimension, ...meta },
     properties: {
       source_id: keyword,
@@ -87,6 +99,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
           content_type: stored,
         },
       },
+      [METADATA_JSON_FIELD]: { type: 'keyword', index: false, doc_values: true, ignore_above: METADATA_JSON_MAX },
       [EMBEDDING_FIELD]: {
         type: 'dense_vector',
         dims: dimension,

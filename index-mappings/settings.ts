@@ -18,8 +18,12 @@ export function buildSettings(): Record<string, unknown> {
       number_of_shards: 1,
       // One replica as soon as there is a second node to hold it; a single node stays green.
       auto_expand_replicas: '0-1',
-      // Writes become visible within a second; bulk rebuilds refresh explicitly at the end.
-      refresh_interval: '1s',
+      // No refresh_interval: left to Elasticsearch's default, which refreshes every second while the
+      // shard is being searched and skips refreshes once nobody searched it for 30 s ("search idle").
+      // An ingest with no readers then writes fewer, larger segments, with fewer vector graphs to build
+      // and merge (real-model ingest 44 -> 59 docs/s here); the first search after idle refreshes and
+      // waits for it, so a new document is still visible to the next search. Rebuilds load with
+      // refreshes off and refresh at the end.
     },
     analysis: {
       filter: {

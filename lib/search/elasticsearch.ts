@@ -12,7 +12,7 @@
 import { Client, errors, Transport, type estypes } from '@elastic/elasticsearch';
 import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, physicalIndexName, readAlias, writeAlias } from '../../index-mappings/index-names.js';
-import { buildMapping, EMBEDDING_FIELD, TEXT_QUERY_FIELDS } from '../../index-mappings/mapping.js';
+import { buildMapping, EMBEDDING_FIELD, METADATA_JSON_FIELD, TEXT_QUERY_FIELDS } from '../../index-mappings/mapping.js';
 import { buildSettings } from '../../index-mappings/settings.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -63,10 +63,15 @@ const BULK_BACKOFF_MS = [200, 1_000, 3_000];
 const PIT_KEEP_ALIVE = '1m';
 /** Hits never carry the vector (provider.ts StoredDocument). */
 const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
+/**
+ * What a request returns of each hit: whole documents from `_source`, or the metadata record from
+ * doc values (mapping.ts METADATA_JSON_FIELD).
+ */
+type Projection = Pick<estypes.SearchRequest, '_source' | 'docvalue_fields'>;
+const WHOLE: Projection = { _source: HIT_SOURCE };
+const METADATA: Projection = { _source: false, docvalue_fields: [METADATA_JSON_FIELD] };
 /** Totals up to this are exact from the page request alone (Elasticsearch's default threshold). */
 const EXACT_COUNT_UP_TO = 10_000;
-/** Metadata only (search results): fetching whole documents was half of a search's latency at 1M. */
-const METADATA_SOURCE: estypes.SearchSourceConfig = { includes: [...METADATA_FIELDS] };
 
 type Query = estypes.QueryDslQueryContainer;
 type SortSpec = { field: string; order: 'asc' | 'desc' }[];
@@ -441,7 +446,10 @@ export class ElasticsearchProvider implements SearchProvider {
     for (const chunk of chunks(docs)) {
       let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
-        const operations = pending.flatMap((doc) => [{ index: { _index: target(doc), _id: doc.source_id } }, doc]);
+        const operations = pending.flatMap((doc) => [
+          { index: { _index: target(doc), _id: doc.source_id } },
+          { ...doc, [METADATA_JSON_FIELD]: metadataJson(doc) },
+        ]);
         const res = await this.call('bulk', () =>
           this.client.bulk({ operations, require_alias: requireAlias, refresh: false }),
         );
@@ -497,7 +505,8 @@ export class ElasticsearchProvider implements SearchProvider {
         created += out.created;
       }
       await this.call('indices.put_settings', () =>
-        this.client.indices.putSettings({ index, settings: { index: { refresh_interval: '1s' } } }),
+        // Back to the default (settings.ts): null resets a setting, which the client's types do not allow.
+        this.client.indices.putSettings({ index, settings: { index: { refresh_interval: null } } as unknown as estypes.IndicesIndexSettings }),
       );
       await this.call('indices.refresh', () => this.client.indices.refresh({ index }));
       count = (await this.call('count', () => this.client.count({ index }))).count;
@@ -562,7 +571,7 @@ export class ElasticsearchProvider implements SearchProvider {
     if (text === '') return { total: 0, hits: [] };
     const query = buildTextQuery(text, q.source);
     if (q.limit <= 0) return this.countOnly(query);
-    return this.paged(query, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA_SOURCE : HIT_SOURCE);
+    return this.paged(query, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE);
   }
 
   async list(q: ListQuery): Promise<SearchResult> {
@@ -587,7 +596,7 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  private async paged(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig = HIT_SOURCE): Promise<SearchResult> {
+  private async paged(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection = WHOLE): Promise<SearchResult> {
     try {
       return await this.read(() => {
         if (sort === TEXT_SORT && offset + limit + 1 <= this.window) return this.textPage(query, offset, limit, src);
@@ -621,12 +630,12 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   /** A page in `sort` order by from/size, its total counted alongside (see countMatches). */
-  private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchResult> {
+  private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
     const [hits, total] = await Promise.all([this.sortedHits(query, sort, offset, limit, src), this.countMatches(query)]);
     return { total, hits };
   }
 
-  private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchHit[]> {
+  private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
     const res = await this.call('search', () =>
       this.client.search<StoredDocument>({
         index: readAlias(this.prefix),
@@ -637,12 +646,12 @@ export class ElasticsearchProvider implements SearchProvider {
         // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
         // the sort, so hits carry it without `track_scores` (which forced scoring every match).
         track_total_hits: false,
-        _source: src,
+        ...src,
         // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
         allow_partial_search_results: false,
       }),
     );
-    return res.hits.hits.map(toHit);
+    return this.hitsOf(res.hits.hits);
   }
 
   /**
@@ -652,7 +661,7 @@ export class ElasticsearchProvider implements SearchProvider {
    * scores, and they are applied here unless a tie crosses an edge of the page, in which case the page
    * is asked for again in the full sort order (sortedHits), so the order is always exactly TEXT_SORT.
    */
-  private async textPage(query: Query, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchResult> {
+  private async textPage(query: Query, offset: number, limit: number, src: Projection): Promise<SearchResult> {
     const { from, size, lead } = buildScorePage(offset, limit);
     // Counted exactly up to EXACT_COUNT_UP_TO in the page request itself (Lucene still prunes past it):
     // a selective query costs one request; only a larger total is counted by a second one.
@@ -663,22 +672,45 @@ export class ElasticsearchProvider implements SearchProvider {
         from,
         size,
         track_total_hits: EXACT_COUNT_UP_TO,
-        _source: src,
+        ...src,
         allow_partial_search_results: false,
       }),
     );
     const counted = res.hits.total;
-    const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(query);
-    const window = res.hits.hits.map((h) => ({
-      hit: h,
-      score: h._score ?? 0,
-      published_at: h._source?.published_at,
-      source_id: h._source?.source_id ?? h._id ?? '',
-    }));
+    const [total, hits] = await Promise.all([
+      typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : this.countMatches(query),
+      this.hitsOf(res.hits.hits),
+    ]);
+    const window = hits.map((hit) => ({ hit, score: hit.score, published_at: hit.doc.published_at, source_id: hit.doc.source_id }));
     const page = pageFromScoreWindow(window, lead, limit);
-    if (page) return { total, hits: page.map((w) => toHit(w.hit)) };
+    if (page) return { total, hits: page.map((w) => w.hit) };
     this.log.debug({ offset, limit }, 'score tie at a page edge; page asked for in full sort order');
     return { total, hits: await this.sortedHits(query, TEXT_SORT, offset, limit, src) };
+  }
+
+  /**
+   * The documents of raw hits: `_source` when the request asked for it, else the metadata record from
+   * doc values. A hit without one (its record was over METADATA_JSON_MAX, or the index predates the
+   * field) has its metadata read from `_source` by one mget for all such hits.
+   */
+  private async hitsOf(raw: estypes.SearchHit<StoredDocument>[]): Promise<SearchHit[]> {
+    const docs = raw.map((h) => {
+      const json = h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined;
+      return h._source ?? (json === undefined ? undefined : (JSON.parse(json) as StoredDocument));
+    });
+    const missing = raw.flatMap((h, i) => (docs[i] === undefined ? [i] : []));
+    if (missing.length > 0) {
+      const res = await this.call('mget', () =>
+        this.client.mget<StoredDocument>({
+          docs: missing.map((i) => ({ _index: raw[i]._index, _id: raw[i]._id!, _source: { includes: [...METADATA_FIELDS] } })),
+        }),
+      );
+      res.docs.forEach((d, k) => {
+        if ('found' in d && d.found) docs[missing[k]] = d._source;
+      });
+    }
+    // A document deleted between the query and the mget is left out rather than shown empty.
+    return raw.flatMap((h, i) => (docs[i] === undefined ? [] : [{ doc: docs[i]!, score: h._score ?? 0 }]));
   }
 
   /**
@@ -688,7 +720,7 @@ export class ElasticsearchProvider implements SearchProvider {
    * walked with search_after in steps of at most `window` hits carrying only sort values, so memory
    * stays bounded by one step whatever the offset.
    */
-  private async deepPage(query: Query, sort: SortSpec, offset: number, limit: number, src: estypes.SearchSourceConfig): Promise<SearchResult> {
+  private async deepPage(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
     const opened = await this.call('open_point_in_time', () =>
       this.client.openPointInTime({ index: readAlias(this.prefix), keep_alive: PIT_KEEP_ALIVE }),
     );
@@ -718,7 +750,7 @@ export class ElasticsearchProvider implements SearchProvider {
       const common = { sort: sortBody, track_total_hits: false } as const;
       let hits: estypes.SearchHit<StoredDocument>[] = [];
       if (skip + take <= this.window) {
-        hits = (await step({ ...common, from: skip, size: take, _source: src })).hits.hits;
+        hits = (await step({ ...common, from: skip, size: take, ...src })).hits.hits;
       } else {
         let after: estypes.SortResults | undefined;
         for (let remaining = skip; remaining > 0; ) {
@@ -733,7 +765,7 @@ export class ElasticsearchProvider implements SearchProvider {
             ...common,
             size: Math.min(take - hits.length, this.window),
             search_after: after,
-            _source: src,
+            ...src,
           });
           const page = res.hits.hits;
           if (page.length === 0) break;
@@ -742,7 +774,7 @@ export class ElasticsearchProvider implements SearchProvider {
         }
       }
       if (!forward) hits.reverse();
-      return { total, hits: hits.map(toHit) };
+      return { total, hits: await this.hitsOf(hits) };
     } finally {
       this.client.closePointInTime({ id: pitId }).catch((err: unknown) => {
         this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
@@ -852,8 +884,9 @@ function totalOf(res: estypes.SearchResponse<unknown, unknown>): number {
   return typeof t === 'number' ? t : (t?.value ?? 0);
 }
 
-function toHit(h: estypes.SearchHit<StoredDocument>): SearchHit {
-  return { doc: h._source!, score: h._score ?? 0 };
+/** The metadata record stored with a document (mapping.ts METADATA_JSON_FIELD). */
+function metadataJson(doc: IndexedDocument): string {
+  return JSON.stringify(Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])));
 }
 
 /** Splits documents into bulk requests under BULK_MAX_DOCS and (roughly) BULK_MAX_BYTES. */

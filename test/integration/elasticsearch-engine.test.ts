@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
+import { METADATA_JSON_MAX } from '../../index-mappings/mapping.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
@@ -134,6 +135,17 @@ t.test('searching', async (t) => {
     t.notOk('embedding' in r.hits[0].doc);
     t.equal(r.hits[0].doc.title, 'Σύμβαση προμήθειας υπολογιστών');
   });
+});
+
+t.test('when a metadata record is too long for doc values, then search reads that hit from _source', async (t) => {
+  const p = await ready(t);
+  const long = `Απόφαση κυματοθραύστη ${'παράρτημα '.repeat(1_000)}`.trim();
+  t.ok(long.length > METADATA_JSON_MAX, 'the title alone exceeds the doc-values limit');
+  await p.upsert([makeDoc('ted', 'long', { title: long }), makeDoc('ted', 'short', { title: 'Μελέτη κυματοθραύστη' })]);
+  await p.refresh();
+  const r = await p.search({ text: 'κυματοθραύστη', limit: 10, offset: 0, view: 'metadata' });
+  t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]).sort(), [['ted:long', long], ['ted:short', 'Μελέτη κυματοθραύστη']]);
+  t.notOk('content' in r.hits[0].doc, 'still the metadata record only');
 });
 
 t.test('when a document is upserted twice with one source_id, then the second overwrites the first', async (t) => {

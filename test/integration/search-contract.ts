@@ -4,7 +4,7 @@
 // query word has another inflection anywhere in the fixtures, and no query word is a stop word.
 // open() must return a provider whose embedding dimension is CONTRACT_DIMENSION; the suite calls init().
 import type { Test } from 'tap';
-import type { IndexedDocument } from '../../index-mappings/document.js';
+import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import type { SearchHit, SearchProvider, SearchResult } from '../../lib/search/provider.js';
 import type { SourceName } from '../../lib/sources.js';
 
@@ -140,7 +140,7 @@ function fixtures(): IndexedDocument[] {
 
 // ------------------------------------------------------------------------------------------ helpers
 
-const ids = (r: SearchResult | SearchHit[]) => ('hits' in r ? r.hits : r).map((h) => h.doc.source_id);
+const ids = (r: { hits: { doc: { source_id: string } }[] } | SearchHit[]) => ('hits' in r ? r.hits : r).map((h) => h.doc.source_id);
 const sorted = (xs: string[]) => [...xs].sort();
 /** published_at desc, then source_id asc (code point order; the fixture ids are ASCII). */
 const byListingOrder = (a: IndexedDocument, b: IndexedDocument) =>
@@ -188,6 +188,27 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       for (let i = 1; i < r.hits.length; i++) t.ok(r.hits[i - 1].score >= r.hits[i].score, `score ${i}`);
       const withVectors = await search(p, 'αφαλάτωσης');
       for (const h of withVectors.hits) t.notOk('embedding' in h.doc, `${h.doc.source_id} has no embedding field`);
+    });
+
+    t.test('when the metadata view is asked for, then each hit carries its exact metadata record, in the same order and pages', async (t) => {
+      const byId = new Map(docs.map((d) => [d.source_id, d]));
+      // At least the record (provider.ts): an engine may return more when that costs it nothing.
+      const record = (d: Partial<IndexedDocument>) => Object.fromEntries(METADATA_FIELDS.map((f) => [f, d[f]]));
+      for (const text of ['υπηρεσιών', 'Συντήρηση']) {
+        const whole = await search(p, text, { limit: 1000 });
+        const meta = await p.search({ text, limit: 1000, offset: 0, view: 'metadata' });
+        t.equal(meta.total, whole.total, `${text}: total`);
+        t.same(ids(meta), ids(whole), `${text}: order`);
+        for (const h of meta.hits) {
+          const d = byId.get(h.doc.source_id)!;
+          t.same(record(h.doc), record(d), `${text}: ${h.doc.source_id} carries its metadata record`);
+        }
+        const walked: string[] = [];
+        for (let offset = 0; offset < whole.total; offset += 4) {
+          walked.push(...ids(await p.search({ text, limit: 4, offset, view: 'metadata' })));
+        }
+        t.same(walked, ids(whole), `${text}: metadata pages walk the same order`);
+      }
     });
 
     t.test('when the term is in one title and another body, then the title match ranks first', async (t) => {

@@ -10,7 +10,12 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 1,
+      "mapping_version": 2,
+    },
+    "_source": Object {
+      "excludes": Array [
+        "metadata_json",
+      ],
     },
     "dynamic": "strict",
     "properties": Object {
@@ -82,6 +87,12 @@ Object {
         "type": "date",
       },
       "language": Object {
+        "type": "keyword",
+      },
+      "metadata_json": Object {
+        "doc_values": true,
+        "ignore_above": 8191,
+        "index": false,
         "type": "keyword",
       },
       "original": Object {
@@ -213,7 +224,6 @@ Object {
     "index": Object {
       "auto_expand_replicas": "0-1",
       "number_of_shards": 1,
-      "refresh_interval": "1s",
     },
   },
 }
