@@ -37,15 +37,14 @@ export const TEXT_QUERY_FIELDS = [
 export const EMBEDDING_FIELD = 'embedding';
 
 /**
- * The metadata record (document.ts METADATA_FIELDS) as one JSON string, kept in doc values only (not
- * searchable, not in `_source`): search results read it column-wise instead of parsing and filtering
- * each hit's `_source`, which was two thirds of the cost of a 100-hit search at 1M documents
- * (docs/benchmarks.md). The adapter writes it; a record longer than METADATA_JSON_MAX characters (a
- * title thousands of characters long) is not kept, and that hit's metadata is read from `_source`.
+ * The metadata record (document.ts METADATA_FIELDS) as UTF-8 JSON in a binary doc value (base64 on
+ * the wire): search results read it column-wise instead of loading and filtering each hit's stored
+ * `_source`. Binary, not keyword: Lucene keeps keyword doc values in an LZ4-compressed terms
+ * dictionary, and decompressing a block per hit made fetching 100 records cost 4-6x the query itself
+ * at 1M documents; its binary doc values are stored uncompressed and have no 32,766-byte limit.
+ * Neither searchable nor in `_source`; the adapter writes it (docs/benchmarks.md, docs/search-engines.md).
  */
 export const METADATA_JSON_FIELD = 'metadata_json';
-/** Lucene's 32,766-byte limit on a doc-values term, in characters of up to 4 UTF-8 bytes. */
-export const METADATA_JSON_MAX = 8191;
 
 /** The mapping for an embedding of `dimension` floats (the embedder's dimension, e.g. 384). */
 export function buildMapping(dimension: number, meta: Record<string, unknown> = {}): Record<string, unknown> {
@@ -99,7 +98,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
           content_type: stored,
         },
       },
-      [METADATA_JSON_FIELD]: { type: 'keyword', index: false, doc_values: true, ignore_above: METADATA_JSON_MAX },
+      [METADATA_JSON_FIELD]: { type: 'binary', doc_values: true },
       [EMBEDDING_FIELD]: {
         type: 'dense_vector',
         dims: dimension,

@@ -65,11 +65,17 @@ const PIT_KEEP_ALIVE = '1m';
 const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
 /**
  * What a request returns of each hit: whole documents from `_source`, or the metadata record from
- * doc values (mapping.ts METADATA_JSON_FIELD).
+ * doc values (mapping.ts METADATA_JSON_FIELD). `stored_fields: _none_` leaves out `_id` too: loading
+ * it decompresses a stored-fields block per hit, a third of a 100-hit metadata page's cost at 1M
+ * documents; the record carries source_id.
  */
-type Projection = Pick<estypes.SearchRequest, '_source' | 'docvalue_fields'>;
+type Projection = Pick<estypes.SearchRequest, '_source' | 'docvalue_fields' | 'stored_fields'>;
 const WHOLE: Projection = { _source: HIT_SOURCE };
-const METADATA: Projection = { _source: false, docvalue_fields: [METADATA_JSON_FIELD] };
+const METADATA: Projection = { _source: false, stored_fields: '_none_', docvalue_fields: [METADATA_JSON_FIELD] };
+/** The metadata record from `_source`, for documents written before the doc-values record existed. */
+const METADATA_FROM_SOURCE: Projection = { _source: { includes: [...METADATA_FIELDS] } };
+/** Sort values only: the skipped part of a deep walk. */
+const SORT_VALUES_ONLY: Projection = { _source: false, stored_fields: '_none_' };
 /** Totals up to this are exact from the page request alone (Elasticsearch's default threshold). */
 const EXACT_COUNT_UP_TO = 10_000;
 
@@ -448,7 +454,7 @@ export class ElasticsearchProvider implements SearchProvider {
       for (let attempt = 0; pending.length > 0; attempt++) {
         const operations = pending.flatMap((doc) => [
           { index: { _index: target(doc), _id: doc.source_id } },
-          { ...doc, [METADATA_JSON_FIELD]: metadataJson(doc) },
+          { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc) },
         ]);
         const res = await this.call('bulk', () =>
           this.client.bulk({ operations, require_alias: requireAlias, refresh: false }),
@@ -636,22 +642,24 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
-    const res = await this.call('search', () =>
-      this.client.search<StoredDocument>({
-        index: readAlias(this.prefix),
-        query,
-        sort: buildSort(sort),
-        from: offset,
-        size: limit,
-        // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
-        // the sort, so hits carry it without `track_scores` (which forced scoring every match).
-        track_total_hits: false,
-        ...src,
-        // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
-        allow_partial_search_results: false,
-      }),
+    const { hits } = await this.withDocs(src, (projection) =>
+      this.call('search', () =>
+        this.client.search<StoredDocument>({
+          index: readAlias(this.prefix),
+          query,
+          sort: buildSort(sort),
+          from: offset,
+          size: limit,
+          // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
+          // the sort, so hits carry it without `track_scores` (which forced scoring every match).
+          track_total_hits: false,
+          ...projection,
+          // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
+          allow_partial_search_results: false,
+        }),
+      ),
     );
-    return this.hitsOf(res.hits.hits);
+    return hits;
   }
 
   /**
@@ -665,22 +673,21 @@ export class ElasticsearchProvider implements SearchProvider {
     const { from, size, lead } = buildScorePage(offset, limit);
     // Counted exactly up to EXACT_COUNT_UP_TO in the page request itself (Lucene still prunes past it):
     // a selective query costs one request; only a larger total is counted by a second one.
-    const res = await this.call('search', () =>
-      this.client.search<StoredDocument>({
-        index: readAlias(this.prefix),
-        query,
-        from,
-        size,
-        track_total_hits: EXACT_COUNT_UP_TO,
-        ...src,
-        allow_partial_search_results: false,
-      }),
+    const { res, hits } = await this.withDocs(src, (projection) =>
+      this.call('search', () =>
+        this.client.search<StoredDocument>({
+          index: readAlias(this.prefix),
+          query,
+          from,
+          size,
+          track_total_hits: EXACT_COUNT_UP_TO,
+          ...projection,
+          allow_partial_search_results: false,
+        }),
+      ),
     );
     const counted = res.hits.total;
-    const [total, hits] = await Promise.all([
-      typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : this.countMatches(query),
-      this.hitsOf(res.hits.hits),
-    ]);
+    const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(query);
     const window = hits.map((hit) => ({ hit, score: hit.score, published_at: hit.doc.published_at, source_id: hit.doc.source_id }));
     const page = pageFromScoreWindow(window, lead, limit);
     if (page) return { total, hits: page.map((w) => w.hit) };
@@ -689,28 +696,23 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   /**
-   * The documents of raw hits: `_source` when the request asked for it, else the metadata record from
-   * doc values. A hit without one (its record was over METADATA_JSON_MAX, or the index predates the
-   * field) has its metadata read from `_source` by one mget for all such hits.
+   * Runs a page request with projection `src` and reads each hit's document: `_source` when asked
+   * for, else the metadata record from doc values. A hit without that record (written before mapping
+   * version 3, its source not yet rebuilt) makes the request run once more reading records from
+   * `_source`, so an index awaiting its rebuild keeps answering, only more slowly.
    */
-  private async hitsOf(raw: estypes.SearchHit<StoredDocument>[]): Promise<SearchHit[]> {
-    const docs = raw.map((h) => {
-      const json = h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined;
-      return h._source ?? (json === undefined ? undefined : (JSON.parse(json) as StoredDocument));
-    });
-    const missing = raw.flatMap((h, i) => (docs[i] === undefined ? [i] : []));
-    if (missing.length > 0) {
-      const res = await this.call('mget', () =>
-        this.client.mget<StoredDocument>({
-          docs: missing.map((i) => ({ _index: raw[i]._index, _id: raw[i]._id!, _source: { includes: [...METADATA_FIELDS] } })),
-        }),
-      );
-      res.docs.forEach((d, k) => {
-        if ('found' in d && d.found) docs[missing[k]] = d._source;
-      });
+  private async withDocs(
+    src: Projection,
+    run: (projection: Projection) => Promise<estypes.SearchResponse<StoredDocument>>,
+  ): Promise<{ res: estypes.SearchResponse<StoredDocument>; hits: SearchHit[] }> {
+    let res = await run(src);
+    let docs = res.hits.hits.map(docOf);
+    if (docs.includes(undefined)) {
+      this.log.debug('hits without the doc-values record; page read from _source');
+      res = await run(METADATA_FROM_SOURCE);
+      docs = res.hits.hits.map(docOf);
     }
-    // A document deleted between the query and the mget is left out rather than shown empty.
-    return raw.flatMap((h, i) => (docs[i] === undefined ? [] : [{ doc: docs[i]!, score: h._score ?? 0 }]));
+    return { res, hits: res.hits.hits.flatMap((h, i) => (docs[i] === undefined ? [] : [{ doc: docs[i]!, score: h._score ?? 0 }])) };
   }
 
   /**
@@ -748,33 +750,29 @@ export class ElasticsearchProvider implements SearchProvider {
       const sortBody = buildSort(sort, !forward);
       // _score leads TEXT_SORT, so hits carry it without `track_scores` (which would score every match).
       const common = { sort: sortBody, track_total_hits: false } as const;
-      let hits: estypes.SearchHit<StoredDocument>[] = [];
+      const hits: SearchHit[] = [];
       if (skip + take <= this.window) {
-        hits = (await step({ ...common, from: skip, size: take, ...src })).hits.hits;
+        hits.push(...(await this.withDocs(src, (projection) => step({ ...common, from: skip, size: take, ...projection }))).hits);
       } else {
         let after: estypes.SortResults | undefined;
         for (let remaining = skip; remaining > 0; ) {
-          const res = await step({ ...common, size: Math.min(remaining, this.window), search_after: after, _source: false });
+          const res = await step({ ...common, size: Math.min(remaining, this.window), search_after: after, ...SORT_VALUES_ONLY });
           const page = res.hits.hits;
           if (page.length === 0) break;
           after = page[page.length - 1].sort;
           remaining -= page.length;
         }
         while (hits.length < take) {
-          const res = await step({
-            ...common,
-            size: Math.min(take - hits.length, this.window),
-            search_after: after,
-            ...src,
-          });
-          const page = res.hits.hits;
-          if (page.length === 0) break;
+          const size = Math.min(take - hits.length, this.window);
+          const { res, hits: page } = await this.withDocs(src, (projection) => step({ ...common, size, search_after: after, ...projection }));
+          const raw = res.hits.hits;
+          if (raw.length === 0) break;
           hits.push(...page);
-          after = page[page.length - 1].sort;
+          after = raw[raw.length - 1].sort;
         }
       }
       if (!forward) hits.reverse();
-      return { total, hits: await this.hitsOf(hits) };
+      return { total, hits };
     } finally {
       this.client.closePointInTime({ id: pitId }).catch((err: unknown) => {
         this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
@@ -884,9 +882,16 @@ function totalOf(res: estypes.SearchResponse<unknown, unknown>): number {
   return typeof t === 'number' ? t : (t?.value ?? 0);
 }
 
-/** The metadata record stored with a document (mapping.ts METADATA_JSON_FIELD). */
-function metadataJson(doc: IndexedDocument): string {
-  return JSON.stringify(Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])));
+/** The metadata record stored with a document, base64 as binary fields take it (mapping.ts METADATA_JSON_FIELD). */
+function metadataRecord(doc: IndexedDocument): string {
+  return Buffer.from(JSON.stringify(Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])))).toString('base64');
+}
+
+/** A hit's document: its `_source`, else its metadata record from doc values, else undefined. */
+function docOf(hit: estypes.SearchHit<StoredDocument>): StoredDocument | undefined {
+  if (hit._source) return hit._source;
+  const record = hit.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined;
+  return record === undefined ? undefined : (JSON.parse(Buffer.from(record, 'base64').toString('utf8')) as StoredDocument);
 }
 
 /** Splits documents into bulk requests under BULK_MAX_DOCS and (roughly) BULK_MAX_BYTES. */

@@ -6,7 +6,6 @@ import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
-import { METADATA_JSON_MAX } from '../../index-mappings/mapping.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
@@ -137,15 +136,34 @@ t.test('searching', async (t) => {
   });
 });
 
-t.test('when a metadata record is too long for doc values, then search reads that hit from _source', async (t) => {
+t.test('when a title is longer than a keyword doc value may be (32,766 bytes), then search still returns its whole metadata record', async (t) => {
   const p = await ready(t);
-  const long = `Απόφαση κυματοθραύστη ${'παράρτημα '.repeat(1_000)}`.trim();
-  t.ok(long.length > METADATA_JSON_MAX, 'the title alone exceeds the doc-values limit');
+  const long = `Απόφαση κυματοθραύστη ${'παράρτημα '.repeat(2_000)}`.trim();
+  t.ok(Buffer.byteLength(long) > 32_766, 'the title alone exceeds the keyword doc-value limit');
   await p.upsert([makeDoc('ted', 'long', { title: long }), makeDoc('ted', 'short', { title: 'Μελέτη κυματοθραύστη' })]);
   await p.refresh();
   const r = await p.search({ text: 'κυματοθραύστη', limit: 10, offset: 0, view: 'metadata' });
   t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]).sort(), [['ted:long', long], ['ted:short', 'Μελέτη κυματοθραύστη']]);
   t.notOk('content' in r.hits[0].doc, 'still the metadata record only');
+});
+
+t.test('when documents were written without the doc-values record (before mapping version 3), then metadata pages read them from _source', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  await p.upsert([makeDoc('diavgeia', 'new', { title: 'Νέα σύμβαση λιμένα', published_at: '2025-01-02T00:00:00Z' })]);
+  // Written the way an older build wrote it: the same document, no metadata_json.
+  const old = makeDoc('diavgeia', 'old', { title: 'Παλαιά σύμβαση λιμένα', content: 'κείμενο' });
+  const put = await es(url, 'PUT', `/${writeAlias(prefix, 'diavgeia')}/_doc/${encodeURIComponent(old.source_id)}?refresh=true`, old);
+  t.equal(put.status, 201, 'written without the record');
+  await p.refresh();
+  for (const [offset, limit, pageWindow] of [[0, 10, undefined], [1, 1, 1]] as const) {
+    const q = open(t, { prefix, pageWindow });
+    const r = await q.search({ text: 'σύμβαση λιμένα', limit, offset, view: 'metadata' });
+    t.equal(r.total, 2);
+    const expected = [['diavgeia:new', 'Νέα σύμβαση λιμένα'], ['diavgeia:old', 'Παλαιά σύμβαση λιμένα']].slice(offset, offset + limit);
+    t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]), expected, `offset ${offset}, window ${pageWindow ?? 'default'}`);
+    t.notOk(r.hits.some((h) => 'content' in h.doc), 'metadata only');
+  }
 });
 
 t.test('when a document is upserted twice with one source_id, then the second overwrites the first', async (t) => {

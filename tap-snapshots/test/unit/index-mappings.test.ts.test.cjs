@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 2,
+      "mapping_version": 3,
     },
     "_source": Object {
       "excludes": Array [
@@ -91,9 +91,7 @@ Object {
       },
       "metadata_json": Object {
         "doc_values": true,
-        "ignore_above": 8191,
-        "index": false,
-        "type": "keyword",
+        "type": "binary",
       },
       "original": Object {
         "properties": Object {
