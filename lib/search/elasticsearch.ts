@@ -82,6 +82,8 @@ const SORT_VALUES_ONLY: Projection = { _source: false, stored_fields: '_none_' }
 const EXACT_COUNT_UP_TO = 10_000;
 
 type Query = estypes.QueryDslQueryContainer;
+/** A query and the index or alias it runs on. */
+type Target = { index: string; query: Query };
 type SortSpec = { field: string; order: 'asc' | 'desc' }[];
 
 /** BM25 first, then newest, then source_id: a total order, so pages never overlap or skip. */
@@ -578,30 +580,38 @@ export class ElasticsearchProvider implements SearchProvider {
 
   // ---- reads ------------------------------------------------------------------------------------------
 
+  /**
+   * Where a read runs: one source's own alias (one index, one shard) when the read is restricted to
+   * that source, rather than the read alias's eight shards each answering the source filter.
+   */
+  private target(query: Query, source?: SourceName): Target {
+    return { index: source ? writeAlias(this.prefix, source) : readAlias(this.prefix), query };
+  }
+
   search(q: TextQuery & { view: 'metadata' }): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery): Promise<SearchResult>;
   async search(q: TextQuery): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.source);
-    if (q.limit <= 0) return this.countOnly(query);
-    return this.paged(query, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE);
+    const target = this.target(buildTextQuery(text, q.source), q.source);
+    if (q.limit <= 0) return this.countOnly(target);
+    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE);
   }
 
   async list(q: ListQuery): Promise<SearchResult> {
     if (q.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) {
       throw new BadRequestError(`since must be a date YYYY-MM-DD, got "${q.since}"`);
     }
-    const query = buildListQuery(q.source, q.since);
-    if (q.limit <= 0) return this.countOnly(query);
-    return this.paged(query, LIST_SORT, q.offset, q.limit);
+    const target = this.target(buildListQuery(q.source, q.since), q.source);
+    if (q.limit <= 0) return this.countOnly(target);
+    return this.paged(target, LIST_SORT, q.offset, q.limit);
   }
 
   /** `{total, hits: []}` for a zero limit. */
-  private async countOnly(query: Query): Promise<SearchResult> {
+  private async countOnly({ index, query }: Target): Promise<SearchResult> {
     try {
       const res = await this.read(() =>
-        this.call('count', () => this.client.count({ index: readAlias(this.prefix), query })),
+        this.call('count', () => this.client.count({ index, query })),
       );
       return { total: res.count, hits: [] };
     } catch (err) {
@@ -610,11 +620,11 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  private async paged(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection = WHOLE): Promise<SearchResult> {
+  private async paged(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection = WHOLE): Promise<SearchResult> {
     try {
       return await this.read(() => {
-        if (sort === TEXT_SORT && offset + limit + 1 <= this.window) return this.textPage(query, offset, limit, src);
-        return offset + limit <= this.window ? this.shallowPage(query, sort, offset, limit, src) : this.deepPage(query, sort, offset, limit, src);
+        if (sort === TEXT_SORT && offset + limit + 1 <= this.window) return this.textPage(target, offset, limit, src);
+        return offset + limit <= this.window ? this.shallowPage(target, sort, offset, limit, src) : this.deepPage(target, sort, offset, limit, src);
       });
     } catch (err) {
       // No alias yet (init not run): an empty index, not an error.
@@ -630,10 +640,10 @@ export class ElasticsearchProvider implements SearchProvider {
    * (`track_total_hits: true`) made every match be scored and defeated top-k pruning: at 1M documents
    * that was most of the cost of a common-term search (docs/benchmarks.md "Search — Elasticsearch").
    */
-  private async countMatches(query: Query): Promise<number> {
+  private async countMatches({ index, query }: Target): Promise<number> {
     const res = await this.call('search.count', () =>
       this.client.search({
-        index: readAlias(this.prefix),
+        index,
         query,
         size: 0,
         track_total_hits: true,
@@ -644,16 +654,16 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   /** A page in `sort` order by from/size, its total counted alongside (see countMatches). */
-  private async shallowPage(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
-    const [hits, total] = await Promise.all([this.sortedHits(query, sort, offset, limit, src), this.countMatches(query)]);
+  private async shallowPage(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+    const [hits, total] = await Promise.all([this.sortedHits(target, sort, offset, limit, src), this.countMatches(target)]);
     return { total, hits };
   }
 
-  private async sortedHits(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
+  private async sortedHits({ index, query }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
     const { hits } = await this.withDocs(src, (projection) =>
       this.call('search', () =>
         this.client.search<StoredDocument>({
-          index: readAlias(this.prefix),
+          index,
           query,
           sort: buildSort(sort),
           from: offset,
@@ -677,14 +687,15 @@ export class ElasticsearchProvider implements SearchProvider {
    * scores, and they are applied here unless a tie crosses an edge of the page, in which case the page
    * is asked for again in the full sort order (sortedHits), so the order is always exactly TEXT_SORT.
    */
-  private async textPage(query: Query, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+  private async textPage(target: Target, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+    const { index, query } = target;
     const { from, size, lead } = buildScorePage(offset, limit);
     // Counted exactly up to EXACT_COUNT_UP_TO in the page request itself (Lucene still prunes past it):
     // a selective query costs one request; only a larger total is counted by a second one.
     const { res, hits } = await this.withDocs(src, (projection) =>
       this.call('search', () =>
         this.client.search<StoredDocument>({
-          index: readAlias(this.prefix),
+          index,
           query,
           from,
           size,
@@ -695,12 +706,12 @@ export class ElasticsearchProvider implements SearchProvider {
       ),
     );
     const counted = res.hits.total;
-    const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(query);
+    const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(target);
     const window = hits.map((hit) => ({ hit, score: hit.score, published_at: hit.doc.published_at, source_id: hit.doc.source_id }));
     const page = pageFromScoreWindow(window, lead, limit);
     if (page) return { total, hits: page.map((w) => w.hit) };
     this.log.debug({ offset, limit }, 'score tie at a page edge; page asked for in full sort order');
-    return { total, hits: await this.sortedHits(query, TEXT_SORT, offset, limit, src) };
+    return { total, hits: await this.sortedHits(target, TEXT_SORT, offset, limit, src) };
   }
 
   /**
@@ -730,9 +741,9 @@ export class ElasticsearchProvider implements SearchProvider {
    * walked with search_after in steps of at most `window` hits carrying only sort values, so memory
    * stays bounded by one step whatever the offset.
    */
-  private async deepPage(query: Query, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+  private async deepPage({ index, query }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
     const opened = await this.call('open_point_in_time', () =>
-      this.client.openPointInTime({ index: readAlias(this.prefix), keep_alive: PIT_KEEP_ALIVE }),
+      this.client.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }),
     );
     let pitId = opened.id;
     const step = async (body: Omit<estypes.SearchRequest, 'index' | 'pit'>) => {

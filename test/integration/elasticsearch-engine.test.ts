@@ -166,6 +166,25 @@ t.test('when documents were written without the doc-values record (before mappin
   }
 });
 
+t.test('when a search or listing names a source, then only that source\'s index is searched', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  await p.upsert([makeDoc('kimdis', 'k', { title: 'Σύμβαση καθαρισμού' }), makeDoc('ted', 'x', { title: 'Σύμβαση καθαρισμού' })]);
+  await p.refresh();
+  /** Query-phase count per physical index (a refresh does not count). */
+  const queries = async () => {
+    const res = await es(url, 'GET', `/${readAlias(prefix)}/_stats/search`);
+    return Object.fromEntries(Object.entries(res.body.indices as Record<string, any>).map(([i, v]) => [i.split('-docs-')[1].split('-m')[0], v.primaries.search.query_total as number]));
+  };
+  const before = await queries();
+  t.same(ids(await p.search({ text: 'σύμβαση', source: 'kimdis', limit: 10, offset: 0 })), ['kimdis:k']);
+  t.same(ids(await p.list({ source: 'ted', limit: 10, offset: 0 })), ['ted:x']);
+  const after = await queries();
+  const searched = Object.keys(after).filter((s) => after[s] !== before[s]).sort();
+  t.same(searched, ['kimdis', 'ted'], 'each read ran on its own source\'s index only');
+  t.equal(after.kimdis - before.kimdis, 1, 'one query on kimdis');
+});
+
 t.test('when a document is upserted twice with one source_id, then the second overwrites the first', async (t) => {
   const p = await ready(t);
   t.same(await p.upsert([makeDoc('elstat', 'x', { title: 'Πρώτη έκδοση' })]), { written: 1, failed: [] });
