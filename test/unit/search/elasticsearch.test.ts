@@ -58,25 +58,38 @@ t.test('when a kNN query excludes a document, then it filters it inside the vect
 const hit = (source_id: string, score: number, published_at: unknown = '2024-01-01T00:00:00Z') => ({ source_id, score, published_at });
 const idsOf = (xs: { source_id: string }[] | null) => xs?.map((x) => x.source_id) ?? null;
 
-t.test('when a text page is asked for by score, then the window has one more hit on each side that exists', async (t) => {
-  t.same(buildScorePage(0, 100), { from: 0, size: 101, lead: 0 });
-  t.same(buildScorePage(20, 10), { from: 19, size: 12, lead: 1 });
+t.test('when a text page is asked for by score, then the window reaches half a page past each side that exists', async (t) => {
+  t.same(buildScorePage(0, 100), { from: 0, size: 150, lead: 0 });
+  t.same(buildScorePage(20, 10), { from: 15, size: 20, lead: 5 });
+  t.same(buildScorePage(2, 10), { from: 0, size: 17, lead: 2 }, 'no further back than the first hit');
+  t.same(buildScorePage(0, 1), { from: 0, size: 2, lead: 0 });
 });
 
-t.test('when no score tie crosses a page edge, then the page is the window\'s middle in score, date, id order', async (t) => {
-  // Window for offset 1, limit 3: one hit before, three on the page, one after.
+t.test('when no tie group reaches past the window, then the page is its slice in score, date, id order', async (t) => {
+  // Window for offset 1, limit 3 (from 0, so nothing is before it).
   const window = [hit('x:0', 9), hit('x:b', 5, '2024-01-01T00:00:00Z'), hit('x:c', 5, '2024-02-01T00:00:00Z'),
     hit('x:a', 5, '2024-01-01T00:00:00Z'), hit('x:9', 1)];
-  t.same(idsOf(pageFromScoreWindow(window, 1, 3)), ['x:c', 'x:a', 'x:b'], 'newest first, then source_id ascending');
-  t.same(idsOf(pageFromScoreWindow([hit('x:1', 3), hit('x:2', 2)], 0, 100)), ['x:1', 'x:2'], 'a short last page');
-  t.same(pageFromScoreWindow([], 0, 10), []);
+  t.same(idsOf(pageFromScoreWindow(window, { from: 0, size: 6, lead: 1 }, 3)), ['x:c', 'x:a', 'x:b'], 'newest first, then source_id ascending');
+  t.same(idsOf(pageFromScoreWindow([hit('x:1', 3), hit('x:2', 2)], { from: 0, size: 150, lead: 0 }, 100)), ['x:1', 'x:2'], 'a short last page');
+  t.same(pageFromScoreWindow([], { from: 0, size: 15, lead: 0 }, 10), []);
+  t.same(pageFromScoreWindow([hit('x:1', 3)], { from: 0, size: 15, lead: 5 }, 10), [], 'offset past the last hit');
 });
 
-t.test('when a score tie crosses a page edge, then the fast path gives up (null)', async (t) => {
-  t.equal(pageFromScoreWindow([hit('x:1', 5), hit('x:2', 5), hit('x:3', 4)], 1, 1), null, 'tie at the start');
-  t.equal(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 5)], 1, 1), null, 'tie at the end');
-  t.equal(pageFromScoreWindow([hit('x:2', 5), hit('x:3', 5)], 0, 1), null, 'tie at the end of a first page');
-  t.same(idsOf(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 4)], 1, 1)), ['x:2']);
+t.test('when a tie group crosses a page edge but ends inside the window, then it is ordered here', async (t) => {
+  // The window holds hits 1..6: a 9, four 5s, a 1. Offset 3, limit 2: the page starts and ends inside the group of 5s.
+  const window = [hit('x:0', 9), hit('x:d', 5, '2024-01-01T00:00:00Z'), hit('x:b', 5, '2024-03-01T00:00:00Z'),
+    hit('x:a', 5, '2024-01-01T00:00:00Z'), hit('x:c', 5, '2024-02-01T00:00:00Z'), hit('x:9', 1)];
+  // Text order of the 5s: b (March), c (February), a, d (January, by id): offsets 2..5.
+  t.same(idsOf(pageFromScoreWindow(window, { from: 1, size: 6, lead: 2 }, 2)), ['x:c', 'x:a'], 'offsets 3 and 4');
+  t.same(idsOf(pageFromScoreWindow(window.slice(1), { from: 0, size: 6, lead: 0 }, 2)), ['x:b', 'x:c'], 'a group at the very first hit is complete');
+});
+
+t.test('when a tie group at a page edge may reach past the window, then the fast path gives up (null)', async (t) => {
+  t.equal(pageFromScoreWindow([hit('x:1', 5), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1), null, 'group at the start reaches the window\'s first hit');
+  t.equal(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 5)], { from: 3, size: 3, lead: 1 }, 1), null, 'group at the end reaches a full window\'s last hit');
+  t.equal(pageFromScoreWindow([hit('x:2', 5), hit('x:3', 5)], { from: 0, size: 2, lead: 0 }, 1), null, 'the same on a first page');
+  t.same(idsOf(pageFromScoreWindow([hit('x:2', 5), hit('x:3', 5)], { from: 0, size: 3, lead: 0 }, 1)), ['x:2'], 'a window that is not full ends the results');
+  t.same(idsOf(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1)), ['x:2']);
 });
 
 t.test('when documents are compared in text order, then it matches Elasticsearch\'s sort, missing dates last', async (t) => {
