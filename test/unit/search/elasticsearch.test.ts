@@ -58,10 +58,10 @@ t.test('when a kNN query excludes a document, then it filters it inside the vect
 const hit = (source_id: string, score: number, published_at: unknown = '2024-01-01T00:00:00Z') => ({ source_id, score, published_at });
 const idsOf = (xs: { source_id: string }[] | null) => xs?.map((x) => x.source_id) ?? null;
 
-t.test('when a text page is asked for by score, then the window reaches half a page past each side that exists', async (t) => {
-  t.same(buildScorePage(0, 100), { from: 0, size: 150, lead: 0 });
-  t.same(buildScorePage(20, 10), { from: 15, size: 20, lead: 5 });
-  t.same(buildScorePage(2, 10), { from: 0, size: 17, lead: 2 }, 'no further back than the first hit');
+t.test('when a text page is asked for by score, then the window reaches a quarter of a page past each side that exists', async (t) => {
+  t.same(buildScorePage(0, 100), { from: 0, size: 125, lead: 0 });
+  t.same(buildScorePage(20, 10), { from: 17, size: 16, lead: 3 });
+  t.same(buildScorePage(2, 10), { from: 0, size: 15, lead: 2 }, 'no further back than the first hit');
   t.same(buildScorePage(0, 1), { from: 0, size: 2, lead: 0 });
 });
 
