@@ -140,12 +140,12 @@ export interface ScorePage {
 }
 
 /**
- * The text-search fast path's request: the page by score alone, widened on each side by a quarter
- * of a page (less before it near the start), so that the score ties at the page's edges usually end inside the
- * window and the tie-breakers can be applied here (pageFromScoreWindow). Lucene quantizes length
- * norms to a byte, so equal scores are common: widened by one hit only, a rare term's first page
- * (208 hits, 100 a page) had a tie group at hits 80-105 and took a second, fully sorted request every
- * time. A wider window costs the common term ~10% (weaker pruning), half a page no more than a quarter.
+ * The text-search fast path's request: the page by score alone, widened on each side by a quarter of
+ * a page (less before it near the start), so that the score ties at the page's edges usually end inside
+ * the window and the tie-breakers can be applied here (pageFromScoreWindow). Lucene quantizes length
+ * norms to a byte, so equal scores are common: widened by one hit only, a rare term's first page (208
+ * hits, 100 a page) had a tie group at hits 80-105 and sent a second, fully sorted request every time.
+ * The wider window costs the common term ~10% (weaker pruning); half a page cost no more than this.
  * No `track_total_hits`: with nothing to count and no field sort, Lucene skips blocks that cannot reach
  * the top k (block-max WAND / MaxScore).
  */
@@ -178,17 +178,7 @@ export function pageFromScoreWindow<T extends { score: number; published_at: unk
   return keyed.sort(compareKeys).slice(lead, end).map((k) => k.item);
 }
 
-/** TEXT_SORT order on documents: what Elasticsearch's sort gives, reproduced for the fast path. */
-export function compareTextOrder(
-  a: { score: number; published_at: unknown; source_id: string },
-  b: { score: number; published_at: unknown; source_id: string },
-): number {
-  return compareKeys(
-    { score: a.score, ms: dateMillis(a.published_at), id: a.source_id },
-    { score: b.score, ms: dateMillis(b.published_at), id: b.source_id },
-  );
-}
-
+/** A hit's TEXT_SORT key: what Elasticsearch's sort compares, reproduced for the fast path. */
 interface TextOrderKey {
   score: number;
   /** published_at in ms; null when missing. */
