@@ -1,5 +1,7 @@
 // The one error formatter: every error leaves as {"detail": string} with its status. Errors that are
 // not ours (AppError) and are 5xx are masked; their stack is logged, never sent.
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Request, Response, Server } from 'restify';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
@@ -51,7 +53,33 @@ export function formatJson(req: Request, res: Response, body: unknown): string {
 /** The errors of requests that matched no route: restify raises them before any route step runs. */
 const ROUTING_ERRORS = new Set(['ResourceNotFoundError', 'MethodNotAllowedError']);
 
+/**
+ * What Node's HTTP parser rejects before restify sees a request: raw non-ASCII bytes in the request
+ * line (what `curl "…?q=σύμβαση"` sends), oversized headers, broken syntax, a request too slow to
+ * arrive. Node would answer with an empty body; the contract wants {"detail"} on every error.
+ */
+function clientErrorResponse(err: NodeJS.ErrnoException): [number, string] {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request headers are too large'];
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request timed out'];
+  return [400, 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")'];
+}
+
 export function installErrorHandling(server: Server, log: Logger, admit: Admit): void {
+  server.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { bytesWritten?: number }) => {
+    // As Node itself does: answer only on a connection that has not sent anything yet.
+    if (err.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) {
+      socket.destroy();
+      return;
+    }
+    const [status, detail] = clientErrorResponse(err);
+    const body = JSON.stringify({ detail });
+    log.debug({ code: err.code, status }, 'request rejected by the HTTP parser');
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {
     // Errors are always JSON, whatever the client's Accept header asked for.
     res.setHeader('Content-Type', 'application/json');

@@ -1,4 +1,5 @@
 import t from 'tap';
+import net from 'node:net';
 import { startTestApp } from '../helpers/app.js';
 
 t.test('when the body is not JSON, then 400 with a detail', async (t) => {
@@ -83,4 +84,31 @@ t.test('when the client asks for HTML, then errors are still JSON', async (t) =>
   t.equal(res.status, 404);
   t.equal(res.headers.get('content-type'), 'application/json');
   t.same(res.body, { detail: 'Not found: GET /v1/nope' });
+});
+
+/** Sends raw bytes on a fresh connection and returns what the server answered before closing. */
+async function rawExchange(url: string, bytes: Buffer): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  socket.end(bytes);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  const [head, body = ''] = text.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head, body };
+}
+
+t.test('when the request line carries raw non-ASCII bytes (curl "…?q=σύμβαση"), then 400 with a detail', async (t) => {
+  const app = await startTestApp(t);
+  const res = await rawExchange(app.url, Buffer.from('GET /v1/search?q=σύμβαση HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8'));
+  t.equal(res.status, 400);
+  t.match(res.headers, /content-type: application\/json/i);
+  t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")' });
+});
+
+t.test('when the request headers are too large, then 431 with a detail', async (t) => {
+  const app = await startTestApp(t);
+  const res = await rawExchange(app.url, Buffer.from(`GET /v1/sources HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`));
+  t.equal(res.status, 431);
+  t.same(JSON.parse(res.body), { detail: 'Request headers are too large' });
 });
