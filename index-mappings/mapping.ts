@@ -22,7 +22,12 @@ const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' }
 /**
  * The fields a full-text query searches, with boosts: the title counts three times, in both analyses.
  * `entities.names` lets a search for an organisation find documents that only list it as a party.
+ * A word is looked up in one analysis when the other cannot add a match (elasticsearch.ts
+ * buildTextQuery): Greek words in the Greek fields, Latin words in the English ones; `entities.names`
+ * is Greek-analysed only, so it is in both groups.
  */
+export const GREEK_QUERY_FIELDS = ['title^3', 'content', 'summary', 'entities.names'];
+export const ENGLISH_QUERY_FIELDS = ['title.en^3', 'content.en', 'summary.en', 'entities.names'];
 export const TEXT_QUERY_FIELDS = [
   'title^3',
   'title.en^3',

@@ -12,6 +12,24 @@ export const ENGLISH_ANALYZER = 'pdi_english';
 /** Keyword normalizer: case, Greek tonos/dialytika/final sigma and Latin accents folded. */
 export const FOLDED_NORMALIZER = 'pdi_folded';
 
+/**
+ * Lucene's Greek stop set (`_greek_`), word for word, in the folded form the filter sees (after the
+ * Greek lowercase filter: no tonos, σ for ς). Spelled out because the query builder must know which
+ * words the Greek analysis drops (elasticsearch.ts buildTextQuery).
+ */
+export const GREEK_STOP_WORDS: readonly string[] = (
+  'ο η το οι τα του τησ των τον την και κι κ ειμαι εισαι ειναι ειμαστε ειστε στο στον στη στην μα αλλα απο ' +
+  'για προσ με σε ωσ παρα αντι κατα μετα θα να δε δεν μη μην επι ενω εαν αν τοτε που πωσ ποιοσ ποια ποιο ' +
+  'ποιοι ποιεσ ποιων ποιουσ αυτοσ αυτη αυτο αυτοι αυτων αυτουσ αυτεσ αυτα εκεινοσ εκεινη εκεινο εκεινοι ' +
+  'εκεινεσ εκεινα εκεινων εκεινουσ οπωσ ομωσ ισωσ οσο οτι'
+).split(' ');
+
+/** Lucene's English stop set (`_english_`), word for word, for the same reason. */
+export const ENGLISH_STOP_WORDS: readonly string[] = (
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these ' +
+  'they this to was will with'
+).split(' ');
+
 export function buildSettings(): Record<string, unknown> {
   return {
     index: {
@@ -31,12 +49,12 @@ export function buildSettings(): Record<string, unknown> {
         // sigma, so απόφαση, ΑΠΌΦΑΣΗ and αποφαση are one term.
         pdi_greek_lowercase: { type: 'lowercase', language: 'greek' },
         // Lucene's Greek stop set is stored in that folded form, hence after the lowercase filter.
-        pdi_greek_stop: { type: 'stop', stopwords: '_greek_' },
+        pdi_greek_stop: { type: 'stop', stopwords: [...GREEK_STOP_WORDS] },
         // GreekStemFilter expects folded input; συμβάσεις and σύμβαση both become συμβασ.
         pdi_greek_stemmer: { type: 'stemmer', language: 'greek' },
         pdi_asciifolding: { type: 'asciifolding', preserve_original: false },
         pdi_english_possessive: { type: 'stemmer', language: 'possessive_english' },
-        pdi_english_stop: { type: 'stop', stopwords: '_english_' },
+        pdi_english_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_WORDS] },
         // Porter, as Elasticsearch's own `english` analyzer uses.
         pdi_english_stemmer: { type: 'stemmer', language: 'english' },
       },

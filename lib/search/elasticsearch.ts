@@ -12,8 +12,16 @@
 import { Client, errors, Transport, type estypes } from '@elastic/elasticsearch';
 import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, physicalIndexName, readAlias, writeAlias } from '../../index-mappings/index-names.js';
-import { buildMapping, EMBEDDING_FIELD, METADATA_JSON_FIELD, TEXT_QUERY_FIELDS } from '../../index-mappings/mapping.js';
-import { buildSettings } from '../../index-mappings/settings.js';
+import {
+  buildMapping,
+  EMBEDDING_FIELD,
+  ENGLISH_QUERY_FIELDS,
+  GREEK_QUERY_FIELDS,
+  METADATA_JSON_FIELD,
+  TEXT_QUERY_FIELDS,
+} from '../../index-mappings/mapping.js';
+import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../index-mappings/settings.js';
+import { tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../sources.js';
@@ -110,26 +118,74 @@ export class EngineResponseError extends Error {
 /**
  * The full-text query. simple_query_string with only PHRASE, PREFIX and WHITESPACE enabled: `"a b"`
  * and `abc*` work, every other operator character is plain text, and it never raises on syntax.
- * Terms are ANDed; each term may match in any of the fields (term-centric), so a query can match a
+ * Terms are ANDed; each term may match in any of its fields (term-centric), so a query can match a
  * Greek word in the title and an English one in the content.
+ *
+ * Each word or phrase is looked up only in the fields that can match it (fieldGroupOf): a Greek word in
+ * the Greek-analysed fields, a Latin word in the English ones. The other analysis of the same text
+ * cannot add a match there, only a second score for the same occurrence, and at 1M documents the
+ * extra clauses were a third of a two-term query's cost (docs/search-engines.md).
  */
 export function buildTextQuery(text: string, source?: SourceName): Query {
+  const groups = new Map<FieldGroup, string[]>();
+  for (const chunk of queryChunks(text)) {
+    const group = fieldGroupOf(chunk);
+    groups.set(group, [...(groups.get(group) ?? []), chunk]);
+  }
+  const must: Query[] = groups.size === 0
+    ? [simpleQuery(text, 'all')]
+    : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group));
+  return { bool: { must, filter: source ? [{ term: { source } }] : [] } };
+}
+
+type FieldGroup = 'greek' | 'english' | 'all';
+const FIELDS_OF: Record<FieldGroup, string[]> = { greek: GREEK_QUERY_FIELDS, english: ENGLISH_QUERY_FIELDS, all: TEXT_QUERY_FIELDS };
+
+function simpleQuery(query: string, group: FieldGroup): Query {
   return {
-    bool: {
-      must: [
-        {
-          simple_query_string: {
-            query: text,
-            fields: TEXT_QUERY_FIELDS,
-            default_operator: 'and',
-            flags: 'PHRASE|PREFIX|WHITESPACE',
-            lenient: true,
-          },
-        },
-      ],
-      filter: source ? [{ term: { source } }] : [],
+    simple_query_string: {
+      query,
+      fields: FIELDS_OF[group],
+      default_operator: 'and',
+      flags: 'PHRASE|PREFIX|WHITESPACE',
+      lenient: true,
     },
   };
+}
+
+/**
+ * The query's words and `"phrases"`, as simple_query_string reads them; none when a quote is not a
+ * whole phrase on its own (then the text is one query over all fields, exactly as written).
+ */
+function queryChunks(text: string): string[] {
+  const chunks = text.match(/(?<=^|\s)"[^"]*"(?=\s|$)|[^\s"]+/g) ?? [];
+  const quotes = (s: string) => s.split('"').length - 1;
+  return chunks.reduce((n, c) => n + quotes(c), 0) === quotes(text) ? chunks : [];
+}
+
+const GREEK_ONLY = /^"?[\p{Script=Greek}\p{M}\p{N}\s]+"?$/u;
+const LATIN_ONLY = /^"?[\p{Script=Latin}\p{M}\p{N}\s]+"?$/u;
+const GREEK_STOP = new Set(GREEK_STOP_WORDS);
+const ENGLISH_STOP = new Set(ENGLISH_STOP_WORDS);
+
+/**
+ * Where a word or phrase is looked up. A word of Greek letters (and digits) found through a `.en`
+ * field is the same word in the Greek field beside it, where the Greek analysis (a superset: folded and
+ * stemmed) finds it too; likewise a Latin word found through a Greek field is found by the English
+ * analysis of the same text. So such a word needs one analysis only, and the result set is the same.
+ * All fields are kept where that reasoning does not hold: a prefix (matched against stemmed terms,
+ * which can be shorter than it), punctuation (the tokenizer may split or join differently from
+ * `tokens`), mixed scripts, digits alone, and words that are all stop words of their language (dropped
+ * by that analysis, indexed by the other).
+ */
+export function fieldGroupOf(chunk: string): FieldGroup {
+  const greek = GREEK_ONLY.test(chunk);
+  if (!greek && !LATIN_ONLY.test(chunk)) return 'all';
+  const words = tokens(chunk);
+  if (!words.some((w) => /\p{L}/u.test(w))) return 'all';
+  const stop = greek ? GREEK_STOP : ENGLISH_STOP;
+  if (words.every((w) => stop.has(w))) return 'all';
+  return greek ? 'greek' : 'english';
 }
 
 /** A score-ordered window around a text page: hits [from, from + size), the page starting `lead` in. */

@@ -79,8 +79,12 @@ t.test('searching', async (t) => {
     makeDoc('kimdis', 'c', { title: 'Διακήρυξη διαγωνισμού', summary: 'Ανοικτός διαγωνισμός για έργα' }),
     makeDoc('kimdis', 'd', { title: 'Έργο οδοποιίας', content: 'Η σύμβαση υπογράφηκε χθες από τον δήμο' }),
     makeDoc('elstat', 'e', { title: 'Δελτίο τιμών', entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] } }),
+    makeDoc('elstat', 'f', { title: 'Δελτίο εισαγωγών', entities: { afm: [], ada: [], names: ['Siemens Hellas'] } }),
+    makeDoc('ted', 'g', { title: 'Οι αναθέσεις εγκρίθηκαν' }),
+    makeDoc('ted', 'h', { title: 'ΜΕΛΕΤΗ ΟΔΟΠΟΙΙΑΣ' }),
+    makeDoc('ted', 'i', { title: 'Μελέτη οδοποιίας' }),
   ]);
-  t.same(w, { written: 5, failed: [] });
+  t.same(w, { written: 9, failed: [] });
   await p.refresh();
   const search = (text: string, source?: SourceName) => p.search({ text, source, limit: 10, offset: 0 });
 
@@ -113,6 +117,30 @@ t.test('searching', async (t) => {
 
   t.test('when a name of an entity is searched, then its document is found', async (t) => {
     t.same(ids(await search('Αθηναίων')), ['elstat:e']);
+  });
+
+  t.test('when a stop word is searched, then the documents holding it are found through the other language\'s analysis', async (t) => {
+    t.same(ids(await search('από')), ['kimdis:d'], 'a Greek stop word, indexed by the English sub-field');
+    t.same(ids(await search('for')), ['diavgeia:b'], 'an English stop word, indexed by the Greek field');
+    t.same(ids(await search('σύμβαση από')), ['kimdis:d']);
+  });
+
+  t.test('when a Latin name is listed only among the entities, then it is found', async (t) => {
+    t.same(ids(await search('Siemens')), ['elstat:f']);
+  });
+
+  t.test('when a prefix is longer than the stem of the word it begins, then the word is still found', async (t) => {
+    t.same(ids(await search('αναθέσεις*')), ['ted:g']);
+  });
+
+  t.test('when the query differs in case and accents, then the hits come in the same order with the same scores', async (t) => {
+    // One document in capitals, one in lower case with accents: the order may not depend on which
+    // form the query happens to share with a document.
+    const forms = await Promise.all(['μελέτη', 'ΜΕΛΕΤΗ', 'μελετη'].map((q) => search(q)));
+    const seen = forms.map((r) => r.hits.map((h) => [h.doc.source_id, h.score]));
+    t.same(seen[1], seen[0]);
+    t.same(seen[2], seen[0]);
+    t.same(seen[0].map((x) => x[0]).sort(), ['ted:h', 'ted:i']);
   });
 
   t.test('when a source is given, then only its documents are searched', async (t) => {

@@ -6,18 +6,65 @@ import {
   buildScorePage,
   buildSort,
   buildTextQuery,
+  fieldGroupOf,
   pageFromScoreWindow,
 } from '../../../lib/search/elasticsearch.js';
+import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, TEXT_QUERY_FIELDS } from '../../../index-mappings/mapping.js';
 
-t.test('when a text query is built, then it is a simple_query_string limited to phrase, prefix and whitespace', async (t) => {
+t.test('when a text query is built, then it is simple_query_string limited to phrase, prefix and whitespace, ANDing its terms', async (t) => {
   const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', 'kimdis') as any;
-  const sqs = q.bool.must[0].simple_query_string;
-  t.equal(sqs.query, 'σύμβαση "δημόσιο έργο" οδο*');
-  t.equal(sqs.default_operator, 'and');
-  t.equal(sqs.flags, 'PHRASE|PREFIX|WHITESPACE');
-  t.same(sqs.fields.slice(0, 2), ['title^3', 'title.en^3']);
+  for (const clause of q.bool.must) {
+    t.equal(clause.simple_query_string.default_operator, 'and');
+    t.equal(clause.simple_query_string.flags, 'PHRASE|PREFIX|WHITESPACE');
+  }
   t.same(q.bool.filter, [{ term: { source: 'kimdis' } }]);
   t.same((buildTextQuery('x') as any).bool.filter, []);
+});
+
+t.test('when a text query is built, then each word is looked up in the fields of its script', async (t) => {
+  const groups = (text: string) =>
+    (buildTextQuery(text) as any).bool.must.map((c: any) => [c.simple_query_string.query, c.simple_query_string.fields]);
+  t.same(groups('σύμβαση "δημόσιο έργο" contract οδο* και'), [
+    ['σύμβαση "δημόσιο έργο"', GREEK_QUERY_FIELDS],
+    ['contract', ENGLISH_QUERY_FIELDS],
+    ['οδο* και', TEXT_QUERY_FIELDS],
+  ]);
+  t.same(GREEK_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title^3'], 'the title boost holds in each group');
+  t.same(ENGLISH_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title.en^3']);
+  t.ok(ENGLISH_QUERY_FIELDS.includes('entities.names'), 'names (Greek-analysed only) are searched for Latin words too');
+  // A quote that is not a whole phrase: the text goes as written, over every field.
+  t.same(groups('σύμβαση "ανοιχτό'), [['σύμβαση "ανοιχτό', TEXT_QUERY_FIELDS]]);
+  t.same(groups('a"b c"'), [['a"b c"', TEXT_QUERY_FIELDS]]);
+  t.same(groups('   '), [['   ', TEXT_QUERY_FIELDS]]);
+});
+
+t.test('when a word is classified, then all fields are kept wherever one analysis could miss a match', async (t) => {
+  const cases: [string, string][] = [
+    ['σύμβαση', 'greek'],
+    ['ΣΥΜΒΑΣΕΙΣ', 'greek'],
+    ['"δημόσιο έργο"', 'greek'],
+    ['"ανάθεση της"', 'greek'],
+    ['ψ4εκ46', 'greek'],
+    ['contract', 'english'],
+    ['Siemens', 'english'],
+    ['"for the region"', 'english'],
+    // Stop words of their language: the other analysis is the one that indexes them.
+    ['και', 'all'],
+    ['Της', 'all'],
+    ['"και του"', 'all'],
+    ['the', 'all'],
+    ['"of the"', 'all'],
+    // A prefix meets stemmed terms that may be shorter than it.
+    ['συμβάσεις*', 'all'],
+    // Punctuation, mixed scripts, digits alone, other scripts.
+    ["it's", 'all'],
+    ['ΑΔΑ:ΨΖ4Ω', 'all'],
+    ['COVID-19', 'all'],
+    ['σύμβασηabc', 'all'],
+    ['2024', 'all'],
+    ['中文', 'all'],
+  ];
+  for (const [chunk, group] of cases) t.equal(fieldGroupOf(chunk), group, chunk);
 });
 
 t.test('when a listing has since, then it filters on published_at after that day at 00:00:00Z', async (t) => {
