@@ -6,7 +6,7 @@ import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
-import { listingOf, metadataOf } from '../presenters/document.js';
+import { listingOf, metadataOf, searchBody } from '../presenters/document.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 
@@ -31,6 +31,13 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
     const result = await ctx.search.search({ text: q, source, limit, offset, view: 'metadata' });
+    const records = result.hits.map((h) => h.metadataJson);
+    if (records.every((r): r is Buffer => r !== undefined)) {
+      // The engine's records are already the response's JSON: copied, not parsed and re-serialised.
+      const body = searchBody(q, records, result.total, limit, offset);
+      res.sendRaw(200, body, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+      return;
+    }
     res.send({ query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
   });
 

@@ -229,9 +229,19 @@ export function pageFromScoreWindow<T extends { score: number; published_at: unk
   if (from > 0 && window[0].score === window[lead].score) return null;
   // A full window may be followed by more hits sharing the last page hit's score.
   if (window.length === size && window[window.length - 1].score === window[end - 1].score) return null;
-  // Sort keys computed once a hit, not in every comparison (parsing dates there was a tenth of a search's CPU).
-  const keyed = window.map((item) => ({ item, score: item.score, ms: dateMillis(item.published_at), id: item.source_id }));
-  return keyed.sort(compareKeys).slice(lead, end).map((k) => k.item);
+  // The tie-breakers are read only for hits whose score ties with another's (the window arrives in score
+  // order, so sorting it compares most hits by score alone), and once a hit (parsing dates in every
+  // comparison was a tenth of a search's CPU).
+  const keyed: Keyed<T>[] = window.map((item) => ({ item, score: item.score, ms: null, id: undefined }));
+  const tieKeys = (k: Keyed<T>): TextOrderKey => {
+    if (k.id === undefined) {
+      k.ms = dateMillis(k.item.published_at);
+      k.id = k.item.source_id;
+    }
+    return k as TextOrderKey;
+  };
+  const ordered = keyed.sort((a, b) => (a.score !== b.score ? b.score - a.score : compareKeys(tieKeys(a), tieKeys(b))));
+  return ordered.slice(lead, end).map((k) => k.item);
 }
 
 /** A hit's TEXT_SORT key: what Elasticsearch's sort compares, reproduced for the fast path. */
@@ -240,6 +250,12 @@ interface TextOrderKey {
   /** published_at in ms; null when missing. */
   ms: number | null;
   id: string;
+}
+
+/** A window item with its TEXT_SORT key, the tie-breakers filled in when first needed (`id` undefined until then). */
+interface Keyed<T> extends Omit<TextOrderKey, 'id'> {
+  item: T;
+  id: string | undefined;
 }
 
 function compareKeys(a: TextOrderKey, b: TextOrderKey): number {
@@ -786,7 +802,17 @@ export class ElasticsearchProvider implements SearchProvider {
     );
     const counted = res.hits.total;
     const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(target);
-    const window = hits.map((hit) => ({ hit, score: hit.score, published_at: hit.doc.published_at, source_id: hit.doc.source_id }));
+    // Getters: a hit's record is parsed only if its score ties with a neighbour's.
+    const window = hits.map((hit) => ({
+      hit,
+      score: hit.score,
+      get published_at() {
+        return hit.doc.published_at;
+      },
+      get source_id() {
+        return hit.doc.source_id;
+      },
+    }));
     const resolved = pageFromScoreWindow(window, page, limit);
     if (resolved) return { total, hits: resolved.map((w) => w.hit) };
     this.log.debug({ offset, limit }, 'score tie at a page edge; page asked for in full sort order');
@@ -804,13 +830,13 @@ export class ElasticsearchProvider implements SearchProvider {
     run: (projection: Projection) => Promise<estypes.SearchResponse<StoredDocument>>,
   ): Promise<{ res: estypes.SearchResponse<StoredDocument>; hits: SearchHit[] }> {
     let res = await run(src);
-    let docs = docsOf(res.hits.hits);
-    if (docs.includes(undefined)) {
+    let hits = hitsOf(res.hits.hits);
+    if (hits === null) {
       this.log.debug('hits without the doc-values record; page read from _source');
       res = await run(METADATA_FROM_SOURCE);
-      docs = docsOf(res.hits.hits);
+      hits = hitsOf(res.hits.hits) ?? [];
     }
-    return { res, hits: res.hits.hits.flatMap((h, i) => (docs[i] === undefined ? [] : [{ doc: docs[i]!, score: h._score ?? 0 }])) };
+    return { res, hits };
   }
 
   /**
@@ -986,29 +1012,48 @@ function metadataRecord(doc: IndexedDocument): string {
 }
 
 /**
- * The hits' documents: each `_source`, else its metadata record from doc values, else undefined.
- * The records are decoded together: one buffer and one JSON.parse for the page instead of one per hit
- * (per-hit decoding was a quarter of the adapter's CPU per search).
+ * The hits with their documents: each `_source`, else its metadata record from doc values; null when a
+ * hit has neither (written before mapping version 3). A record stays UTF-8 JSON (`metadataJson`) and
+ * is parsed only when `doc` is read: a search page is sent on by the API as it is, and only the hits of
+ * a score tie are read (pageFromScoreWindow). Decoding and parsing 125 records took a third of the
+ * API's CPU on a rare-term search, and re-serialising them another sixth.
  */
-function docsOf(hits: estypes.SearchHit<StoredDocument>[]): (StoredDocument | undefined)[] {
-  const records = hits.map((h) => (h._source ? undefined : (h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined)));
-  const decoded = decodeRecords(records.filter((r): r is string => r !== undefined));
+function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] | null {
+  const base64 = hits.map((h) => (h._source ? undefined : (h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined)));
+  const records = decodeRecords(base64.filter((r): r is string => r !== undefined));
   let next = 0;
-  return hits.map((h, i) => h._source ?? (records[i] === undefined ? undefined : decoded[next++]));
+  const out: SearchHit[] = [];
+  for (let i = 0; i < hits.length; i++) {
+    const score = hits[i]._score ?? 0;
+    const source = hits[i]._source;
+    if (source) out.push({ doc: source, score });
+    else if (base64[i] !== undefined) out.push(recordHit(records[next++], score));
+    else return null;
+  }
+  return out;
 }
 
-/** Base64 metadata records, decoded into one `[r1,r2,...]` JSON text and parsed once. */
-function decodeRecords(base64: string[]): StoredDocument[] {
-  if (base64.length === 0) return [];
-  const buf = Buffer.allocUnsafe(base64.reduce((n, r) => n + (r.length >> 2) * 3 + 1, 1));
+/** A hit whose document is parsed from its metadata record on first use. */
+function recordHit(metadataJson: Buffer, score: number): SearchHit {
+  let doc: StoredDocument | undefined;
+  return {
+    score,
+    metadataJson,
+    get doc(): StoredDocument {
+      return (doc ??= JSON.parse(metadataJson.toString('utf8')) as StoredDocument);
+    },
+  };
+}
+
+/** Base64 metadata records, decoded into one buffer (one allocation for the page) and cut into records. */
+function decodeRecords(base64: string[]): Buffer[] {
+  const buf = Buffer.allocUnsafe(base64.reduce((n, r) => n + (r.length >> 2) * 3, 0));
   let at = 0;
-  buf[at++] = 0x5b; // [
-  for (const r of base64) {
+  return base64.map((r) => {
+    const start = at;
     at += buf.write(r, at, 'base64');
-    buf[at++] = 0x2c; // ,
-  }
-  buf[at - 1] = 0x5d; // ] over the last comma
-  return JSON.parse(buf.toString('utf8', 0, at)) as StoredDocument[];
+    return buf.subarray(start, at);
+  });
 }
 
 /** Splits documents into bulk requests under BULK_MAX_DOCS and (roughly) BULK_MAX_BYTES. */

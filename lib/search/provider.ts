@@ -16,6 +16,12 @@ export interface SearchHit<D = StoredDocument> {
   doc: D;
   /** Engine score; for knn, cosine similarity mapped to 0..1. */
   score: number;
+  /**
+   * The hit's metadata record (contract 2.2) as UTF-8 JSON, byte for byte what
+   * `JSON.stringify(metadataOf(doc))` gives, when the engine holds it in that form (Elasticsearch's
+   * doc-values record). The API copies it into a response instead of parsing and re-serialising it.
+   */
+  metadataJson?: Buffer;
 }
 
 export interface SearchResult<D = StoredDocument> {

@@ -67,6 +67,11 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       t.ok(res.body.total >= 12, `total ${res.body.total}`);
       t.equal(res.body.results.length, 5);
       for (const r of res.body.results) t.same(Object.keys(r).sort(), METADATA_KEYS);
+      t.match(res.headers.get('content-type'), /^application\/json/);
+      // The body is the canonical serialisation of what it holds, whether the engine's records were
+      // copied into it as they are (Elasticsearch) or serialised from objects (embedded).
+      t.equal(res.text, JSON.stringify(res.body));
+      t.equal(Number(res.headers.get('content-length')), Buffer.byteLength(res.text));
     });
 
     t.test('when the query differs only in accents and case, then the hits are the same', async (t) => {

@@ -6,6 +6,7 @@ import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
+import { metadataOf } from '../../api/presenters/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
@@ -162,6 +163,12 @@ t.test('searching', async (t) => {
     t.notOk('embedding' in r.hits[0].doc);
     t.equal(r.hits[0].doc.title, 'Σύμβαση προμήθειας υπολογιστών');
   });
+
+  t.test('when a metadata page comes back, then each hit carries its record as the JSON the API would write', async (t) => {
+    const r = await p.search({ text: 'σύμβαση', limit: 10, offset: 0, view: 'metadata' });
+    t.equal(r.hits.length, 2);
+    for (const h of r.hits) t.equal(h.metadataJson?.toString('utf8'), JSON.stringify(metadataOf(h.doc)), h.doc.source_id);
+  });
 });
 
 t.test('when a title is longer than a keyword doc value may be (32,766 bytes), then search still returns its whole metadata record', async (t) => {
@@ -191,6 +198,7 @@ t.test('when documents were written without the doc-values record (before mappin
     const expected = [['diavgeia:new', 'Νέα σύμβαση λιμένα'], ['diavgeia:old', 'Παλαιά σύμβαση λιμένα']].slice(offset, offset + limit);
     t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]), expected, `offset ${offset}, window ${pageWindow ?? 'default'}`);
     t.notOk(r.hits.some((h) => 'content' in h.doc), 'metadata only');
+    t.notOk(r.hits.some((h) => h.metadataJson), 'no stored record to pass on: the API serialises these');
   }
 });
 

@@ -138,6 +138,31 @@ t.test('when a tie group at a page edge may reach past the window, then the fast
   t.same(idsOf(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1)), ['x:2']);
 });
 
+t.test('when no score in the window ties, then no tie-breaker is read', async (t) => {
+  let reads = 0;
+  const hit = (score: number, id: string) => ({
+    score,
+    get published_at() {
+      reads++;
+      return '2024-01-01';
+    },
+    get source_id() {
+      reads++;
+      return id;
+    },
+  });
+  const window = [hit(9, 'a'), hit(8, 'b'), hit(7, 'c'), hit(6, 'd'), hit(5, 'e')];
+  const page = pageFromScoreWindow(window, { from: 0, size: 5, lead: 0 }, 3);
+  t.same(page!.map((h) => h.source_id), ['a', 'b', 'c']);
+  reads = 0;
+  pageFromScoreWindow(window, { from: 0, size: 5, lead: 0 }, 3);
+  t.equal(reads, 0, 'records of hits with distinct scores are never parsed');
+  const tied = [hit(9, 'b'), hit(9, 'a'), hit(7, 'c'), hit(6, 'd'), hit(5, 'e')];
+  reads = 0;
+  t.same(pageFromScoreWindow(tied, { from: 0, size: 5, lead: 0 }, 3)!.map((h) => h.source_id), ['a', 'b', 'c']);
+  t.equal(reads, 4, 'only the tied pair is read, once each');
+});
+
 t.test('when tied hits are put in text order, then it matches Elasticsearch\'s sort, missing dates last', async (t) => {
   /** The ids of `hits` (a complete result: nothing before or after the window) in text order. */
   const order = (...hits: ReturnType<typeof hit>[]) => idsOf(pageFromScoreWindow(hits, { from: 0, size: hits.length + 1, lead: 0 }, hits.length));
