@@ -802,17 +802,8 @@ export class ElasticsearchProvider implements SearchProvider {
     );
     const counted = res.hits.total;
     const total = typeof counted === 'object' && counted?.relation === 'eq' ? counted.value : await this.countMatches(target);
-    // Getters: a hit's record is parsed only if its score ties with a neighbour's.
-    const window = hits.map((hit) => ({
-      hit,
-      score: hit.score,
-      get published_at() {
-        return hit.doc.published_at;
-      },
-      get source_id() {
-        return hit.doc.source_id;
-      },
-    }));
+    // A hit's tie-breakers are read (from its record's bytes) only if its score ties with another's.
+    const window = hits.map((hit) => new WindowHit(hit));
     const resolved = pageFromScoreWindow(window, page, limit);
     if (resolved) return { total, hits: resolved.map((w) => w.hit) };
     this.log.debug({ offset, limit }, 'score tie at a page edge; page asked for in full sort order');
@@ -1034,15 +1025,72 @@ function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] | null {
 }
 
 /** A hit whose document is parsed from its metadata record on first use. */
+class RecordHit implements SearchHit {
+  private parsed: StoredDocument | undefined;
+  constructor(readonly metadataJson: Buffer, readonly score: number) {}
+  get doc(): StoredDocument {
+    return (this.parsed ??= JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument);
+  }
+}
+
 function recordHit(metadataJson: Buffer, score: number): SearchHit {
-  let doc: StoredDocument | undefined;
-  return {
-    score,
-    metadataJson,
-    get doc(): StoredDocument {
-      return (doc ??= JSON.parse(metadataJson.toString('utf8')) as StoredDocument);
-    },
-  };
+  return new RecordHit(metadataJson, score);
+}
+
+type TieFields = Pick<StoredDocument, 'published_at' | 'source_id'>;
+
+/** A text-page hit as pageFromScoreWindow sees it: its tie-breakers are read when first asked for. */
+class WindowHit {
+  private fields: TieFields | undefined;
+  readonly score: number;
+  constructor(readonly hit: SearchHit) {
+    this.score = hit.score;
+  }
+  get published_at(): unknown {
+    return (this.fields ??= tieFieldsOf(this.hit)).published_at;
+  }
+  get source_id(): string {
+    return (this.fields ??= tieFieldsOf(this.hit)).source_id;
+  }
+}
+
+function tieFieldsOf(hit: SearchHit): TieFields {
+  return (hit.metadataJson && recordTieFields(hit.metadataJson)) || hit.doc;
+}
+
+const SOURCE_ID_OPENING = Buffer.from('{"source_id":"');
+const PUBLISHED_AT_KEY = Buffer.from(',"published_at":');
+
+/**
+ * source_id and published_at of a metadata record, read from its bytes without parsing the rest, or
+ * null when the record is not in the expected shape (then the caller parses it). The record is
+ * JSON.stringify of METADATA_FIELDS in order, so it opens with source_id; `,"published_at":` cannot
+ * occur inside a string value, where every quote is escaped. A value with an escape is left to
+ * JSON.parse.
+ */
+export function recordTieFields(json: Buffer): TieFields | null {
+  const start = SOURCE_ID_OPENING.length;
+  if (json.compare(SOURCE_ID_OPENING, 0, start, 0, start) !== 0) return null;
+  const idEnd = json.indexOf(0x22, start);
+  if (idEnd < 0 || json.subarray(start, idEnd).includes(0x5c)) return null;
+  const key = json.indexOf(PUBLISHED_AT_KEY, idEnd);
+  if (key < 0) return null;
+  const v = key + PUBLISHED_AT_KEY.length;
+  let published_at: unknown;
+  if (json[v] === 0x22) {
+    const end = json.indexOf(0x22, v + 1);
+    if (end < 0 || json.subarray(v + 1, end).includes(0x5c)) return null;
+    published_at = json.toString('utf8', v + 1, end);
+  } else {
+    let end = v;
+    while (end < json.length && json[end] !== 0x2c && json[end] !== 0x7d) end++;
+    try {
+      published_at = JSON.parse(json.toString('utf8', v, end));
+    } catch {
+      return null;
+    }
+  }
+  return { source_id: json.toString('utf8', start, idEnd), published_at } as TieFields;
 }
 
 /** Base64 metadata records, decoded into one buffer (one allocation for the page) and cut into records. */

@@ -8,6 +8,7 @@ import {
   buildTextQuery,
   fieldGroupOf,
   pageFromScoreWindow,
+  recordTieFields,
 } from '../../../lib/search/elasticsearch.js';
 import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, TEXT_QUERY_FIELDS } from '../../../index-mappings/mapping.js';
 
@@ -138,6 +139,27 @@ t.test('when a tie group at a page edge may reach past the window, then the fast
   t.same(idsOf(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1)), ['x:2']);
 });
 
+t.test('when tie-breakers are read from a record\'s bytes, then they are what parsing it gives, or null to parse', async (t) => {
+  const record = (fields: Record<string, unknown>) =>
+    Buffer.from(JSON.stringify({ source_id: 'diavgeia:Ψ4ΕΚ', source: 'diavgeia', country: 'GR', title: 'Σύμβαση', published_at: '2024-05-01T10:00:00Z', language: 'el', ...fields }));
+  const cases: Record<string, unknown>[] = [
+    {},
+    { published_at: null },
+    { published_at: 1714557600000 },
+    // The key's own text inside an earlier string value is escaped there, so it is not taken for the key.
+    { title: ',"published_at":"1999-01-01", "x\\' },
+    { title: 'τίτλος με "εισαγωγικά" και 😀' },
+  ];
+  for (const fields of cases) {
+    const json = record(fields);
+    const parsed = JSON.parse(json.toString('utf8'));
+    t.same(recordTieFields(json), { source_id: parsed.source_id, published_at: parsed.published_at }, JSON.stringify(fields));
+  }
+  t.equal(recordTieFields(record({ source_id: 'a\"b' })), null, 'an escape in source_id: parse instead');
+  t.equal(recordTieFields(record({ published_at: undefined })), null, 'no published_at key: parse instead');
+  t.equal(recordTieFields(Buffer.from('{"source":"x","source_id":"a"}')), null, 'another shape: parse instead');
+});
+
 t.test('when no score in the window ties, then no tie-breaker is read', async (t) => {
   let reads = 0;
   const hit = (score: number, id: string) => ({
@@ -159,8 +181,9 @@ t.test('when no score in the window ties, then no tie-breaker is read', async (t
   t.equal(reads, 0, 'records of hits with distinct scores are never parsed');
   const tied = [hit(9, 'b'), hit(9, 'a'), hit(7, 'c'), hit(6, 'd'), hit(5, 'e')];
   reads = 0;
-  t.same(pageFromScoreWindow(tied, { from: 0, size: 5, lead: 0 }, 3)!.map((h) => h.source_id), ['a', 'b', 'c']);
+  const tiedPage = pageFromScoreWindow(tied, { from: 0, size: 5, lead: 0 }, 3)!;
   t.equal(reads, 4, 'only the tied pair is read, once each');
+  t.same(tiedPage.map((h) => h.source_id), ['a', 'b', 'c']);
 });
 
 t.test('when tied hits are put in text order, then it matches Elasticsearch\'s sort, missing dates last', async (t) => {
