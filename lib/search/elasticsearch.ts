@@ -1018,7 +1018,7 @@ function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] | null {
     const score = hits[i]._score ?? 0;
     const source = hits[i]._source;
     if (source) out.push({ doc: source, score });
-    else if (base64[i] !== undefined) out.push(recordHit(records[next++], score));
+    else if (base64[i] !== undefined) out.push(new RecordHit(records[next++], score));
     else return null;
   }
   return out;
@@ -1031,10 +1031,6 @@ class RecordHit implements SearchHit {
   get doc(): StoredDocument {
     return (this.parsed ??= JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument);
   }
-}
-
-function recordHit(metadataJson: Buffer, score: number): SearchHit {
-  return new RecordHit(metadataJson, score);
 }
 
 type TieFields = Pick<StoredDocument, 'published_at' | 'source_id'>;
