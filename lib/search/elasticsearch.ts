@@ -130,7 +130,9 @@ export function buildTextQuery(text: string, source?: SourceName): Query {
   const groups = new Map<FieldGroup, string[]>();
   for (const chunk of queryChunks(text)) {
     const group = fieldGroupOf(chunk);
-    groups.set(group, [...(groups.get(group) ?? []), chunk]);
+    const chunks = groups.get(group);
+    if (chunks) chunks.push(chunk);
+    else groups.set(group, [chunk]);
   }
   const must: Query[] = groups.size === 0
     ? [simpleQuery(text, 'all')]
@@ -1068,14 +1070,14 @@ export function recordTieFields(json: Buffer): TieFields | null {
   const start = SOURCE_ID_OPENING.length;
   if (json.compare(SOURCE_ID_OPENING, 0, start, 0, start) !== 0) return null;
   const idEnd = json.indexOf(0x22, start);
-  if (idEnd < 0 || json.subarray(start, idEnd).includes(0x5c)) return null;
+  if (idEnd < 0 || hasEscape(json, start, idEnd)) return null;
   const key = json.indexOf(PUBLISHED_AT_KEY, idEnd);
   if (key < 0) return null;
   const v = key + PUBLISHED_AT_KEY.length;
   let published_at: unknown;
   if (json[v] === 0x22) {
     const end = json.indexOf(0x22, v + 1);
-    if (end < 0 || json.subarray(v + 1, end).includes(0x5c)) return null;
+    if (end < 0 || hasEscape(json, v + 1, end)) return null;
     published_at = json.toString('utf8', v + 1, end);
   } else {
     let end = v;
@@ -1087,6 +1089,12 @@ export function recordTieFields(json: Buffer): TieFields | null {
     }
   }
   return { source_id: json.toString('utf8', start, idEnd), published_at } as TieFields;
+}
+
+/** Whether json[from, to) holds a backslash: a JSON escape, which JSON.parse must read. */
+function hasEscape(json: Buffer, from: number, to: number): boolean {
+  const at = json.indexOf(0x5c, from);
+  return at >= 0 && at < to;
 }
 
 /** Base64 metadata records, decoded into one buffer (one allocation for the page) and cut into records. */
