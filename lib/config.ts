@@ -1,5 +1,6 @@
 // One typed configuration, read once from the environment and validated at start.
 // A bad value fails fast with a ConfigError that names the variable.
+import os from 'node:os';
 import path from 'node:path';
 
 export class ConfigError extends Error {
@@ -15,6 +16,8 @@ export interface Config {
   dataDir: string;
   elasticsearchUrl: string | null;
   indexPrefix: string;
+  /** Reader threads of the embedded engine; 0 runs its reads on the main thread. */
+  embeddedReaders: number;
   smtpUrl: string | null;
   modelDir: string | null;
   askModels: string[];
@@ -114,6 +117,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(text(env, 'PDI_DATA_DIR') ?? './var'),
     elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
     indexPrefix: prefix,
+    // One per core, at most four: each runs one query at a time on a core of its own, and more than
+    // the cores would only queue in the OS instead of here.
+    embeddedReaders: integer(env, 'PDI_EMBEDDED_READERS', Math.min(4, os.availableParallelism()), 0, 64),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     modelDir: text(env, 'PDI_MODEL_DIR') ? path.resolve(text(env, 'PDI_MODEL_DIR')!) : null,
     askModels: [...new Set(askModels)],

@@ -22,7 +22,13 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
       embeddingModel: embedder.id,
       logger,
     })
-    : new EmbeddedProvider({ file: embeddedIndexPath(config.dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
+    : new EmbeddedProvider({
+      file: embeddedIndexPath(config.dataDir),
+      dimension: embedder.dimension,
+      embeddingModel: embedder.id,
+      readers: config.embeddedReaders,
+      logger,
+    });
   try {
     await provider.init();
   } catch (err) {

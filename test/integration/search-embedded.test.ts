@@ -1,5 +1,5 @@
-// The embedded engine: the shared contract suite (twice: default tuning, and with every term forced onto
-// the common-term lists), then what only this engine has: model/dimension checks on reopen, exactness of
+// The embedded engine: the shared contract suite (twice: default tuning with reads on reader threads,
+// as the API runs it, and on the calling thread with every term forced onto the common-term lists), then what only this engine has: model/dimension checks on reopen, exactness of
 // the list path against FTS5's own ranking, row-id renumbering, the query parser.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,14 +20,14 @@ t.teardown(() => rmSync(root, { recursive: true, force: true }));
 let files = 0;
 const newFile = () => path.join(root, `index-${++files}.sqlite`);
 
-function opener(tuning?: Partial<Tuning>) {
+function opener(tuning?: Partial<Tuning>, readers = 0) {
   return async () => {
-    const provider = new EmbeddedProvider({ file: newFile(), dimension: CONTRACT_DIMENSION, embeddingModel: 'test/model', tuning });
+    const provider = new EmbeddedProvider({ file: newFile(), dimension: CONTRACT_DIMENSION, embeddingModel: 'test/model', tuning, readers });
     return { provider, cleanup: () => provider.close() };
   };
 }
 
-searchContract(t, 'embedded', opener());
+searchContract(t, 'embedded, reads on two reader threads', opener(undefined, 2));
 // Every term gets a list of two, trimmed at three: the list path, its certification fallbacks, trims and
 // lazy rebuilds all run under the same contract.
 searchContract(t, 'embedded, common-term lists forced', opener({ hotMinDf: 1, hotListSize: 2, hotListMax: 3 }));

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { ConfigError, DEFAULT_ASK_MODELS, loadConfig } from '../../lib/config.js';
@@ -15,6 +16,8 @@ t.test('when nothing is set, then the documented defaults apply', async (t) => {
   t.same(c.askModels, DEFAULT_ASK_MODELS);
   t.equal(c.demo, true);
   t.equal(c.ingestEveryMs, null);
+  t.equal(c.embeddedReaders, Math.min(4, os.availableParallelism()));
+  t.equal(loadConfig({ PDI_EMBEDDED_READERS: '0' }).embeddedReaders, 0);
 });
 
 t.test('when a variable is invalid, then loading fails with a message naming it', async (t) => {
@@ -29,6 +32,8 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
     [{ PDI_DEMO: 'maybe' }, 'PDI_DEMO'],
     [{ PDI_INGEST_EVERY: 'hourly' }, 'PDI_INGEST_EVERY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ PDI_EMBEDDED_READERS: 'two' }, 'PDI_EMBEDDED_READERS'],
+    [{ PDI_EMBEDDED_READERS: '-1' }, 'PDI_EMBEDDED_READERS'],
   ];
   for (const [env, name] of cases) {
     t.throws(() => loadConfig(env), new ConfigError(name, ''), name);

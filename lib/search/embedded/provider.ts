@@ -11,6 +11,7 @@ import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
 } from '../provider.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
+import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
 import { TEXT_VERSION, compareCodePoints, parseQuery, toMatch } from './text.js';
@@ -27,6 +28,11 @@ export interface EmbeddedOptions {
   logger?: Logger;
   /** Common-term list tuning; the defaults suit 10k–10M documents (tests lower them to force the path). */
   tuning?: Partial<Tuning>;
+  /**
+   * Reader threads for search, list, get, knn and stats (read-pool.ts), started as concurrent reads
+   * need them; 0 (the default, and always for ':memory:') runs reads on the calling thread.
+   */
+  readers?: number;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -65,10 +71,22 @@ export class EmbeddedProvider implements SearchProvider {
   private servingStatement: Statement | null = null;
   private readonly tuning: Tuning;
   private readonly log: Logger | undefined;
+  private readonly pool: ReadPool | null = null;
 
   constructor(private readonly opts: EmbeddedOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
     this.log = opts.logger?.child({ component: 'search-embedded' });
+    const readers = opts.readers ?? 0;
+    if (readers > 0 && opts.file !== ':memory:') {
+      const { file, dimension, embeddingModel } = opts;
+      const addCounters = (d: EmbeddedProvider['counters']) => {
+        this.counters.fromList += d.fromList;
+        this.counters.rankedByFts += d.rankedByFts;
+        this.counters.listsBuilt += d.listsBuilt;
+      };
+      const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
+      this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log });
+    }
   }
 
   async init(): Promise<void> {
@@ -166,6 +184,7 @@ export class EmbeddedProvider implements SearchProvider {
   search(q: TextQuery): Promise<SearchResult>;
   // Full documents whatever the view: reading them from SQLite costs next to nothing here.
   async search(q: TextQuery): Promise<SearchResult> {
+    if (this.pool) return this.pool.call('search', q);
     const started = performance.now();
     const items = parseQuery(q.text);
     const limit = Math.max(0, Math.floor(q.limit));
@@ -216,6 +235,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async list(q: ListQuery): Promise<SearchResult> {
+    if (this.pool) return this.pool.call('list', q);
     const started = performance.now();
     let sinceBlock: number | null = null;
     if (q.since !== undefined) {
@@ -235,6 +255,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async get(sourceId: string): Promise<IndexedDocument | null> {
+    if (this.pool) return this.pool.call('get', sourceId);
     return this.read(() => {
       for (const set of this.serving()) {
         const found = set.find(sourceId);
@@ -245,6 +266,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async knn(q: KnnQuery): Promise<SearchHit[]> {
+    if (this.pool) return this.pool.call('knn', q);
     const started = performance.now();
     if (q.vector.length !== this.opts.dimension) {
       throw new Error(`knn vector has ${q.vector.length} dimensions; the index holds ${this.opts.dimension}`);
@@ -270,6 +292,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async stats(): Promise<IndexStats> {
+    if (this.pool) return this.pool.call('stats', null);
     return this.read(() => {
       const stats: IndexStats = { total_documents: 0, sources: {} };
       for (const set of this.serving()) {
@@ -288,6 +311,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async close(): Promise<void> {
+    await this.pool?.close();
     this.sets.clear();
     this.servingStatement = null;
     this.db?.close();

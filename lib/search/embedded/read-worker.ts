@@ -1,0 +1,55 @@
+// A reader thread of the embedded engine (read-pool.ts): an in-thread EmbeddedProvider on the same
+// SQLite file, answering one read at a time.
+import { parentPort, workerData } from 'node:worker_threads';
+import { METADATA_FIELDS } from '../../../index-mappings/document.js';
+import { pino } from 'pino';
+import type { SearchResult, TextQuery } from '../provider.js';
+import { EmbeddedProvider } from './provider.js';
+import type { Counters, ReadReply, ReadRequest, ReaderOptions } from './read-pool.js';
+
+const options = workerData as ReaderOptions;
+const port = parentPort!;
+// Log lines go to the owner, whose logger writes them to its own stream (stdout for the API, stderr
+// for the CLI).
+const logger = options.logLevel ? pino({ level: options.logLevel, base: undefined }, { write: (line: string) => port.postMessage({ log: line }) }) : undefined;
+const provider = new EmbeddedProvider({
+  file: options.file,
+  dimension: options.dimension,
+  embeddingModel: options.embeddingModel,
+  tuning: options.tuning,
+  logger,
+});
+
+port.on('message', async ({ id, op, arg }: ReadRequest) => {
+  const before = { ...provider.counters };
+  let reply: ReadReply;
+  try {
+    let result: unknown;
+    if (op === 'search') {
+      const q = arg as TextQuery;
+      const found = await provider.search(q);
+      // Hits cross the thread boundary by copy: a metadata view copies the metadata fields only.
+      result = q.view === 'metadata' ? metadataOnly(found) : found;
+    } else if (op === 'list') result = await provider.list(arg as Parameters<EmbeddedProvider['list']>[0]);
+    else if (op === 'get') result = await provider.get(arg as string);
+    else if (op === 'knn') result = await provider.knn(arg as Parameters<EmbeddedProvider['knn']>[0]);
+    else result = await provider.stats();
+    reply = { id, counters: delta(before), result };
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    reply = { id, counters: delta(before), error: { name: e.name, message: e.message } };
+  }
+  port.postMessage(reply);
+});
+
+function delta(before: Counters): Counters {
+  const now = provider.counters;
+  return { fromList: now.fromList - before.fromList, rankedByFts: now.rankedByFts - before.rankedByFts, listsBuilt: now.listsBuilt - before.listsBuilt };
+}
+
+function metadataOnly(found: SearchResult): SearchResult<Record<string, unknown>> {
+  return {
+    total: found.total,
+    hits: found.hits.map(({ doc, score }) => ({ doc: Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])), score })),
+  };
+}

@@ -1,0 +1,122 @@
+// The embedded engine's reads on reader threads (read-pool.ts): what moving them off the calling thread
+// must not change (visibility of writes, answers, errors), and what the threads add (a thread that
+// dies, a process that must neither exit early nor hang). The shared search contract also runs on reader
+// threads (search-embedded.test.ts).
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import t, { type Test } from 'tap';
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import { BadRequestError, EngineUnavailableError } from '../../lib/errors.js';
+import { DEFAULT_TUNING, EmbeddedProvider } from '../../lib/search/embedded.js';
+import { ReadPool } from '../../lib/search/embedded/read-pool.js';
+import type { SourceName } from '../../lib/sources.js';
+import { tempDir } from '../helpers/app.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const run = promisify(execFile);
+
+function doc(source_id: string, title: string, content = 'κείμενο'): IndexedDocument {
+  return {
+    source_id, source: source_id.split(':')[0] as SourceName, country: 'GR', title, doc_type: 'decision', doc_category: 'x',
+    published_at: '2025-01-01T00:00:00Z', source_url: 'https://example.org', language: 'el', quality_score: 0.5, content, summary: '',
+    entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
+    indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: [1, 0],
+  };
+}
+
+async function* batches(...docs: IndexedDocument[]) {
+  yield docs;
+}
+
+async function pooled(t: Test, readers = 2) {
+  const file = path.join(tempDir(t), 'index.db');
+  const provider = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', readers });
+  await provider.init();
+  t.teardown(() => provider.close());
+  return { provider, file };
+}
+
+const ids = (hits: { doc: { source_id: string } }[]) => hits.map((h) => h.doc.source_id);
+const page = { limit: 10, offset: 0 };
+
+t.test('when reads run on reader threads, then each sees every write committed before it', async (t) => {
+  const { provider } = await pooled(t);
+  await provider.upsert([doc('diavgeia:A', 'απόφαση ανάθεσης')]);
+  t.same(ids((await provider.search({ text: 'απόφαση', ...page })).hits), ['diavgeia:A'], 'an insert');
+  await provider.upsert([doc('diavgeia:A', 'πρόσκληση υποβολής')]);
+  t.equal((await provider.search({ text: 'απόφαση', ...page })).total, 0, 'an overwrite: the old title is gone');
+  t.same(ids((await provider.search({ text: 'πρόσκληση', ...page })).hits), ['diavgeia:A'], 'and the new one found');
+
+  await provider.rebuild('diavgeia', batches(doc('diavgeia:B', 'απόφαση έγκρισης')));
+  t.same(ids((await provider.list({ source: 'diavgeia', ...page })).hits), ['diavgeia:B'], 'a rebuild: the new generation lists');
+  t.equal(await provider.get('diavgeia:A'), null, 'and the old one is gone');
+  t.equal((await provider.get('diavgeia:B'))?.title, 'απόφαση έγκρισης');
+  t.same((await provider.knn({ vector: [1, 0], limit: 5 })).map((h) => h.doc.source_id), ['diavgeia:B']);
+  t.equal((await provider.stats()).total_documents, 1);
+});
+
+t.test('when many reads are in flight at once, then each gets the answer the calling thread would give', async (t) => {
+  const { provider, file } = await pooled(t);
+  const words = Array.from({ length: 30 }, (_, i) => `λέξη${i}`);
+  await provider.upsert(words.flatMap((w, i) => [doc(`diavgeia:${i}`, `${w} απόφαση`), doc(`kimdis:${i}`, `${w} σύμβαση ${words[(i + 1) % 30]}`)]));
+  const inThread = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => inThread.close());
+
+  const before = provider.counters.rankedByFts;
+  const answers = await Promise.all(words.map((w) => provider.search({ text: w, ...page })));
+  for (const [i, w] of words.entries()) t.same(answers[i], await inThread.search({ text: w, ...page }), w);
+  t.ok(provider.counters.rankedByFts - before >= words.length, 'the threads report how they served each search');
+});
+
+t.test('when a search asks for the metadata view, then its hits cross the thread boundary with those fields only', async (t) => {
+  const { provider } = await pooled(t);
+  await provider.upsert([doc('diavgeia:A', 'απόφαση ανάθεσης', 'μακρύ κείμενο')]);
+  const [hit] = (await provider.search({ text: 'απόφαση', ...page, view: 'metadata' })).hits;
+  t.equal(hit.doc.title, 'απόφαση ανάθεσης');
+  t.notOk('content' in hit.doc, 'no content');
+  const [full] = (await provider.search({ text: 'απόφαση', ...page })).hits;
+  t.equal(full.doc.content, 'μακρύ κείμενο', 'the full view keeps it');
+});
+
+t.test('when a reader raises an error, then the caller gets it with its status', async (t) => {
+  const { provider } = await pooled(t);
+  const bad = provider.list({ source: 'diavgeia', since: '2024-13-45', ...page });
+  await t.rejects(bad, BadRequestError);
+  await t.rejects(bad, { statusCode: 400, message: 'since must be a date YYYY-MM-DD, got 2024-13-45' });
+  await t.rejects(provider.knn({ vector: [1, 0, 0], limit: 1 }), { message: /3 dimensions/ }, 'any other error keeps its message');
+  t.equal((await provider.search({ text: 'απόφαση', ...page })).total, 0, 'and the thread keeps serving');
+});
+
+t.test('when a reader thread dies with calls in flight, then they fail with 503 and the next call gets a new thread', async (t) => {
+  const pool = new ReadPool({
+    reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
+    size: 1,
+    onCounters: () => {},
+    entry: new URL('../helpers/stub-reader.js', import.meta.url),
+  });
+  t.teardown(() => pool.close());
+  type Answer = { total: number; threadId: number };
+  const first = await pool.call<Answer>('search', { text: 'ok' });
+  const dying = pool.call('search', { text: 'die' });
+  const queued = pool.call('search', { text: 'ok' });
+  await t.rejects(dying, EngineUnavailableError);
+  await t.rejects(queued, { statusCode: 503, message: 'The embedded search reader stopped; try again' });
+  const next = await pool.call<Answer>('search', { text: 'ok' });
+  t.equal(next.total, 1);
+  t.not(next.threadId, first.threadId, 'served by a new thread');
+});
+
+t.test('when a process has nothing else to do, then a pending read keeps it alive and the idle pool lets it exit', async (t) => {
+  const file = path.join(tempDir(t), 'index.db');
+  // Fails by timing out if an idle reader kept the process alive, and prints nothing if a busy one did not.
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/helpers/read-pool-child.ts', file], { cwd: REPO_ROOT, timeout: 60_000 });
+  t.equal(stdout, 'total 1\n');
+});
+
+t.test('when the pool is closed, then a read is refused with 503', async (t) => {
+  const { provider } = await pooled(t, 1);
+  await provider.search({ text: 'απόφαση', ...page });
+  await provider.close();
+  await t.rejects(provider.search({ text: 'απόφαση', ...page }), EngineUnavailableError);
+});
