@@ -4,7 +4,8 @@ export const SOURCE_NAMES = ['ted', 'diavgeia', 'elstat', 'rae', 'data_gov_gr', 
 export type SourceName = (typeof SOURCE_NAMES)[number];
 
 /** Names accepted wherever a source name is, mapped to the canonical one. */
-const ALIASES: Record<string, SourceName> = { e_procurement: 'kimdis' };
+// A Map, not an object literal: a lookup in `{...}` also finds `constructor` and `__proto__`.
+const ALIASES = new Map<string, SourceName>([['e_procurement', 'kimdis']]);
 
 export interface SourceInfo {
   name: SourceName;
@@ -67,5 +68,5 @@ export const SOURCES: Record<SourceName, SourceInfo> = {
 /** Resolves a source name or alias to its canonical name, or null when unknown. */
 export function resolveSource(name: string): SourceName | null {
   if ((SOURCE_NAMES as readonly string[]).includes(name)) return name as SourceName;
-  return ALIASES[name] ?? null;
+  return ALIASES.get(name) ?? null;
 }

@@ -6,7 +6,7 @@ import { NotImplementedError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
 import type { Admit } from '../middleware/admission.js';
 import { gate, type Step } from '../middleware/gate.js';
-import { readJsonBody, requireJsonType } from '../middleware/json-body.js';
+import { readJsonBody, checkBodyHeaders } from '../middleware/json-body.js';
 
 export type Method = 'get' | 'post' | 'put' | 'del';
 
@@ -40,7 +40,7 @@ export const CONTRACT_ROUTES: [Method, string, Tier][] = [
 /** The chain of a contract route: the gate wraps its first step; routes with a body parse JSON first. */
 function chainOf(admit: Admit, method: Method, path: string, tier: Tier, handler: Step): RequestHandler[] {
   const takesBody = (method === 'post' || method === 'put') && !path.endsWith('/acknowledge');
-  return takesBody ? [gate(admit, tier, requireJsonType), ...readJsonBody, handler] : [gate(admit, tier, handler)];
+  return takesBody ? [gate(admit, tier, checkBodyHeaders), ...readJsonBody, handler] : [gate(admit, tier, handler)];
 }
 
 /**

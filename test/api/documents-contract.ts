@@ -94,6 +94,12 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       const unknown = await app.request('/v1/search?q=x&source=nowhere', { key: pro });
       t.equal(unknown.status, 404);
       t.same(unknown.body, { detail: 'Unknown source: nowhere' });
+      // Names every JavaScript object has are no sources either.
+      for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        const res = await app.request(`/v1/search?q=x&source=${name}`, { key: pro });
+        t.equal(res.status, 404, name);
+        t.same(res.body, { detail: `Unknown source: ${name}` }, name);
+      }
     });
 
     t.test('when paging through results, then pages neither overlap nor leave gaps', async (t) => {
@@ -187,6 +193,11 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       const unknown = await app.request('/v1/foo/documents', { key: pro });
       t.equal(unknown.status, 404);
       t.same(unknown.body, { detail: 'Unknown source: foo' });
+      for (const name of ['__proto__', 'constructor', 'valueOf']) {
+        const res = await app.request(`/v1/${name}/documents`, { key: pro });
+        t.equal(res.status, 404, name);
+        t.same(res.body, { detail: `Unknown source: ${name}` }, name);
+      }
     });
 
     t.test('when Enterprise downloads an original, then its bytes with their content type', async (t) => {

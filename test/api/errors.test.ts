@@ -1,5 +1,6 @@
 import t from 'tap';
 import net from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { startTestApp } from '../helpers/app.js';
 
 t.test('when the body is not JSON, then 400 with a detail', async (t) => {
@@ -19,6 +20,34 @@ t.test('when the body is in another media type, then 400 with a detail', async (
     t.equal(res.status, 400, type);
     t.same(res.body, { detail: 'Request body must be JSON (Content-Type: application/json)' }, type);
   }
+});
+
+t.test('when the body has a content coding, then 415 with a detail and the server keeps serving', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  const json = JSON.stringify({ name: 'x' });
+  const cases: [string, Buffer | string][] = [
+    // Not gzip at all: restify's gunzip raised an unhandled stream error on this and the process died.
+    ['gzip', json],
+    // Well-formed gzip: restify counted the 1 MiB limit on the compressed bytes.
+    ['gzip', gzipSync(JSON.stringify({ name: 'x'.repeat(5 * 1024 * 1024) }))],
+    ['gzip', gzipSync(json).subarray(0, 12)],
+    ['gzip', ''],
+    ['br', json],
+    ['deflate, gzip', json],
+  ];
+  for (const [coding, body] of cases) {
+    const res = await app.request('/v1/alerts/profiles', {
+      key, method: 'POST', rawBody: body, headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
+    });
+    t.equal(res.status, 415, coding);
+    t.same(res.body, { detail: 'Content-Encoding is not supported; send the request body uncompressed' }, coding);
+    t.equal((await app.request('/v1/models')).status, 200, 'still serving');
+  }
+  const identity = await app.request('/v1/alerts/profiles', {
+    key, method: 'POST', rawBody: '{"name": broken', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' },
+  });
+  t.equal(identity.status, 400, 'identity is no coding: the body is read as it is');
 });
 
 t.test('when the body is over 1 MiB, then 413 with a detail', async (t) => {
