@@ -14,12 +14,34 @@ function single(req: Request, name: string): string | undefined {
   const all = params.getAll(name);
   if (all.length === 0) return undefined;
   if (all.length > 1) throw new ValidationError(`${name} must be given once`);
+  // URLSearchParams turns bytes that are no UTF-8 into U+FFFD; only a value holding one is checked
+  // against its raw form (an encoded U+FFFD itself is fine).
+  if (all[0].includes('\uFFFD') && !rawValueDecodes(req.getQuery(), name)) {
+    throw new ValidationError(`${name} is not valid percent-encoded UTF-8`);
+  }
   return all[0];
+}
+
+function rawValueDecodes(query: string, name: string): boolean {
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const [key, value] = eq === -1 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    if (formDecode(key) === name && formDecode(value) === null) return false;
+  }
+  return true;
+}
+
+function formDecode(s: string): string | null {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
 }
 
 export function intParam(req: Request, name: string, fallback: number, min: number, max: number): number {
   const v = single(req, name);
-  if (v === undefined || v === '') return fallback;
+  if (v === undefined) return fallback;
   if (!/^\d+$/.test(v.trim()) || Number(v) < min || Number(v) > max) {
     throw new ValidationError(`${name} must be an integer from ${min} to ${max}`);
   }
@@ -34,16 +56,20 @@ export function stringParam(req: Request, name: string, opts: { required?: boole
   const v = single(req, name);
   if (v === undefined || v.trim() === '') {
     if (opts.required) throw new ValidationError(`${name} is required`);
-    return undefined;
+    if (v === undefined) return undefined;
+    throw new ValidationError(`${name} must not be empty`);
   }
-  if (opts.maxLength && v.length > opts.maxLength) throw new ValidationError(`${name} must be at most ${opts.maxLength} characters`);
+  // Characters are code points: an emoji is one, not two UTF-16 units (counted only when it may matter).
+  if (opts.maxLength && v.length > opts.maxLength && [...v].length > opts.maxLength) {
+    throw new ValidationError(`${name} must be at most ${opts.maxLength} characters`);
+  }
   return v;
 }
 
 /** A calendar date YYYY-MM-DD that exists. */
 export function dateParam(req: Request, name: string): string | undefined {
   const v = single(req, name);
-  if (v === undefined || v === '') return undefined;
+  if (v === undefined) return undefined;
   const d = new Date(`${v}T00:00:00Z`);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
     throw new ValidationError(`${name} must be a date YYYY-MM-DD`);

@@ -129,12 +129,27 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         ['/v1/diavgeia/documents?since=2025-13-01', 'since must be a date YYYY-MM-DD'],
         ['/v1/diavgeia/documents?since=yesterday', 'since must be a date YYYY-MM-DD'],
         ['/v1/diavgeia/documents?limit=5000', 'limit must be an integer from 1 to 1000'],
+        // Given without a value: malformed, not absent.
+        ['/v1/search?q=a&limit=', 'limit must be an integer from 1 to 1000'],
+        ['/v1/search?q=a&offset', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
+        ['/v1/search?q=a&source=', 'source must not be empty'],
+        ['/v1/diavgeia/documents?since=', 'since must be a date YYYY-MM-DD'],
+        // Characters, not UTF-16 units: 1000 emoji are accepted, 1001 are not.
+        [`/v1/search?q=${encodeURIComponent('😀'.repeat(1001))}`, 'q must be at most 1000 characters'],
+        // Bytes that are no UTF-8 are not silently replaced.
+        ['/v1/search?q=%E0%A4%A', 'q is not valid percent-encoded UTF-8'],
+        ['/v1/search?q=a&source=%C3%28', 'source is not valid percent-encoded UTF-8'],
       ];
       for (const [path, detail] of cases) {
         const res = await app.request(path, { key: ent });
         t.equal(res.status, 422, path);
         t.same(res.body, { detail }, path);
       }
+    });
+
+    t.test('when q is 1000 characters outside the BMP, then it is accepted', async (t) => {
+      const res = await app.request(`/v1/search?q=${encodeURIComponent('😀'.repeat(1000))}`, { key: ent });
+      t.equal(res.status, 200);
     });
 
     t.test('when q is query-syntax garbage, then the answer is never a 5xx', async (t) => {
