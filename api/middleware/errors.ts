@@ -61,7 +61,12 @@ const ROUTING_ERRORS = new Set(['ResourceNotFoundError', 'MethodNotAllowedError'
 function clientErrorResponse(err: NodeJS.ErrnoException): [number, string] {
   if (err.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request headers are too large'];
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request timed out'];
-  return [400, 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")'];
+  // RFC 9110 15.6.2: a method the server does not recognise is a 501.
+  if (err.code === 'HPE_INVALID_METHOD') return [501, 'Unknown HTTP method'];
+  if (err.code === 'HPE_INVALID_URL') {
+    return [400, 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")'];
+  }
+  return [400, 'Malformed HTTP request'];
 }
 
 export function installErrorHandling(server: Server, log: Logger, admit: Admit): void {
@@ -94,8 +99,10 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
       }
     }
     const status = statusOf(err);
-    if (status >= 500 && status !== 503) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
-    else if (status >= 500) log.warn({ method: req.method, path: req.getPath(), detail: err.message }, 'engine unavailable');
+    // 501 is a route not built yet and 503 an engine that is down: expected, so no stack trace.
+    if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
+    else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: err.message }, 'engine unavailable');
+    else if (status >= 500) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     return cb();
   });
 }

@@ -135,6 +135,16 @@ t.test('when the request line carries raw non-ASCII bytes (curl "…?q=σύμβ�
   t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")' });
 });
 
+t.test('when the method is unknown to HTTP or a header is malformed, then 501 or 400 with a detail that says so', async (t) => {
+  const app = await startTestApp(t);
+  const method = await rawExchange(app.url, Buffer.from('FOO /v1/sources HTTP/1.1\r\nHost: x\r\n\r\n'));
+  t.equal(method.status, 501);
+  t.same(JSON.parse(method.body), { detail: 'Unknown HTTP method' });
+  const header = await rawExchange(app.url, Buffer.from('GET /v1/sources HTTP/1.1\r\nHost x\r\n\r\n'));
+  t.equal(header.status, 400);
+  t.same(JSON.parse(header.body), { detail: 'Malformed HTTP request' });
+});
+
 t.test('when the request headers are too large, then 431 with a detail', async (t) => {
   const app = await startTestApp(t);
   const res = await rawExchange(app.url, Buffer.from(`GET /v1/sources HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`));
