@@ -11,9 +11,16 @@ function help(): string {
   return `Usage: pdi <command> [options]\n\nCommands:\n${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}\n\nRun pdi <command> --help for a command's options.`;
 }
 
+// `pdi keys list | head`: the reader left, so the rest of the output has nowhere to go. Not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 async function run(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name) throw new UsageError(help());
+  if (name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help()}\n`);
     return;
   }

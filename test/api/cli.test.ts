@@ -1,5 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import t from 'tap';
-import { pdi as run } from '../helpers/cli.js';
+import { accountsDbPath, openDatabase } from '../../api/db/database.js';
+import { KeyStore } from '../../api/db/keys.js';
+import { cliEnv, pdi as run } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 import { request, tempDir } from '../helpers/app.js';
 
 const pdi = (dataDir: string, ...args: string[]) => run(dataDir, args);
@@ -34,12 +39,30 @@ t.test('when arguments are wrong, then the CLI exits 2 with the reason and usage
     [['keys', 'revoke', 'key_missing'], /No key with id key_missing/],
     [['keys', 'create', '--org', 'A', '--tier', 'pro', '--bogus'], /Unknown option '--bogus'/],
     [['frobnicate'], /Unknown command: frobnicate/],
+    [[], /^Usage: pdi <command>/],
   ];
   for (const [args, message] of cases) {
     const r = await pdi(dir, ...args);
     t.equal(r.code, 2, args.join(' '));
     t.match(r.stderr, message, args.join(' '));
   }
+});
+
+t.test('when the reader of its output goes away early (pdi keys list | head), then the CLI exits 0 without an error', async (t) => {
+  const dir = tempDir(t);
+  // Enough keys that the listing overflows the pipe's buffer before the reader leaves.
+  const db = openDatabase(accountsDbPath(dir));
+  const keys = new KeyStore(db);
+  for (let i = 0; i < 3000; i++) keys.create(`Organisation ${i}`, 'free');
+  db.close();
+  const child = spawn(process.execPath, ['bin/pdi.js', 'keys', 'list'], { cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: dir }) });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  await once(child.stdout, 'data');
+  child.stdout.destroy();
+  const [code] = await once(child, 'exit');
+  t.equal(code, 0);
+  t.equal(stderr, '');
 });
 
 t.test('when --help is given, then every command prints its usage and exits 0', async (t) => {
