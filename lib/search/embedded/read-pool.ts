@@ -1,5 +1,5 @@
 // The embedded engine's reads on worker threads. better-sqlite3 is synchronous, so on the main thread a
-// heavy query (two common terms at 1M documents: 0.4–0.9 s) stalls every other request of the API,
+// heavy query (two common terms at 1M documents: 0.4–1.4 s) stalls every other request of the API,
 // /v1/usage included (docs/benchmarks.md "Embedded engine: reads off the event loop"). Each reader
 // thread opens its own connection to the same file and runs one call at a time: in WAL mode readers
 // never wait for the writer and see every committed write, as a second process would.
@@ -41,10 +41,10 @@ export type ReadReply =
   | { log: string };
 
 /** Errors a reader may raise that the API answers with their own status; anything else is a 500. */
-const KNOWN_ERRORS: Record<string, (message: string) => Error> = {
-  BadRequestError: (m) => new BadRequestError(m),
-  EngineUnavailableError: (m) => new EngineUnavailableError(m),
-};
+const KNOWN_ERRORS = new Map<string, (message: string) => Error>([
+  ['BadRequestError', (m) => new BadRequestError(m)],
+  ['EngineUnavailableError', (m) => new EngineUnavailableError(m)],
+]);
 
 interface Reader {
   worker: Worker;
@@ -127,7 +127,7 @@ export class ReadPool {
       this.opts.onCounters(reply.counters);
       if ('error' in reply) {
         const { name, message } = reply.error;
-        const make = KNOWN_ERRORS[name];
+        const make = KNOWN_ERRORS.get(name);
         waiting.reject(make ? make(message) : Object.assign(new Error(message), { name }));
       } else {
         waiting.resolve(reply.result);
