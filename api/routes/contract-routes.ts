@@ -55,16 +55,22 @@ export class ContractRoutes {
   add(method: Method, path: string, handler: Step): void {
     const entry = CONTRACT_ROUTES.find(([m, p]) => m === method && p === path);
     if (!entry) throw new Error(`${method} ${path} is not a route of the contract`);
-    this.server[method](path, ...chainOf(this.admit, method, path, entry[2], handler));
+    this.register(method, path, chainOf(this.admit, method, path, entry[2], handler));
     this.built.add(`${method} ${path}`);
   }
 
   finish(): void {
     for (const [method, path, tier] of CONTRACT_ROUTES) {
       if (this.built.has(`${method} ${path}`)) continue;
-      this.server[method](path, ...chainOf(this.admit, method, path, tier, async (req) => {
+      this.register(method, path, chainOf(this.admit, method, path, tier, async (req) => {
         throw new NotImplementedError(`${req.method} ${path} is not available yet`);
       }));
     }
+  }
+
+  /** A GET route answers HEAD too (RFC 9110 9.3.2): the same steps, gate and quota; Node drops the body. */
+  private register(method: Method, path: string, chain: RequestHandler[]): void {
+    this.server[method](path, ...chain);
+    if (method === 'get') this.server.head(path, ...chain);
   }
 }

@@ -1,5 +1,5 @@
 // GET /v1/models: the models usable by POST /v1/ask, from PDI_ASK_MODELS. No key, no quota.
-import type { Server } from 'restify';
+import type { RequestHandler, Server } from 'restify';
 import type { AppContext } from '../context.js';
 
 export function registerModels(server: Server, ctx: AppContext): void {
@@ -8,7 +8,9 @@ export function registerModels(server: Server, ctx: AppContext): void {
     models: ctx.config.askModels.map((id) => ({ id, default: id === fallback })),
     default: fallback,
   };
-  server.get('/v1/models', async (_req, res) => {
+  const send: RequestHandler = async (_req, res) => {
     res.send(body);
-  });
+  };
+  server.get('/v1/models', send);
+  server.head('/v1/models', send);
 }

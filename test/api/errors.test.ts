@@ -78,6 +78,22 @@ t.test('when the method is not allowed, then 405 with a detail', async (t) => {
   t.same(res.body, { detail: 'Method DELETE is not allowed on /v1/sources' });
 });
 
+t.test('when HEAD is sent to a GET route, then its status and quota headers without a body, gated and counted like a GET', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('free');
+  // restify leaves out Content-Type and Content-Length, which RFC 9110 allows for HEAD.
+  const head = await app.request('/v1/sources', { key, method: 'HEAD' });
+  t.equal(head.status, 200);
+  t.equal(head.text, '');
+  t.equal(head.headers.get('x-tier'), 'free');
+  t.equal(head.headers.get('x-ratelimit-remaining'), '4', 'counted');
+  t.equal((await app.request('/v1/search?q=x', { key, method: 'HEAD' })).status, 403, 'the tier applies');
+  t.equal((await app.request('/v1/sources', { method: 'HEAD' })).status, 401, 'a key is needed');
+  const models = await app.request('/v1/models', { method: 'HEAD' });
+  t.equal(models.status, 200, '/v1/models needs none');
+  t.equal(models.text, '');
+});
+
 t.test('when an async handler throws, then 500 with the message masked', async (t) => {
   const app = await startTestApp(t);
   app.app.server.get('/v1/test-async-throw', async () => {
