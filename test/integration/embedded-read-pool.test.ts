@@ -2,6 +2,7 @@
 // must not change (visibility of writes, answers, errors), and what the threads add (a thread that
 // dies, a process that must neither exit early nor hang). The shared search contract also runs on reader
 // threads (search-embedded.test.ts).
+import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -112,6 +113,21 @@ t.test('when a process has nothing else to do, then a pending read keeps it aliv
   // Fails by timing out if an idle reader kept the process alive, and prints nothing if a busy one did not.
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/helpers/read-pool-child.ts', file], { cwd: REPO_ROOT, timeout: 60_000 });
   t.equal(stdout, 'total 1\n');
+});
+
+t.test('when another connection holds the write lock, then a reader thread still opens and answers', async (t) => {
+  const { provider, file } = await pooled(t, 1);
+  await provider.upsert([doc('diavgeia:A', 'απόφαση ανάθεσης')]);
+  // A long write elsewhere (a reindex's FTS5 optimize, say). Opening needs no write unless the file
+  // has something to set up or prune, so readers are not stuck behind it (busy_timeout, then a 503).
+  const writer = new Database(file);
+  writer.prepare('BEGIN IMMEDIATE').run();
+  t.teardown(() => writer.close());
+  t.equal((await provider.search({ text: 'απόφαση', ...page })).total, 1, 'a reader thread started now');
+  const another = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => another.close());
+  t.equal((await another.search({ text: 'απόφαση', ...page })).total, 1, 'and a new in-thread reader');
+  writer.prepare('ROLLBACK').run();
 });
 
 t.test('when the pool is closed, then a read is refused with 503', async (t) => {

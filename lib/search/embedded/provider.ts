@@ -339,12 +339,16 @@ export class EmbeddedProvider implements SearchProvider {
       sqliteVec.load(db);
       db.pragma('cache_size = -131072'); // 128 MiB
       db.pragma('temp_store = MEMORY');
-      db.transaction(() => {
-        createGlobalTables(db);
-        this.checkMeta(db);
-      }).immediate();
+      // Set-up writes only when needed: a connection that only has to read (a reader thread, the API
+      // beside a reindex) must not wait for the write lock held by another process's long transaction.
+      if (!this.metaMatches(db)) {
+        db.transaction(() => {
+          createGlobalTables(db);
+          this.checkMeta(db);
+        }).immediate();
+      }
       this.db = db;
-      this.pruneRetired();
+      if (this.hasLeftovers(db)) this.pruneRetired();
     } catch (err) {
       this.db = null;
       db.close();
@@ -353,14 +357,27 @@ export class EmbeddedProvider implements SearchProvider {
     return db;
   }
 
-  /** Model, dimension, schema and text versions must match the index, unless it holds no documents. */
-  private checkMeta(db: Sqlite): void {
-    const want: Record<string, string> = {
+  private wantedMeta(): Record<string, string> {
+    return {
       schema_version: SCHEMA_VERSION,
       text_version: TEXT_VERSION,
       embedding_model: this.opts.embeddingModel,
       dimension: String(this.opts.dimension),
     };
+  }
+
+  /** Whether the global tables exist and record exactly this process's settings (read only). */
+  private metaMatches(db: Sqlite): boolean {
+    const exists = db.prepare(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'generations')`).pluck().get() === 2;
+    if (!exists) return false;
+    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    const have = new Map(rows.map((r) => [r.key, r.value]));
+    return Object.entries(this.wantedMeta()).every(([key, value]) => have.get(key) === value);
+  }
+
+  /** Model, dimension, schema and text versions must match the index, unless it holds no documents. */
+  private checkMeta(db: Sqlite): void {
+    const want = this.wantedMeta();
     const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
     const have = Object.fromEntries(rows.map((r) => [r.key, r.value]));
     const differs = Object.keys(want).filter((key) => have[key] !== want[key]);
@@ -419,16 +436,29 @@ export class EmbeddedProvider implements SearchProvider {
     this.sets.delete(name);
   }
 
-  /** Drops generations a rebuild retired, and table sets no generation row knows (a crash mid-create). */
+  /** Whether pruneRetired has anything to drop (read only). */
+  private hasLeftovers(db: Sqlite): boolean {
+    return this.retired(db).length > 0 || this.orphanTableSets(db).length > 0;
+  }
+
+  private retired(db: Sqlite): { source: string; gen: number }[] {
+    return db.prepare(`SELECT source, gen FROM generations WHERE state = 'retired'`).all() as { source: string; gen: number }[];
+  }
+
+  /** Table sets no generation row knows (a crash mid-create). */
+  private orphanTableSets(db: Sqlite): string[] {
+    const known = new Set((db.prepare('SELECT source, gen FROM generations').all() as { source: string; gen: number }[])
+      .map((r) => tableSetName(r.source, r.gen)));
+    return existingTableSets(db).filter((name) => !known.has(name));
+  }
+
+  /** Drops generations a rebuild retired, and orphan table sets. */
   private pruneRetired(): void {
     try {
       this.write(() => {
         const db = this.open();
-        const retired = db.prepare(`SELECT source, gen FROM generations WHERE state = 'retired'`).all() as { source: string; gen: number }[];
-        for (const r of retired) this.dropGeneration(r.source, r.gen);
-        const known = new Set((db.prepare('SELECT source, gen FROM generations').all() as { source: string; gen: number }[])
-          .map((r) => tableSetName(r.source, r.gen)));
-        for (const name of existingTableSets(db)) if (!known.has(name)) dropTableSet(db, name);
+        for (const r of this.retired(db)) this.dropGeneration(r.source, r.gen);
+        for (const name of this.orphanTableSets(db)) dropTableSet(db, name);
       });
     } catch (err) {
       this.log?.warn({ err }, 'could not prune retired generations; will retry on the next rebuild or open');
