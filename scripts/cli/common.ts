@@ -18,11 +18,20 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
     process.stdout.write(`${cmd.usage}\n`);
     process.exit(0);
   }
+  let parsed;
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals, strict: true, tokens: true });
   } catch (err) {
     throw new UsageError(`${(err as Error).message}\n\n${cmd.usage}`);
   }
+  // parseArgs keeps the last of a repeated option; `--org A --org B` is more likely a mistake.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.multiple) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once\n\n${cmd.usage}`);
+    seen.add(token.name);
+  }
+  return parsed;
 }
 
 export function config(): Config {

@@ -40,6 +40,7 @@ t.test('when arguments are wrong, then the CLI exits 2 with the reason and usage
     [['keys', 'create', '--org', 'A', '--tier', 'pro', '--bogus'], /Unknown option '--bogus'/],
     [['frobnicate'], /Unknown command: frobnicate/],
     [[], /^Usage: pdi <command>/],
+    [['keys', 'create', '--org', 'A', '--org', 'B', '--tier', 'pro'], /--org is given more than once/],
   ];
   for (const [args, message] of cases) {
     const r = await pdi(dir, ...args);
