@@ -66,5 +66,15 @@ export const METADATA_FIELDS = [
   'published_at', 'source_url', 'language', 'quality_score',
 ] as const;
 
+/**
+ * The metadata record of contract 2.2: METADATA_FIELDS in that order (Elasticsearch stores its JSON,
+ * and recordTieFields relies on source_id coming first). The one place the record is cut from a document.
+ */
+export function metadataOf(doc: Pick<NormalizedDocument, (typeof METADATA_FIELDS)[number]>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of METADATA_FIELDS) out[f] = doc[f];
+  return out;
+}
+
 /** The extra fields Pro and Enterprise listings show (decisions.md "Sources and documents"). */
 export const FULL_CONTENT_FIELDS = ['content', 'summary', 'entities', 'amount', 'cpv', 'region', 'sector'] as const;

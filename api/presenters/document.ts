@@ -1,17 +1,10 @@
 // Internal documents → public JSON. Strips what clients must not see (embedding, hashes, blob refs).
-import { FULL_CONTENT_FIELDS, METADATA_FIELDS } from '../../index-mappings/document.js';
-import type { MetadataDocument, StoredDocument } from '../../lib/search/provider.js';
+import { FULL_CONTENT_FIELDS, metadataOf } from '../../index-mappings/document.js';
+import type { StoredDocument } from '../../lib/search/provider.js';
 
 export const UPGRADE_HINT = 'Upgrade to Pro for full content: text, summary, entities, amount, CPV codes, region and sector.';
 
 export type PublicDocument = Record<string, unknown>;
-
-/** The metadata record of contract 2.2. */
-export function metadataOf(doc: MetadataDocument): PublicDocument {
-  const out: PublicDocument = {};
-  for (const f of METADATA_FIELDS) out[f] = doc[f];
-  return out;
-}
 
 /** A listing record: metadata with the upgrade hint for Free, metadata plus full content otherwise. */
 export function listingOf(doc: StoredDocument, full: boolean): PublicDocument {

@@ -6,7 +6,8 @@ import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
-import { listingOf, metadataOf, searchBody } from '../presenters/document.js';
+import { metadataOf } from '../../index-mappings/document.js';
+import { listingOf, searchBody } from '../presenters/document.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@elastic/elasticsearch';
-import { METADATA_FIELDS } from '../../index-mappings/document.js';
+import { metadataOf } from '../../index-mappings/document.js';
 import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
 import { buildTextQuery } from '../../lib/search/elasticsearch.js';
 import { Generator, sourceRanges } from './generate.js';
@@ -59,8 +59,7 @@ async function buildOneIndex(): Promise<void> {
   let loaded = 0;
   for (const { from, to } of sourceRanges(N)) {
     for await (const batch of gen.batches(from, to, 2000)) {
-      const record = (doc: (typeof batch)[number]) =>
-        Buffer.from(JSON.stringify(Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])))).toString('base64');
+      const record = (doc: (typeof batch)[number]) => Buffer.from(JSON.stringify(metadataOf(doc))).toString('base64');
       const operations = batch.flatMap((doc) => [{ index: { _index: oneIndex, _id: doc.source_id } }, { ...doc, [METADATA_JSON_FIELD]: record(doc) }]);
       const res = await client.bulk({ operations });
       if (res.errors) throw new Error(JSON.stringify(res.items.find((i) => i.index?.error)));

@@ -10,7 +10,7 @@
 // node the client's connection pool never marks the node dead (WeightedConnectionPool.markDead is a
 // no-op for one node), so the next request after Elasticsearch returns simply succeeds.
 import { Client, errors, Transport, type estypes } from '@elastic/elasticsearch';
-import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
+import { METADATA_FIELDS, metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, physicalIndexName, readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import {
   buildMapping,
@@ -1001,7 +1001,7 @@ function totalOf(res: estypes.SearchResponse<unknown, unknown>): number {
 
 /** The metadata record stored with a document, base64 as binary fields take it (mapping.ts METADATA_JSON_FIELD). */
 function metadataRecord(doc: IndexedDocument): string {
-  return Buffer.from(JSON.stringify(Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])))).toString('base64');
+  return Buffer.from(JSON.stringify(metadataOf(doc))).toString('base64');
 }
 
 /**

@@ -6,7 +6,7 @@ import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
-import { metadataOf } from '../../api/presenters/document.js';
+import { metadataOf } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';

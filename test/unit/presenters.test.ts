@@ -1,6 +1,7 @@
 // The document presenters: what clients see of an indexed document.
 import t from 'tap';
-import { metadataOf, searchBody } from '../../api/presenters/document.js';
+import { metadataOf } from '../../index-mappings/document.js';
+import { searchBody } from '../../api/presenters/document.js';
 import type { MetadataDocument } from '../../lib/search/provider.js';
 
 const doc = (id: string, title: string): MetadataDocument => ({

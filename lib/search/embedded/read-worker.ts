@@ -1,7 +1,7 @@
 // A reader thread of the embedded engine (read-pool.ts): an in-thread EmbeddedProvider on the same
 // SQLite file, answering one read at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { METADATA_FIELDS } from '../../../index-mappings/document.js';
+import { metadataOf } from '../../../index-mappings/document.js';
 import { pino } from 'pino';
 import type { SearchResult, TextQuery } from '../provider.js';
 import { EmbeddedProvider } from './provider.js';
@@ -50,6 +50,6 @@ function delta(before: Counters): Counters {
 function metadataOnly(found: SearchResult): SearchResult<Record<string, unknown>> {
   return {
     total: found.total,
-    hits: found.hits.map(({ doc, score }) => ({ doc: Object.fromEntries(METADATA_FIELDS.map((f) => [f, doc[f]])), score })),
+    hits: found.hits.map(({ doc, score }) => ({ doc: metadataOf(doc), score })),
   };
 }
