@@ -366,22 +366,29 @@ export class EmbeddedProvider implements SearchProvider {
     };
   }
 
+  private storedMeta(db: Sqlite): Record<string, string> {
+    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
+    return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  }
+
+  /** The settings whose recorded value is not this process's. */
+  private differingMeta(have: Record<string, string>): string[] {
+    const want = this.wantedMeta();
+    return Object.keys(want).filter((key) => have[key] !== want[key]);
+  }
+
   /** Whether the global tables exist and record exactly this process's settings (read only). */
   private metaMatches(db: Sqlite): boolean {
     const exists = db.prepare(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'generations')`).pluck().get() === 2;
-    if (!exists) return false;
-    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
-    const have = new Map(rows.map((r) => [r.key, r.value]));
-    return Object.entries(this.wantedMeta()).every(([key, value]) => have.get(key) === value);
+    return exists && this.differingMeta(this.storedMeta(db)).length === 0;
   }
 
   /** Model, dimension, schema and text versions must match the index, unless it holds no documents. */
   private checkMeta(db: Sqlite): void {
     const want = this.wantedMeta();
-    const rows = db.prepare('SELECT key, value FROM meta').all() as { key: string; value: string }[];
-    const have = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-    const differs = Object.keys(want).filter((key) => have[key] !== want[key]);
-    if (rows.length && differs.length) {
+    const have = this.storedMeta(db);
+    const differs = this.differingMeta(have);
+    if (Object.keys(have).length && differs.length) {
       const documents = db.prepare(`SELECT coalesce(sum(documents), 0) FROM generations`).pluck().get() as number;
       if (documents > 0) {
         throw new EmbeddedIndexMismatchError(

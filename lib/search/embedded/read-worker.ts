@@ -1,11 +1,11 @@
 // A reader thread of the embedded engine (read-pool.ts): an in-thread EmbeddedProvider on the same
 // SQLite file, answering one read at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { metadataOf } from '../../../index-mappings/document.js';
 import { pino } from 'pino';
-import type { SearchResult, TextQuery } from '../provider.js';
+import { metadataOf } from '../../../index-mappings/document.js';
+import type { KnnQuery, ListQuery, SearchResult, TextQuery } from '../provider.js';
 import { EmbeddedProvider } from './provider.js';
-import type { Counters, ReadReply, ReadRequest, ReaderOptions } from './read-pool.js';
+import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderOptions } from './read-pool.js';
 
 const options = workerData as ReaderOptions;
 const port = parentPort!;
@@ -20,20 +20,23 @@ const provider = new EmbeddedProvider({
   logger,
 });
 
+const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
+  // Hits cross the thread boundary by copy: a metadata view copies the metadata fields only.
+  search: async (q: TextQuery) => {
+    const found = await provider.search(q);
+    return q.view === 'metadata' ? metadataOnly(found) : found;
+  },
+  list: (q: ListQuery) => provider.list(q),
+  get: (sourceId: string) => provider.get(sourceId),
+  knn: (q: KnnQuery) => provider.knn(q),
+  stats: () => provider.stats(),
+};
+
 port.on('message', async ({ id, op, arg }: ReadRequest) => {
   const before = { ...provider.counters };
   let reply: ReadReply;
   try {
-    let result: unknown;
-    if (op === 'search') {
-      const q = arg as TextQuery;
-      const found = await provider.search(q);
-      // Hits cross the thread boundary by copy: a metadata view copies the metadata fields only.
-      result = q.view === 'metadata' ? metadataOnly(found) : found;
-    } else if (op === 'list') result = await provider.list(arg as Parameters<EmbeddedProvider['list']>[0]);
-    else if (op === 'get') result = await provider.get(arg as string);
-    else if (op === 'knn') result = await provider.knn(arg as Parameters<EmbeddedProvider['knn']>[0]);
-    else result = await provider.stats();
+    const result = await OPS[op](arg as never);
     reply = { id, counters: delta(before), result };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
