@@ -17,6 +17,7 @@ import { KeyStore } from '../../api/db/keys.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
+import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
 import { Generator, SURNAMES, sourceRanges } from './generate.js';
 
 const { values: args } = parseArgs({ options: {
@@ -85,23 +86,6 @@ async function direct(provider: SearchProvider, text: string) {
   return { requests: lat.length, p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2) };
 }
 
-/**
- * A percentile from wrk's "Latency Distribution" block (`     99%    1.02s`), in ms, or null with the
- * raw output on stderr. Anchored to the start of a line: the thread-stats table above it has
- * "+/- Stdev" cells like `85.99%`, which an unanchored /99%\s+(\S+)/ matched, taking the next line's
- * first word (NaN, printed as null).
- */
-function wrkPercentile(out: string, p: number): number | null {
-  const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(out);
-  const value = m ? parseFloat(m[1]) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm'] : NaN;
-  if (!Number.isFinite(value)) {
-    const line = out.split('\n').find((l) => l.includes(`${p}%`)) ?? '(no line with that percentile)';
-    progress(`could not parse the ${p}th percentile from wrk: ${JSON.stringify(line)}\n${out}`);
-    return null;
-  }
-  return +value.toFixed(2);
-}
-
 function viaApi(port: number, keysFile: string, text: string) {
   const url = `http://127.0.0.1:${port}/v1/search?q=${encodeURIComponent(text)}&limit=100`;
   const env = { ...process.env, PDI_BENCH_KEYS: keysFile };
@@ -109,7 +93,7 @@ function viaApi(port: number, keysFile: string, text: string) {
   execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, url], { env });
   const out = execFileSync('wrk', ['-t1', '-c10', `-d${SECONDS}s`, '--latency', '-s', script, url], { encoding: 'utf8', env });
   return {
-    requests_per_second: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]),
+    requests_per_second: wrkRequestsPerSecond(out),
     p50_ms: wrkPercentile(out, 50),
     p99_ms: wrkPercentile(out, 99),
     non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),

@@ -17,6 +17,7 @@ import { Client } from '@elastic/elasticsearch';
 import { metadataOf } from '../../index-mappings/document.js';
 import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
 import { buildTextQuery } from '../../lib/search/elasticsearch.js';
+import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
 import { Generator, sourceRanges } from './generate.js';
 
 const { values: args } = parseArgs({
@@ -86,7 +87,7 @@ const QUERIES = [
   { name: 'two-term query', text: 'ανάθεση δήμος', field: 'all_text', title: 'title' },
 ];
 
-function wrk(index: string, body: object): { requests_per_second: number; p50_ms: number; p99_ms: number } {
+function wrk(index: string, body: object) {
   const file = path.join(os.tmpdir(), `pdi-es-layout-${process.pid}.json`);
   fs.writeFileSync(file, JSON.stringify(body));
   const target = `${url}/${index}/_search?request_cache=false`;
@@ -94,11 +95,7 @@ function wrk(index: string, body: object): { requests_per_second: number; p50_ms
   const env = { ...process.env, BENCH_BODY_FILE: file };
   execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, target], { env });
   const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, target], { encoding: 'utf8', env });
-  const ms = (p: number) => {
-    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out)!;
-    return +(parseFloat(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's']).toFixed(1);
-  };
-  return { requests_per_second: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]), p50_ms: ms(50), p99_ms: ms(99) };
+  return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99) };
 }
 
 await buildOneIndex();
