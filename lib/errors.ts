@@ -39,3 +39,10 @@ export class NotImplementedError extends AppError {
 export class EngineUnavailableError extends AppError {
   constructor(message = 'The search engine is unavailable; try again shortly') { super(503, message); }
 }
+/**
+ * The client closed its connection before its answer was ready: nobody reads the response, so the
+ * engine work still queued for it is dropped. 499 is the status nginx logs for this; no client sees it.
+ */
+export class ClientGoneError extends AppError {
+  constructor() { super(499, 'The client closed the connection before the response was ready'); }
+}

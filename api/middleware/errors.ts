@@ -99,8 +99,10 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
       }
     }
     const status = statusOf(err);
-    // 501 is a route not built yet and 503 an engine that is down: expected, so no stack trace.
-    if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
+    // 501 is a route not built yet and 503 an engine that is down: expected, so no stack trace. 499:
+    // the client went away (ClientGoneError); restify's send then writes to a closed response, a no-op.
+    if (status === 499) log.debug({ method: req.method, path: req.getPath() }, 'client went away; its engine read was dropped');
+    else if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
     else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: err.message }, 'engine unavailable');
     else if (status >= 500) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     return cb();

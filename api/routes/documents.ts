@@ -5,6 +5,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
+import { readOptionsFor } from '../middleware/client-gone.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { listingOf, searchBody } from '../presenters/document.js';
@@ -31,7 +32,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const source = sourceName === undefined ? undefined : sourceOf(sourceName);
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
-    const result = await ctx.search.search({ text: q, source, limit, offset, view: 'metadata' });
+    const result = await ctx.search.search({ text: q, source, limit, offset, view: 'metadata' }, readOptionsFor(res));
     const records = result.hits.map((h) => h.metadataJson);
     if (records.every((r): r is Buffer => r !== undefined)) {
       // The engine's records are already the response's JSON: copied, not parsed and re-serialised.
@@ -48,13 +49,13 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const offset = offsetParam(req);
     const since = dateParam(req, 'since');
     const full = tierAllows(principalOf(req).tier, 'pro');
-    const result = await ctx.search.list({ source, since, limit, offset });
+    const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
     res.send({ source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset });
   });
 
   routes.add('get', '/v1/documents/:source_id/content', async (req, res) => {
     const sourceId = pathParam(req, 'source_id');
-    const doc = await ctx.search.get(sourceId);
+    const doc = await ctx.search.get(sourceId, readOptionsFor(res));
     if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
     const bytes = doc.original ? await ctx.blobs.get(doc.original.sha256) : null;
     if (!doc.original || !bytes) throw new NotFoundError(`No original is stored for ${sourceId}`);
@@ -63,7 +64,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
   });
 
   routes.add('get', '/v1/stats', async (_req, res) => {
-    const stats = await ctx.search.stats();
+    const stats = await ctx.search.stats(readOptionsFor(res));
     const sources: Record<string, { documents: number; last_updated: string | null; avg_quality: number | null }> = {};
     for (const name of SOURCE_NAMES) {
       const s = stats.sources[name];

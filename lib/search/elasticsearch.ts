@@ -30,6 +30,7 @@ import type {
   KnnQuery,
   MetadataDocument,
   ListQuery,
+  ReadOptions,
   RebuildResult,
   SearchHit,
   SearchProvider,
@@ -91,7 +92,8 @@ const EXACT_COUNT_UP_TO = 10_000;
 
 type Query = estypes.QueryDslQueryContainer;
 /** A query and the index or alias it runs on. */
-type Target = { index: string; query: Query };
+/** Where and what a read asks, and the signal that abandons it (ReadOptions). */
+type Target = { index: string; query: Query; signal?: AbortSignal };
 type SortSpec = { field: string; order: 'asc' | 'desc' }[];
 
 /** BM25 first, then newest, then source_id: a total order, so pages never overlap or skip. */
@@ -410,15 +412,23 @@ export class ElasticsearchProvider implements SearchProvider {
     });
   }
 
-  /** One line per engine call; errors converted to ours. */
-  private async call<T>(op: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * One line per engine call; errors converted to ours. `fn` passes the options it is given to the
+   * client, so an aborted `signal` ends the HTTP request, and Elasticsearch cancels a search whose
+   * connection closes; the call then rejects with the signal's reason.
+   */
+  private async call<T>(op: string, fn: (options: { signal?: AbortSignal }) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const started = performance.now();
     try {
-      const result = await fn();
+      const result = await fn({ signal });
       this.log.debug({ op, ms: Math.round(performance.now() - started) }, 'engine call');
       return result;
     } catch (err) {
       const ms = Math.round(performance.now() - started);
+      if (signal?.aborted) {
+        this.log.debug({ op, ms }, 'engine call abandoned');
+        throw signal.reason;
+      }
       if (isOutage(err)) {
         this.log.warn({ op, ms, error: describe(err) }, 'engine unavailable');
         throw new EngineUnavailableError();
@@ -679,34 +689,34 @@ export class ElasticsearchProvider implements SearchProvider {
    * Where a read runs: one source's own alias (one index, one shard) when the read is restricted to
    * that source, rather than the read alias's eight shards each answering the source filter.
    */
-  private target(query: Query, source?: SourceName): Target {
-    return { index: source ? writeAlias(this.prefix, source) : readAlias(this.prefix), query };
+  private target(query: Query, source: SourceName | undefined, signal: AbortSignal | undefined): Target {
+    return { index: source ? writeAlias(this.prefix, source) : readAlias(this.prefix), query, signal };
   }
 
-  search(q: TextQuery & { view: 'metadata' }): Promise<SearchResult<MetadataDocument>>;
-  search(q: TextQuery): Promise<SearchResult>;
-  async search(q: TextQuery): Promise<SearchResult> {
+  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
+  async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const target = this.target(buildTextQuery(text, q.source), q.source);
+    const target = this.target(buildTextQuery(text, q.source), q.source, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE);
   }
 
-  async list(q: ListQuery): Promise<SearchResult> {
+  async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (q.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) {
       throw new BadRequestError(`since must be a date YYYY-MM-DD, got "${q.since}"`);
     }
-    const target = this.target(buildListQuery(q.source, q.since), q.source);
+    const target = this.target(buildListQuery(q.source, q.since), q.source, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     return this.paged(target, LIST_SORT, q.offset, q.limit);
   }
 
   /** `{total, hits: []}` for a zero limit. */
-  private async countOnly({ index, query }: Target): Promise<SearchResult> {
+  private async countOnly({ index, query, signal }: Target): Promise<SearchResult> {
     try {
       const res = await this.read(() =>
-        this.call('count', () => this.client.count({ index, query })),
+        this.call('count', (options) => this.client.count({ index, query }, options), signal),
       );
       return { total: res.count, hits: [] };
     } catch (err) {
@@ -736,15 +746,16 @@ export class ElasticsearchProvider implements SearchProvider {
    * (`track_total_hits: true`) made every match be scored and defeated top-k pruning: at 1M documents
    * that was most of the cost of a common-term search (docs/benchmarks.md "Search — Elasticsearch").
    */
-  private async countMatches({ index, query }: Target): Promise<number> {
-    const res = await this.call('search.count', () =>
+  private async countMatches({ index, query, signal }: Target): Promise<number> {
+    const res = await this.call('search.count', (options) =>
       this.client.search({
         index,
         query,
         size: 0,
         track_total_hits: true,
         allow_partial_search_results: false,
-      }),
+      }, options),
+      signal,
     );
     return totalOf(res);
   }
@@ -755,9 +766,9 @@ export class ElasticsearchProvider implements SearchProvider {
     return { total, hits };
   }
 
-  private async sortedHits({ index, query }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
+  private async sortedHits({ index, query, signal }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
     const { hits } = await this.withDocs(src, (projection) =>
-      this.call('search', () =>
+      this.call('search', (options) =>
         this.client.search<StoredDocument>({
           index,
           query,
@@ -770,7 +781,8 @@ export class ElasticsearchProvider implements SearchProvider {
           ...projection,
           // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
           allow_partial_search_results: false,
-        }),
+        }, options),
+        signal,
       ),
     );
     return hits;
@@ -785,12 +797,12 @@ export class ElasticsearchProvider implements SearchProvider {
    * order is always exactly TEXT_SORT.
    */
   private async textPage(target: Target, page: ScorePage, offset: number, limit: number, src: Projection): Promise<SearchResult> {
-    const { index, query } = target;
+    const { index, query, signal } = target;
     const { from, size } = page;
     // Counted exactly up to EXACT_COUNT_UP_TO in the page request itself (Lucene still prunes past it):
     // a selective query costs one request; only a larger total is counted by a second one.
     const { res, hits } = await this.withDocs(src, (projection) =>
-      this.call('search', () =>
+      this.call('search', (options) =>
         this.client.search<StoredDocument>({
           index,
           query,
@@ -799,7 +811,8 @@ export class ElasticsearchProvider implements SearchProvider {
           track_total_hits: EXACT_COUNT_UP_TO,
           ...projection,
           allow_partial_search_results: false,
-        }),
+        }, options),
+        signal,
       ),
     );
     const counted = res.hits.total;
@@ -839,19 +852,21 @@ export class ElasticsearchProvider implements SearchProvider {
    * walked with search_after in steps of at most `window` hits carrying only sort values, so memory
    * stays bounded by one step whatever the offset.
    */
-  private async deepPage({ index, query }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
-    const opened = await this.call('open_point_in_time', () =>
-      this.client.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }),
+  private async deepPage({ index, query, signal }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+    const opened = await this.call('open_point_in_time', (options) =>
+      this.client.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }, options),
+      signal,
     );
     let pitId = opened.id;
     const step = async (body: Omit<estypes.SearchRequest, 'index' | 'pit'>) => {
-      const res = await this.call('search', () =>
+      const res = await this.call('search', (options) =>
         this.client.search<StoredDocument>({
           ...body,
           query,
           pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
           allow_partial_search_results: false,
-        }),
+        }, options),
+        signal,
       );
       if (res.pit_id) pitId = res.pit_id;
       return res;
@@ -897,13 +912,14 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  async get(sourceId: string): Promise<IndexedDocument | null> {
+  async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
     // Real-time: mget sees a write before any refresh. One lookup per source's write alias, as the id's
     // `<source>:` prefix is a convention of ingest, not something this layer should rely on.
-    const res = await this.call('mget', () =>
+    const res = await this.call('mget', (options) =>
       this.client.mget<IndexedDocument>({
         docs: SOURCE_NAMES.map((s) => ({ _index: writeAlias(this.prefix, s), _id: sourceId })),
-      }),
+      }, options),
+      opts.signal,
     );
     for (const d of res.docs) {
       if ('found' in d && d.found && d._source) return d._source;
@@ -911,21 +927,22 @@ export class ElasticsearchProvider implements SearchProvider {
     return null;
   }
 
-  async knn(q: KnnQuery): Promise<SearchHit[]> {
+  async knn(q: KnnQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
     if (q.vector.length !== this.dimension) {
       throw new RangeError(`query vector has ${q.vector.length} dimensions, the index ${this.dimension}`);
     }
     if (q.limit <= 0) return [];
     try {
       const res = await this.read(() =>
-        this.call('knn', () =>
+        this.call('knn', (options) =>
           this.client.search<StoredDocument>({
             index: readAlias(this.prefix),
             knn: buildKnn(q),
             size: q.limit,
             _source: HIT_SOURCE,
             allow_partial_search_results: false,
-          }),
+          }, options),
+          opts.signal,
         ),
       );
       // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
@@ -936,13 +953,13 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  async stats(): Promise<IndexStats> {
+  async stats(opts: ReadOptions = {}): Promise<IndexStats> {
     type Bucket = { key: string; doc_count: number; last: { value: number | null; value_as_string?: string }; quality: { value: number | null } };
     const empty = (): IndexStats => ({ total_documents: 0, sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, emptyStats()])) });
     let res: estypes.SearchResponse<unknown, Record<string, estypes.AggregationsAggregate>>;
     try {
       res = await this.read(() =>
-        this.call('stats', () =>
+        this.call('stats', (options) =>
           this.client.search({
             index: readAlias(this.prefix),
             size: 0,
@@ -956,7 +973,8 @@ export class ElasticsearchProvider implements SearchProvider {
                 },
               },
             },
-          }),
+          }, options),
+          opts.signal,
         ),
       );
     } catch (err) {

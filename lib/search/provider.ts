@@ -85,6 +85,15 @@ export interface IndexStats {
   sources: Partial<Record<SourceName, SourceStats>>;
 }
 
+/** How one read is run. */
+export interface ReadOptions {
+  /**
+   * Aborted when nobody waits for the answer any more (the API's client went away): a read not started
+   * yet is dropped, and the call rejects with the signal's reason. Never sent across threads.
+   */
+  signal?: AbortSignal;
+}
+
 export interface SearchProvider {
   readonly engine: EngineName;
   /** Creates what is missing (indices, aliases, tables). Idempotent. */
@@ -97,14 +106,14 @@ export interface SearchProvider {
    */
   rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
   /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc. */
-  search(q: TextQuery & { view: 'metadata' }): Promise<SearchResult<MetadataDocument>>;
-  search(q: TextQuery): Promise<SearchResult>;
+  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   /** Ordered by published_at desc, then source_id asc. */
-  list(q: ListQuery): Promise<SearchResult>;
-  get(sourceId: string): Promise<IndexedDocument | null>;
+  list(q: ListQuery, opts?: ReadOptions): Promise<SearchResult>;
+  get(sourceId: string, opts?: ReadOptions): Promise<IndexedDocument | null>;
   /** Nearest neighbours by cosine similarity; score in 0..1. */
-  knn(q: KnnQuery): Promise<SearchHit[]>;
-  stats(): Promise<IndexStats>;
+  knn(q: KnnQuery, opts?: ReadOptions): Promise<SearchHit[]>;
+  stats(opts?: ReadOptions): Promise<IndexStats>;
   /** Makes every acknowledged write visible to reads. */
   refresh(): Promise<void>;
   close(): Promise<void>;

@@ -89,23 +89,120 @@ t.test('when a reader raises an error, then the caller gets it with its status',
   t.equal((await provider.search({ text: 'απόφαση', ...page })).total, 0, 'and the thread keeps serving');
 });
 
-t.test('when a reader thread dies with calls in flight, then they fail with 503 and the next call gets a new thread', async (t) => {
+type Answer = { total: number; threadId: number; text: string };
+
+function stubPool(t: Test, size: number) {
+  const pool = new ReadPool({
+    reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
+    size,
+    onCounters: () => {},
+    entry: new URL('../helpers/stub-reader.js', import.meta.url),
+  });
+  // How many calls the threads have started, and gates holding a call on its thread until opened.
+  const started = new Int32Array(new SharedArrayBuffer(4));
+  const gates: Int32Array[] = [];
+  const gate = () => {
+    const g = new Int32Array(new SharedArrayBuffer(4));
+    gates.push(g);
+    return g;
+  };
+  const open = (g: Int32Array) => {
+    Atomics.store(g, 0, 1);
+    Atomics.notify(g, 0);
+  };
+  const search = (text: string, extra: { gate?: Int32Array; signal?: AbortSignal } = {}) =>
+    pool.call<Answer>('search', { text, started, gate: extra.gate }, extra.signal);
+  /** Resolves once the threads have started `n` calls in all. */
+  const startedCalls = async (n: number) => {
+    while (Atomics.load(started, 0) < n) await new Promise((r) => setTimeout(r, 5));
+  };
+  t.teardown(async () => {
+    for (const g of gates) open(g);
+    await pool.close();
+  });
+  return { pool, started, gate, open, search, startedCalls };
+}
+
+t.test('when a reader thread dies with a call in flight, then that call fails with 503 and the calls queued behind it get a new thread', async (t) => {
+  const { pool, search } = stubPool(t, 1);
+  const first = await search('ok');
+  const dying = pool.call('search', { text: 'die' });
+  const queued = search('queued');
+  await t.rejects(dying, { statusCode: 503, message: 'The embedded search reader stopped; try again' });
+  await t.rejects(dying, EngineUnavailableError);
+  const next = await queued;
+  t.equal(next.text, 'queued', 'the queued call is answered');
+  t.not(next.threadId, first.threadId, 'by a new thread');
+});
+
+t.test('when reader threads die before starting anything, then the call fails with 503 after one retry, not a thread per try for ever', async (t) => {
   const pool = new ReadPool({
     reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
     size: 1,
     onCounters: () => {},
-    entry: new URL('../helpers/stub-reader.js', import.meta.url),
+    entry: new URL('../helpers/dead-reader.js', import.meta.url),
   });
   t.teardown(() => pool.close());
-  type Answer = { total: number; threadId: number };
-  const first = await pool.call<Answer>('search', { text: 'ok' });
-  const dying = pool.call('search', { text: 'die' });
-  const queued = pool.call('search', { text: 'ok' });
-  await t.rejects(dying, EngineUnavailableError);
-  await t.rejects(queued, { statusCode: 503, message: 'The embedded search reader stopped; try again' });
-  const next = await pool.call<Answer>('search', { text: 'ok' });
-  t.equal(next.total, 1);
-  t.not(next.threadId, first.threadId, 'served by a new thread');
+  await t.rejects(pool.call('search', { text: 'x' }), { statusCode: 503, message: 'The embedded search reader stopped; try again' });
+});
+
+t.test('when the caller of a queued read goes away, then the read never runs and the caller gets the reason at once', async (t) => {
+  const { started, gate, open, search, startedCalls } = stubPool(t, 1);
+  const held = gate();
+  const slow = search('slow', { gate: held });
+  await startedCalls(1);
+  const controller = new AbortController();
+  const abandoned = search('abandoned', { signal: controller.signal });
+  const reason = new Error('client went away');
+  controller.abort(reason);
+  await t.rejects(abandoned, reason, 'rejected while the only thread is still busy');
+  open(held);
+  t.equal((await slow).text, 'slow');
+  t.equal((await search('after')).text, 'after');
+  t.equal(Atomics.load(started, 0), 2, 'the thread ran the slow call and the next one, not the abandoned one');
+  await t.rejects(search('too late', { signal: AbortSignal.abort(reason) }), reason, 'a signal aborted before the call: refused');
+});
+
+t.test('when the caller of a running read goes away, then it is answered at once and the thread takes the next call when done', async (t) => {
+  const { started, gate, open, search, startedCalls } = stubPool(t, 1);
+  const held = gate();
+  const controller = new AbortController();
+  const running = search('running', { gate: held, signal: controller.signal });
+  await startedCalls(1);
+  const next = search('next');
+  controller.abort(new Error('gone'));
+  await t.rejects(running, { message: 'gone' });
+  t.equal(Atomics.load(started, 0), 1, 'the next call waits while the thread finishes the abandoned one');
+  open(held);
+  t.equal((await next).text, 'next');
+});
+
+t.test('when one thread is held by a slow read, then later reads go to whichever thread is free', async (t) => {
+  const { gate, open, search, startedCalls } = stubPool(t, 2);
+  const [first, second] = [gate(), gate()];
+  const slow = search('slow', { gate: first });
+  const quick = search('quick', { gate: second });
+  await startedCalls(2);
+  const queued = search('queued');
+  open(second);
+  const answered = await quick;
+  // Each thread used to get its own queue: `queued` waited behind `slow` while the other thread idled.
+  const served = await Promise.race([queued, new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())]);
+  t.ok(served, 'answered while the slow read still holds its thread');
+  t.equal(served?.threadId, answered.threadId, 'by the thread that became free');
+  open(first);
+  t.equal((await slow).text, 'slow');
+});
+
+t.test('when an in-thread provider is called with an aborted signal, then it refuses with the reason', async (t) => {
+  const provider = new EmbeddedProvider({ file: path.join(tempDir(t), 'index.db'), dimension: 2, embeddingModel: 'm' });
+  await provider.init();
+  t.teardown(() => provider.close());
+  const reason = new Error('gone');
+  const signal = AbortSignal.abort(reason);
+  await t.rejects(provider.search({ text: 'απόφαση', ...page }, { signal }), reason);
+  await t.rejects(provider.list({ source: 'diavgeia', ...page }, { signal }), reason);
+  t.equal((await provider.search({ text: 'απόφαση', ...page })).total, 0, 'without one it answers');
 });
 
 t.test('when a process has nothing else to do, then a pending read keeps it alive and the idle pool lets it exit', async (t) => {

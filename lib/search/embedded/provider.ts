@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../sources.js';
 import { openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
-  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
+  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, ReadOptions, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
 } from '../provider.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
 import { ReadPool } from './read-pool.js';
@@ -180,11 +180,12 @@ export class EmbeddedProvider implements SearchProvider {
     return { source, documents, index: set.name };
   }
 
-  search(q: TextQuery & { view: 'metadata' }): Promise<SearchResult<MetadataDocument>>;
-  search(q: TextQuery): Promise<SearchResult>;
+  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   // Full documents whatever the view: reading them from SQLite costs next to nothing here.
-  async search(q: TextQuery): Promise<SearchResult> {
-    if (this.pool) return this.pool.call('search', q);
+  async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
+    if (this.pool) return this.pool.call('search', q, opts.signal);
+    opts.signal?.throwIfAborted();
     const started = performance.now();
     const items = parseQuery(q.text);
     const limit = Math.max(0, Math.floor(q.limit));
@@ -234,8 +235,9 @@ export class EmbeddedProvider implements SearchProvider {
     return result;
   }
 
-  async list(q: ListQuery): Promise<SearchResult> {
-    if (this.pool) return this.pool.call('list', q);
+  async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
+    if (this.pool) return this.pool.call('list', q, opts.signal);
+    opts.signal?.throwIfAborted();
     const started = performance.now();
     let sinceBlock: number | null = null;
     if (q.since !== undefined) {
@@ -254,8 +256,9 @@ export class EmbeddedProvider implements SearchProvider {
     return result;
   }
 
-  async get(sourceId: string): Promise<IndexedDocument | null> {
-    if (this.pool) return this.pool.call('get', sourceId);
+  async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
+    if (this.pool) return this.pool.call('get', sourceId, opts.signal);
+    opts.signal?.throwIfAborted();
     return this.read(() => {
       for (const set of this.serving()) {
         const found = set.find(sourceId);
@@ -265,8 +268,9 @@ export class EmbeddedProvider implements SearchProvider {
     });
   }
 
-  async knn(q: KnnQuery): Promise<SearchHit[]> {
-    if (this.pool) return this.pool.call('knn', q);
+  async knn(q: KnnQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
+    if (this.pool) return this.pool.call('knn', q, opts.signal);
+    opts.signal?.throwIfAborted();
     const started = performance.now();
     if (q.vector.length !== this.opts.dimension) {
       throw new Error(`knn vector has ${q.vector.length} dimensions; the index holds ${this.opts.dimension}`);
@@ -291,8 +295,9 @@ export class EmbeddedProvider implements SearchProvider {
     return hits;
   }
 
-  async stats(): Promise<IndexStats> {
-    if (this.pool) return this.pool.call('stats', null);
+  async stats(opts: ReadOptions = {}): Promise<IndexStats> {
+    if (this.pool) return this.pool.call('stats', null, opts.signal);
+    opts.signal?.throwIfAborted();
     return this.read(() => {
       const stats: IndexStats = { total_documents: 0, sources: {} };
       for (const set of this.serving()) {

@@ -5,9 +5,9 @@ import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
 import type { KnnQuery, ListQuery, SearchResult, TextQuery } from '../provider.js';
 import { EmbeddedProvider } from './provider.js';
-import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderOptions } from './read-pool.js';
+import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderData } from './read-pool.js';
 
-const options = workerData as ReaderOptions;
+const options = workerData as ReaderData;
 const port = parentPort!;
 // Log lines go to the owner, whose logger writes them to its own stream (stdout for the API, stderr
 // for the CLI).
@@ -33,6 +33,11 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
 };
 
 port.on('message', async ({ id, op, arg }: ReadRequest) => {
+  // Started only if the owner has not taken the call back meanwhile (read-pool.ts ReaderData.claim).
+  if (Atomics.compareExchange(options.claim, 0, id, 0) !== id) {
+    port.postMessage({ id, skipped: true } satisfies ReadReply);
+    return;
+  }
   const before = { ...provider.counters };
   let reply: ReadReply;
   try {
