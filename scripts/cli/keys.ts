@@ -1,4 +1,5 @@
 // pdi keys create|list|revoke: API key management against the account database.
+import fs from 'node:fs';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
 import { KeyStore, TIERS, type Tier } from '../../api/db/keys.js';
 import { config, parse, UsageError, type Command } from './common.js';
@@ -12,8 +13,15 @@ const USAGE = `Usage:
   pdi keys revoke ID
       Revokes a key; it stops working on its very next request.`;
 
-function withStore<T>(fn: (store: KeyStore) => T): T {
-  const db = openDatabase(accountsDbPath(config().dataDir));
+/**
+ * Runs `fn` on the key store. A command that only reads or revokes passes `absent`, the answer when the
+ * data folder holds no account database yet: it is not created for them (a mistyped PDI_DATA_DIR would
+ * otherwise leave a new folder and an empty database behind).
+ */
+function withStore<T>(fn: (store: KeyStore) => T, absent?: () => T): T {
+  const file = accountsDbPath(config().dataDir);
+  if (absent && !fs.existsSync(file)) return absent();
+  const db = openDatabase(file);
   try {
     return fn(new KeyStore(db));
   } finally {
@@ -43,7 +51,7 @@ export const keysCommand: Command = {
     }
     if (sub === 'list') {
       const { values } = parse({ usage: USAGE }, rest, { json: { type: 'boolean', default: false } });
-      const keys = withStore((s) => s.list());
+      const keys = withStore((s) => s.list(), () => []);
       if (values.json) {
         process.stdout.write(`${JSON.stringify(keys)}\n`);
         return;
@@ -57,7 +65,7 @@ export const keysCommand: Command = {
     if (sub === 'revoke') {
       const { positionals } = parse({ usage: USAGE }, rest, {}, true);
       if (positionals.length !== 1) throw new UsageError(`keys revoke takes exactly one key id\n\n${USAGE}`);
-      const found = withStore((s) => s.revoke(positionals[0]));
+      const found = withStore((s) => s.revoke(positionals[0]), () => false);
       if (!found) throw new UsageError(`No key with id ${positionals[0]}`);
       process.stdout.write(`Revoked ${positionals[0]}.\n`);
       return;

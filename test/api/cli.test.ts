@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
 import { KeyStore } from '../../api/db/keys.js';
@@ -28,6 +30,19 @@ t.test('when keys are created, listed and revoked, then the CLI prints JSON with
   t.equal((await pdi(dir, 'keys', 'revoke', k.id)).code, 0);
   const after = JSON.parse((await pdi(dir, 'keys', 'list', '--json')).stdout);
   t.match(after[0].revoked_at, /^\d{4}-/);
+});
+
+t.test('when the data folder does not exist, then keys list and revoke answer without creating it', async (t) => {
+  const dir = path.join(tempDir(t), 'not-there');
+  const listed = await pdi(dir, 'keys', 'list', '--json');
+  t.equal(listed.code, 0);
+  t.same(JSON.parse(listed.stdout), []);
+  const revoked = await pdi(dir, 'keys', 'revoke', 'key_AAAAAAAAAAAAAAAA');
+  t.equal(revoked.code, 2);
+  t.match(revoked.stderr, 'No key with id key_AAAAAAAAAAAAAAAA');
+  t.notOk(fs.existsSync(dir), 'no folder created');
+  t.equal((await pdi(dir, 'keys', 'create', '--org', 'A', '--tier', 'free')).code, 0, 'create still sets it up');
+  t.ok(fs.existsSync(path.join(dir, 'accounts.db')));
 });
 
 t.test('when arguments are wrong, then the CLI exits 2 with the reason and usage', async (t) => {
