@@ -1,5 +1,7 @@
 // Ingest inside the server, for single-machine use: the demo corpus on the first start with an empty
 // index, and every source incrementally every PDI_INGEST_EVERY. Both stop between pages on shutdown.
+import fs from 'node:fs';
+import path from 'node:path';
 import { loadDemo } from '../../ingest/demo.js';
 import { ingestSource, type PipelineDeps } from '../../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
@@ -7,6 +9,9 @@ import { SourceBusyError } from '../../ingest/state/store.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+
+/** The file in the data folder that marks a demo load not yet finished. */
+export const DEMO_UNFINISHED = 'demo-load-unfinished';
 
 export interface IngestJobs {
   /** Resolves when the demo load (if any) has finished. */
@@ -32,11 +37,21 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
 
   const demoLoaded = track((async () => {
     if (!config.demo) return;
-    const { total_documents } = await deps.search.stats();
-    if (total_documents > 0) return;
-    log.info('empty index: loading the demo corpus through the ingest pipeline (PDI_DEMO=0 turns this off)');
+    // Present while a demo load is under way: a load cut short (the server stopped during its first
+    // start) resumes at the next start, although the index is no longer empty. Sources already loaded
+    // are read again and found unchanged.
+    const unfinished = path.join(config.dataDir, DEMO_UNFINISHED);
+    const resuming = fs.existsSync(unfinished);
+    if (!resuming) {
+      const { total_documents } = await deps.search.stats();
+      if (total_documents > 0) return;
+    }
+    log.info(resuming ? 'the demo corpus load was cut short: resuming it' : 'empty index: loading the demo corpus through the ingest pipeline (PDI_DEMO=0 turns this off)');
+    fs.writeFileSync(unfinished, '');
     const started = Date.now();
     const runs = await loadDemo(deps, { signal: abort.signal });
+    if (abort.signal.aborted) return;
+    fs.rmSync(unfinished, { force: true });
     log.info({ ms: Date.now() - started, documents: runs.reduce((n, r) => n + r.new + r.updated, 0), failed: runs.filter((r) => r.status === 'failed').map((r) => r.source) }, 'demo corpus loaded');
   })().catch((err) => log.error({ err }, 'demo corpus load failed')));
 

@@ -1,6 +1,9 @@
 // First start loads the demo corpus through the pipeline; `pdi reindex` then rebuilds from the stored
 // records (no refetch, no re-embedding) while the running server keeps answering. On both engines.
+import fs from 'node:fs';
+import path from 'node:path';
 import t, { type Test } from 'tap';
+import { DEMO_UNFINISHED } from '../../api/jobs/ingest-jobs.js';
 import { startServer } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
@@ -53,6 +56,23 @@ async function scenario(t: Test, env: Record<string, string>) {
   t.same(after.body.results.map((r: { source_id: string }) => r.source_id).sort(), before.body.results.map((r: { source_id: string }) => r.source_id).sort());
   t.equal((await request(server.url, '/v1/stats', { key })).body.total_documents, DEMO_TOTAL);
 }
+
+t.test('when the server stops during its first demo load, then the next start finishes it', async (t) => {
+  const dataDir = tempDir(t);
+  const config = loadConfig({ PDI_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const first = await startServer(config, createLogger('silent'));
+  const key = first.app.context.keys.create('demo', 'enterprise').key;
+  let total = 0;
+  while (total === 0) total = (await request(first.url, '/v1/stats', { key })).body.total_documents;
+  await first.stop();
+  t.ok(fs.existsSync(path.join(dataDir, DEMO_UNFINISHED)), 'the first load was cut short');
+
+  const second = await startServer(config, createLogger('silent'));
+  t.teardown(() => second.stop());
+  await second.jobs.demoLoaded;
+  t.equal((await request(second.url, '/v1/stats', { key })).body.total_documents, DEMO_TOTAL, 'the whole corpus is served');
+  t.notOk(fs.existsSync(path.join(dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
+});
 
 t.test('when the embedded engine starts empty, then the demo loads and reindex swaps under reads', async (t) => {
   await scenario(t, {});
