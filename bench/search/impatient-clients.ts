@@ -69,6 +69,8 @@ const server = spawn(process.execPath, ['--disable-warning=DEP0111', '--import',
   env: { ...process.env, ...engineEnv, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
+// Also when this script fails half-way: the server must not outlive it.
+process.on('exit', () => server.kill('SIGTERM'));
 const base = `http://127.0.0.1:${port}`;
 for (;;) {
   const up = await fetch(`${base}/v1/models`).then((r) => r.ok, () => false);
@@ -126,7 +128,6 @@ await Promise.all([...impatient, probing]);
 const afterStarted = performance.now();
 await timed(RARE);
 const after = performance.now() - afterStarted;
-server.kill('SIGTERM');
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
