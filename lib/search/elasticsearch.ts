@@ -91,8 +91,7 @@ const SORT_VALUES_ONLY: Projection = { _source: false, stored_fields: '_none_' }
 const EXACT_COUNT_UP_TO = 10_000;
 
 type Query = estypes.QueryDslQueryContainer;
-/** A query and the index or alias it runs on. */
-/** Where and what a read asks, and the signal that abandons it (ReadOptions). */
+/** A query, the index or alias it runs on, and the signal that abandons it (ReadOptions). */
 type Target = { index: string; query: Query; signal?: AbortSignal };
 type SortSpec = { field: string; order: 'asc' | 'desc' }[];
 

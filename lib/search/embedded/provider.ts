@@ -185,7 +185,6 @@ export class EmbeddedProvider implements SearchProvider {
   // Full documents whatever the view: reading them from SQLite costs next to nothing here.
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (this.pool) return this.pool.call('search', q, opts.signal);
-    opts.signal?.throwIfAborted();
     const started = performance.now();
     const items = parseQuery(q.text);
     const limit = Math.max(0, Math.floor(q.limit));
@@ -227,7 +226,7 @@ export class EmbeddedProvider implements SearchProvider {
       }
       const page = candidates.sort(compareCandidates).slice(offset, k);
       return { total, hits: page.map((c) => ({ doc: c.set.fetch(c.rid), score: constant ? 1 : -c.s })) };
-    });
+    }, opts.signal);
     // A common term without a usable list: build it now, so the next call is fast. Best effort, and
     // never waits for another process's write lock.
     for (const set of maintain) this.maintain(set, single!);
@@ -237,7 +236,6 @@ export class EmbeddedProvider implements SearchProvider {
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (this.pool) return this.pool.call('list', q, opts.signal);
-    opts.signal?.throwIfAborted();
     const started = performance.now();
     let sinceBlock: number | null = null;
     if (q.since !== undefined) {
@@ -251,26 +249,24 @@ export class EmbeddedProvider implements SearchProvider {
       if (!set) return { total: 0, hits: [] };
       const { total, rids } = set.list(sinceBlock, Math.max(0, q.limit), Math.max(0, q.offset));
       return { total, hits: rids.map((rid) => ({ doc: set.fetch(rid), score: 0 })) };
-    });
+    }, opts.signal);
     this.debug('list', started, { source: q.source, total: result.total });
     return result;
   }
 
   async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
     if (this.pool) return this.pool.call('get', sourceId, opts.signal);
-    opts.signal?.throwIfAborted();
     return this.read(() => {
       for (const set of this.serving()) {
         const found = set.find(sourceId);
         if (found) return { ...found.doc, embedding: set.embedding(found.rid) };
       }
       return null;
-    });
+    }, opts.signal);
   }
 
   async knn(q: KnnQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
     if (this.pool) return this.pool.call('knn', q, opts.signal);
-    opts.signal?.throwIfAborted();
     const started = performance.now();
     if (q.vector.length !== this.opts.dimension) {
       throw new Error(`knn vector has ${q.vector.length} dimensions; the index holds ${this.opts.dimension}`);
@@ -290,14 +286,13 @@ export class EmbeddedProvider implements SearchProvider {
         .slice(0, limit)
         // Cosine distance d = 1 - cos; Elasticsearch's cosine score is (1 + cos) / 2 = 1 - d / 2.
         .map((c) => ({ doc: c.set.fetch(c.rid), score: Math.min(1, Math.max(0, 1 - c.s / 2)) }));
-    });
+    }, opts.signal);
     this.debug('knn', started, { hits: hits.length });
     return hits;
   }
 
   async stats(opts: ReadOptions = {}): Promise<IndexStats> {
     if (this.pool) return this.pool.call('stats', null, opts.signal);
-    opts.signal?.throwIfAborted();
     return this.read(() => {
       const stats: IndexStats = { total_documents: 0, sources: {} };
       for (const set of this.serving()) {
@@ -307,7 +302,7 @@ export class EmbeddedProvider implements SearchProvider {
         stats.total_documents += s.documents;
       }
       return stats;
-    });
+    }, opts.signal);
   }
 
   /** Every committed write is already visible to reads in SQLite. */
@@ -519,7 +514,9 @@ export class EmbeddedProvider implements SearchProvider {
     return null;
   }
 
-  private read<T>(fn: () => T): T {
+  /** A read transaction; none for a caller that has gone away (ReadOptions.signal). */
+  private read<T>(fn: () => T, signal?: AbortSignal): T {
+    signal?.throwIfAborted();
     return this.guard(() => this.open().transaction(fn).deferred());
   }
 

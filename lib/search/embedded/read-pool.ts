@@ -168,8 +168,9 @@ export class ReadPool {
     const queued = this.queue.indexOf(call);
     if (queued !== -1) this.queue.splice(queued, 1);
     for (const reader of this.readers) {
-      const posted = reader?.posted.find((p) => p.call === call);
-      if (posted) revoke(reader!, posted);
+      if (!reader) continue;
+      const posted = reader.posted.find((p) => p.call === call);
+      if (posted) revoke(reader, posted);
     }
     settle(call, () => call.reject(call.signal!.reason as Error));
   }
@@ -243,17 +244,20 @@ export class ReadPool {
     worker.on('error', (err) => this.opts.log?.error({ err, slot }, 'embedded reader thread failed'));
     worker.on('exit', (code) => {
       if (this.readers[slot] === reader) this.readers[slot] = null;
-      const posted = reader.posted.splice(0);
-      // A call the thread never started goes back to the front of the queue, once (a thread that dies
-      // before starting anything must not be restarted for ever); the call it ran fails.
-      const unstarted = (p: Posted) => p.id === Atomics.load(claim, 0) && !p.call!.requeued && !this.closed;
-      const live = posted.filter((p) => p.call && !p.call.settled);
-      const retry = live.filter(unstarted).map((p) => p.call!);
-      const failed = live.filter((p) => !unstarted(p)).map((p) => p.call!);
-      if (failed.length > 0 && !this.closed) this.opts.log?.error({ code, slot }, 'embedded reader thread stopped with a call in flight');
-      for (const call of failed) settle(call, () => call.reject(new EngineUnavailableError('The embedded search reader stopped; try again')));
-      for (const call of retry) call.requeued = true;
-      this.queue.unshift(...retry);
+      // The call the thread had not started (at most one: the claim's) goes back to the front of the
+      // queue, once, so a thread that dies before starting anything is not restarted for ever. A call
+      // it was running fails.
+      const unstarted = Atomics.load(claim, 0);
+      for (const { id, call } of reader.posted.splice(0)) {
+        if (!call || call.settled) continue;
+        if (id === unstarted && !call.requeued && !this.closed) {
+          call.requeued = true;
+          this.queue.unshift(call);
+          continue;
+        }
+        if (!this.closed) this.opts.log?.error({ code, slot }, 'embedded reader thread stopped with a call in flight');
+        settle(call, () => call.reject(new EngineUnavailableError('The embedded search reader stopped; try again')));
+      }
       if (!this.closed) this.dispatch();
     });
     return reader;
