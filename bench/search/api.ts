@@ -6,17 +6,16 @@
 // concurrent callers (the engine and its client,
 // no HTTP API); "API" = wrk with 10 connections on GET /v1/search (restify, auth, quota, presenter).
 // Needs wrk (apt-get install wrk).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { accountsDbPath, openDatabase } from '../../api/db/database.js';
-import { KeyStore } from '../../api/db/keys.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
+import { createBenchKeys, startBenchApi } from '../api-server.js';
+import { percentile } from '../percentile.js';
 import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
 import { Generator, SURNAMES, sourceRanges } from './generate.js';
 
@@ -67,10 +66,6 @@ async function openEngine(dataDir: string): Promise<{ provider: SearchProvider; 
   return { provider, env: { ELASTICSEARCH_URL: url, PDI_INDEX_PREFIX: prefix } };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
 async function direct(provider: SearchProvider, text: string) {
   for (let i = 0; i < 5; i++) await provider.search({ text, limit: 100, offset: 0, view: 'metadata' });
   const lat: number[] = [];
@@ -104,37 +99,12 @@ function ratio(api: number | null, direct: number): number | null {
   return api === null ? null : +(api / direct).toFixed(2);
 }
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
-
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-api-'));
 const { provider, env } = await openEngine(dataDir);
-// Enterprise keys allow 1,000 requests a day: rotate over enough of them.
-const db = openDatabase(accountsDbPath(dataDir));
-const keys = new KeyStore(db);
+// wrk's rotate-keys.lua reads the keys from a file.
 const keysFile = path.join(dataDir, 'keys.txt');
-fs.writeFileSync(keysFile, Array.from({ length: 500 }, (_, i) => keys.create(`bench-${i % 10}`, 'enterprise').key).join('\n') + '\n');
-db.close();
-
-const port = await freePort();
-const server: ChildProcess = spawn(process.execPath, ['--disable-warning=DEP0111', '--import', 'tsx', path.join(root, 'api/server.ts')], {
-  env: { ...process.env, ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
-  // Its stdout goes to our stderr: stdout carries only the JSON result.
-  stdio: ['ignore', process.stderr, 'inherit'],
-});
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`http://127.0.0.1:${port}/v1/models`)).ok) break;
-  } catch {
-    if (i > 300) throw new Error('the API did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+fs.writeFileSync(keysFile, `${createBenchKeys(dataDir).join('\n')}\n`);
+const { port, stop } = await startBenchApi(dataDir, env);
 
 const results = [];
 try {
@@ -147,7 +117,7 @@ try {
     results.push(row);
   }
 } finally {
-  server.kill('SIGTERM');
+  stop();
   await provider.close();
 }
 process.stdout.write(`${JSON.stringify({ engine: args.engine, documents: N, seconds: SECONDS, connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);

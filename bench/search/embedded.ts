@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { SCHEMA_VERSION } from '../../lib/search/embedded/schema.js';
 import { TEXT_VERSION, parseQuery, toMatch } from '../../lib/search/embedded/text.js';
+import { percentile } from '../percentile.js';
 import { Generator, SURNAMES, sourceRanges } from './generate.js';
 
 const { values: args } = parseArgs({
@@ -77,11 +78,6 @@ async function build(gen: Generator): Promise<Marker> {
   };
   writeFileSync(markerFile, JSON.stringify(marker, null, 2));
   return marker;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

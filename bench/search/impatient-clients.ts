@@ -9,19 +9,17 @@
 // after the load took (the backlog left behind), and answers other than 200. embedded: the 1M index of
 // bench/search/embedded.ts; elasticsearch: the corpus bench/search/api.ts loads, at ELASTICSEARCH_URL.
 // Results: docs/benchmarks.md.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { accountsDbPath, openDatabase } from '../../api/db/database.js';
-import { KeyStore } from '../../api/db/keys.js';
+import { createBenchKeys, startBenchApi } from '../api-server.js';
+import { percentile } from '../percentile.js';
 import { SURNAMES } from './generate.js';
 
 const { values: args } = parseArgs({ options: {
   engine: { type: 'string', default: 'embedded' },
-  'server-dir': { type: 'string', default: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..') },
+  'server-dir': { type: 'string' },
   heavy: { type: 'string' },
   clients: { type: 'string', default: '4' },
   'timeout-ms': { type: 'string', default: '500' },
@@ -49,34 +47,12 @@ if (args.engine === 'embedded') {
   if (!url) throw new Error('ELASTICSEARCH_URL is not set (scripts/elasticsearch.sh start prints it)');
   Object.assign(engineEnv, { ELASTICSEARCH_URL: url, PDI_INDEX_PREFIX: `bench${args.docs}` });
 }
-// Enterprise keys, 1,000 requests a day each, used in turn so none runs out.
-const db = openDatabase(accountsDbPath(dataDir));
-const store = new KeyStore(db);
-const keys = Array.from({ length: 500 }, (_, i) => store.create(`bench-${i % 10}`, 'enterprise').key);
-db.close();
+const keys = createBenchKeys(dataDir);
 let nextKey = 0;
 const auth = () => ({ Authorization: `Bearer ${keys[nextKey++ % keys.length]}` });
 
-const port = await new Promise<number>((resolve) => {
-  const s = net.createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as net.AddressInfo;
-    s.close(() => resolve(port));
-  });
-});
-const serverDir = path.resolve(args['server-dir']!);
-const server = spawn(process.execPath, ['--disable-warning=DEP0111', '--import', 'tsx', 'api/server.ts'], {
-  cwd: serverDir,
-  env: { ...process.env, ...engineEnv, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-// Also when this script fails half-way: the server must not outlive it.
-process.on('exit', () => server.kill('SIGTERM'));
-const base = `http://127.0.0.1:${port}`;
-for (;;) {
-  const up = await fetch(`${base}/v1/models`).then((r) => r.ok, () => false);
-  if (up) break;
-  await new Promise((r) => setTimeout(r, 200));
-}
+const serverDir = args['server-dir'] ? path.resolve(args['server-dir']) : undefined;
+const { url: base } = await startBenchApi(dataDir, engineEnv, serverDir);
 const searchUrl = (q: string) => `${base}/v1/search?q=${encodeURIComponent(q)}&limit=100`;
 
 /** Answers other than 200, by status (an overloaded engine answers 503). */
@@ -129,13 +105,11 @@ const afterStarted = performance.now();
 await timed(RARE);
 const after = performance.now() - afterStarted;
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? +s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)].toFixed(1) : null;
-};
+// In ms to 0.1; none measured gives NaN, which JSON writes as null.
+const pct = (xs: number[], p: number) => +percentile([...xs].sort((a, b) => a - b), p).toFixed(1);
 process.stdout.write(`${JSON.stringify({
   engine: args.engine,
-  server_dir: serverDir,
+  server_dir: serverDir ?? 'this checkout',
   heavy: HEAVY,
   probe: RARE,
   clients: CLIENTS,
