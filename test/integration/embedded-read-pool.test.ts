@@ -91,12 +91,13 @@ t.test('when a reader raises an error, then the caller gets it with its status',
 
 type Answer = { total: number; threadId: number; text: string };
 
-function stubPool(t: Test, size: number) {
+/** A pool whose threads run a stand-in entry (test/helpers): stub-reader.js unless another is named. */
+function stubPool(t: Test, size: number, entry = 'stub-reader.js') {
   const pool = new ReadPool({
     reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
     size,
     onCounters: () => {},
-    entry: new URL('../helpers/stub-reader.js', import.meta.url),
+    entry: new URL(`../helpers/${entry}`, import.meta.url),
   });
   // How many calls the threads have started, and gates holding a call on its thread until opened.
   const started = new Int32Array(new SharedArrayBuffer(4));
@@ -136,13 +137,7 @@ t.test('when a reader thread dies with a call in flight, then that call fails wi
 });
 
 t.test('when reader threads die before starting anything, then the call fails with 503 after one retry, not a thread per try for ever', async (t) => {
-  const pool = new ReadPool({
-    reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
-    size: 1,
-    onCounters: () => {},
-    entry: new URL('../helpers/dead-reader.js', import.meta.url),
-  });
-  t.teardown(() => pool.close());
+  const { pool } = stubPool(t, 1, 'dead-reader.js');
   await t.rejects(pool.call('search', { text: 'x' }), { statusCode: 503, message: 'The embedded search reader stopped; try again' });
 });
 
