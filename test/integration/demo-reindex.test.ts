@@ -63,7 +63,11 @@ t.test('when the server stops during its first demo load, then the next start fi
   const first = await startServer(config, createLogger('silent'));
   const key = first.app.context.keys.create('demo', 'enterprise').key;
   let total = 0;
-  while (total === 0) total = (await request(first.url, '/v1/stats', { key })).body.total_documents;
+  // Polls for the first documents, paced so the key's daily quota (1,000) cannot run out meanwhile.
+  while (total === 0) {
+    await new Promise((r) => setTimeout(r, 20));
+    total = (await request(first.url, '/v1/stats', { key })).body.total_documents;
+  }
   await first.stop();
   t.ok(fs.existsSync(path.join(dataDir, DEMO_UNFINISHED)), 'the first load was cut short');
 
