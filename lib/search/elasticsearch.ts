@@ -40,6 +40,7 @@ import type {
   StoredDocument,
   TextQuery,
 } from './provider.js';
+import { MIN_PREFIX_CHARS } from './provider.js';
 
 export interface ElasticsearchProviderOptions {
   /** e.g. `http://127.0.0.1:9200` */
@@ -135,8 +136,10 @@ export function buildTextQuery(text: string, source?: SourceName): Query {
     if (chunks) chunks.push(chunk);
     else groups.set(group, [chunk]);
   }
+  // Nothing to search for (no letter or digit anywhere): no hits, as on the embedded engine. Sent as
+  // written, `*` alone would match every document.
   const must: Query[] = groups.size === 0
-    ? [simpleQuery(text, 'all')]
+    ? [{ match_none: {} }]
     : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group));
   return { bool: { must, filter: source ? [{ term: { source } }] : [] } };
 }
@@ -156,14 +159,54 @@ function simpleQuery(query: string, group: FieldGroup): Query {
   };
 }
 
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
 /**
- * The query's words and `"phrases"`, as simple_query_string reads them; none when a quote is not a
- * whole phrase on its own (then the text is one query over all fields, exactly as written).
+ * The query's words and `"phrases"`, read as the embedded engine reads them (embedded/text.ts
+ * parseQuery), so both engines answer one text the same way:
+ * - quotes pair up left to right; a quote left over is ignored;
+ * - a word or phrase with no letter or digit is dropped. Sent on its own, a `-` or `–` between two words
+ *   became a clause of its own that analyses to nothing and matched no document, and an emoji is a
+ *   token of the standard tokenizer that no document holds: either way the whole search found nothing;
+ * - `word*` is a prefix only when the star follows a letter or digit and the prefix has at least
+ *   MIN_PREFIX_CHARS characters, otherwise a plain term (`σ* σ* …` cost seconds and matched most of the
+ *   index);
+ * - the text is NFC: accents typed as combining marks become the precomposed letters the Greek
+ *   lowercase filter folds (it leaves a combining mark in the token, which then matched nothing);
+ * - a chunk given twice is sent once.
  */
-function queryChunks(text: string): string[] {
-  const chunks = text.match(/(?<=^|\s)"[^"]*"(?=\s|$)|[^\s"]+/g) ?? [];
-  const quotes = (s: string) => s.split('"').length - 1;
-  return chunks.reduce((n, c) => n + quotes(c), 0) === quotes(text) ? chunks : [];
+export function queryChunks(text: string): string[] {
+  const input = text.normalize('NFC');
+  const out = new Set<string>();
+  let i = 0;
+  while (i < input.length) {
+    const open = input.indexOf('"', i);
+    const close = open < 0 ? -1 : input.indexOf('"', open + 1);
+    if (close < 0) {
+      addWords(input.slice(i).replaceAll('"', ' '), out);
+      break;
+    }
+    addWords(input.slice(i, open), out);
+    const phrase = input.slice(open + 1, close).replaceAll('*', ' ').trim().split(/\s+/u).join(' ');
+    if (WORD_CHAR.test(phrase)) out.add(`"${phrase}"`);
+    i = close + 1;
+  }
+  return [...out];
+}
+
+function addWords(segment: string, out: Set<string>): void {
+  for (const word of segment.split(/\s+/u)) {
+    if (!WORD_CHAR.test(word)) continue;
+    const star = /\*+$/u.exec(word);
+    if (!star) {
+      out.add(word);
+      continue;
+    }
+    const stem = word.slice(0, star.index);
+    const last = tokens(stem).pop() ?? '';
+    const prefix = WORD_CHAR.test([...stem].pop() ?? '') && [...last].length >= MIN_PREFIX_CHARS;
+    out.add(prefix ? `${stem}*` : stem);
+  }
 }
 
 const GREEK_ONLY = /^"?[\p{Script=Greek}\p{M}\p{N}\s]+"?$/u;

@@ -29,10 +29,16 @@ export interface SearchResult<D = StoredDocument> {
   hits: SearchHit<D>[];
 }
 
+/** Shorter prefixes are searched as plain terms: `a*` would merge the posting lists of a large part of
+ * the vocabulary on every call (seconds at 1M documents, on either engine). */
+export const MIN_PREFIX_CHARS = 2;
+
 export interface TextQuery {
   /**
-   * User text. Terms are ANDed; `"a phrase"` and `prefix*` are honoured; anything else that looks like
-   * syntax is treated as text, so garbage never raises. Greek accents, case and final sigma fold.
+   * User text. Terms are ANDed; `"a phrase"` and `prefix*` (of at least MIN_PREFIX_CHARS) are honoured;
+   * anything else that looks like syntax is treated as text, so garbage never raises. A word or phrase
+   * without a letter or digit (a dash, an emoji) is ignored; text with none gives no hits. Greek
+   * accents (precomposed or combining), case and final sigma fold.
    */
   text: string;
   source?: SourceName;

@@ -299,6 +299,34 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       }
     });
 
+    t.test('when a word has no letter or digit, then it is ignored like the punctuation between words', async (t) => {
+      const plain = sorted(ids(await search(p, 'αφαλάτωσης Σύμης')));
+      t.same(plain, ['ted:T01']);
+      for (const text of ['αφαλάτωσης - Σύμης', 'αφαλάτωσης – Σύμης', 'αφαλάτωσης | Σύμης', 'αφαλάτωσης , Σύμης',
+        'αφαλάτωσης ( Σύμης )', 'αφαλάτωσης 😀 Σύμης', 'Σύμης : αφαλάτωσης', '" - " αφαλάτωσης Σύμης']) {
+        t.same(sorted(ids(await search(p, text))), plain, text);
+      }
+      // Nothing to search for: no hits, even where `*` alone would match everything.
+      for (const text of ['*', '**', '- – |', '😀', '" "']) t.equal((await search(p, text)).total, 0, text);
+    });
+
+    t.test('when accents are typed as combining marks, then they fold as precomposed ones do', async (t) => {
+      for (const word of ['αφαλάτωσης', 'ΑΠΌΦΑΣΗ', 'Τήλο', 'φωτοβολταϊκού']) {
+        const decomposed = word.normalize('NFD');
+        t.not(decomposed, word);
+        const expected = sorted(ids(await search(p, word)));
+        t.ok(expected.length > 0, `${word} is found`);
+        t.same(sorted(ids(await search(p, decomposed))), expected, `${word} in NFD`);
+      }
+    });
+
+    t.test('when a prefix has one character, then it is a plain term', async (t) => {
+      for (const [prefix, term] of [['α*', 'α'], ['5*', '5'], ['Σ**', 'Σ']]) {
+        t.same(sorted(ids(await search(p, prefix))), sorted(ids(await search(p, term))), prefix);
+      }
+      t.ok((await search(p, 'αφαλ*')).total > 0, 'a two-character or longer prefix still is one');
+    });
+
     t.test('when a source is listed, then documents come newest first with source_id breaking ties', async (t) => {
       const expected = bySource('diavgeia').sort(byListingOrder).map((d) => d.source_id);
       const r = await p.list({ source: 'diavgeia', limit: 1000, offset: 0 });

@@ -10,6 +10,7 @@
 // Changing anything here changes the index: bump TEXT_VERSION (the index then refuses to open).
 import { fold } from '../../greek.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { MIN_PREFIX_CHARS } from '../provider.js';
 
 /** Recorded in the index meta table; a different value means the index must be rebuilt. */
 export const TEXT_VERSION = '1';
@@ -106,9 +107,6 @@ export type QueryItem =
 
 /** Longest user text we read; the rest is ignored (a query is not a document). */
 const MAX_QUERY_CHARS = 4096;
-/** Shorter prefixes are searched as plain terms: `a*` would merge the posting lists of a large part of
- * the vocabulary on every call (seconds at 1M documents) and block the single-threaded engine. */
-export const MIN_PREFIX_CHARS = 2;
 
 /**
  * User text → items that are ANDed. `"a phrase"` (balanced double quotes) and `word*` are honoured;

@@ -8,6 +8,7 @@ import {
   buildTextQuery,
   fieldGroupOf,
   pageFromScoreWindow,
+  queryChunks,
   recordTieFields,
 } from '../../../lib/search/elasticsearch.js';
 import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, TEXT_QUERY_FIELDS } from '../../../index-mappings/mapping.js';
@@ -33,10 +34,31 @@ t.test('when a text query is built, then each word is looked up in the fields of
   t.same(GREEK_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title^3'], 'the title boost holds in each group');
   t.same(ENGLISH_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title.en^3']);
   t.ok(ENGLISH_QUERY_FIELDS.includes('entities.names'), 'names (Greek-analysed only) are searched for Latin words too');
-  // A quote that is not a whole phrase: the text goes as written, over every field.
-  t.same(groups('σύμβαση "ανοιχτό'), [['σύμβαση "ανοιχτό', TEXT_QUERY_FIELDS]]);
-  t.same(groups('a"b c"'), [['a"b c"', TEXT_QUERY_FIELDS]]);
-  t.same(groups('   '), [['   ', TEXT_QUERY_FIELDS]]);
+  // Quotes pair up left to right wherever they stand; one left over is ignored.
+  t.same(groups('σύμβαση "ανοιχτό'), [['σύμβαση ανοιχτό', GREEK_QUERY_FIELDS]]);
+  t.same(groups('a"b c"'), [['a', TEXT_QUERY_FIELDS], ['"b c"', ENGLISH_QUERY_FIELDS]]);
+});
+
+t.test('when the text has no letter or digit, then the query matches nothing (not everything, as `*` would)', async (t) => {
+  for (const text of ['   ', '*', '- – |', '😀', '" "', '**']) {
+    t.same((buildTextQuery(text) as any).bool.must, [{ match_none: {} }], JSON.stringify(text));
+  }
+});
+
+t.test('when the text is read into words, then it is read as the embedded engine reads it', async (t) => {
+  const cases: [string, string[]][] = [
+    // A word with no letter or digit is dropped: on its own it matched no document, and so did the search.
+    ['σύμβαση - δήμος', ['σύμβαση', 'δήμος']],
+    ['Ελλάδα – Υπηρεσίες | 😀 , ( )', ['Ελλάδα', 'Υπηρεσίες']],
+    // Accents typed as combining marks become the precomposed letters the analysis folds.
+    ['δη\u0301μος συ\u0308μβαση', ['δήμος', 'σϋμβαση']],
+    // Prefixes: two characters at least, the star right after a letter or digit; repeats sent once.
+    ['σ* συ* συ** δήμ*', ['σ', 'συ*', 'δήμ*']],
+    ['1* 2* 1* -*', ['1', '2']],
+    ['σύμβαση σύμβαση "δημόσιο  έργο" "δημόσιο έργο"', ['σύμβαση', '"δημόσιο έργο"']],
+    ['"" "-" "σύμβαση*"', ['"σύμβαση"']],
+  ];
+  for (const [text, chunks] of cases) t.same(queryChunks(text), chunks, text);
 });
 
 t.test('when a word is classified, then all fields are kept wherever one analysis could miss a match', async (t) => {
