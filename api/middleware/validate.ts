@@ -42,7 +42,7 @@ function formDecode(s: string): string | null {
 export function intParam(req: Request, name: string, fallback: number, min: number, max: number): number {
   const v = single(req, name);
   if (v === undefined) return fallback;
-  if (!/^\d+$/.test(v.trim()) || Number(v) < min || Number(v) > max) {
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
     throw new ValidationError(`${name} must be an integer from ${min} to ${max}`);
   }
   return Number(v);

@@ -134,6 +134,10 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         ['/v1/search?q=a&offset', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
         ['/v1/search?q=a&source=', 'source must not be empty'],
         ['/v1/diavgeia/documents?since=', 'since must be a date YYYY-MM-DD'],
+        // Digits only, as since takes a date only: no spaces around them, Unicode ones included.
+        ['/v1/search?q=a&limit=5%20', 'limit must be an integer from 1 to 1000'],
+        ['/v1/search?q=a&limit=%E2%80%835', 'limit must be an integer from 1 to 1000'],
+        ['/v1/diavgeia/documents?offset=%C2%A05', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
         // Characters, not UTF-16 units: 1000 emoji are accepted, 1001 are not.
         [`/v1/search?q=${encodeURIComponent('😀'.repeat(1001))}`, 'q must be at most 1000 characters'],
         // Bytes that are no UTF-8 are not silently replaced.
