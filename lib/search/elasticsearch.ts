@@ -41,6 +41,7 @@ import type {
   TextQuery,
 } from './provider.js';
 import { MIN_PREFIX_CHARS } from './provider.js';
+import { markWalk, newWalk, planWalk, WalkCache, type Walk } from './deep-walks.js';
 
 export interface ElasticsearchProviderOptions {
   /** e.g. `http://127.0.0.1:9200` */
@@ -71,8 +72,13 @@ const BULK_RETRIES = 3;
 const BULK_BACKOFF_MS = [200, 1_000, 3_000];
 /** A force merge of a large source (450k documents: ~1 min here) outlasts the per-request timeout. */
 const FORCE_MERGE_TIMEOUT_MS = 30 * 60_000;
-/** Keep-alive of a point in time between the requests of one deep page. */
-const PIT_KEEP_ALIVE = '1m';
+/** Keep-alive of a deep walk's point in time: longer than WALKS.idleMs, so a kept walk is never expired. */
+const PIT_KEEP_ALIVE = '2m';
+/**
+ * Deep walks kept between pages (deep-walks.ts): a client paging on within a minute resumes; a walk
+ * answers from its point in time for at most 5 minutes, then a new one sees the index as it is.
+ */
+const WALKS = { maxWalks: 32, idleMs: 60_000, maxAgeMs: 5 * 60_000 };
 /** Hits never carry the vector (provider.ts StoredDocument). */
 const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
 /**
@@ -434,6 +440,7 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly embeddingModel: string;
   private readonly log: Logger;
   private readonly window: number;
+  private readonly walks = new WalkCache(WALKS);
   private initialized = false;
 
   constructor(opts: ElasticsearchProviderOptions) {
@@ -889,69 +896,127 @@ export class ElasticsearchProvider implements SearchProvider {
 
   /**
    * A page beyond the result window, read from one point in time so the total and every step agree.
-   * It walks from whichever end is nearer: from the end with the sort reversed when the page is in the
-   * second half (the last pages of any result set cost one or two requests). The skipped part is
-   * walked with search_after in steps of at most `window` hits carrying only sort values, so memory
-   * stays bounded by one step whatever the offset.
+   * The skipped part is walked with search_after in steps of at most `window` hits carrying only sort
+   * values, so memory stays bounded by one step whatever the offset. Each step scores every match, so
+   * the walk starts from the nearest position a previous page of the same query reached, from either
+   * end (deep-walks.ts): paging on costs one step a page, and the last pages of any result set one or two.
    */
-  private async deepPage({ index, query, signal }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+  private async deepPage(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+    void this.closeWalks(this.walks.sweep());
+    const key = await this.walkKey(target, sort);
+    const cached = key === null ? undefined : this.walks.get(key);
+    if (cached) {
+      try {
+        return await this.walkPage(cached, target, sort, offset, limit, src);
+      } catch (err) {
+        if (target.signal?.aborted || !(err instanceof EngineResponseError)) throw err;
+        // The point in time is gone (expired, its index deleted, the node restarted): walk afresh.
+        this.log.debug({ error: err.message }, 'point in time of a deep walk gone; walking afresh');
+        this.walks.remove(key!, cached);
+        void this.closeWalks([cached]);
+      }
+    }
+    const walk = await this.openWalk(target);
+    // Kept at once, so concurrent pages of the same query share it; closed here if not kept.
+    const dropped = key === null ? [walk] : this.walks.add(key, walk);
+    try {
+      return await this.walkPage(walk, target, sort, offset, limit, src);
+    } catch (err) {
+      if (key !== null) this.walks.remove(key, walk);
+      if (!dropped.includes(walk)) dropped.push(walk);
+      throw err;
+    } finally {
+      void this.closeWalks(dropped);
+    }
+  }
+
+  /**
+   * What a walk is kept under: the physical indices behind the target's alias (so a rebuild's swap
+   * starts new walks at once), the query and the sort. Null when the alias does not exist.
+   */
+  private async walkKey({ index, query }: Target, sort: SortSpec): Promise<string | null> {
+    const indices = await this.aliasTargets(index);
+    return indices.length === 0 ? null : JSON.stringify([indices.sort(), query, sort]);
+  }
+
+  /** A point in time on the target, with its matches counted. */
+  private async openWalk({ index, query, signal }: Target): Promise<Walk> {
     const opened = await this.call('open_point_in_time', (options) =>
       this.client.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }, options),
       signal,
     );
-    let pitId = opened.id;
-    const step = async (body: Omit<estypes.SearchRequest, 'index' | 'pit'>) => {
-      const res = await this.call('search', (options) =>
-        this.client.search<StoredDocument>({
-          ...body,
-          query,
-          pit: { id: pitId, keep_alive: PIT_KEEP_ALIVE },
-          allow_partial_search_results: false,
-        }, options),
-        signal,
-      );
-      if (res.pit_id) pitId = res.pit_id;
-      return res;
-    };
+    const walk = newWalk(opened.id, 0);
     try {
-      const total = totalOf(await step({ size: 0, track_total_hits: true }));
-      if (offset >= total) return { total, hits: [] };
-      const end = Math.min(offset + limit, total);
-      const fromEnd = total - end;
-      const forward = offset <= fromEnd;
-      const skip = forward ? offset : fromEnd;
-      const take = end - offset;
-      const sortBody = buildSort(sort, !forward);
-      // _score leads TEXT_SORT, so hits carry it without `track_scores` (which would score every match).
-      const common = { sort: sortBody, track_total_hits: false } as const;
-      const hits: SearchHit[] = [];
-      if (skip + take <= this.window) {
-        hits.push(...(await this.withDocs(src, (projection) => step({ ...common, from: skip, size: take, ...projection }))).hits);
-      } else {
-        let after: estypes.SortResults | undefined;
-        for (let remaining = skip; remaining > 0; ) {
-          const res = await step({ ...common, size: Math.min(remaining, this.window), search_after: after, ...SORT_VALUES_ONLY });
-          const page = res.hits.hits;
-          if (page.length === 0) break;
-          after = page[page.length - 1].sort;
-          remaining -= page.length;
-        }
-        while (hits.length < take) {
-          const size = Math.min(take - hits.length, this.window);
-          const { res, hits: page } = await this.withDocs(src, (projection) => step({ ...common, size, search_after: after, ...projection }));
-          const raw = res.hits.hits;
-          if (raw.length === 0) break;
-          hits.push(...page);
-          after = raw[raw.length - 1].sort;
-        }
-      }
-      if (!forward) hits.reverse();
-      return { total, hits };
-    } finally {
-      this.client.closePointInTime({ id: pitId }).catch((err: unknown) => {
-        this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
-      });
+      const counted = await this.pitSearch(walk, query, signal, { size: 0, track_total_hits: true });
+      return newWalk(walk.pitId, totalOf(counted));
+    } catch (err) {
+      void this.closeWalks([walk]);
+      throw err;
     }
+  }
+
+  private async pitSearch(walk: Walk, query: Query, signal: AbortSignal | undefined, body: Omit<estypes.SearchRequest, 'index' | 'pit' | 'query'>) {
+    const res = await this.call('search', (options) =>
+      this.client.search<StoredDocument>({
+        ...body,
+        query,
+        pit: { id: walk.pitId, keep_alive: PIT_KEEP_ALIVE },
+        allow_partial_search_results: false,
+      }, options),
+      signal,
+    );
+    if (res.pit_id) walk.pitId = res.pit_id;
+    return res;
+  }
+
+  /** The page [offset, offset + limit) of a walk, marking every position it reaches. */
+  private async walkPage(walk: Walk, { query, signal }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchResult> {
+    const plan = planWalk(walk, offset, limit);
+    if (!plan) return { total: walk.total, hits: [] };
+    const { forward, skip, take } = plan;
+    // _score leads TEXT_SORT, so hits carry it without `track_scores` (which would score every match).
+    const common = { sort: buildSort(sort, !forward), track_total_hits: false } as const;
+    const step = (body: Omit<estypes.SearchRequest, 'index' | 'pit' | 'query'>) => this.pitSearch(walk, query, signal, { ...common, ...body });
+    const hits: SearchHit[] = [];
+    let position = plan.from;
+    let after = plan.after as estypes.SortResults | undefined;
+    const reached = (raw: estypes.SearchHit<StoredDocument>[]) => {
+      after = raw[raw.length - 1].sort!;
+      position += raw.length;
+      markWalk(walk, forward, position, after);
+    };
+    if (after === undefined && skip + take <= this.window) {
+      // From an end, the page within the window: one from/size request.
+      const { res, hits: page } = await this.withDocs(src, (projection) => step({ from: skip, size: take, ...projection }));
+      hits.push(...page);
+      position = skip;
+      if (res.hits.hits.length > 0) reached(res.hits.hits);
+    } else {
+      for (let remaining = skip; remaining > 0; ) {
+        const raw = (await step({ size: Math.min(remaining, this.window), search_after: after, ...SORT_VALUES_ONLY })).hits.hits;
+        if (raw.length === 0) break;
+        reached(raw);
+        remaining -= raw.length;
+      }
+      while (hits.length < take) {
+        const size = Math.min(take - hits.length, this.window);
+        const { res, hits: page } = await this.withDocs(src, (projection) => step({ size, search_after: after, ...projection }));
+        if (res.hits.hits.length === 0) break;
+        hits.push(...page);
+        reached(res.hits.hits);
+      }
+    }
+    if (!forward) hits.reverse();
+    return { total: walk.total, hits };
+  }
+
+  /** Closes the points in time of walks no longer kept (awaited only by close()); one that fails expires by itself. */
+  private closeWalks(walks: Walk[]): Promise<unknown> {
+    return Promise.all(walks.map((walk) =>
+      this.client.closePointInTime({ id: walk.pitId }, { requestTimeout: 2_000, maxRetries: 0 }).catch((err: unknown) => {
+        this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
+      }),
+    ));
   }
 
   async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
@@ -1044,6 +1109,7 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async close(): Promise<void> {
+    await this.closeWalks(this.walks.clear());
     await this.client.close();
   }
 }

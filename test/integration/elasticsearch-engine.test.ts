@@ -552,14 +552,82 @@ t.test('paging past the 10,000-hit window', async (t) => {
   });
 });
 
+t.test('when a client pages on past the window, then each page resumes where the previous one ended', async (t) => {
+  const TOTAL = 1_000;
+  const prefix = randomPrefix();
+  // A window of 100 makes every page from offset 100 on a deep one.
+  const p = await ready(t, { prefix, pageWindow: 100 });
+  const docs = generation('mitos', TOTAL, 'Βεβαίωση δοκιμής');
+  t.same((await p.upsert(docs)).failed, []);
+  await p.refresh();
+  // Every title has three words and the query one of them: equal scores, so the text order is the listing's.
+  const expected = [...docs]
+    .sort((a, b) => b.published_at.localeCompare(a.published_at) || (a.source_id < b.source_id ? -1 : 1))
+    .map((d) => d.source_id);
+  const [index] = await aliasTargets(url, writeAlias(prefix, 'mitos'));
+  // One shard: each search request, a walk's step or its count, is one query phase.
+  const queries = async () => ((await es(url, 'GET', `/${index}/_stats/search`)).body as any)._all.total.search.query_total as number;
+
+  const pages: [string, (offset: number) => Promise<{ total: number; hits: { doc: { source_id: string } }[] }>][] = [
+    ['listing', (offset) => p.list({ source: 'mitos', limit: 50, offset })],
+    ['search', (offset) => p.search({ text: 'δοκιμής', limit: 50, offset })],
+  ];
+  for (const [name, page] of pages) {
+    t.test(`${name}: forward, across the middle`, async (t) => {
+      const got: string[] = [];
+      const costs: number[] = [];
+      for (let offset = 400; offset < 700; offset += 50) {
+        const before = await queries();
+        const r = await page(offset);
+        costs.push((await queries()) - before);
+        t.equal(r.total, TOTAL);
+        got.push(...ids(r));
+      }
+      t.same(got, expected.slice(400, 700));
+      t.ok(costs[0] >= 5, `the first page counts and walks 400 hits in steps of 100 (${costs[0]} searches)`);
+      t.same(costs.slice(1), [1, 1, 1, 1, 1], 'each later page is one search');
+    });
+
+    t.test(`${name}: backward from the end`, async (t) => {
+      const got: string[][] = [];
+      const costs: number[] = [];
+      for (let offset = 950; offset >= 700; offset -= 50) {
+        const before = await queries();
+        const r = await page(offset);
+        costs.push((await queries()) - before);
+        got.unshift(ids(r));
+      }
+      t.same(got.flat(), expected.slice(700));
+      t.same(costs.slice(1), [1, 1, 1, 1, 1], 'each earlier page is one search, from the end');
+    });
+  }
+
+  t.test('when the source is rebuilt between two deep pages, then the next one reads the new generation', async (t) => {
+    t.equal(ids(await p.list({ source: 'mitos', limit: 50, offset: 300 })).length, 50);
+    const fresh = generation('mitos', TOTAL + 10, 'Νέα έκδοση');
+    await p.rebuild('mitos', inBatches(fresh, 200));
+    const r = await p.list({ source: 'mitos', limit: 50, offset: 350 });
+    t.equal(r.total, TOTAL + 10);
+    t.equal(r.hits.length, 50);
+    t.ok(r.hits.every((h) => h.doc.title.startsWith('Νέα έκδοση')), 'no hit of the replaced generation');
+  });
+});
+
 t.test('when Elasticsearch stops and starts again, then calls fail with 503 meanwhile and the same provider recovers', async (t) => {
   const node = own ?? (await privateElasticsearch(t, 'restart'));
-  const p = new ElasticsearchProvider({ url: node.url, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL, requestTimeoutMs: 5_000 });
+  const prefix = randomPrefix();
+  const p = new ElasticsearchProvider({ url: node.url, prefix, dimension: DIM, embeddingModel: MODEL, requestTimeoutMs: 5_000 });
   t.teardown(() => p.close());
   await p.init();
   await p.upsert([makeDoc('diavgeia', 'live', { title: 'Σύμβαση συντήρησης', embedding: [1, 0, 0, 0] })]);
+  await p.upsert(['a', 'b', 'c'].map((id) => makeDoc('mitos', id, { title: `Βεβαίωση ${id}` })));
   await p.refresh();
   t.equal((await p.search({ text: 'σύμβαση', limit: 5, offset: 0 })).total, 1);
+  // A deep walk kept open across the restart (a window of 1 makes offset 1 a deep page): its point in
+  // time does not survive the restart.
+  const deep = new ElasticsearchProvider({ url: node.url, prefix, dimension: DIM, embeddingModel: MODEL, pageWindow: 1 });
+  t.teardown(() => deep.close());
+  t.same(ids(await deep.list({ source: 'mitos', limit: 1, offset: 1 })), ['mitos:b']);
 
   await node.stop();
   const calls: [string, () => Promise<unknown>][] = [
@@ -588,6 +656,7 @@ t.test('when Elasticsearch stops and starts again, then calls fail with 503 mean
   t.comment(`Elasticsearch restarted (cluster health yellow) in ${Math.round(performance.now() - restarting)} ms`);
   const r = await p.search({ text: 'σύμβαση', limit: 5, offset: 0 });
   t.same(ids(r), ['diavgeia:live'], 'the first search after the restart succeeds');
+  t.same(ids(await deep.list({ source: 'mitos', limit: 1, offset: 1 })), ['mitos:b'], 'a deep page walks afresh');
   t.same(await p.upsert([makeDoc('diavgeia', 'after')]), { written: 1, failed: [] });
   t.ok(await p.get('diavgeia:after'));
 });
