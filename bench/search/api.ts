@@ -17,7 +17,7 @@ import type { SearchProvider } from '../../lib/search/provider.js';
 import { createBenchKeys, startBenchApi } from '../api-server.js';
 import { percentile } from '../percentile.js';
 import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
-import { Generator, SURNAMES, sourceRanges } from './generate.js';
+import { Generator, loadCorpus, SURNAMES } from './generate.js';
 
 const { values: args } = parseArgs({ options: {
   engine: { type: 'string', default: 'embedded' },
@@ -55,14 +55,7 @@ async function openEngine(dataDir: string): Promise<{ provider: SearchProvider; 
   const prefix = `bench${N}`;
   const provider = new ElasticsearchProvider({ url, prefix, dimension: 384, embeddingModel: MODEL, requestTimeoutMs: 120_000 });
   await provider.init();
-  if ((await provider.stats()).total_documents !== N) {
-    progress(`loading ${N} documents into Elasticsearch (${prefix})`);
-    for (const { source, from, to } of sourceRanges(N)) {
-      const started = performance.now();
-      const r = await provider.rebuild(source, gen.batches(from, to, 2000));
-      progress(`${source}: ${r.documents} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    }
-  }
+  await loadCorpus(provider, gen, progress);
   return { provider, env: { ELASTICSEARCH_URL: url, PDI_INDEX_PREFIX: prefix } };
 }
 
