@@ -1,10 +1,30 @@
 // Small pure helpers shared by the source normalizers: text tidying, numbers, dates, CPV codes and the
 // sector they imply, country and language codes. Source-neutral; no I/O.
+import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { isoSeconds } from '../../lib/clock.js';
 
 /** Trims and collapses runs of whitespace (line breaks included); non-strings become ''. */
 export function collapse(v: unknown): string {
   return typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '';
+}
+
+/**
+ * The document with its text in NFC. Some upstream text (PDF extraction above all) spells accents as
+ * combining marks; the Greek analysis on Elasticsearch folds precomposed letters but leaves a combining
+ * mark in the token, so `δη\u0301μος` was never found by `δήμος`. One place, after every normalizer.
+ */
+export function composedText<D extends NormalizedDocument>(doc: D): D {
+  const nfc = (s: string) => s.normalize('NFC');
+  const orNull = (s: string | null) => (s === null ? null : nfc(s));
+  return {
+    ...doc,
+    title: nfc(doc.title),
+    content: nfc(doc.content),
+    summary: nfc(doc.summary),
+    entities: { ...doc.entities, names: doc.entities.names.map(nfc) },
+    region: orNull(doc.region),
+    sector: orNull(doc.sector),
+  };
 }
 
 /** Non-empty strings, first occurrence kept, order preserved. */

@@ -150,6 +150,23 @@ t.test('when a record is malformed, then it is skipped and counted and the rest 
   t.match(run.stdout, /fetched 20 {2}new 19 {2}updated 0 {2}unchanged 0 {2}failed 1/);
 });
 
+t.test('when upstream text spells accents as combining marks, then it is stored composed (NFC), as the Elasticsearch analysis needs to fold it', async (t) => {
+  const dataDir = tempDir(t);
+  const decomposed = 'Προμήθεια υλικών καθαριότητας'.normalize('NFD');
+  const upstream = await replayServer(t, (req) => {
+    const p = page(pageOf(req));
+    if (pageOf(req) === 0) p.content[0] = { ...p.content[0], title: decomposed };
+    return { body: p };
+  });
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(run.code, 0, run.stderr);
+  const store = new DocumentStore(DocumentStore.pathIn(dataDir));
+  t.teardown(() => store.close());
+  const titles = store.db.prepare("SELECT json_extract(doc, '$.title') FROM documents").pluck().all() as string[];
+  t.ok(titles.includes('Προμήθεια υλικών καθαριότητας'), 'the NFC spelling is stored');
+  t.notOk(titles.some((x) => x !== x.normalize('NFC')), 'no title keeps a combining mark');
+});
+
 t.test('when the upstream answers 503 once, then the page is retried and the run succeeds', async (t) => {
   const dataDir = tempDir(t);
   let failures = 1;
