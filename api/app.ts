@@ -51,7 +51,7 @@ export function createApp(deps: AppDeps): App {
     clock: deps.clock ?? systemClock,
     log,
     keys: new KeyStore(deps.db),
-    usage: new UsageCounter(deps.db, deps.usageFlushMs),
+    usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
     ingestState: deps.ingestState,
     search: deps.search,
     blobs: deps.blobs,

@@ -7,11 +7,14 @@ import path from 'node:path';
 
 export type Sqlite = Database.Database;
 
+/** How long a statement waits for another connection's lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5_000;
+
 export function openSqlite(file: string): Sqlite {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }

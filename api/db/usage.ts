@@ -5,7 +5,20 @@
 // transaction every `flushIntervalMs` and on close. A crash can therefore forget at most the requests
 // counted in the last flush interval (1 s by default): those keys may get that many extra requests
 // that day. One server process per data directory (the counts live in that process).
+//
+// A write that fails (another process holds the file's write lock past a short wait, a read-only or
+// full disk) keeps the counts in memory and is tried again at the next interval: the quota stays exact
+// and nothing is lost unless the process dies before a write succeeds. It never throws: the timer's
+// write threw from a timer callback and ended the server, and waited out SQLite's 5 s busy timeout on
+// the event loop first, stalling every request.
+import type { Logger } from '../../lib/logger.js';
+import { BUSY_TIMEOUT_MS } from '../../lib/sqlite.js';
 import type { Db } from './database.js';
+
+/** How long the interval's write waits for another process's lock: the event loop waits as long. */
+const FLUSH_WAIT_MS = 50;
+/** How long the last write, on close, may wait. */
+const CLOSE_WAIT_MS = 5_000;
 
 interface Entry {
   day: string;
@@ -15,11 +28,15 @@ interface Entry {
 export class UsageCounter {
   private readonly entries = new Map<string, Entry>();
   private readonly dirty = new Set<string>();
+  /** Counts of a past day whose write failed when their key's day changed. */
+  private yesterday: (readonly [string, Entry])[] = [];
   private readonly timer: NodeJS.Timeout;
   private readonly read;
   private readonly write;
+  /** Whether the last write failed: logged when a run of failures starts and when it ends. */
+  private failing = false;
 
-  constructor(private readonly db: Db, flushIntervalMs = 1_000) {
+  constructor(private readonly db: Db, flushIntervalMs = 1_000, private readonly log?: Logger) {
     this.read = db.prepare('SELECT count FROM daily_usage WHERE key_id = ? AND day = ?').pluck();
     this.write = db.prepare(
       `INSERT INTO daily_usage (key_id, day, count) VALUES (?, ?, ?)
@@ -32,7 +49,8 @@ export class UsageCounter {
   private entry(keyId: string, day: string): Entry {
     let e = this.entries.get(keyId);
     if (!e || e.day !== day) {
-      if (e && this.dirty.has(keyId)) this.flush();
+      // Yesterday's last counts: written now, or kept aside for the next write if this one fails.
+      if (e && this.dirty.has(keyId) && !this.flush()) this.yesterday.push([keyId, e]);
       e = { day, count: (this.read.get(keyId, day) as number | undefined) ?? 0 };
       this.entries.set(keyId, e);
     }
@@ -52,17 +70,41 @@ export class UsageCounter {
     return this.entry(keyId, day).count;
   }
 
-  flush(): void {
-    if (this.dirty.size === 0) return;
-    const rows = [...this.dirty].map((k) => [k, this.entries.get(k)!] as const);
-    this.db.transaction(() => {
-      for (const [k, e] of rows) this.write.run(k, e.day, e.count);
-    })();
+  /** Writes the counts behind; false when the write failed (the counts stay in memory for the next). */
+  flush(waitMs = FLUSH_WAIT_MS): boolean {
+    if (this.dirty.size === 0 && this.yesterday.length === 0) return true;
+    const rows = [...this.yesterday, ...[...this.dirty].map((k) => [k, this.entries.get(k)!] as const)];
+    try {
+      this.db.pragma(`busy_timeout = ${waitMs}`);
+      this.db.transaction(() => {
+        for (const [k, e] of rows) this.write.run(k, e.day, e.count);
+      })();
+    } catch (err) {
+      if (!this.failing) {
+        this.log?.error({ error: (err as Error).message, keys: rows.length }, 'quota counts not written; kept in memory and tried again every interval');
+      }
+      this.failing = true;
+      return false;
+    } finally {
+      this.restoreBusyTimeout();
+    }
     this.dirty.clear();
+    this.yesterday = [];
+    if (this.failing) this.log?.info('quota counts written again');
+    this.failing = false;
+    return true;
   }
 
   close(): void {
     clearInterval(this.timer);
-    this.flush();
+    if (!this.flush(CLOSE_WAIT_MS)) this.log?.error({ keys: this.dirty.size + this.yesterday.length }, 'quota counts lost at shutdown: they could not be written');
+  }
+
+  private restoreBusyTimeout(): void {
+    try {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    } catch {
+      // A closed connection: nothing to restore.
+    }
   }
 }

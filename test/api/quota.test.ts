@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import t from 'tap';
+import { accountsDbPath } from '../../api/db/database.js';
 import { startTestApp } from '../helpers/app.js';
 
 t.test('when 30 concurrent requests use a fresh Free key, then exactly 5 succeed and 25 get 429', async (t) => {
@@ -59,4 +61,29 @@ t.test('when the server restarts, then the day\'s count is kept', async (t) => {
   const second = await startTestApp(t, { dataDir: first.dataDir });
   const usage = await second.request('/v1/usage', { key });
   t.match(usage.body, { daily_used: 4 });
+});
+
+t.test('when another process holds the account database write lock, then requests are answered and the counts are written once it is released', async (t) => {
+  let now = new Date('2026-03-22T23:59:50Z');
+  const app = await startTestApp(t, { clock: () => now });
+  const key = app.key('pro');
+  const keyId = app.app.context.keys.list()[0].id;
+  t.equal((await app.request('/v1/usage', { key })).status, 200);
+  const other = new Database(accountsDbPath(app.dataDir));
+  t.teardown(() => other.close());
+  const rows = () => other.prepare('SELECT day, count FROM daily_usage WHERE key_id = ? ORDER BY day').all(keyId);
+  other.exec('BEGIN EXCLUSIVE');
+
+  // The write behind fails and says so; before, it threw (from its timer: the server died).
+  t.equal(app.app.context.usage.flush(), false, 'the write fails without throwing');
+  t.equal((await app.request('/v1/usage', { key })).status, 200, 'requests are answered meanwhile');
+  // The day ends while the lock is held: yesterday's count cannot be written then, and is kept.
+  now = new Date('2026-03-23T00:00:05Z');
+  const today = await app.request('/v1/usage', { key });
+  t.match(today.body, { daily_used: 1 }, 'the quota restarts at midnight');
+  t.equal(app.app.context.usage.flush(), false);
+
+  other.exec('COMMIT');
+  t.equal(app.app.context.usage.flush(), true, 'written once the lock is released');
+  t.same(rows(), [{ day: '2026-03-22', count: 2 }, { day: '2026-03-23', count: 1 }], 'no count lost, of either day');
 });
