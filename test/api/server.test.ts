@@ -1,8 +1,11 @@
+import { spawn } from 'node:child_process';
 import t from 'tap';
 import { startServer } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request, tempDir } from '../helpers/app.js';
+import { cliEnv } from '../helpers/cli.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 
 t.test('when the server stops during a request, then the request finishes and the database closes', async (t) => {
   const dir = tempDir(t);
@@ -46,4 +49,38 @@ t.test('when Elasticsearch is unreachable at start, then the API starts and inde
   t.same(stats.body, { detail: 'The search engine is unavailable; try again shortly' });
   const usage = await request(running.url, '/v1/usage', { key });
   t.equal(usage.status, 200, 'routes that do not need the engine keep working');
+});
+
+t.test('when npm start alone is sent SIGTERM, then the server it runs stops gracefully and exits', async (t) => {
+  const dir = tempDir(t);
+  // Its own process group, so the signal reaches npm only, as from a supervisor that signals the main pid.
+  const npm = spawn('npm', ['start'], {
+    cwd: REPO_ROOT,
+    env: cliEnv({ PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.teardown(() => {
+    try {
+      process.kill(-npm.pid!, 'SIGKILL');
+    } catch {
+      // The group is gone: nothing left behind.
+    }
+  });
+  let out = '';
+  const listening = new Promise<string>((resolve) => {
+    npm.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /"url":"([^"]+)"/.exec(out)?.[1];
+      if (url) resolve(url);
+    });
+  });
+  const url = await listening;
+  t.equal((await request(url, '/v1/models')).status, 200);
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+  process.kill(npm.pid!, 'SIGTERM');
+  t.equal(await exited, 0, 'npm exits once the server has');
+  t.match(out, /"msg":"stopped"/, 'the server drained and closed its databases');
+  const after = await fetch(`${url}/v1/models`).then(() => 'answered', (err: Error) => (err.cause as { code?: string })?.code ?? err.message);
+  t.equal(after, 'ECONNREFUSED', 'nothing listens any more');
 });
