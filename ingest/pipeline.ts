@@ -53,10 +53,18 @@ export interface RunSummary extends Progress {
 
 const REPLAYABLE = /\.(json|xml|geojson)$/i;
 
+/** The saved response bodies of a folder that `--from` replays, in name order. */
+export async function replayableFiles(dir: string): Promise<string[]> {
+  return (await fs.readdir(dir)).filter((n) => REPLAYABLE.test(n)).sort();
+}
+
+/** A saved body that its source's parser refuses: in a replay, skipped and named when the run ends. */
+class UnparsableBody extends Error {}
+
 /** Saved response bodies of a folder, in name order, as pages. */
-async function* replay(module: SourceModule, dir: string, log: Logger): AsyncIterable<FetchedPage> {
-  const names = (await fs.readdir(dir)).filter((n) => REPLAYABLE.test(n)).sort();
-  if (names.length === 0) log.warn({ dir }, 'no .json or .xml files to replay');
+async function* replay(module: SourceModule, dir: string): AsyncIterable<FetchedPage> {
+  const names = await replayableFiles(dir);
+  if (names.length === 0) throw new Error(`${dir} holds no .json, .xml or .geojson file to replay`);
   for (const name of names) {
     const body = await fs.readFile(path.join(dir, name), 'utf8');
     const contentType = module.replayContentType?.(name) ?? (/\.xml$/i.test(name) ? 'application/xml' : 'application/json');
@@ -81,7 +89,12 @@ interface Prepared {
  * page whose write is still in flight, so a document repeated on the next page is judged against it.
  */
 async function preparePage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>): Promise<Prepared | null> {
-  const records = module.parse(page.body, page.contentType);
+  let records;
+  try {
+    records = module.parse(page.body, page.contentType);
+  } catch (err) {
+    throw new UnparsableBody((err as Error).message);
+  }
   counts.fetched += records.length;
   // Later records of the same id in one page win (upstreams repeat corrected versions).
   const changed = new Map<string, Changed>();
@@ -146,7 +159,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
   let inflight: Promise<void> | null = null;
   try {
     const pages = opts.fromDir
-      ? replay(module, opts.fromDir, log)
+      ? replay(module, opts.fromDir)
       : module.fetch({
         http: opts.http ?? new HttpClient(),
         baseUrl: opts.baseUrl ?? module.defaultBaseUrl,
@@ -159,17 +172,20 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     // Elasticsearch bulk round trips were otherwise idle time). Writes, records and checkpoints still
     // happen strictly in page order, each checkpoint only after its page is flushed.
     const pending = new Map<string, string>();
+    const unparsable: string[] = [];
     for await (const page of pages) {
       if (opts.signal?.aborted) throw new Error('stopped before the end (shutdown)');
       let prepared: Prepared | null = null;
       try {
         prepared = await preparePage(deps, module, page, counts, log, pending);
       } catch (err) {
-        // A saved body that does not parse is skipped and counted; a fetched one stops the run
-        // before its checkpoint, so the next run fetches it again.
-        if (!opts.fromDir) throw err;
+        // A saved body that does not parse is skipped and counted, the others are still ingested, and
+        // the run fails at the end naming it; a fetched one stops the run before its checkpoint, so the
+        // next run fetches it again. Anything else (a store that cannot be written) stops either.
+        if (!opts.fromDir || !(err instanceof UnparsableBody)) throw err;
         counts.failed++;
-        log.warn({ file: page.checkpoint.file, error: (err as Error).message }, 'saved body skipped: could not be parsed');
+        unparsable.push(String(page.checkpoint.file));
+        log.warn({ file: page.checkpoint.file, error: err.message }, 'saved body skipped: could not be parsed');
       }
       await inflight;
       inflight = (async () => {
@@ -183,6 +199,10 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     }
     await inflight;
     await deps.search.refresh();
+    if (unparsable.length > 0) {
+      const named = unparsable.slice(0, 5).join(', ') + (unparsable.length > 5 ? ` and ${unparsable.length - 5} more` : '');
+      throw new Error(`${unparsable.length} of the saved bodies could not be parsed as ${module.name} responses: ${named}`);
+    }
   } catch (err) {
     error = (err as Error).message;
     log.error({ error }, 'ingest run failed');

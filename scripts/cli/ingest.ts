@@ -1,9 +1,10 @@
 // pdi ingest / reindex / demo / status: the data engineer's and operator's commands.
 import { loadDemo } from '../../ingest/demo.js';
-import { ingestSource } from '../../ingest/pipeline.js';
+import { ingestSource, replayableFiles } from '../../ingest/pipeline.js';
 import { reindexSource } from '../../ingest/reindex.js';
 import { openRuntime, type Runtime } from '../../ingest/runtime.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
+import { utcDay } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import { config, parse, UsageError, type Command } from './common.js';
@@ -27,6 +28,27 @@ function sourceArg(name: string | undefined, usage: string): SourceName {
   return source;
 }
 
+/** A real calendar day, not after today (UTC): 2026-02-30 is no date, and tomorrow has nothing yet. */
+function checkSince(since: string): void {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(since) ? new Date(`${since}T00:00:00Z`) : null;
+  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== since) {
+    throw new UsageError(`--since must be a date YYYY-MM-DD, got ${since}\n\n${INGEST_USAGE}`);
+  }
+  if (since > utcDay(new Date())) throw new UsageError(`--since ${since} is in the future\n\n${INGEST_USAGE}`);
+}
+
+async function checkReplayDir(dir: string): Promise<void> {
+  let files: string[];
+  try {
+    files = await replayableFiles(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : (err as Error).message;
+    throw new UsageError(`--from ${dir} ${why}\n\n${INGEST_USAGE}`);
+  }
+  if (files.length === 0) throw new UsageError(`--from ${dir} holds no .json, .xml or .geojson file\n\n${INGEST_USAGE}`);
+}
+
 const INGEST_USAGE = `Usage:
   pdi ingest SOURCE [--since YYYY-MM-DD]   fetch from the upstream API (resumes from the checkpoint)
   pdi ingest SOURCE --from DIR              replay saved upstream response bodies, one per file
@@ -45,9 +67,15 @@ export const ingestCommand: Command = {
     }, true);
     const baseUrl = values['base-url'];
     if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${INGEST_USAGE}`);
-    if (values.since && !/^\d{4}-\d{2}-\d{2}$/.test(values.since)) throw new UsageError(`--since must be YYYY-MM-DD\n\n${INGEST_USAGE}`);
+    if (values.since !== undefined) checkSince(values.since);
     if (values.all && (positionals.length > 0 || values.from)) throw new UsageError(`--all takes no source and no --from\n\n${INGEST_USAGE}`);
     if (!values.all && positionals.length !== 1) throw new UsageError(`Give one source, or --all\n\n${INGEST_USAGE}`);
+    // Mistakes in the command are usage errors, found before a run starts: recorded as a failed run,
+    // they turned the source `unavailable` in /v1/sources.
+    if (values.from !== undefined) {
+      if (values.since !== undefined || baseUrl !== undefined) throw new UsageError(`--from replays saved bodies: it takes no --since or --base-url\n\n${INGEST_USAGE}`);
+      await checkReplayDir(values.from);
+    }
     const sources = values.all ? [...SOURCE_NAMES] : [sourceArg(positionals[0], INGEST_USAGE)];
     const failed = await withRuntime(async (rt) => {
       let failures = 0;

@@ -1,6 +1,7 @@
 // The ingest pipeline end to end: a real source module (KIMDIS) against a loopback server replaying its
 // page format, the real CLI process, the embedded engine, the document store and checkpoints.
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test as Tap } from 'tap';
@@ -178,4 +179,65 @@ t.test('when the upstream answers 503 once, then the page is retried and the run
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, /new 20/);
   t.equal(upstream.requests.filter((r) => pageOf(r) === 1).length, 2);
+});
+
+t.test('when the ingest command has a mistake, then it exits 2 before any run and the source keeps its status', async (t) => {
+  const dataDir = tempDir(t);
+  const good = tempDir(t);
+  fs.writeFileSync(path.join(good, 'page-0.json'), JSON.stringify(page(0)));
+  const empty = tempDir(t);
+  fs.writeFileSync(path.join(empty, 'notes.txt'), 'not a saved body');
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const cases: [string[], RegExp][] = [
+    [['--since', '2026-02-30'], /--since must be a date YYYY-MM-DD, got 2026-02-30/],
+    [['--since', '2026-13-01'], /--since must be a date YYYY-MM-DD/],
+    [['--since', tomorrow], /--since \d{4}-\d\d-\d\d is in the future/],
+    [['--from', path.join(good, 'missing')], /--from .*missing does not exist/],
+    [['--from', path.join(good, 'page-0.json')], /--from .*page-0\.json is not a directory/],
+    [['--from', empty], /holds no \.json, \.xml or \.geojson file/],
+    [['--from', good, '--since', since], /--from replays saved bodies: it takes no --since or --base-url/],
+  ];
+  for (const [args, message] of cases) {
+    const run = await pdi(dataDir, 'ingest', 'kimdis', ...args);
+    t.equal(run.code, 2, args.join(' '));
+    t.match(run.stderr, message, args.join(' '));
+  }
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  t.equal(state.lastRuns().get('kimdis'), undefined, 'no run was recorded');
+});
+
+t.test('when a saved body does not parse, then the other bodies are ingested and the run fails naming it', async (t) => {
+  const dataDir = tempDir(t);
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'a-page.json'), JSON.stringify(page(0)));
+  fs.writeFileSync(path.join(dir, 'b-truncated.json'), JSON.stringify(page(1)).slice(0, 200));
+  fs.writeFileSync(path.join(dir, 'c-empty.json'), '');
+  fs.writeFileSync(path.join(dir, 'd-page.json'), JSON.stringify(page(2)));
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--from', dir);
+  t.equal(run.code, 1);
+  t.equal(storedIds(dataDir).length, 2 * PER_PAGE, 'both good bodies are stored');
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  const last = state.lastRuns().get('kimdis');
+  t.equal(last?.status, 'failed', 'the source is not reported active on a partial replay');
+  t.match(last?.error, /2 of the saved bodies could not be parsed as kimdis responses: b-truncated\.json, c-empty\.json/);
+});
+
+t.test('when the document store cannot be written, then the replay fails with that error, not as a body that does not parse', async (t) => {
+  const dataDir = tempDir(t);
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'a-page.json'), JSON.stringify(page(0)));
+  new DocumentStore(DocumentStore.pathIn(dataDir)).close();
+  // Another process holds the write lock longer than the store waits for it (5 s).
+  const holder = new Database(DocumentStore.pathIn(dataDir));
+  t.teardown(() => holder.close());
+  holder.exec('BEGIN EXCLUSIVE');
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--from', dir);
+  holder.exec('ROLLBACK');
+  t.equal(run.code, 1);
+  t.notMatch(run.stdout + run.stderr, /could not be parsed/);
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  t.match(state.lastRuns().get('kimdis'), { status: 'failed', error: /database is locked/ });
 });
