@@ -31,8 +31,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const http = app.server.server;
 
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    app.server.listen(config.port, config.host, () => resolve());
+    // restify re-emits the HTTP server's errors on itself, where none had a listener: a port in use
+    // ended the process with an unhandled 'error' event and a stack trace.
+    const failed = (err: NodeJS.ErrnoException) => reject(listenError(err, config));
+    app.server.once('error', failed);
+    app.server.listen(config.port, config.host, () => {
+      app.server.off('error', failed);
+      resolve();
+    });
+  }).catch(async (err: unknown) => {
+    app.close();
+    await search.close();
+    blobs.close();
+    ingestState.close();
+    db.close();
+    throw err;
   });
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -60,6 +73,16 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     return stopping;
   };
   return { url, app, jobs, stop };
+}
+
+/** A failure to listen, in terms of the setting that caused it. */
+function listenError(err: NodeJS.ErrnoException, config: Config): Error {
+  if (err.code === 'EADDRINUSE') return new Error(`PORT ${config.port} is already in use on HOST ${config.host}`);
+  if (err.code === 'EACCES') return new Error(`PORT ${config.port} needs privileges this process does not have`);
+  if (err.code === 'ENOTFOUND' || err.code === 'EADDRNOTAVAIL' || err.code === 'EAI_AGAIN') {
+    return new Error(`HOST ${config.host} is not an address of this machine`);
+  }
+  return err;
 }
 
 /** Entry point of `npm start` and `pdi serve`. */

@@ -84,3 +84,12 @@ t.test('when npm start alone is sent SIGTERM, then the server it runs stops grac
   const after = await fetch(`${url}/v1/models`).then(() => 'answered', (err: Error) => (err.cause as { code?: string })?.code ?? err.message);
   t.equal(after, 'ECONNREFUSED', 'nothing listens any more');
 });
+
+t.test('when the port is taken, then start fails with a message naming PORT, not an unhandled error event', async (t) => {
+  const dir = tempDir(t);
+  const first = await startServer(loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
+  t.teardown(() => first.stop());
+  const port = new URL(first.url).port;
+  const second = startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
+  await t.rejects(second, { message: `PORT ${port} is already in use on HOST 127.0.0.1` });
+});
