@@ -84,8 +84,14 @@ export class IngestState {
     const take = this.db.transaction(() => {
       const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(source) as { pid: number } | undefined;
       if (held && held.pid !== process.pid && alive(held.pid)) throw new SourceBusyError(source, held.pid);
-      this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)')
-        .run(source, process.pid, new Date().toISOString());
+      const now = new Date().toISOString();
+      this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, process.pid, now);
+      // A run starts only under the lock, so one still `running` now had its process end first (killed,
+      // crashed): it is closed as failed, or it would read `running` for ever and hide from lastRuns.
+      this.db.prepare(
+        `UPDATE runs SET status = 'failed', finished_at = ?, error = 'interrupted: its process ended before the run finished'
+          WHERE source = ? AND status = 'running'`,
+      ).run(now, source);
     });
     take.immediate();
     return () => {

@@ -4,6 +4,7 @@ import { ingestSource, replayableFiles } from '../../ingest/pipeline.js';
 import { reindexSource } from '../../ingest/reindex.js';
 import { openRuntime, type Runtime } from '../../ingest/runtime.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
+import { SourceBusyError } from '../../ingest/state/store.js';
 import { utcDay } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
@@ -102,16 +103,31 @@ export const reindexCommand: Command = {
     const { positionals } = parse({ usage: REINDEX_USAGE }, argv, {}, true);
     if (positionals.length > 1) throw new UsageError(`reindex takes at most one source\n\n${REINDEX_USAGE}`);
     const sources = positionals.length ? [sourceArg(positionals[0], REINDEX_USAGE)] : [...SOURCE_NAMES];
-    await withRuntime(async (rt) => {
+    const busy = await withRuntime(async (rt) => {
+      const skipped: SourceName[] = [];
       for (const source of sources) {
         const started = Date.now();
-        const r = await reindexSource(rt, source, (done) => {
-          if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${source}: ${done} documents`);
-        });
+        let r;
+        try {
+          r = await reindexSource(rt, source, (done) => {
+            if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${source}: ${done} documents`);
+          });
+        } catch (err) {
+          // Every source is tried: one being ingested does not keep the others from their rebuild.
+          if (!(err instanceof SourceBusyError) || sources.length === 1) throw err;
+          process.stdout.write(`${source}: skipped: ${err.message}\n`);
+          skipped.push(source);
+          continue;
+        }
         if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
         process.stdout.write(`${source}: ${r.documents} documents now served by ${r.index} (${r.embedded} embedded, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
       }
+      return skipped;
     });
+    if (busy.length > 0) {
+      process.stderr.write(`pdi: not rebuilt, being ingested: ${busy.join(', ')}; run pdi reindex SOURCE once they finish\n`);
+      process.exitCode = 1;
+    }
   },
 };
 

@@ -90,6 +90,13 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   const ids = storedIds(dataDir);
   t.equal(ids.length, PAGES * PER_PAGE);
   t.equal(new Set(ids).size, ids.length, 'no duplicates');
+  const log = new IngestState(IngestState.pathIn(dataDir));
+  const runs = log.db.prepare("SELECT status, error FROM runs WHERE source = 'kimdis' ORDER BY id").all();
+  log.close();
+  t.same(runs, [
+    { status: 'failed', error: 'interrupted: its process ended before the run finished' },
+    { status: 'succeeded', error: null },
+  ], 'the killed run is closed as interrupted when the next run takes the lock, not left running');
 
   // The index agrees with the store, and a new API process sees the documents.
   const app = await startTestApp(t, { dataDir });
@@ -240,4 +247,19 @@ t.test('when the document store cannot be written, then the replay fails with th
   const state = new IngestState(IngestState.pathIn(dataDir));
   t.teardown(() => state.close());
   t.match(state.lastRuns().get('kimdis'), { status: 'failed', error: /database is locked/ });
+});
+
+t.test('when pdi reindex meets a source being ingested, then it rebuilds the others, names the busy one and exits 1', async (t) => {
+  const dataDir = tempDir(t);
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  const unlock = state.lock('diavgeia'); // this test process is the live ingest holding it
+  t.teardown(unlock);
+  const run = await pdi(dataDir, 'reindex');
+  t.equal(run.code, 1);
+  t.match(run.stdout, /diavgeia: skipped: Another run of diavgeia is in progress \(pid \d+\)/);
+  for (const source of ['ted', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'kimdis', 'geodata']) {
+    t.match(run.stdout, new RegExp(`^${source}: 0 documents now served by`, 'm'), `${source} rebuilt`);
+  }
+  t.match(run.stderr, /not rebuilt, being ingested: diavgeia/);
 });
