@@ -99,6 +99,12 @@ export class IngestState {
     };
   }
 
+  /** The live process running the source now (holding its lock), or null. */
+  runningPid(source: SourceName): number | null {
+    const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(source) as { pid: number } | undefined;
+    return held && alive(held.pid) ? held.pid : null;
+  }
+
   checkpoint(source: SourceName): Checkpoint | null {
     const row = this.db.prepare('SELECT value FROM checkpoints WHERE source = ?').get(source) as { value: string } | undefined;
     return row ? (JSON.parse(row.value) as Checkpoint) : null;

@@ -168,6 +168,7 @@ export const statusCommand: Command = {
           stored: rt.documents.count(s),
           rejected: rt.documents.rejectedCount(s),
           last_run: runs.get(s) ?? null,
+          running_pid: rt.state.runningPid(s),
           checkpoint: rt.state.checkpoint(s),
         }])),
       };
@@ -179,7 +180,10 @@ export const statusCommand: Command = {
     process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${report.total_documents} documents\n`);
     for (const [name, s] of Object.entries(report.sources)) {
       const run = s.last_run ? `last ingest ${s.last_run.status} ${s.last_run.finished_at}` : 'never ingested';
-      process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed).padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${run}\n`);
+      const parts = [s.last_run?.error ? `${run} (${s.last_run.error})` : run];
+      if (s.running_pid !== null) parts.push(`running now (pid ${s.running_pid})`);
+      if (s.checkpoint) parts.push(`checkpoint ${JSON.stringify(s.checkpoint)}`);
+      process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed).padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${parts.join(', ')}\n`);
     }
   },
 };

@@ -263,3 +263,24 @@ t.test('when pdi reindex meets a source being ingested, then it rebuilds the oth
   }
   t.match(run.stderr, /not rebuilt, being ingested: diavgeia/);
 });
+
+t.test('when pdi status runs, then it shows per source the last run, its error, a run in progress and the checkpoint', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  t.equal((await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url)).code, 0);
+  const dir = tempDir(t);
+  fs.writeFileSync(path.join(dir, 'bad.json'), '{');
+  t.equal((await pdi(dataDir, 'ingest', 'ted', '--from', dir)).code, 1);
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  const unlock = state.lock('rae');
+  t.teardown(unlock);
+
+  const text = (await pdi(dataDir, 'status')).stdout;
+  t.match(text, /kimdis +20 indexed +20 stored +last ingest succeeded \S+, checkpoint \{.*"resource":"contract"/);
+  t.match(text, /ted .*last ingest failed \S+ \(1 of the saved bodies could not be parsed as ted responses: bad\.json\)/);
+  t.match(text, new RegExp(`rae .*never ingested, running now \\(pid ${process.pid}\\)`));
+  const json = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
+  t.equal(json.sources.rae.running_pid, process.pid);
+  t.equal(json.sources.kimdis.running_pid, null);
+});
