@@ -8,6 +8,11 @@ export function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
+/** Whether `s` is a day that exists, written YYYY-MM-DD (2026-02-30 is not). */
+export function isCalendarDay(s: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && utcDay(new Date(`${s}T00:00:00Z`)) === s;
+}
+
 /** The next UTC midnight after `d`. */
 export function nextUtcMidnight(d: Date): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1));

@@ -1,6 +1,7 @@
 // Parameter and body validation. Each failure is a 422 whose detail names the parameter.
 import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
+import { isCalendarDay } from '../../lib/clock.js';
 
 // Parsed on first use, so routes without parameters pay nothing.
 const parsed = new WeakMap<Request, URLSearchParams>();
@@ -70,9 +71,6 @@ export function stringParam(req: Request, name: string, opts: { required?: boole
 export function dateParam(req: Request, name: string): string | undefined {
   const v = single(req, name);
   if (v === undefined) return undefined;
-  const d = new Date(`${v}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) {
-    throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
-  }
+  if (!isCalendarDay(v)) throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
   return v;
 }

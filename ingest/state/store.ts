@@ -82,8 +82,8 @@ export class IngestState {
   /** Takes the source's lock, or throws SourceBusyError while a live process holds it. */
   lock(source: SourceName): () => void {
     const take = this.db.transaction(() => {
-      const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(source) as { pid: number } | undefined;
-      if (held && held.pid !== process.pid && alive(held.pid)) throw new SourceBusyError(source, held.pid);
+      const holder = this.runningPid(source);
+      if (holder !== null && holder !== process.pid) throw new SourceBusyError(source, holder);
       const now = new Date().toISOString();
       this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, process.pid, now);
       // A run starts only under the lock, so one still `running` now had its process end first (killed,
@@ -99,7 +99,7 @@ export class IngestState {
     };
   }
 
-  /** The live process running the source now (holding its lock), or null. */
+  /** The live process running the source now (holding its lock), or null (no lock, or a dead holder's). */
   runningPid(source: SourceName): number | null {
     const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(source) as { pid: number } | undefined;
     return held && alive(held.pid) ? held.pid : null;

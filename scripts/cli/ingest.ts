@@ -5,7 +5,7 @@ import { reindexSource } from '../../ingest/reindex.js';
 import { openRuntime, type Runtime } from '../../ingest/runtime.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { SourceBusyError } from '../../ingest/state/store.js';
-import { utcDay } from '../../lib/clock.js';
+import { isCalendarDay, utcDay } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import { config, parse, UsageError, type Command } from './common.js';
@@ -31,10 +31,7 @@ function sourceArg(name: string | undefined, usage: string): SourceName {
 
 /** A real calendar day, not after today (UTC): 2026-02-30 is no date, and tomorrow has nothing yet. */
 function checkSince(since: string): void {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(since) ? new Date(`${since}T00:00:00Z`) : null;
-  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== since) {
-    throw new UsageError(`--since must be a date YYYY-MM-DD, got ${since}\n\n${INGEST_USAGE}`);
-  }
+  if (!isCalendarDay(since)) throw new UsageError(`--since must be a date YYYY-MM-DD, got ${since}\n\n${INGEST_USAGE}`);
   if (since > utcDay(new Date())) throw new UsageError(`--since ${since} is in the future\n\n${INGEST_USAGE}`);
 }
 
