@@ -25,22 +25,22 @@ import { tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../sources.js';
-import type {
-  BulkResult,
-  KnnQuery,
-  MetadataDocument,
-  ListQuery,
-  ReadOptions,
-  RebuildResult,
-  SearchHit,
-  SearchProvider,
-  SearchResult,
-  SourceStats,
-  IndexStats,
-  StoredDocument,
-  TextQuery,
+import {
+  MIN_PREFIX_CHARS,
+  type BulkResult,
+  type KnnQuery,
+  type MetadataDocument,
+  type ListQuery,
+  type ReadOptions,
+  type RebuildResult,
+  type SearchHit,
+  type SearchProvider,
+  type SearchResult,
+  type SourceStats,
+  type IndexStats,
+  type StoredDocument,
+  type TextQuery,
 } from './provider.js';
-import { MIN_PREFIX_CHARS } from './provider.js';
 import { markWalk, newWalk, planWalk, WalkCache, type Walk } from './deep-walks.js';
 
 export interface ElasticsearchProviderOptions {
