@@ -11,6 +11,7 @@ import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
+import { ServerLock } from './server-lock.js';
 
 const DRAIN_MS = 10_000;
 
@@ -22,6 +23,16 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const lock = ServerLock.acquire(config.dataDir);
+  try {
+    return await startLocked(config, logger, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function startLocked(config: Config, logger: Logger, lock: ServerLock): Promise<RunningServer> {
   const db = openDatabase(accountsDbPath(config.dataDir));
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
@@ -68,6 +79,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       blobs.close();
       ingestState.close();
       db.close();
+      lock.release();
       logger.info('stopped');
     })();
     return stopping;

@@ -93,3 +93,50 @@ t.test('when the port is taken, then start fails with a message naming PORT, not
   const second = startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
   await t.rejects(second, { message: `PORT ${port} is already in use on HOST 127.0.0.1` });
 });
+
+t.test('when a second server starts on the same data directory, then it fails naming PDI_DATA_DIR and the holder, and the first keeps serving', async (t) => {
+  const dir = tempDir(t);
+  const env = { PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+  const first = await startServer(loadConfig(env), createLogger('silent'));
+  t.teardown(() => first.stop());
+  // Another process, as an operator's second `npm start` would be (the lock is the OS's, per process).
+  const second = await runServerProcess(env);
+  t.equal(second.code, 1);
+  t.equal(second.stderr.trim(), `Failed to start: another API server (pid ${process.pid}) is running on PDI_DATA_DIR ${dir}; ` +
+    'quotas are counted in one process, so run one server per data directory');
+  t.equal((await request(first.url, '/v1/models')).status, 200, 'the first server is untouched');
+  await first.stop();
+  const third = await startServer(loadConfig(env), createLogger('silent'));
+  t.equal((await request(third.url, '/v1/models')).status, 200, 'a clean stop releases the data directory');
+  await third.stop();
+});
+
+t.test('when the server holding a data directory is killed, then the next one starts there without cleanup', async (t) => {
+  const dir = tempDir(t);
+  const env = { PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  t.teardown(() => child.kill('SIGKILL'));
+  let out = '';
+  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.includes('"msg":"listening"')) resolve();
+  }));
+  const killed = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await killed;
+  const next = await startServer(loadConfig(env), createLogger('silent'));
+  t.equal((await request(next.url, '/v1/models')).status, 200, 'no stale lock from the killed process');
+  await next.stop();
+});
+
+/** Runs the server's entry point in a process of its own until it exits (it is expected to fail). */
+function runServerProcess(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) => child.once('exit', (code) => {
+    clearTimeout(timer);
+    resolve({ code, stderr });
+  }));
+}
