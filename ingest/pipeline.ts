@@ -12,7 +12,7 @@ import { HttpClient } from './http.js';
 import { embedAll } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 import { sink } from './stages/bulk-sink.js';
-import { composedText } from './sources/normalize-helpers.js';
+import { composedText, plausiblyDated } from './sources/normalize-helpers.js';
 import type { DocumentStore, StoredRecord } from './state/documents.js';
 import type { IngestState, RunCounts } from './state/store.js';
 import type { FetchedPage, SourceModule } from './sources/types.js';
@@ -101,7 +101,7 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
   for (const r of records) {
     let doc: NormalizedDocument;
     try {
-      doc = composedText(module.normalize(r.record));
+      doc = plausiblyDated(composedText(module.normalize(r.record)));
     } catch (err) {
       counts.failed++;
       log.warn({ error: (err as Error).message }, 'record skipped: could not be normalized');

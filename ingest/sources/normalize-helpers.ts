@@ -2,6 +2,7 @@
 // sector they imply, country and language codes. Source-neutral; no I/O.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { isoSeconds } from '../../lib/clock.js';
+import { MalformedRecordError } from './types.js';
 
 /** Trims and collapses runs of whitespace (line breaks included); non-strings become ''. */
 export function collapse(v: unknown): string {
@@ -25,6 +26,21 @@ export function composedText<D extends NormalizedDocument>(doc: D): D {
     region: orNull(doc.region),
     sector: orNull(doc.sector),
   };
+}
+
+/** published_at is refused outside [PUBLISHED_FROM, now + PUBLISHED_AHEAD_MS): the embedded index orders
+ * years 1698–2242 only, and a record dated 9999 would head every newest-first listing for ever. */
+export const PUBLISHED_FROM = '1700-01-01';
+const PUBLISHED_AHEAD_MS = 366 * 86_400_000;
+
+/** The document, or MalformedRecordError when its published_at cannot be a publication date. */
+export function plausiblyDated<D extends NormalizedDocument>(doc: D, now = Date.now()): D {
+  const ms = Date.parse(doc.published_at);
+  const latest = now + PUBLISHED_AHEAD_MS;
+  if (!(ms >= Date.parse(`${PUBLISHED_FROM}T00:00:00Z`) && ms < latest)) {
+    throw new MalformedRecordError(`${doc.source_id}: published_at ${doc.published_at} is outside ${PUBLISHED_FROM} .. ${new Date(latest).toISOString().slice(0, 10)}`);
+  }
+  return doc;
 }
 
 /** Non-empty strings, first occurrence kept, order preserved. */
@@ -55,16 +71,20 @@ export function formatAmount(a: { value: number; currency: string }): string {
 
 const INSTANT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** Epoch values below this are seconds: as milliseconds they would fall before 3 March 1973. */
+const EPOCH_SECONDS_BELOW = 1e11;
+
 /**
- * Epoch milliseconds (a number or a digit string, as the Diavgeia API sends) or an ISO 8601 instant that
- * carries its own offset → epoch ms; else null. A bare local time is refused: it is ambiguous (see
- * athensLocalToIso).
+ * Epoch milliseconds (a number or a digit string, as the Diavgeia API sends; epoch seconds are taken too,
+ * told apart by size) or an ISO 8601 instant that carries its own offset → epoch ms; else null. A bare
+ * local time is refused: it is ambiguous (see athensLocalToIso).
  */
 export function instantToMs(v: unknown): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  const epoch = (n: number) => (n < EPOCH_SECONDS_BELOW ? n * 1000 : n);
+  if (typeof v === 'number') return Number.isFinite(v) && v > 0 ? epoch(v) : null;
   if (typeof v !== 'string') return null;
   const s = v.trim();
-  if (/^\d{11,14}$/.test(s)) return Number(s);
+  if (/^\d{10,14}$/.test(s)) return epoch(Number(s));
   if (!INSTANT_RE.test(s)) return null;
   const ms = Date.parse(s);
   return Number.isNaN(ms) ? null : ms;
@@ -85,9 +105,21 @@ export function dateOnlyToIso(v: unknown): string | null {
   if (typeof v !== 'string') return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$/.exec(v.trim());
   if (!m) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
-  return isoSeconds(d);
+  const ms = utcOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  return ms === null ? null : isoSeconds(new Date(ms));
+}
+
+/**
+ * Epoch ms of a UTC calendar reading, or null when a part is out of range (30 February, hour 24).
+ * Unlike Date.UTC, which reads years 0–99 as 1900–1999 (so `0001-01-01` became 1901).
+ */
+function utcOf(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number | null {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, 0);
+  const same = d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day &&
+    d.getUTCHours() === hour && d.getUTCMinutes() === minute && d.getUTCSeconds() === second;
+  return same ? d.getTime() : null;
 }
 
 const athensParts = new Intl.DateTimeFormat('en-GB', {
@@ -111,8 +143,8 @@ export function athensLocalToIso(v: unknown): string | null {
   if (typeof v !== 'string') return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/.exec(v.trim());
   if (!m) return null;
-  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
-  if (Number.isNaN(wall)) return null;
+  const wall = utcOf(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0));
+  if (wall === null) return null;
   let utc = wall - athensOffsetMs(wall - 3 * 3_600_000);
   utc = wall - athensOffsetMs(utc);
   return isoSeconds(new Date(utc));

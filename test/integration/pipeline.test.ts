@@ -9,7 +9,7 @@ import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
-import { cliEnv, pdi as run } from '../helpers/cli.js';
+import { cliEnv, pdi as runCli } from '../helpers/cli.js';
 import { startUpstream, type Responder } from '../helpers/loopback-upstream.js';
 
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
@@ -36,7 +36,7 @@ async function replayServer(t: Tap, respond: Responder) {
   return upstream;
 }
 
-const pdi = (dataDir: string, ...args: string[]) => run(dataDir, args);
+const pdi = (dataDir: string, ...args: string[]) => runCli(dataDir, args);
 
 function storedIds(dataDir: string): string[] {
   const store = new DocumentStore(DocumentStore.pathIn(dataDir));
@@ -156,6 +156,26 @@ t.test('when a record is malformed, then it is skipped and counted and the rest 
   const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, /fetched 20 {2}new 19 {2}updated 0 {2}unchanged 0 {2}failed 1/);
+});
+
+t.test('when a record is dated in year 1 or 9999, then it is skipped and counted, not listed first or last for ever', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req) => {
+    const p = page(pageOf(req));
+    if (pageOf(req) === 0) {
+      p.content[1] = { ...p.content[1], submissionDate: '9999-12-31T10:00:00', contractSignedDate: null };
+      p.content[3] = { ...p.content[3], submissionDate: '0001-01-01T10:00:00', contractSignedDate: null };
+    }
+    return { body: p };
+  });
+  const run = await runCli(dataDir, ['ingest', 'kimdis', '--since', since, '--base-url', upstream.url], { LOG_LEVEL: 'warn' });
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /fetched 20 {2}new 18 {2}updated 0 {2}unchanged 0 {2}failed 2/);
+  t.match(run.stderr, /published_at 9999-12-31T\d\d:00:00Z is outside 1700-01-01 .. /);
+  const store = new DocumentStore(DocumentStore.pathIn(dataDir));
+  t.teardown(() => store.close());
+  const years = store.db.prepare("SELECT DISTINCT substr(json_extract(doc, '$.published_at'), 1, 2) FROM documents").pluck().all();
+  t.same(years, ['20'], 'every stored document has a plausible date');
 });
 
 t.test('when upstream text spells accents as combining marks, then it is stored composed (NFC), as the Elasticsearch analysis needs to fold it', async (t) => {

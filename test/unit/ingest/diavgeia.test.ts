@@ -156,6 +156,15 @@ t.test('when the same decision comes with epoch-ms and ISO timestamps, then publ
   t.equal(diavgeia.normalize(noSubmission).published_at, '2016-01-13T08:37:36Z', 'falls back to publishTimestamp');
 });
 
+t.test('when a timestamp comes in epoch seconds instead of milliseconds, then it is read as seconds, not as a day of 1970', async (t) => {
+  const epoch = { ...one('decision_d1_award.json'), submissionTimestamp: 1714557600017 };
+  const seconds = { ...epoch, submissionTimestamp: 1714557600 };
+  const secondsText = { ...epoch, submissionTimestamp: '1714557600' };
+  t.equal(diavgeia.normalize(epoch).published_at, '2024-05-01T10:00:00Z');
+  t.equal(diavgeia.normalize(seconds).published_at, '2024-05-01T10:00:00Z');
+  t.equal(diavgeia.normalize(secondsText).published_at, '2024-05-01T10:00:00Z');
+});
+
 t.test('when a decision links other decisions and names foreign or invalid AFMs, then ADAs are kept and bad AFMs dropped', async (t) => {
   // Built in the documented Β.2.2 shape (research/sources.md §1.1), with links added as the API carries them.
   const decision = {
