@@ -131,7 +131,7 @@ const athensParts = new Intl.DateTimeFormat('en-GB', {
 /** Offset of Athens from UTC at `ms`, in ms (+2 h in winter, +3 h in summer). */
 function athensOffsetMs(ms: number): number {
   const p = Object.fromEntries(athensParts.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const wall = utcOf(Number(p.year), Number(p.month), Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) ?? Number.NaN;
   return wall - Math.floor(ms / 1000) * 1000;
 }
 

@@ -143,6 +143,13 @@ t.test('when submissionDate is missing, then the signing day is used; when both 
   t.throws(() => kimdis.normalize(null), MalformedRecordError);
 });
 
+t.test('when submissionDate is an impossible or two-digit-year wall time, then it is not shifted into another date', async (t) => {
+  const base = items()[0]!;
+  t.equal(kimdis.normalize({ ...base, submissionDate: '2026-02-30T10:00:00' }).published_at, '2025-04-15T00:00:00Z', '30 February is refused, the signing day used');
+  t.equal(kimdis.normalize({ ...base, submissionDate: '2026-03-01T24:00:00' }).published_at, '2025-04-15T00:00:00Z', 'hour 24 is refused');
+  t.equal(kimdis.normalize({ ...base, submissionDate: '0099-06-01T12:00:00' }).published_at.slice(0, 4), '0099', 'year 99 stays 99, not 1999');
+});
+
 t.test('when a body is not JSON, is truncated or is neither a page nor an array, then parse throws', async (t) => {
   const page = fixture('contract_page_anonymized_shape.json');
   t.throws(() => kimdis.parse(page.slice(0, 2000)), /not valid JSON/);
