@@ -62,6 +62,9 @@ export interface ElasticsearchProviderOptions {
   pageWindow?: number;
 }
 
+/** How long a node that could not be reached gets to answer a ping before a call is given up. */
+const PING_TIMEOUT_MS = 2_000;
+
 /** Elasticsearch's default index.max_result_window, which our settings keep. */
 const MAX_RESULT_WINDOW = 10_000;
 /** Bulk requests stay under this many bytes (estimated) and documents. */
@@ -442,6 +445,9 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly window: number;
   private readonly walks = new WalkCache(WALKS);
   private initialized = false;
+  /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
+  private unanswered = false;
+  private ping: Promise<void> | null = null;
 
   constructor(opts: ElasticsearchProviderOptions) {
     if (!/^[a-z0-9][a-z0-9_-]*$/.test(opts.prefix)) throw new RangeError(`invalid index prefix "${opts.prefix}"`);
@@ -469,6 +475,7 @@ export class ElasticsearchProvider implements SearchProvider {
   private async call<T>(op: string, fn: (options: { signal?: AbortSignal }) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const started = performance.now();
     try {
+      if (this.unanswered) await this.answering();
       const result = await fn({ signal });
       this.log.debug({ op, ms: Math.round(performance.now() - started) }, 'engine call');
       return result;
@@ -479,6 +486,7 @@ export class ElasticsearchProvider implements SearchProvider {
         throw signal.reason;
       }
       if (isOutage(err)) {
+        if (err instanceof errors.TimeoutError || err instanceof errors.ConnectionError) this.unanswered = true;
         this.log.warn({ op, ms, error: describe(err) }, 'engine unavailable');
         throw new EngineUnavailableError();
       }
@@ -492,6 +500,23 @@ export class ElasticsearchProvider implements SearchProvider {
       this.log.warn({ op, ms, error: describe(err) }, 'engine call failed');
       throw err;
     }
+  }
+
+  /**
+   * Resolves once Elasticsearch answers a ping with any status (a minimal distribution refuses `HEAD /`
+   * with 405, which is an answer all the same), or throws a TimeoutError / ConnectionError. Asked before
+   * every call while the last one could not reach it: a node that is frozen (stopped, not dead, or cut
+   * off by the network) accepts connections and never answers, so each call would otherwise wait out
+   * its whole request timeout (30 s) before its 503. Calls waiting at once share one ping.
+   */
+  private answering(): Promise<void> {
+    this.ping ??= this.client.ping({}, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 })
+      .catch((err: unknown) => {
+        if (!(err instanceof errors.ResponseError)) throw err;
+      })
+      .then(() => { this.unanswered = false; })
+      .finally(() => { this.ping = null; });
+    return this.ping;
   }
 
   /** Runs a read once more when an index disappeared under it (alias swap in progress). */

@@ -8,6 +8,7 @@ import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
+import { holdingProxy } from '../helpers/holding-proxy.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import {
@@ -611,6 +612,34 @@ t.test('when a client pages on past the window, then each page resumes where the
     t.equal(r.hits.length, 50);
     t.ok(r.hits.every((h) => h.doc.title.startsWith('Νέα έκδοση')), 'no hit of the replaced generation');
   });
+});
+
+t.test('when Elasticsearch stops answering (frozen, not down), then after one timeout calls fail within a ping, and the first call after it answers again succeeds', async (t) => {
+  let frozen = false;
+  const seen: string[] = [];
+  const proxy = await holdingProxy(t, url, (req) => {
+    seen.push(`${req.method} ${req.url?.split('?')[0]}`);
+    return frozen;
+  });
+  const p = await ready(t, { url: proxy.url, requestTimeoutMs: 3_000 });
+  await p.upsert([makeDoc('diavgeia', 'frozen', { title: 'Σύμβαση καθαριότητας' })]);
+  await p.refresh();
+  const search = () => p.search({ text: 'σύμβαση', limit: 5, offset: 0 });
+  t.same(ids(await search()), ['diavgeia:frozen']);
+
+  frozen = true;
+  await t.rejects(search(), EngineUnavailableError, 'the first call waits out its request timeout');
+  seen.length = 0;
+  await t.rejects(search(), EngineUnavailableError, 'the next call fails too');
+  t.same(seen, ['HEAD /'], 'the next call only asked whether Elasticsearch answers, and sent no search');
+
+  frozen = false;
+  seen.length = 0;
+  t.same(ids(await search()), ['diavgeia:frozen'], 'the first call after Elasticsearch answers again succeeds');
+  t.ok(seen.includes('HEAD /') && seen.some((s) => s.endsWith('/_search')), 'it checked, then searched');
+  seen.length = 0;
+  await search();
+  t.notOk(seen.includes('HEAD /'), 'once it answers, calls go straight to it again');
 });
 
 t.test('when Elasticsearch stops and starts again, then calls fail with 503 meanwhile and the same provider recovers', async (t) => {
