@@ -8,7 +8,7 @@ import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
 import { metadataOf } from '../../index-mappings/document.js';
-import { listingOf, searchBody } from '../presenters/document.js';
+import { listingOf, searchBody, UPGRADE_HINT } from '../presenters/document.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 
@@ -50,7 +50,10 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const since = dateParam(req, 'since');
     const full = tierAllows(principalOf(req).tier, 'pro');
     const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
-    res.send({ source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset });
+    const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };
+    // Contract 4.1: "for a Free key each response includes _upgrade_hint", an empty page included.
+    if (!full) body._upgrade_hint = UPGRADE_HINT;
+    res.send(body);
   });
 
   routes.add('get', '/v1/documents/:source_id/content', async (req, res) => {

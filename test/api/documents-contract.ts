@@ -175,6 +175,16 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         t.same(Object.keys(d).sort(), [...METADATA_KEYS, '_upgrade_hint'].sort());
         t.match(d._upgrade_hint, /Pro/);
       }
+      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (contract 4.1: each response)');
+    });
+
+    t.test('when a Free key gets an empty page, then the response still carries the upgrade hint; Pro gets none', async (t) => {
+      const empty = await app.request('/v1/diavgeia/documents?since=2099-01-01', { key: app.key('free') });
+      t.equal(empty.status, 200);
+      t.same(empty.body.documents, []);
+      t.match(empty.body._upgrade_hint, /Pro/);
+      const pro = await app.request('/v1/diavgeia/documents?limit=1', { key: app.key('pro') });
+      t.notOk('_upgrade_hint' in pro.body);
     });
 
     t.test('when a Pro key lists a source, then full content and no internals', async (t) => {

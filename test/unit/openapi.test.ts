@@ -499,6 +499,7 @@ t.test('when each documented operation is called on the app, then the route exis
     }
     const at = await app.request(url, { method, body, key: app.key(tier) });
     t.notOk(routeMissing(at) || at.status === 401 || at.status === 403, `${o.key} is routed for a ${tier} key (got ${at.status})`);
+    t.equal(Boolean(o.op.responses['501']), at.status === 501, `${o.key} documents 501 exactly when it is not built yet`);
     if (at.status >= 400) t.same(validate(DOC.components.schemas.Error, at.body), [], `${o.key} ${at.status} body is an Error`);
   }
 });
