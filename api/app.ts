@@ -62,6 +62,9 @@ export function createApp(deps: AppDeps): App {
     name: '',
     formatters: { 'application/json': formatJson },
     ignoreTrailingSlash: true,
+    // restify's default (100 characters) turned a longer source_id into an unknown route; the
+    // contract sets no limit, and a URL is bounded by Node's 16 KiB header limit anyway.
+    maxParamLength: 16_384,
   });
   const admit = admission(context.keys, context.usage, context.clock);
   installErrorHandling(server, log, admit);

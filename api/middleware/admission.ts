@@ -66,10 +66,17 @@ export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Ad
   const today = dayClock(clock);
   return function admit(req: Request, res: Response): void {
     const header = req.headers.authorization;
-    if (!header) throw new UnauthorizedError('Missing API key');
+    // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme, and why a token given was refused.
+    if (!header) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      throw new UnauthorizedError('Missing API key');
+    }
     const key = bearerKey(header);
     const principal = key === undefined ? null : keys.authenticate(key, header);
-    if (!principal) throw new UnauthorizedError('Invalid API key');
+    if (!principal) {
+      res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+      throw new UnauthorizedError('Invalid API key');
+    }
     req.principal = principal;
 
     const { now, day, resetMs, resetHeader } = today();

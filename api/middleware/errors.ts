@@ -58,13 +58,24 @@ const ROUTING_ERRORS = new Set(['ResourceNotFoundError', 'MethodNotAllowedError'
  * line (what `curl "…?q=σύμβαση"` sends), oversized headers, broken syntax, a request too slow to
  * arrive. Node would answer with an empty body; the contract wants {"detail"} on every error.
  */
-function clientErrorResponse(err: NodeJS.ErrnoException): [number, string] {
-  if (err.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request headers are too large'];
+function clientErrorResponse(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): [number, string] {
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // Node counts the request line against its header limit (16 KiB): when the request line of the
+    // bytes that overflowed takes half of it or more, the URL is what is too long (RFC 9110 15.5.15).
+    // A request that arrived in small pieces cannot be told apart, and stays a 431.
+    const raw = err.rawPacket ?? Buffer.alloc(0);
+    const lineEnd = raw.indexOf('\r\n');
+    const urlTooLong = /^[A-Z]+ \//.test(raw.subarray(0, 32).toString('latin1')) && (lineEnd === -1 ? raw.length : lineEnd) >= 8_192;
+    return urlTooLong ? [414, 'Request URL is too long'] : [431, 'Request headers are too large'];
+  }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request timed out'];
   // RFC 9110 15.6.2: a method the server does not recognise is a 501.
   if (err.code === 'HPE_INVALID_METHOD') return [501, 'Unknown HTTP method'];
   if (err.code === 'HPE_INVALID_URL') {
-    return [400, 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")'];
+    const line = err.rawPacket?.subarray(0, Math.max(0, err.rawPacket.indexOf('\r\n'))) ?? Buffer.alloc(0);
+    return line.some((byte) => byte >= 0x80)
+      ? [400, 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")']
+      : [400, 'Malformed HTTP request; percent-encode control characters and spaces in the URL'];
   }
   return [400, 'Malformed HTTP request'];
 }

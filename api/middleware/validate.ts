@@ -15,9 +15,9 @@ function single(req: Request, name: string): string | undefined {
   const all = params.getAll(name);
   if (all.length === 0) return undefined;
   if (all.length > 1) throw new ValidationError(`${name} must be given once`);
-  // URLSearchParams turns bytes that are no UTF-8 into U+FFFD; only a value holding one is checked
-  // against its raw form (an encoded U+FFFD itself is fine).
-  if (all[0].includes('\uFFFD') && !rawValueDecodes(req.getQuery(), name)) {
+  // URLSearchParams turns bytes that are no UTF-8 into U+FFFD and keeps a % that starts no escape as
+  // text; only a value holding either is checked against its raw form (an encoded U+FFFD or %25 is fine).
+  if ((all[0].includes('\uFFFD') || all[0].includes('%')) && !rawValueDecodes(req.getQuery(), name)) {
     throw new ValidationError(`${name} is not valid percent-encoded UTF-8`);
   }
   return all[0];

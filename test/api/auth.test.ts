@@ -9,6 +9,7 @@ t.test('when no Authorization header is sent, then 401 Missing API key', async (
   t.equal(res.status, 401);
   t.same(res.body, { detail: 'Missing API key' });
   t.equal(res.headers.get('content-type'), 'application/json');
+  t.equal(res.headers.get('www-authenticate'), 'Bearer', 'RFC 9110 11.6.1: a 401 names the scheme to use');
 });
 
 t.test('when the key is unknown or malformed, then 401 Invalid API key', async (t) => {
@@ -17,6 +18,7 @@ t.test('when the key is unknown or malformed, then 401 Invalid API key', async (
     const res = await app.request('/v1/sources', { headers: { Authorization: header } });
     t.equal(res.status, 401, header);
     t.same(res.body, { detail: 'Invalid API key' }, header);
+    t.equal(res.headers.get('www-authenticate'), 'Bearer error="invalid_token"', header);
   }
 });
 

@@ -143,6 +143,9 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         // Bytes that are no UTF-8 are not silently replaced.
         ['/v1/search?q=%E0%A4%A', 'q is not valid percent-encoded UTF-8'],
         ['/v1/search?q=a&source=%C3%28', 'source is not valid percent-encoded UTF-8'],
+        // A % that starts no escape is malformed too, not text (a literal % is %25).
+        ['/v1/search?q=a%G1', 'q is not valid percent-encoded UTF-8'],
+        ['/v1/search?q=100%', 'q is not valid percent-encoded UTF-8'],
       ];
       for (const [path, detail] of cases) {
         const res = await app.request(path, { key: ent });
@@ -227,6 +230,13 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         t.equal(res.status, 404, name);
         t.same(res.body, { detail: `Unknown source: ${name}` }, name);
       }
+    });
+
+    t.test('when a source_id is longer than 100 characters, then the content route still answers for it', async (t) => {
+      const id = `ted:${'9'.repeat(300)}`;
+      const res = await app.request(`/v1/documents/${encodeURIComponent(id)}/content`, { key: app.key('enterprise') });
+      t.equal(res.status, 404);
+      t.same(res.body, { detail: `Document not found: ${id}` }, 'the route matched; only the document is missing');
     });
 
     t.test('when Enterprise downloads an original, then its bytes with their content type', async (t) => {

@@ -161,6 +161,20 @@ t.test('when the method is unknown to HTTP or a header is malformed, then 501 or
   t.same(JSON.parse(header.body), { detail: 'Malformed HTTP request' });
 });
 
+t.test('when the URL alone is too long, then 414 with a detail that says so, not 431', async (t) => {
+  const app = await startTestApp(t);
+  const res = await rawExchange(app.url, Buffer.from(`GET /v1/search?q=${'a'.repeat(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+  t.equal(res.status, 414);
+  t.same(JSON.parse(res.body), { detail: 'Request URL is too long' });
+});
+
+t.test('when the URL holds an ASCII control byte, then 400 says to percent-encode it, without blaming non-ASCII', async (t) => {
+  const app = await startTestApp(t);
+  const res = await rawExchange(app.url, Buffer.from('GET /v1/sources\x00 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
+  t.equal(res.status, 400);
+  t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode control characters and spaces in the URL' });
+});
+
 t.test('when the request headers are too large, then 431 with a detail', async (t) => {
   const app = await startTestApp(t);
   const res = await rawExchange(app.url, Buffer.from(`GET /v1/sources HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`));
