@@ -4,7 +4,7 @@
 // (Atomics), as a slow query holds a real reader.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 
-const counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0 };
+const counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
 parentPort.on('message', ({ id, arg }) => {
   // Claims the call as the real reader does (read-worker.ts), or answers that it was taken back.
   if (Atomics.compareExchange(workerData.claim, 0, id, 0) !== id) return parentPort.postMessage({ id, skipped: true });

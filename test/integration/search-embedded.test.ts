@@ -299,3 +299,64 @@ for (const tuning of [{ hotMinDf: 5, hotListSize: 12, hotListMax: 20 }, { hotMin
   await compare('after lazy list rebuilds');
   t.equal(TableSet.replicaMismatches, 0, 'FTS5 scores reproduced bit for bit');
 });
+
+t.test('when a client pages on past the first page, then the next pages come from the ranking kept, equal to a fresh ranking, until the index changes', async (t) => {
+  const file = newFile();
+  const tuning = { hotMinDf: Number.POSITIVE_INFINITY };
+  const paging = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning });
+  const threads = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning, readers: 2 });
+  t.teardown(async () => { await paging.close(); await threads.close(); });
+  await paging.upsert(corpus(rng(7), 600));
+  /** The same page from a provider that has kept nothing. */
+  const fresh = async (q: Parameters<EmbeddedProvider['search']>[0]) => {
+    const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning });
+    try {
+      return await p.search(q);
+    } finally {
+      await p.close();
+    }
+  };
+  const same = (a: { total: number; hits: { doc: { source_id: string }; score: number }[] }, b: typeof a) =>
+    a.total === b.total && JSON.stringify(a.hits.map((h) => [h.doc.source_id, h.score])) === JSON.stringify(b.hits.map((h) => [h.doc.source_id, h.score]));
+
+  for (const text of ['λ0', 'λ1 λ2', 'λ1*']) {
+    const limit = 7;
+    const { total } = await fresh({ text, limit: 1, offset: 0 });
+    t.ok(total > 100, `${text}: ${total} matches`);
+    const ranked = paging.counters.rankedByFts;
+    const kept = paging.counters.fromRanking;
+    let pages = 0;
+    let differing = 0;
+    for (let offset = 0; offset < total; offset += limit) {
+      pages += 1;
+      const q = { text, limit, offset };
+      if (!same(await paging.search(q), await fresh(q))) differing += 1;
+    }
+    t.equal(differing, 0, `${text}: every page equals a fresh ranking`);
+    const fromRanking = paging.counters.fromRanking - kept;
+    t.ok(fromRanking >= pages - 8, `${text}: ${fromRanking} of ${pages} pages came from a kept ranking`);
+    t.ok(paging.counters.rankedByFts - ranked < 8 * 3, `${text}: ranked by FTS5 only as the pages went deeper`);
+  }
+
+  const q = { text: 'λ0', limit: 7, offset: 14 };
+  await paging.search({ ...q, offset: 7 });
+  const kept = paging.counters.fromRanking;
+  await paging.upsert([doc('ted:newest', '2030-01-01T00:00:00Z', 'λ0 λ0 λ0', 'λ0 λ0')]);
+  const after = await paging.search(q);
+  t.equal(paging.counters.fromRanking, kept, 'a write in between: ranked afresh');
+  t.ok(same(after, await fresh(q)), 'and the page includes the write');
+
+  // Through the reader threads, as the API runs it: each thread keeps its own rankings.
+  let fromThreads = 0;
+  for (let offset = 7; offset < 300; offset += 7) {
+    const page = { text: 'λ3', limit: 7, offset };
+    if (!same(await threads.search(page), await fresh(page))) t.fail(`threads: ${JSON.stringify(page)} differs`);
+    fromThreads = threads.counters.fromRanking;
+  }
+  t.ok(fromThreads > 20, `threads: ${fromThreads} pages from kept rankings`);
+  await paging.upsert([doc('ted:newer', '2031-01-01T00:00:00Z', 'λ3 λ3 λ3', 'λ3 λ3')]);
+  for (const offset of [14, 21, 28]) {
+    const page = { text: 'λ3', limit: 7, offset };
+    t.ok(same(await threads.search(page), await fresh(page)), `threads: a write by another connection shows on the page at ${offset}`);
+  }
+});

@@ -11,6 +11,7 @@ import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, ReadOptions, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
 } from '../provider.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
+import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
@@ -65,13 +66,16 @@ interface Candidate {
 export class EmbeddedProvider implements SearchProvider {
   readonly engine = 'embedded' as const;
   /** How searches were served, per table set consulted (for tests, benchmarks and debugging). */
-  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0 };
+  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
   private db: Sqlite | null = null;
   private readonly sets = new Map<string, TableSet>();
   private servingStatement: Statement | null = null;
   private readonly tuning: Tuning;
   private readonly log: Logger | undefined;
   private readonly pool: ReadPool | null = null;
+  private readonly rankings = new RankingCache();
+  /** Writes committed on this connection, which SQLite's data_version does not count. */
+  private writes = 0;
 
   constructor(private readonly opts: EmbeddedOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
@@ -83,6 +87,7 @@ export class EmbeddedProvider implements SearchProvider {
         this.counters.fromList += d.fromList;
         this.counters.rankedByFts += d.rankedByFts;
         this.counters.listsBuilt += d.listsBuilt;
+        this.counters.fromRanking += d.fromRanking;
       };
       const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log });
@@ -200,8 +205,17 @@ export class EmbeddedProvider implements SearchProvider {
     const constant = items.every((item) => item.kind === 'prefix');
     const maintain: TableSet[] = [];
     const result = this.read(() => {
+      const sets = this.serving(q.source);
+      const key = JSON.stringify([sets.map((set) => set.name), match, constant]);
+      const version = this.indexVersion();
+      // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts).
+      const kept = offset > 0 ? this.rankings.get(key, version, k) : undefined;
+      if (kept) {
+        this.counters.fromRanking += 1;
+        return pageOf(kept, sets, offset, k, constant);
+      }
       const parts: { set: TableSet; count: number; top: Ranked[] | null }[] = [];
-      for (const set of this.serving(q.source)) {
+      for (const set of sets) {
         const hot = single ? set.hotTop(single, k) : null;
         if (hot?.kind === 'ok') {
           this.counters.fromList += 1;
@@ -217,14 +231,21 @@ export class EmbeddedProvider implements SearchProvider {
       }
       const total = parts.reduce((sum, p) => sum + p.count, 0);
       if (offset >= total || !limit) return { total, hits: [] };
+      // Past the first page, what FTS5 ranks is ranked deeper and kept for the pages after it. First
+      // pages (most searches) and pages served from lists are fast already and keep nothing.
+      const keep = offset > 0 && parts.every((p) => p.top === null);
+      const depth = keep ? Math.min(rankingDepth(k, limit), total) : k;
       const candidates: Candidate[] = [];
       for (const { set, count, top } of parts) {
         if (!count) continue;
         if (!top) this.counters.rankedByFts += 1;
-        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(k, count)) : set.rank(match, Math.min(k, count)));
+        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(depth, count)) : set.rank(match, Math.min(depth, count)));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
-      const page = candidates.sort(compareCandidates).slice(offset, k);
+      candidates.sort(compareCandidates);
+      // Exact up to depth only: past it, a set cut at depth may hold better candidates than those kept.
+      if (keep) this.rankings.set(key, version, rankingOf(candidates.slice(0, depth), sets, total));
+      const page = candidates.slice(offset, k);
       return { total, hits: page.map((c) => ({ doc: c.set.fetch(c.rid), score: constant ? 1 : -c.s })) };
     }, opts.signal);
     // A common term without a usable list: build it now, so the next call is fast. Best effort, and
@@ -521,7 +542,20 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   private write<T>(fn: () => T): T {
-    return this.guard(() => this.open().transaction(fn).immediate());
+    try {
+      return this.guard(() => this.open().transaction(fn).immediate());
+    } finally {
+      this.writes += 1;
+    }
+  }
+
+  /**
+   * What the index looks like to this connection's read transaction: SQLite's data_version moves with
+   * every commit of another connection (it is read when the transaction takes its snapshot), the
+   * write count with this one's.
+   */
+  private indexVersion(): string {
+    return `${this.open().pragma('data_version', { simple: true }) as number}:${this.writes}`;
   }
 
   private guard<T>(fn: () => T): T {
@@ -539,6 +573,28 @@ export class EmbeddedProvider implements SearchProvider {
   private debug(op: string, started: number, extra: object): void {
     this.log?.debug({ op, ms: Math.round((performance.now() - started) * 100) / 100, ...extra }, 'embedded engine call');
   }
+}
+
+/** The merged order of a ranking's candidates, as kept between pages. */
+function rankingOf(candidates: Candidate[], sets: TableSet[], total: number): Ranking {
+  const n = candidates.length;
+  const ranking = { set: new Uint8Array(n), rid: new BigInt64Array(n), score: new Float64Array(n), total };
+  for (let i = 0; i < n; i++) {
+    const c = candidates[i];
+    ranking.set[i] = sets.indexOf(c.set);
+    ranking.rid[i] = c.rid;
+    ranking.score[i] = c.s;
+  }
+  return ranking;
+}
+
+/** The page [offset, k) of a kept ranking; its table sets are unchanged since (same index version). */
+function pageOf(ranking: Ranking, sets: TableSet[], offset: number, k: number, constant: boolean): SearchResult {
+  const hits: SearchHit[] = [];
+  for (let i = offset; i < Math.min(k, ranking.rid.length); i++) {
+    hits.push({ doc: sets[ranking.set[i]].fetch(ranking.rid[i]), score: constant ? 1 : -ranking.score[i] });
+  }
+  return { total: ranking.total, hits };
 }
 
 function sidOf(c: Candidate): string {

@@ -42,6 +42,7 @@ export interface Counters {
   fromList: number;
   rankedByFts: number;
   listsBuilt: number;
+  fromRanking: number;
 }
 
 export interface ReadRequest {

@@ -52,7 +52,12 @@ port.on('message', async ({ id, op, arg }: ReadRequest) => {
 
 function delta(before: Counters): Counters {
   const now = provider.counters;
-  return { fromList: now.fromList - before.fromList, rankedByFts: now.rankedByFts - before.rankedByFts, listsBuilt: now.listsBuilt - before.listsBuilt };
+  return {
+    fromList: now.fromList - before.fromList,
+    rankedByFts: now.rankedByFts - before.rankedByFts,
+    listsBuilt: now.listsBuilt - before.listsBuilt,
+    fromRanking: now.fromRanking - before.fromRanking,
+  };
 }
 
 function metadataOnly(found: SearchResult): SearchResult<Record<string, unknown>> {

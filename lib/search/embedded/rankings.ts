@@ -1,0 +1,100 @@
+// Rankings kept between pages of the same query on the embedded engine, so a client paging on is not
+// ranked afresh for every page.
+//
+// A page that FTS5 ranks costs about the same whatever its offset: every match is scored (the common
+// term at 1M documents: 1.3–2 s a page, docs/benchmarks.md), so paging through a large result set paid
+// that for every page. A ranked page is computed deeper than asked (rankingDepth) and the merged order
+// is kept here, as typed arrays, while the index is unchanged: the next pages are slices of it.
+// Pure bookkeeping; the provider ranks and decides what is kept.
+
+/** A ranking: the first `depth` candidates of one query over one set of serving tables, in page order. */
+export interface Ranking {
+  /** Index, in the key's list of table sets, of each candidate's set. */
+  readonly set: Uint8Array;
+  readonly rid: BigInt64Array;
+  readonly score: Float64Array;
+  /** Matches in all: the ranking is complete when it holds them all. */
+  readonly total: number;
+}
+
+export interface RankingCacheOptions {
+  /** Candidates kept at most over all rankings (each costs 17 bytes). */
+  maxEntries: number;
+  /** Rankings kept at most; the least recently used goes first. */
+  maxRankings: number;
+  /** A ranking unused this long is dropped. */
+  idleMs: number;
+}
+
+export const RANKING_CACHE: RankingCacheOptions = { maxEntries: 2_000_000, maxRankings: 32, idleMs: 60_000 };
+
+interface Kept {
+  ranking: Ranking;
+  /** The index version the ranking was computed at; any write since makes it stale. */
+  version: string;
+  usedAt: number;
+}
+
+/**
+ * How deep to rank for the page ending at `k`: twice as deep, and at least ten pages on, so paging on
+ * from any depth costs a ranking per doubling of the offset (a handful for a million results).
+ */
+export function rankingDepth(k: number, limit: number): number {
+  return Math.max(2 * k, k + 10 * limit);
+}
+
+export class RankingCache {
+  private readonly kept = new Map<string, Kept>();
+  private entries = 0;
+
+  constructor(private readonly opts: RankingCacheOptions = RANKING_CACHE, private readonly now: () => number = Date.now) {}
+
+  /** The ranking of `key` at `version` that reaches position `k` (or holds every match). */
+  get(key: string, version: string, k: number): Ranking | undefined {
+    this.sweep();
+    const kept = this.kept.get(key);
+    if (!kept) return undefined;
+    if (kept.version !== version) {
+      this.drop(key, kept);
+      return undefined;
+    }
+    const { ranking } = kept;
+    if (ranking.rid.length < Math.min(k, ranking.total)) return undefined;
+    // Map order is recency.
+    this.kept.delete(key);
+    kept.usedAt = this.now();
+    this.kept.set(key, kept);
+    return ranking;
+  }
+
+  /** Keeps `ranking` under `key` (replacing what was there), unless it alone is over the budget. */
+  set(key: string, version: string, ranking: Ranking): void {
+    const old = this.kept.get(key);
+    if (old) this.drop(key, old);
+    const size = ranking.rid.length;
+    if (size > this.opts.maxEntries) return;
+    this.kept.set(key, { ranking, version, usedAt: this.now() });
+    this.entries += size;
+    for (const [oldest, kept] of this.kept) {
+      if (this.entries <= this.opts.maxEntries && this.kept.size <= this.opts.maxRankings) break;
+      this.drop(oldest, kept);
+    }
+  }
+
+  /** Candidates held in all (for tests and debugging). */
+  get size(): number {
+    return this.entries;
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [key, kept] of this.kept) {
+      if (now - kept.usedAt >= this.opts.idleMs) this.drop(key, kept);
+    }
+  }
+
+  private drop(key: string, kept: Kept): void {
+    this.kept.delete(key);
+    this.entries -= kept.ranking.rid.length;
+  }
+}
