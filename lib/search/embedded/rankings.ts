@@ -35,12 +35,16 @@ interface Kept {
   usedAt: number;
 }
 
+/** Candidates ranked beyond the page at most: each costs memory while the ranking is merged. */
+const MAX_LOOKAHEAD = 100_000;
+
 /**
- * How deep to rank for the page ending at `k`: twice as deep, and at least ten pages on, so paging on
- * from any depth costs a ranking per doubling of the offset (a handful for a million results).
+ * How deep to rank for the page ending at `k`: at least ten pages on, and twice as deep up to
+ * MAX_LOOKAHEAD more, so paging on costs a ranking per doubling of the offset, then one per 100,000
+ * candidates (about 15 rankings to page through a million results).
  */
 export function rankingDepth(k: number, limit: number): number {
-  return Math.max(2 * k, k + 10 * limit);
+  return k + Math.max(10 * limit, Math.min(k, MAX_LOOKAHEAD));
 }
 
 export class RankingCache {

@@ -5,9 +5,10 @@ function ranking(n: number, total = n): Ranking {
   return { set: new Uint8Array(n), rid: BigInt64Array.from({ length: n }, (_, i) => BigInt(i)), score: new Float64Array(n), total };
 }
 
-t.test('when a page ends at k, then ranking goes twice as deep and at least ten pages on', async (t) => {
+t.test('when a page ends at k, then ranking goes at least ten pages on, and twice as deep up to 100,000 more', async (t) => {
   t.equal(rankingDepth(200, 100), 1_200);
-  t.equal(rankingDepth(100_000, 100), 200_000);
+  t.equal(rankingDepth(50_000, 100), 100_000);
+  t.equal(rankingDepth(500_000, 100), 600_000);
 });
 
 t.test('when a ranking is asked for, then only at its version and within its depth (or when complete)', async (t) => {
