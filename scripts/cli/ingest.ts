@@ -1,4 +1,7 @@
 // pdi ingest / reindex / demo / status: the data engineer's and operator's commands.
+import { constants } from 'node:buffer';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { loadDemo } from '../../ingest/demo.js';
 import { ingestSource, replayableFiles } from '../../ingest/pipeline.js';
 import { reindexSource } from '../../ingest/reindex.js';
@@ -45,6 +48,14 @@ async function checkReplayDir(dir: string): Promise<void> {
     throw new UsageError(`--from ${dir} ${why}\n\n${INGEST_USAGE}`);
   }
   if (files.length === 0) throw new UsageError(`--from ${dir} holds no .json, .xml or .geojson file\n\n${INGEST_USAGE}`);
+  // A body is read as one string, and V8 holds none longer than this (a UTF-8 byte is at most one unit).
+  for (const name of files) {
+    const { size } = await fs.stat(path.join(dir, name));
+    if (size > constants.MAX_STRING_LENGTH) {
+      const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+      throw new UsageError(`--from: ${name} is ${mib(size)}; a saved body must be under ${mib(constants.MAX_STRING_LENGTH)} (one upstream response per file)\n\n${INGEST_USAGE}`);
+    }
+  }
 }
 
 const INGEST_USAGE = `Usage:

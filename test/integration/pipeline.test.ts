@@ -1,6 +1,7 @@
 // The ingest pipeline end to end: a real source module (KIMDIS) against a loopback server replaying its
 // page format, the real CLI process, the embedded engine, the document store and checkpoints.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:buffer';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -214,6 +215,11 @@ t.test('when the ingest command has a mistake, then it exits 2 before any run an
   fs.writeFileSync(path.join(good, 'page-0.json'), JSON.stringify(page(0)));
   const empty = tempDir(t);
   fs.writeFileSync(path.join(empty, 'notes.txt'), 'not a saved body');
+  // A sparse file one byte over the longest string V8 can hold (it takes no disk space).
+  const huge = tempDir(t);
+  fs.writeFileSync(path.join(huge, 'page-0.json'), JSON.stringify(page(0)));
+  fs.writeFileSync(path.join(huge, 'page-1.json'), '');
+  fs.truncateSync(path.join(huge, 'page-1.json'), constants.MAX_STRING_LENGTH + 1);
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const cases: [string[], RegExp][] = [
     [['--since', '2026-02-30'], /--since must be a date YYYY-MM-DD, got 2026-02-30/],
@@ -223,6 +229,7 @@ t.test('when the ingest command has a mistake, then it exits 2 before any run an
     [['--from', path.join(good, 'page-0.json')], /--from .*page-0\.json is not a directory/],
     [['--from', empty], /holds no \.json, \.xml or \.geojson file/],
     [['--from', good, '--since', since], /--from replays saved bodies: it takes no --since or --base-url/],
+    [['--from', huge], /--from: page-1\.json is 512 MiB; a saved body must be under 512 MiB \(one upstream response per file\)/],
   ];
   for (const [args, message] of cases) {
     const run = await pdi(dataDir, 'ingest', 'kimdis', ...args);
