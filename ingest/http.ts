@@ -97,6 +97,28 @@ export class HttpClient {
     }
     const ra = res.headers.get('retry-after');
     this.retryAfterMs = ra && /^\d+$/.test(ra) ? Number(ra) * 1_000 : 0;
-    return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: bytes.toString('utf8') };
+    const contentType = res.headers.get('content-type') ?? '';
+    return { status: res.status, contentType, body: decodeBody(bytes, contentType) };
   }
+}
+
+/**
+ * A body as text: in the charset its Content-Type names, else the one an XML declaration names, else
+ * UTF-8. A byte-order mark is dropped (JSON.parse refuses one). A charset no decoder knows is read
+ * as UTF-8, where bytes that are no UTF-8 become U+FFFD.
+ */
+function decodeBody(bytes: Buffer, contentType: string): string {
+  const head = bytes.subarray(0, 200).toString('latin1').replace(/^\xEF\xBB\xBF/, '');
+  const declared = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]
+    ?? /^<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
+  return decoderFor(declared).decode(bytes);
+}
+
+function decoderFor(label: string | undefined): TextDecoder {
+  try {
+    if (label) return new TextDecoder(label);
+  } catch {
+    // A charset no decoder knows: UTF-8.
+  }
+  return new TextDecoder('utf-8');
 }

@@ -381,3 +381,37 @@ for (const s of SCENARIOS) {
     t.same(sleeps, []);
   });
 }
+
+t.test('when an upstream body is in another charset or starts with a byte-order mark, then it is read as the upstream wrote it', async (t) => {
+  const text = '{"title":"Απόφαση Δήμου Αθηναίων — ΑΔΑ Ω6Η2"}';
+  // ISO-8859-7 and windows-1253 put the Greek block U+0384–U+03CE at 0xB4–0xFE (Ά differs: 0xB6 / 0xA2).
+  const greek8 = (s: string, alphaTonos: number) => Buffer.from([...s].map((ch) => {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x80) return cp;
+    if (ch === 'Ά') return alphaTonos;
+    if (cp >= 0x384 && cp <= 0x3ce) return cp - 0x2d0;
+    if (ch === '—') return 0x2d; // no em dash in ISO-8859-7's Greek block: a plain hyphen
+    throw new Error(`no byte for ${ch}`);
+  }));
+  const expected = text.replace('—', '-');
+  const bodies: Record<string, [string, Buffer]> = {
+    '/iso': ['application/json; charset=ISO-8859-7', greek8(text, 0xb6)],
+    '/win': ['application/json;charset="windows-1253"', greek8(text, 0xa2)],
+    '/bom': ['application/json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])],
+    '/xml': ['application/xml', Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-7"?>\n<t>'), greek8('Απόφαση', 0xb6), Buffer.from('</t>')])],
+    '/unknown': ['application/json; charset=x-nonsense', Buffer.from(text)],
+  };
+  const upstream = await startUpstream((req, _i, res) => {
+    const [type, bytes] = bodies[req.path];
+    res.writeHead(200, { 'content-type': type, 'content-length': String(bytes.length) });
+    res.end(bytes);
+    return null;
+  });
+  t.teardown(upstream.close);
+  const client = new HttpClient({ retries: 0 });
+  t.same(JSON.parse((await client.request(`${upstream.url}/iso`)).body), JSON.parse(expected), 'charset=ISO-8859-7');
+  t.same(JSON.parse((await client.request(`${upstream.url}/win`)).body), JSON.parse(expected), 'charset="windows-1253"');
+  t.same(JSON.parse((await client.request(`${upstream.url}/bom`)).body), JSON.parse(text), 'a UTF-8 byte-order mark is dropped');
+  t.equal((await client.request(`${upstream.url}/xml`)).body.split('\n')[1], '<t>Απόφαση</t>', 'the XML declaration names the charset');
+  t.same(JSON.parse((await client.request(`${upstream.url}/unknown`)).body), JSON.parse(text), 'an unknown charset: UTF-8');
+});
