@@ -1,5 +1,6 @@
 // One typed configuration, read once from the environment and validated at start.
 // A bad value fails fast with a ConfigError that names the variable.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -121,11 +122,22 @@ export function loadConfig(env: Env = process.env): Config {
     // the cores would only queue in the OS instead of here.
     embeddedReaders: integer(env, 'PDI_EMBEDDED_READERS', Math.min(4, os.availableParallelism()), 0, 64),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
-    modelDir: text(env, 'PDI_MODEL_DIR') ? path.resolve(text(env, 'PDI_MODEL_DIR')!) : null,
+    modelDir: modelDir(env),
     askModels: [...new Set(askModels)],
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
     demo: flag(env, 'PDI_DEMO', true),
     ingestEveryMs,
     logLevel,
   };
+}
+
+/** PDI_MODEL_DIR: unset means the lexical fallback embedder; set, it must name a folder. */
+function modelDir(env: Env): string | null {
+  const value = text(env, 'PDI_MODEL_DIR');
+  if (value === null) return null;
+  const dir = path.resolve(value);
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ConfigError('PDI_MODEL_DIR', `${dir} is not a folder (scripts/fetch-model.sh prints one; unset it to use the lexical fallback embedder)`);
+  }
+  return dir;
 }

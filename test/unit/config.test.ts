@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { ConfigError, DEFAULT_ASK_MODELS, loadConfig } from '../../lib/config.js';
 import { REPO_ROOT } from '../helpers/paths.js';
@@ -34,6 +35,9 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ PDI_EMBEDDED_READERS: 'two' }, 'PDI_EMBEDDED_READERS'],
     [{ PDI_EMBEDDED_READERS: '-1' }, 'PDI_EMBEDDED_READERS'],
+    // Set, so meant: a typo must not quietly embed everything with the lexical fallback instead.
+    [{ PDI_MODEL_DIR: '/nonexistent/model-folder' }, 'PDI_MODEL_DIR'],
+    [{ PDI_MODEL_DIR: fileURLToPath(import.meta.url) }, 'PDI_MODEL_DIR'],
   ];
   for (const [env, name] of cases) {
     t.throws(() => loadConfig(env), new ConfigError(name, ''), name);
