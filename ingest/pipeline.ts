@@ -98,13 +98,14 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
   counts.fetched += records.length;
   // Later records of the same id in one page win (upstreams repeat corrected versions).
   const changed = new Map<string, Changed>();
+  const skipped: string[] = [];
   for (const r of records) {
     let doc: NormalizedDocument;
     try {
       doc = plausiblyDated(composedText(module.normalize(r.record)));
     } catch (err) {
       counts.failed++;
-      log.warn({ error: (err as Error).message }, 'record skipped: could not be normalized');
+      skipped.push((err as Error).message);
       continue;
     }
     const hash = contentHash(doc);
@@ -114,6 +115,10 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
       continue;
     }
     changed.set(doc.source_id, { doc, hash, isNew: previous === null, original: r.original });
+  }
+  // One line a page, not one a record: a page of a thousand bad records would bury the progress.
+  if (skipped.length > 0) {
+    log.warn({ skipped: skipped.length, errors: skipped.slice(0, 3) }, 'records skipped: could not be normalized');
   }
   if (changed.size === 0) return null;
 

@@ -173,6 +173,9 @@ t.test('when a record is dated in year 1 or 9999, then it is skipped and counted
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, /fetched 20 {2}new 18 {2}updated 0 {2}unchanged 0 {2}failed 2/);
   t.match(run.stderr, /published_at 9999-12-31T\d\d:00:00Z is outside 1700-01-01 .. /);
+  const warnings = run.stderr.split('\n').filter((line) => line.includes('records skipped'));
+  t.equal(warnings.length, 1, 'one warning for the page, not one a record');
+  t.equal(JSON.parse(warnings[0]).skipped, 2);
   const store = new DocumentStore(DocumentStore.pathIn(dataDir));
   t.teardown(() => store.close());
   const years = store.db.prepare("SELECT DISTINCT substr(json_extract(doc, '$.published_at'), 1, 2) FROM documents").pluck().all();
