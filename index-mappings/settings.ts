@@ -30,10 +30,19 @@ export const ENGLISH_STOP_WORDS: readonly string[] = (
   'they this to was will with'
 ).split(' ');
 
+/**
+ * Hits one search may skip or return (from + size, or size after search_after): the step of a deep
+ * walk (lib/search/elasticsearch.ts). Ten times Elasticsearch's default, so a jump deep into a large
+ * result set takes a tenth of the passes, each scoring every match once. Pages within the first
+ * 10,000 hits still use plain from/size.
+ */
+export const MAX_RESULT_WINDOW = 100_000;
+
 export function buildSettings(): Record<string, unknown> {
   return {
     index: {
       number_of_shards: 1,
+      max_result_window: MAX_RESULT_WINDOW,
       // One replica as soon as there is a second node to hold it; a single node stays green.
       auto_expand_replicas: '0-1',
       // No refresh_interval: left to Elasticsearch's default, which refreshes every second while the

@@ -20,7 +20,7 @@ import {
   METADATA_JSON_FIELD,
   TEXT_QUERY_FIELDS,
 } from '../../index-mappings/mapping.js';
-import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../index-mappings/settings.js';
+import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW } from '../../index-mappings/settings.js';
 import { tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -56,8 +56,9 @@ export interface ElasticsearchProviderOptions {
   /** Per-request timeout in ms (default 30,000). */
   requestTimeoutMs?: number;
   /**
-   * Deepest `offset + limit` served by plain from/size (default 10,000 = index.max_result_window);
-   * deeper pages use a point-in-time walk. Lowered only by tests, to exercise the walk on small data.
+   * Deepest `offset + limit` served by plain from/size (default 10,000), and then the step of the
+   * point-in-time walk deeper pages use (default MAX_RESULT_WINDOW). Lowered only by tests, to
+   * exercise the walk on small data.
    */
   pageWindow?: number;
 }
@@ -65,8 +66,12 @@ export interface ElasticsearchProviderOptions {
 /** How long a node that could not be reached gets to answer a ping before a call is given up. */
 const PING_TIMEOUT_MS = 2_000;
 
-/** Elasticsearch's default index.max_result_window, which our settings keep. */
-const MAX_RESULT_WINDOW = 10_000;
+/**
+ * Pages ending within this many hits are plain from/size requests; deeper ones are walked in a point
+ * in time (deepPage), which a client paging on resumes. Plain from/size past it costs more per page
+ * than a resumed walk (a listing page at offset 45,000: ~450 ms, against ~20 ms).
+ */
+const PLAIN_WINDOW = 10_000;
 /** Bulk requests stay under this many bytes (estimated) and documents. */
 const BULK_MAX_BYTES = 8 * 1024 * 1024;
 const BULK_MAX_DOCS = 1_000;
@@ -443,6 +448,8 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly embeddingModel: string;
   private readonly log: Logger;
   private readonly window: number;
+  /** Hits a step of a deep walk skips or reads at most (index.max_result_window). */
+  private readonly step: number;
   private readonly walks = new WalkCache(WALKS);
   private initialized = false;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
@@ -455,7 +462,8 @@ export class ElasticsearchProvider implements SearchProvider {
     this.prefix = opts.prefix;
     this.dimension = opts.dimension;
     this.embeddingModel = opts.embeddingModel;
-    this.window = Math.min(MAX_RESULT_WINDOW, Math.max(1, opts.pageWindow ?? MAX_RESULT_WINDOW));
+    this.window = Math.min(PLAIN_WINDOW, Math.max(1, opts.pageWindow ?? PLAIN_WINDOW));
+    this.step = opts.pageWindow === undefined ? MAX_RESULT_WINDOW : this.window;
     this.log = (opts.logger ?? createLogger('silent')).child({ component: 'elasticsearch' });
     this.client = new Client({
       node: opts.url,
@@ -590,6 +598,23 @@ export class ElasticsearchProvider implements SearchProvider {
       );
     }
     await this.checkMeta(source, targets[0]);
+    await this.ensureResultWindow(targets[0]);
+  }
+
+  /**
+   * An index created before index.max_result_window was raised keeps the old 10,000, which a walk's
+   * steps would exceed; the setting is dynamic, so it is raised in place rather than by a reindex.
+   */
+  private async ensureResultWindow(index: string): Promise<void> {
+    const res = await this.call('indices.get_settings', () =>
+      this.client.indices.getSettings({ index, name: 'index.max_result_window', flat_settings: true }),
+    );
+    const current = Number(Object.values(res)[0]?.settings?.['index.max_result_window' as keyof estypes.IndicesIndexSettings] ?? 10_000);
+    if (current >= MAX_RESULT_WINDOW) return;
+    await this.call('indices.put_settings', () =>
+      this.client.indices.putSettings({ index, settings: { 'index.max_result_window': MAX_RESULT_WINDOW } as estypes.IndicesIndexSettings }),
+    );
+    this.log.info({ index, from: current, to: MAX_RESULT_WINDOW }, 'index.max_result_window raised');
   }
 
   /** Warns when the serving index was built for another mapping version or embedding model. */
@@ -921,7 +946,7 @@ export class ElasticsearchProvider implements SearchProvider {
 
   /**
    * A page beyond the result window, read from one point in time so the total and every step agree.
-   * The skipped part is walked with search_after in steps of at most `window` hits carrying only sort
+   * The skipped part is walked with search_after in steps of at most `step` hits carrying only sort
    * values, so memory stays bounded by one step whatever the offset. Each step scores every match, so
    * the walk starts from the nearest position a previous page of the same query reached, from either
    * end (deep-walks.ts): paging on costs one step a page, and the last pages of any result set one or two.
@@ -1010,7 +1035,7 @@ export class ElasticsearchProvider implements SearchProvider {
       position += raw.length;
       markWalk(walk, forward, position, after);
     };
-    if (after === undefined && skip + take <= this.window) {
+    if (after === undefined && skip + take <= this.step) {
       // From an end, the page within the window: one from/size request.
       const { res, hits: page } = await this.withDocs(src, (projection) => step({ from: skip, size: take, ...projection }));
       hits.push(...page);
@@ -1018,13 +1043,13 @@ export class ElasticsearchProvider implements SearchProvider {
       if (res.hits.hits.length > 0) reached(res.hits.hits);
     } else {
       for (let remaining = skip; remaining > 0; ) {
-        const raw = (await step({ size: Math.min(remaining, this.window), search_after: after, ...SORT_VALUES_ONLY })).hits.hits;
+        const raw = (await step({ size: Math.min(remaining, this.step), search_after: after, ...SORT_VALUES_ONLY })).hits.hits;
         if (raw.length === 0) break;
         reached(raw);
         remaining -= raw.length;
       }
       while (hits.length < take) {
-        const size = Math.min(take - hits.length, this.window);
+        const size = Math.min(take - hits.length, this.step);
         const { res, hits: page } = await this.withDocs(src, (projection) => step({ size, search_after: after, ...projection }));
         if (res.hits.hits.length === 0) break;
         hits.push(...page);

@@ -553,6 +553,17 @@ t.test('paging past the 10,000-hit window', async (t) => {
   });
 });
 
+t.test('when an index was created with the default result window (10,000), then init raises it in place for the deep walk', async (t) => {
+  const prefix = randomPrefix();
+  await ready(t, { prefix });
+  const [index] = await aliasTargets(url, writeAlias(prefix, 'ted'));
+  await es(url, 'PUT', `/${index}/_settings`, { index: { max_result_window: 10_000 } });
+  const window = async () => Number(((await es(url, 'GET', `/${index}/_settings/index.max_result_window?flat_settings=true`)).body as any)[index].settings['index.max_result_window']);
+  t.equal(await window(), 10_000, 'as an index created before the change');
+  await ready(t, { prefix });
+  t.equal(await window(), 100_000, 'raised by the next init, no reindex');
+});
+
 t.test('when a client pages on past the window, then each page resumes where the previous one ended', async (t) => {
   const TOTAL = 1_000;
   const prefix = randomPrefix();

@@ -331,6 +331,7 @@ Object {
     },
     "index": Object {
       "auto_expand_replicas": "0-1",
+      "max_result_window": 100000,
       "number_of_shards": 1,
     },
   },
