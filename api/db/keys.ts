@@ -26,6 +26,10 @@ export interface KeyRecord {
 
 /** How stale the key cache may be, at most, after another process changed the keys (ms). */
 const RECHECK_MS = 1;
+/** Credentials memoized at most (well-formed keys, found or not). */
+const MAX_CACHED = 100_000;
+/** `Bearer ` + a key, with a little room for spacing: longer credentials are never memoized. */
+const MAX_CACHED_LENGTH = 64;
 
 function digestOf(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -101,16 +105,25 @@ export class KeyStore {
     }
     let principal = this.cache.get(cacheKey);
     if (principal === undefined) {
+      // Text that is no key is refused at no cost and never memoized; nor is a key padded into a long
+      // header. So the cache is bounded in bytes as well as entries: headers of random text, kilobytes
+      // each, grew it to ~1.5 GB before. Well-formed unknown keys are memoized, a SELECT each saved.
+      if (!KEY_PATTERN.test(key)) return null;
       principal = this.lookup(key);
-      // Bounded: unknown keys are cached too (an attacker's random keys must not grow it forever).
-      if (this.cache.size >= 100_000) this.cache.clear();
-      this.cache.set(cacheKey, principal);
+      if (cacheKey.length <= MAX_CACHED_LENGTH) {
+        if (this.cache.size >= MAX_CACHED) this.cache.clear();
+        this.cache.set(cacheKey, principal);
+      }
     }
     return principal;
   }
 
+  /** Credentials memoized now (for tests). */
+  get cachedCredentials(): number {
+    return this.cache.size;
+  }
+
   private lookup(key: string): Principal | null {
-    if (!KEY_PATTERN.test(key)) return null;
     const digest = digestOf(key);
     const row = this.byDigest.get(digest) as (Principal & { digest: string }) | undefined;
     if (!row || !timingSafeEqual(Buffer.from(row.digest, 'hex'), Buffer.from(digest, 'hex'))) return null;

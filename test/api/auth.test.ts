@@ -22,6 +22,28 @@ t.test('when the key is unknown or malformed, then 401 Invalid API key', async (
   }
 });
 
+t.test('when requests carry large or malformed credentials, then 401 and the key cache holds none of them', async (t) => {
+  const app = await startTestApp(t);
+  const keys = app.app.context.keys;
+  const known = app.key('pro');
+  t.equal((await app.request('/v1/usage', { key: known })).status, 200);
+  const before = keys.cachedCredentials;
+  const headers = [
+    ...Array.from({ length: 50 }, (_, i) => `Bearer pdi_live_${'x'.repeat(10_000)}${i}`),
+    ...Array.from({ length: 50 }, (_, i) => `Bearer ${String(i).repeat(2_000)}`),
+    // A well-formed key padded with spaces: refused or accepted like the plain form, never memoized.
+    `Bearer${' '.repeat(5_000)}${known}`,
+  ];
+  for (const header of headers) {
+    const res = await app.request('/v1/sources', { headers: { Authorization: header } });
+    t.equal(res.status, header.includes(known) ? 200 : 401);
+  }
+  // At most `before`: the cache is also dropped whenever accounts.db changes (the quota writer commits).
+  t.ok(keys.cachedCredentials <= before, `nothing memoized for them (${keys.cachedCredentials} of ${before})`);
+  await app.request('/v1/sources', { headers: { Authorization: 'Bearer pdi_live_00000000000000000000000000000000' } });
+  t.ok(keys.cachedCredentials >= 1, 'a well-formed unknown key is memoized (a SELECT saved per repeat)');
+});
+
 t.test('when a valid key calls, then the response carries the rate-limit and tier headers', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('pro');
