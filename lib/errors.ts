@@ -23,6 +23,9 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string) { super(409, message); }
 }
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) { super(413, message); }
+}
 export class UnsupportedMediaTypeError extends AppError {
   constructor(message: string) { super(415, message); }
 }

@@ -25,12 +25,8 @@ function detailOf(req: Request, err: HttpError, status: number): string {
       return `Not found: ${req.method} ${req.getPath()}`;
     case 'MethodNotAllowedError':
       return `Method ${req.method} is not allowed on ${req.getPath()}`;
-    case 'InvalidContentError':
     case 'BadRequestError':
-      return err instanceof AppError ? err.message : 'Request body is not valid JSON';
-    case 'PayloadTooLargeError':
-    case 'RequestEntityTooLargeError':
-      return 'Request body exceeds the 1 MiB limit';
+      return err instanceof AppError ? err.message : 'Malformed request';
     default:
       return err.message || MASKED;
   }
@@ -99,6 +95,9 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {
     // Errors are always JSON, whatever the client's Accept header asked for.
     res.setHeader('Content-Type', 'application/json');
+    // A request body not read to its end (refused before or while reading it): closing the connection
+    // after the answer is cheaper than Node reading the rest, however long, to keep it alive.
+    if (!req.complete) res.setHeader('Connection', 'close');
     if (ROUTING_ERRORS.has(err.name) && needsAdmission(req.getPath())) {
       // An unknown /v1 route needs a key and counts like any other request; a refusal (401, 429) is
       // sent instead of the 404/405, and restify then skips its own send.

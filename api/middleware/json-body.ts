@@ -1,8 +1,9 @@
 // The JSON body parser, registered only on routes that take a body (parsing costs on every request
 // otherwise): checkBodyHeaders first (behind the gate), then readJsonBody. A body in another media
-// type or that is not valid JSON gets 400; with a content coding, 415; over 1 MiB, 413.
-import restify, { type Request, type RequestHandler, type Response } from 'restify';
-import { BadRequestError, UnsupportedMediaTypeError } from '../../lib/errors.js';
+// type or that is not valid JSON gets 400; with a content coding, 415; over 1 MiB, 413 as soon as it
+// is declared or has arrived that far (restify's bodyReader read, and dropped, any size to its end).
+import type { Next, Request, Response } from 'restify';
+import { BadRequestError, ClientGoneError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -12,9 +13,9 @@ function hasBody(req: Request): boolean {
 }
 
 export async function checkBodyHeaders(req: Request, _res: Response): Promise<void> {
-  // restify's bodyReader gunzips without an error listener (a body that is not gzip, or none at all,
-  // killed the process) and applies the size limit to the compressed bytes, so no content coding
-  // reaches it.
+  // Bodies are read as they are: a content coding would have to be decoded, and its size limit
+  // applied to the decoded bytes (restify's bodyReader gunzipped without an error listener, and a body
+  // that was not gzip killed the process).
   const coding = req.headers['content-encoding'];
   if (coding !== undefined) {
     if (coding.trim().toLowerCase() !== 'identity') {
@@ -26,9 +27,46 @@ export async function checkBodyHeaders(req: Request, _res: Response): Promise<vo
   if (!/^application\/([\w.+-]+\+)?json$/i.test(req.getContentType())) {
     throw new BadRequestError('Request body must be JSON (Content-Type: application/json)');
   }
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) throw new PayloadTooLargeError(TOO_LARGE);
 }
 
-export const readJsonBody: RequestHandler[] = [
-  restify.plugins.bodyReader({ maxBodySize: MAX_BODY_BYTES }),
-  ...[restify.plugins.jsonBodyParser({ mapParams: false })].flat(),
-];
+const TOO_LARGE = 'Request body exceeds the 1 MiB limit';
+
+/**
+ * Reads the body into `req.body` (parsed JSON; undefined when there is none). Stops reading once it
+ * passes MAX_BODY_BYTES: the error listener then closes the connection after the 413, so the rest of
+ * an upload is never read.
+ */
+export function readJsonBody(req: Request, _res: Response, next: Next): void {
+  if (!hasBody(req)) return next();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const finish = (err?: Error) => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', finish);
+    req.off('close', onClose);
+    next(err);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+    req.pause();
+    finish(new PayloadTooLargeError(TOO_LARGE));
+  };
+  const onEnd = () => {
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (text.trim() === '') return finish();
+    try {
+      req.body = JSON.parse(text);
+    } catch {
+      return finish(new BadRequestError('Request body is not valid JSON'));
+    }
+    finish();
+  };
+  const onClose = () => finish(new ClientGoneError());
+  req.on('data', onData);
+  req.once('end', onEnd);
+  req.once('error', finish);
+  req.once('close', onClose);
+}

@@ -40,7 +40,7 @@ export const CONTRACT_ROUTES: [Method, string, Tier][] = [
 /** The chain of a contract route: the gate wraps its first step; routes with a body parse JSON first. */
 function chainOf(admit: Admit, method: Method, path: string, tier: Tier, handler: Step): RequestHandler[] {
   const takesBody = (method === 'post' || method === 'put') && !path.endsWith('/acknowledge');
-  return takesBody ? [gate(admit, tier, checkBodyHeaders), ...readJsonBody, handler] : [gate(admit, tier, handler)];
+  return takesBody ? [gate(admit, tier, checkBodyHeaders), readJsonBody, handler] : [gate(admit, tier, handler)];
 }
 
 /**

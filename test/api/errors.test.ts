@@ -59,6 +59,27 @@ t.test('when the body is over 1 MiB, then 413 with a detail', async (t) => {
   t.same(res.body, { detail: 'Request body exceeds the 1 MiB limit' });
 });
 
+t.test('when a body far over 1 MiB is still arriving, then the 413 closes the connection instead of reading the rest', async (t) => {
+  const app = await startTestApp(t);
+  const { hostname, port } = new URL(app.url);
+  const socket = net.connect(Number(port), hostname);
+  const declared = 200 * 1024 * 1024;
+  socket.write(`POST /v1/alerts/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('pro')}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+  socket.write(Buffer.alloc(2 * 1024 * 1024, 0x20));
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  // The server ends the connection with 198 MiB unsent; before, it waited to read (and drop) them all.
+  const ended = await Promise.race([
+    new Promise<string>((resolve) => socket.once('close', () => resolve('closed by the server'))),
+    new Promise<string>((resolve) => setTimeout(() => resolve('still open after 10 s'), 10_000).unref()),
+  ]);
+  socket.destroy();
+  t.match(answer, /^HTTP\/1\.1 413 /);
+  t.match(answer, /\r\nconnection: close\r\n/i);
+  t.equal(ended, 'closed by the server');
+});
+
 t.test('when the route does not exist, then 404 with a detail, counted against the key', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('free');
