@@ -1,5 +1,6 @@
 // Listens and stops gracefully: on SIGTERM/SIGINT it stops accepting, lets requests in flight
 // finish (up to 10 s), flushes quota counts and closes the databases.
+import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
@@ -14,6 +15,16 @@ import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from './server-lock.js';
 
 const DRAIN_MS = 10_000;
+/**
+ * Slow clients. Node gives a client 60 s to send its headers and 300 s for its whole request, and
+ * checks every 30 s: thousands of connections sending a header byte a second (slowloris) then held
+ * every file descriptor for ~90 s, and no one else got in. A request here is a few hundred bytes of
+ * headers and at most 1 MiB of body.
+ */
+const HEADERS_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+/** File descriptors kept for the server's own use (SQLite files, reader threads, engine sockets). */
+const RESERVED_FDS = 512;
 
 export interface RunningServer {
   url: string;
@@ -40,6 +51,20 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   const app = createApp({ config, db, ingestState, search, blobs, embedder, logger });
   const http = app.server.server;
+  http.headersTimeout = HEADERS_TIMEOUT_MS;
+  http.requestTimeout = REQUEST_TIMEOUT_MS;
+  // Past the descriptors it may open, accept() fails (EMFILE) and the server can no longer open a
+  // file either; at the cap Node closes new connections at once instead, and says so here.
+  const cap = connectionLimit(readProcessLimits());
+  if (cap !== null) {
+    http.maxConnections = cap;
+    let warnedAt = -Infinity;
+    http.on('drop', () => {
+      if (performance.now() - warnedAt < 60_000) return;
+      warnedAt = performance.now();
+      logger.warn({ maxConnections: cap }, 'connection limit reached; new connections are closed until some end');
+    });
+  }
 
   await new Promise<void>((resolve, reject) => {
     // restify re-emits the HTTP server's errors on itself, where none had a listener: a port in use
@@ -85,6 +110,21 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     return stopping;
   };
   return { url, app, jobs, stop };
+}
+
+/** /proc/self/limits, or null where there is none (not Linux). */
+function readProcessLimits(): string | null {
+  try {
+    return fs.readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Connections the server accepts at most: its open-file soft limit less RESERVED_FDS; null if unknown. */
+export function connectionLimit(limits: string | null): number | null {
+  const soft = limits && /^Max open files\s+(\d+)/m.exec(limits)?.[1];
+  return soft ? Math.max(64, Number(soft) - RESERVED_FDS) : null;
 }
 
 /** A failure to listen, in terms of the setting that caused it. */

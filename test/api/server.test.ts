@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import t from 'tap';
-import { startServer } from '../../api/server.js';
+import { connectionLimit, startServer } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request, tempDir } from '../helpers/app.js';
@@ -140,3 +141,48 @@ function runServerProcess(env: Record<string, string>): Promise<{ code: number |
     resolve({ code, stderr });
   }));
 }
+
+t.test('when the connections would exceed the open files the process may have, then new ones are closed at once, said once in the log, and the server keeps serving', async (t) => {
+  const dir = tempDir(t);
+  // 600 open files: 88 connections after the server's own 512.
+  const child = spawn('sh', ['-c', `ulimit -n 600 && exec "${process.execPath}" --import tsx api/server.ts`], {
+    cwd: REPO_ROOT,
+    env: cliEnv({ PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDI_EMBEDDED_READERS: '0' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.teardown(() => child.kill('SIGKILL'));
+  let out = '';
+  const url = await new Promise<string>((resolve) => child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    const found = /"url":"([^"]+)"/.exec(out)?.[1];
+    if (found) resolve(found);
+  }));
+  const { hostname, port } = new URL(url);
+  const open = async (n: number) => Promise.all(Array.from({ length: n }, () => new Promise<net.Socket>((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => resolve(socket));
+    socket.on('error', reject);
+  })));
+  const held = await open(88);
+  const extra = await open(5);
+  const closed = await Promise.all(extra.map((s) => new Promise<boolean>((resolve) => {
+    s.once('close', () => resolve(true));
+    setTimeout(() => resolve(false), 5_000).unref();
+  })));
+  t.same(closed, [true, true, true, true, true], 'connections past the limit are closed by the server');
+  await new Promise((r) => setTimeout(r, 100));
+  t.equal(out.split('\n').filter((line) => line.includes('connection limit reached')).length, 1, 'logged once');
+  for (const s of held) s.destroy();
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal((await request(url, '/v1/models')).status, 200, 'served again once connections end');
+});
+
+t.test('when the server starts, then slow clients get 15 s for their headers and 60 s for a request', async (t) => {
+  const running = await startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
+  t.teardown(() => running.stop());
+  const http = running.app.server.server;
+  t.equal(http.headersTimeout, 15_000);
+  t.equal(http.requestTimeout, 60_000);
+  t.equal(connectionLimit('Limit                     Soft Limit           Hard Limit           Units\nMax open files            20000                20000                files\n'), 19_488);
+  t.equal(connectionLimit('Max open files            100                  100                  files'), 64, 'never below 64');
+  t.equal(connectionLimit(null), null, 'no /proc: no cap');
+});
