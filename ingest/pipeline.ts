@@ -157,8 +157,7 @@ async function commitPage(deps: PipelineDeps, module: SourceModule, prepared: Pr
 export async function ingestSource(deps: PipelineDeps, module: SourceModule, opts: IngestOptions = {}): Promise<RunSummary> {
   const log = deps.log.child({ component: 'ingest', source: module.name });
   const started = Date.now();
-  const unlock = deps.state.lock(module.name); // throws SourceBusyError while another run holds it
-  const runId = deps.state.startRun(module.name, 'ingest');
+  const runId = deps.state.beginRun(module.name, 'ingest'); // throws SourceBusyError while another run holds it
   const counts: Progress = { source: module.name, pages: 0, fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 };
   let error: string | null = null;
   let inflight: Promise<void> | null = null;
@@ -214,8 +213,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     // A write still in flight finishes (and checkpoints) before the run is closed and unlocked.
     await Promise.resolve(inflight).catch(() => undefined);
   } finally {
-    deps.state.finishRun(runId, counts, error);
-    unlock();
+    deps.state.endRun(module.name, runId, counts, error, log);
   }
   const summary: RunSummary = { ...counts, runId, status: error ? 'failed' : 'succeeded', error, ms: Date.now() - started };
   log.info(summary, 'ingest run finished');

@@ -7,8 +7,7 @@ import type { PipelineDeps } from './pipeline.js';
 import { embedAll } from './stages/embed.js';
 
 export async function reindexSource(deps: PipelineDeps, source: SourceName, onBatch?: (done: number) => void): Promise<RebuildResult & { embedded: number }> {
-  const unlock = deps.state.lock(source);
-  const runId = deps.state.startRun(source, 'reindex');
+  const runId = deps.state.beginRun(source, 'reindex');
   let done = 0;
   let embedded = 0;
   const { documents, embedder } = deps;
@@ -23,12 +22,10 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, onBa
   }
   try {
     const result = await deps.search.rebuild(source, batches());
-    deps.state.finishRun(runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null);
+    deps.state.endRun(source, runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null, deps.log);
     return { ...result, embedded };
   } catch (err) {
-    deps.state.finishRun(runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, (err as Error).message);
+    deps.state.endRun(source, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, (err as Error).message, deps.log);
     throw err;
-  } finally {
-    unlock();
   }
 }

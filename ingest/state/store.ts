@@ -67,8 +67,18 @@ function alive(pid: number): boolean {
   }
 }
 
+/** How often endRun tries again a close that failed. */
+const RETRY_END_MS = 5_000;
+
+/** The part of a logger endRun uses. */
+export interface EndRunLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
 export class IngestState {
   readonly db: Sqlite;
+  private readonly retries = new Set<NodeJS.Timeout>();
 
   constructor(file: string) {
     this.db = openSqlite(file);
@@ -79,9 +89,12 @@ export class IngestState {
     return path.join(dataDir, 'ingest.db');
   }
 
-  /** Takes the source's lock, or throws SourceBusyError while a live process holds it. */
-  lock(source: SourceName): () => void {
-    const take = this.db.transaction(() => {
+  /**
+   * Takes the source's lock and records a run started, in one transaction; throws SourceBusyError
+   * while a live process holds the lock. The run's id is what endRun closes.
+   */
+  beginRun(source: SourceName, kind: RunRecord['kind']): number {
+    const begin = this.db.transaction(() => {
       const holder = this.runningPid(source);
       if (holder !== null && holder !== process.pid) throw new SourceBusyError(source, holder);
       const now = new Date().toISOString();
@@ -92,11 +105,47 @@ export class IngestState {
         `UPDATE runs SET status = 'failed', finished_at = ?, error = 'interrupted: its process ended before the run finished'
           WHERE source = ? AND status = 'running'`,
       ).run(now, source);
+      return Number(this.db.prepare("INSERT INTO runs (source, kind, started_at, status) VALUES (?, ?, ?, 'running')")
+        .run(source, kind, now).lastInsertRowid);
     });
-    take.immediate();
-    return () => {
+    return begin.immediate();
+  }
+
+  /**
+   * Closes the run and releases the source's lock, in one transaction. Never throws: a write that
+   * fails (a full disk, the database locked past the busy timeout) is logged and tried again every
+   * RETRY_END_MS until it succeeds. Before, the run stayed `running` and the lock held by this live
+   * process, so every later run of the source was refused until a restart.
+   */
+  endRun(source: SourceName, id: number, counts: RunCounts, error: string | null, log?: EndRunLogger): void {
+    const finishedAt = new Date().toISOString();
+    const end = this.db.transaction(() => {
+      this.db.prepare(
+        `UPDATE runs SET finished_at = ?, status = ?, fetched = ?, new = ?, updated = ?, unchanged = ?, failed = ?, error = ?
+          WHERE id = ?`,
+      ).run(finishedAt, error ? 'failed' : 'succeeded', counts.fetched, counts.new, counts.updated,
+        counts.unchanged, counts.failed, error, id);
       this.db.prepare('DELETE FROM locks WHERE source = ? AND pid = ?').run(source, process.pid);
+    });
+    const attempt = (): boolean => {
+      try {
+        end.immediate();
+        return true;
+      } catch (err) {
+        if (!this.db.open) return true;
+        log?.warn({ source, run: id, error: (err as Error).message }, 'could not close the run and release the source; retrying');
+        return false;
+      }
     };
+    if (attempt()) return;
+    const timer = setInterval(() => {
+      if (!attempt()) return;
+      clearInterval(timer);
+      this.retries.delete(timer);
+      log?.info({ source, run: id }, 'run closed and source released');
+    }, RETRY_END_MS);
+    timer.unref();
+    this.retries.add(timer);
   }
 
   /** The live process running the source now (holding its lock), or null (no lock, or a dead holder's). */
@@ -118,19 +167,6 @@ export class IngestState {
     ).run(source, JSON.stringify(value), new Date().toISOString());
   }
 
-  startRun(source: SourceName, kind: RunRecord['kind']): number {
-    return Number(this.db.prepare("INSERT INTO runs (source, kind, started_at, status) VALUES (?, ?, ?, 'running')")
-      .run(source, kind, new Date().toISOString()).lastInsertRowid);
-  }
-
-  finishRun(id: number, counts: RunCounts, error: string | null): void {
-    this.db.prepare(
-      `UPDATE runs SET finished_at = ?, status = ?, fetched = ?, new = ?, updated = ?, unchanged = ?, failed = ?, error = ?
-        WHERE id = ?`,
-    ).run(new Date().toISOString(), error ? 'failed' : 'succeeded', counts.fetched, counts.new, counts.updated,
-      counts.unchanged, counts.failed, error, id);
-  }
-
   /** The latest finished run of each source, of one kind (a reindex says nothing of upstream health). */
   lastRuns(kind: RunRecord['kind'] = 'ingest'): Map<SourceName, RunRecord> {
     const rows = this.db.prepare(
@@ -141,6 +177,7 @@ export class IngestState {
   }
 
   close(): void {
+    for (const timer of this.retries) clearInterval(timer);
     this.db.close();
   }
 }

@@ -30,6 +30,7 @@ function page(n: number, perPage = PER_PAGE) {
 }
 
 const pageOf = (req: { query: URLSearchParams }) => Number(req.query.get('page'));
+const ZERO = { fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 };
 
 async function replayServer(t: Tap, respond: Responder) {
   const upstream = await startUpstream(respond);
@@ -283,8 +284,8 @@ t.test('when pdi reindex meets a source being ingested, then it rebuilds the oth
   const dataDir = tempDir(t);
   const state = new IngestState(IngestState.pathIn(dataDir));
   t.teardown(() => state.close());
-  const unlock = state.lock('diavgeia'); // this test process is the live ingest holding it
-  t.teardown(unlock);
+  const held = state.beginRun('diavgeia', 'ingest'); // this test process is the live ingest holding it
+  t.teardown(() => state.endRun('diavgeia', held, ZERO, null));
   const run = await pdi(dataDir, 'reindex');
   t.equal(run.code, 1);
   t.match(run.stdout, /diavgeia: skipped: Another run of diavgeia is in progress \(pid \d+\)/);
@@ -303,8 +304,8 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
   t.equal((await pdi(dataDir, 'ingest', 'ted', '--from', dir)).code, 1);
   const state = new IngestState(IngestState.pathIn(dataDir));
   t.teardown(() => state.close());
-  const unlock = state.lock('rae');
-  t.teardown(unlock);
+  const held = state.beginRun('rae', 'ingest');
+  t.teardown(() => state.endRun('rae', held, ZERO, null));
 
   const text = (await pdi(dataDir, 'status')).stdout;
   t.match(text, /kimdis +20 indexed +20 stored +last ingest succeeded \S+, checkpoint \{.*"resource":"contract"/);
@@ -313,4 +314,36 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
   const json = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
   t.equal(json.sources.rae.running_pid, process.pid);
   t.equal(json.sources.kimdis.running_pid, null);
+});
+
+t.test('when a run cannot be closed (its database locked past the busy timeout), then it is closed and the source released once it can be, without a restart', async (t) => {
+  const dataDir = tempDir(t);
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  const id = state.beginRun('ted', 'ingest');
+  // Another process holds the write lock (as a full disk refuses every write) when the run ends.
+  const other = new Database(IngestState.pathIn(dataDir));
+  t.teardown(() => other.close());
+  other.exec('BEGIN EXCLUSIVE');
+  const warnings: string[] = [];
+  const log = { warn: (_: object, msg: string) => void warnings.push(msg), info: (_: object, msg: string) => void warnings.push(msg) };
+  state.endRun('ted', id, { ...ZERO, fetched: 3, failed: 3 }, 'ingest failed: database or disk is full', log);
+  t.same(warnings, ['could not close the run and release the source; retrying']);
+  other.exec('COMMIT');
+  const released = await new Promise<boolean>((resolve) => {
+    const poll = setInterval(() => {
+      if (state.runningPid('ted') === null) {
+        clearInterval(poll);
+        resolve(true);
+      }
+    }, 100);
+    setTimeout(() => { clearInterval(poll); resolve(false); }, 15_000).unref();
+  });
+  t.ok(released, 'the lock is released once the database takes writes again');
+  t.equal(state.lastRuns().get('ted')?.status, 'failed', 'and the run is closed with its error');
+  t.equal(warnings.at(-1), 'run closed and source released');
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  const next = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(next.code, 0, 'other runs go on');
+  t.equal(state.beginRun('ted', 'ingest') > id, true, 'and the source can be run again by anyone');
 });
