@@ -1,13 +1,14 @@
 // The embedded engine: the shared contract suite (twice: default tuning with reads on reader threads,
 // as the API runs it, and on the calling thread with every term forced onto the common-term lists), then what only this engine has: model/dimension checks on reopen, exactness of
 // the list path against FTS5's own ranking, row-id renumbering, the query parser.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import t from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
+import { EngineUnavailableError } from '../../lib/errors.js';
 import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../../lib/search/embedded.js';
 import { TableSet } from '../../lib/search/embedded/table-set.js';
 import { indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
@@ -359,4 +360,35 @@ t.test('when a client pages on past the first page, then the next pages come fro
     const page = { text: 'λ3', limit: 7, offset };
     t.ok(same(await threads.search(page), await fresh(page)), `threads: a write by another connection shows on the page at ${offset}`);
   }
+});
+
+t.test('when the index file is damaged, then opening it names the file and the way back, and a read that meets a damaged page is a 503 logged once', async (t) => {
+  const file = newFile();
+  const writer = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  await writer.upsert(corpus(rng(3), 400));
+  await writer.close();
+  const pageSize = 4096;
+  const size = statSync(file).size;
+
+  // Pages overwritten past the schema page: it opens, and reads meet the damage.
+  const damaged = path.join(root, 'damaged-pages.sqlite');
+  copyFileSync(file, damaged);
+  const fd = openSync(damaged, 'r+');
+  writeSync(fd, Buffer.alloc(size - 2 * pageSize, 0xa5), 0, size - 2 * pageSize, 2 * pageSize);
+  closeSync(fd);
+  const lines: string[] = [];
+  const logger = pino({ level: 'error' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } }));
+  const reader = new EmbeddedProvider({ file: damaged, dimension: 2, embeddingModel: 'm', logger });
+  t.teardown(() => reader.close());
+  for (let i = 0; i < 3; i++) await t.rejects(reader.search({ text: 'λ1', limit: 5, offset: 0 }), EngineUnavailableError);
+  t.equal(lines.length, 1, 'logged once');
+  t.match(JSON.parse(lines[0]).msg, new RegExp(`The embedded index ${damaged.replace(/[.]/g, '\\.')} is damaged .*pdi reindex`));
+
+  // Cut in half: it does not even open.
+  const truncated = path.join(root, 'truncated.sqlite');
+  copyFileSync(file, truncated);
+  truncateSync(truncated, Math.floor(size / 2));
+  const broken = new EmbeddedProvider({ file: truncated, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => broken.close());
+  await t.rejects(broken.init(), /^The embedded index .*truncated\.sqlite is damaged \(.+\)\. .*run `pdi reindex` to rebuild it\.$/);
 });

@@ -53,6 +53,22 @@ export class EmbeddedIndexMismatchError extends Error {
   }
 }
 
+/** SQLite's answers for a file that is not (or no longer) a sound database. */
+const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
+
+/** The index file is no sound database: it must be rebuilt, which loses nothing (documents.db holds all). */
+export class EmbeddedIndexDamagedError extends Error {
+  constructor(file: string, cause: string) {
+    super(`The embedded index ${file} is damaged (${cause}). It holds nothing that is not in documents.db: ` +
+      'stop the server, move the file aside (with its -wal and -shm files) and run `pdi reindex` to rebuild it.');
+    this.name = 'EmbeddedIndexDamagedError';
+  }
+}
+
+function damaged(err: unknown): boolean {
+  return DAMAGED.has((err as { code?: string }).code ?? '');
+}
+
 /** sqlite-vec's KNN limit. */
 const MAX_KNN = 4096;
 
@@ -76,6 +92,7 @@ export class EmbeddedProvider implements SearchProvider {
   private readonly rankings = new RankingCache();
   /** Writes committed on this connection, which SQLite's data_version does not count. */
   private writes = 0;
+  private damageLogged = false;
 
   constructor(private readonly opts: EmbeddedOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
@@ -355,7 +372,12 @@ export class EmbeddedProvider implements SearchProvider {
   private open(): Sqlite {
     if (this.db) return this.db;
     const { file } = this.opts;
-    const db = openSqlite(file);
+    let db: Sqlite;
+    try {
+      db = openSqlite(file);
+    } catch (err) {
+      throw damaged(err) ? new EmbeddedIndexDamagedError(file, (err as Error).message) : err;
+    }
     try {
       sqliteVec.load(db);
       db.pragma('cache_size = -131072'); // 128 MiB
@@ -373,7 +395,7 @@ export class EmbeddedProvider implements SearchProvider {
     } catch (err) {
       this.db = null;
       db.close();
-      throw err;
+      throw damaged(err) ? new EmbeddedIndexDamagedError(file, (err as Error).message) : err;
     }
     return db;
   }
@@ -565,6 +587,13 @@ export class EmbeddedProvider implements SearchProvider {
       const code = (err as { code?: string }).code;
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
         throw new EngineUnavailableError('The embedded index is locked by another writer; try again shortly');
+      }
+      if (err instanceof EmbeddedIndexDamagedError || damaged(err)) {
+        // Said once: every call that meets a damaged page fails the same way. Clients get a 503.
+        const why = err instanceof EmbeddedIndexDamagedError ? err : new EmbeddedIndexDamagedError(this.opts.file, (err as Error).message);
+        if (!this.damageLogged) this.log?.error({ file: this.opts.file }, why.message);
+        this.damageLogged = true;
+        throw new EngineUnavailableError();
       }
       throw err;
     }
