@@ -2,6 +2,7 @@
 import { constants } from 'node:buffer';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { ServerLock } from '../../api/server-lock.js';
 import { loadDemo } from '../../ingest/demo.js';
 import { ingestSource, replayableFiles } from '../../ingest/pipeline.js';
 import { reindexSource } from '../../ingest/reindex.js';
@@ -10,6 +11,7 @@ import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { SourceBusyError } from '../../ingest/state/store.js';
 import { isCalendarDay, utcDay } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
+import { EmbeddedIndexDamagedError } from '../../lib/search/embedded.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import { config, parse, UsageError, type Command } from './common.js';
 import { showProgress, showSummary } from './progress.js';
@@ -99,9 +101,19 @@ export const ingestCommand: Command = {
   },
 };
 
+/** The data directory's server lock, or an error saying the index is damaged and a server holds it. */
+function acquireDataDir(damage: EmbeddedIndexDamagedError): ServerLock {
+  try {
+    return ServerLock.acquire(path.dirname(damage.file));
+  } catch (err) {
+    throw new Error(`${damage.message}\nNot moved: ${(err as Error).message}`);
+  }
+}
+
 const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
   Rebuilds the index of one source (or all) from the stored normalized records and cached
-  embeddings — no refetch, no re-embedding — and swaps it in atomically.`;
+  embeddings — no refetch, no re-embedding — and swaps it in atomically. Of all sources, it also
+  replaces a damaged embedded index (moved aside as index.db.damaged-<time>) when no server runs.`;
 
 export const reindexCommand: Command = {
   name: 'reindex',
@@ -111,7 +123,7 @@ export const reindexCommand: Command = {
     const { positionals } = parse({ usage: REINDEX_USAGE }, argv, {}, true);
     if (positionals.length > 1) throw new UsageError(`reindex takes at most one source\n\n${REINDEX_USAGE}`);
     const sources = positionals.length ? [sourceArg(positionals[0], REINDEX_USAGE)] : [...SOURCE_NAMES];
-    const busy = await withRuntime(async (rt) => {
+    const rebuild = () => withRuntime(async (rt) => {
       const skipped: SourceName[] = [];
       for (const source of sources) {
         const started = Date.now();
@@ -132,6 +144,27 @@ export const reindexCommand: Command = {
       }
       return skipped;
     });
+    let busy: SourceName[];
+    try {
+      busy = await rebuild();
+    } catch (err) {
+      // The index is a projection of documents.db: rebuilding every source loses nothing, so a damaged
+      // file is moved aside (kept for a look) and built anew; not under a server still reading it.
+      if (!(err instanceof EmbeddedIndexDamagedError) || positionals.length > 0) throw err;
+      const lock = acquireDataDir(err);
+      try {
+        const aside = `${err.file}.damaged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+        for (const suffix of ['', '-wal', '-shm']) {
+          await fs.rename(`${err.file}${suffix}`, `${aside}${suffix}`).catch((e: NodeJS.ErrnoException) => {
+            if (e.code !== 'ENOENT') throw e;
+          });
+        }
+        process.stdout.write(`${path.basename(err.file)} is damaged (${err.reason}): moved to ${path.basename(aside)}; rebuilding every source from documents.db\n`);
+      } finally {
+        lock.release();
+      }
+      busy = await rebuild();
+    }
     if (busy.length > 0) {
       process.stderr.write(`pdi: not rebuilt, being ingested: ${busy.join(', ')}; run pdi reindex SOURCE once they finish\n`);
       process.exitCode = 1;

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test as Tap } from 'tap';
+import { ServerLock } from '../../api/server-lock.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
@@ -346,4 +347,32 @@ t.test('when a run cannot be closed (its database locked past the busy timeout),
   const next = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
   t.equal(next.code, 0, 'other runs go on');
   t.equal(state.beginRun('ted', 'ingest') > id, true, 'and the source can be run again by anyone');
+});
+
+t.test('when the embedded index is damaged, then pdi reindex (every source) moves it aside and rebuilds it from the document store, unless a server holds the data directory', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  t.equal((await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url)).code, 0);
+  const index = path.join(dataDir, 'index.db');
+  for (const f of [index, `${index}-wal`, `${index}-shm`]) fs.rmSync(f, { force: true });
+  fs.writeFileSync(index, Buffer.alloc(64 * 1024, 0xa5));
+
+  const server = ServerLock.acquire(dataDir); // as a running server holds it
+  const refused = await pdi(dataDir, 'reindex');
+  server.release();
+  t.equal(refused.code, 1);
+  t.match(refused.stderr, /is damaged .*another API server \(pid \d+\) is running on PDI_DATA_DIR/s, 'not moved under a running server');
+  t.ok(fs.readFileSync(index).every((b) => b === 0xa5), 'the file is untouched');
+
+  const single = await pdi(dataDir, 'reindex', 'kimdis');
+  t.equal(single.code, 1, 'one source cannot rebuild the whole index');
+  t.match(single.stderr, /is damaged/);
+
+  const run = await pdi(dataDir, 'reindex');
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /^index\.db is damaged \(.+\): moved to index\.db\.damaged-\d{8}T\d{6}Z; rebuilding every source from documents\.db$/m);
+  t.match(run.stdout, /^kimdis: 20 documents now served by/m);
+  t.equal(fs.readdirSync(dataDir).filter((f) => /^index\.db\.damaged-\d{8}T\d{6}Z$/.test(f)).length, 1, 'the damaged file is kept, aside');
+  const status = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
+  t.equal(status.sources.kimdis.indexed, 20);
 });

@@ -390,5 +390,5 @@ t.test('when the index file is damaged, then opening it names the file and the w
   truncateSync(truncated, Math.floor(size / 2));
   const broken = new EmbeddedProvider({ file: truncated, dimension: 2, embeddingModel: 'm' });
   t.teardown(() => broken.close());
-  await t.rejects(broken.init(), /^The embedded index .*truncated\.sqlite is damaged \(.+\)\. .*run `pdi reindex` to rebuild it\.$/);
+  await t.rejects(broken.init(), /^The embedded index .*truncated\.sqlite is damaged \(.+\)\. .*run `pdi reindex`, which moves it aside and rebuilds it\.$/);
 });

@@ -58,9 +58,9 @@ const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
 
 /** The index file is no sound database: it must be rebuilt, which loses nothing (documents.db holds all). */
 export class EmbeddedIndexDamagedError extends Error {
-  constructor(file: string, cause: string) {
-    super(`The embedded index ${file} is damaged (${cause}). It holds nothing that is not in documents.db: ` +
-      'stop the server, move the file aside (with its -wal and -shm files) and run `pdi reindex` to rebuild it.');
+  constructor(readonly file: string, readonly reason: string) {
+    super(`The embedded index ${file} is damaged (${reason}). It holds nothing that is not in documents.db: ` +
+      'stop the server and run `pdi reindex`, which moves it aside and rebuilds it.');
     this.name = 'EmbeddedIndexDamagedError';
   }
 }
