@@ -23,11 +23,6 @@ const DRAIN_MS = 10_000;
  */
 const HEADERS_TIMEOUT_MS = 15_000;
 const REQUEST_TIMEOUT_MS = 60_000;
-/**
- * Connections the kernel holds for accept() (capped by net.core.somaxconn). Node's 511 overflowed when
- * a thousand clients connected at once, and each dropped one waited out SYN retries (1 s, 3 s, 7 s...).
- */
-const LISTEN_BACKLOG = 4096;
 /** File descriptors kept for the server's own use (SQLite files, reader threads, engine sockets). */
 const RESERVED_FDS = 512;
 
@@ -76,7 +71,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     // ended the process with an unhandled 'error' event and a stack trace.
     const failed = (err: NodeJS.ErrnoException) => reject(listenError(err, config));
     app.server.once('error', failed);
-    app.server.listen(config.port, config.host, LISTEN_BACKLOG, () => {
+    app.server.listen(config.port, config.host, () => {
       app.server.off('error', failed);
       resolve();
     });

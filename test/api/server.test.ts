@@ -1,5 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import net from 'node:net';
 import t from 'tap';
 import { connectionLimit, startServer } from '../../api/server.js';
@@ -177,24 +176,12 @@ t.test('when the connections would exceed the open files the process may have, t
   t.equal((await request(url, '/v1/models')).status, 200, 'served again once connections end');
 });
 
-t.test('when the server starts, then slow clients get 15 s for their headers and 60 s for a request, and 4096 connections may wait to be accepted', async (t) => {
+t.test('when the server starts, then slow clients get 15 s for their headers and 60 s for a request', async (t) => {
   const running = await startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
   t.teardown(() => running.stop());
   const http = running.app.server.server;
   t.equal(http.headersTimeout, 15_000);
   t.equal(http.requestTimeout, 60_000);
-  // The kernel's accept queue (Send-Q of a listening socket): 4096, or less where somaxconn is lower.
-  // Read with ss (iproute2, which CI installs); a machine without it skips this one check.
-  let listening: string | null = null;
-  try {
-    listening = execFileSync('ss', ['-ltnH', `sport = :${new URL(running.url).port}`], { encoding: 'utf8' });
-  } catch {
-    t.comment('accept backlog not checked: no ss on this machine (apt-get install iproute2)');
-  }
-  if (listening !== null) {
-    const somaxconn = Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
-    t.equal(Number(listening.trim().split(/\s+/)[2]), Math.min(4096, somaxconn), 'accept backlog');
-  }
   t.equal(connectionLimit('Limit                     Soft Limit           Hard Limit           Units\nMax open files            20000                20000                files\n'), 19_488);
   t.equal(connectionLimit('Max open files            100                  100                  files'), 64, 'never below 64');
   t.equal(connectionLimit(null), null, 'no /proc: no cap');
