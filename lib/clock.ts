@@ -10,7 +10,8 @@ export function utcDay(d: Date): string {
 
 /** Whether `s` is a day that exists, written YYYY-MM-DD (2026-02-30 is not). */
 export function isCalendarDay(s: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && utcDay(new Date(`${s}T00:00:00Z`)) === s;
+  const ms = Date.parse(`${s}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(ms) && utcDay(new Date(ms)) === s;
 }
 
 /** The next UTC midnight after `d`. */

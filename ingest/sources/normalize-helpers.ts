@@ -30,14 +30,15 @@ export function composedText<D extends NormalizedDocument>(doc: D): D {
 
 /** published_at is refused outside [PUBLISHED_FROM, now + PUBLISHED_AHEAD_MS): the embedded index orders
  * years 1698–2242 only, and a record dated 9999 would head every newest-first listing for ever. */
-export const PUBLISHED_FROM = '1700-01-01';
+const PUBLISHED_FROM = '1700-01-01';
+const PUBLISHED_FROM_MS = Date.parse(`${PUBLISHED_FROM}T00:00:00Z`);
 const PUBLISHED_AHEAD_MS = 366 * 86_400_000;
 
 /** The document, or MalformedRecordError when its published_at cannot be a publication date. */
 export function plausiblyDated<D extends NormalizedDocument>(doc: D, now = Date.now()): D {
   const ms = Date.parse(doc.published_at);
   const latest = now + PUBLISHED_AHEAD_MS;
-  if (!(ms >= Date.parse(`${PUBLISHED_FROM}T00:00:00Z`) && ms < latest)) {
+  if (!(ms >= PUBLISHED_FROM_MS && ms < latest)) {
     throw new MalformedRecordError(`${doc.source_id}: published_at ${doc.published_at} is outside ${PUBLISHED_FROM} .. ${new Date(latest).toISOString().slice(0, 10)}`);
   }
   return doc;

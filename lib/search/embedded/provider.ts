@@ -6,7 +6,7 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../sources.js';
-import { openSqlite, type Sqlite } from '../../sqlite.js';
+import { BUSY_TIMEOUT_MS, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, ReadOptions, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
 } from '../provider.js';
@@ -223,10 +223,10 @@ export class EmbeddedProvider implements SearchProvider {
     const maintain: TableSet[] = [];
     const result = this.read(() => {
       const sets = this.serving(q.source);
-      const key = JSON.stringify([sets.map((set) => set.name), match, constant]);
-      const version = this.indexVersion();
-      // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts).
-      const kept = offset > 0 ? this.rankings.get(key, version, k) : undefined;
+      // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
+      // pages neither read nor keep a ranking.
+      const paging = offset > 0 ? { key: JSON.stringify([sets.map((set) => set.name), match, constant]), version: this.indexVersion() } : null;
+      const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
         this.counters.fromRanking += 1;
         return pageOf(kept, sets, offset, k, constant);
@@ -250,7 +250,7 @@ export class EmbeddedProvider implements SearchProvider {
       if (offset >= total || !limit) return { total, hits: [] };
       // Past the first page, what FTS5 ranks is ranked deeper and kept for the pages after it. First
       // pages (most searches) and pages served from lists are fast already and keep nothing.
-      const keep = offset > 0 && parts.every((p) => p.top === null);
+      const keep = paging !== null && parts.every((p) => p.top === null) ? paging : null;
       const depth = keep ? Math.min(rankingDepth(k, limit), total) : k;
       const candidates: Candidate[] = [];
       for (const { set, count, top } of parts) {
@@ -261,7 +261,7 @@ export class EmbeddedProvider implements SearchProvider {
       }
       candidates.sort(compareCandidates);
       // Exact up to depth only: past it, a set cut at depth may hold better candidates than those kept.
-      if (keep) this.rankings.set(key, version, rankingOf(candidates.slice(0, depth), sets, total));
+      if (keep) this.rankings.set(keep.key, keep.version, rankingOf(candidates.slice(0, depth), sets, total));
       const page = candidates.slice(offset, k);
       return { total, hits: page.map((c) => ({ doc: c.set.fetch(c.rid), score: constant ? 1 : -c.s })) };
     }, opts.signal);
@@ -372,32 +372,29 @@ export class EmbeddedProvider implements SearchProvider {
   private open(): Sqlite {
     if (this.db) return this.db;
     const { file } = this.opts;
-    let db: Sqlite;
+    let db: Sqlite | null = null;
     try {
       db = openSqlite(file);
-    } catch (err) {
-      throw damaged(err) ? new EmbeddedIndexDamagedError(file, (err as Error).message) : err;
-    }
-    try {
       sqliteVec.load(db);
       db.pragma('cache_size = -131072'); // 128 MiB
       db.pragma('temp_store = MEMORY');
       // Set-up writes only when needed: a connection that only has to read (a reader thread, the API
       // beside a reindex) must not wait for the write lock held by another process's long transaction.
-      if (!this.metaMatches(db)) {
-        db.transaction(() => {
-          createGlobalTables(db);
-          this.checkMeta(db);
+      const opened = db;
+      if (!this.metaMatches(opened)) {
+        opened.transaction(() => {
+          createGlobalTables(opened);
+          this.checkMeta(opened);
         }).immediate();
       }
-      this.db = db;
-      if (this.hasLeftovers(db)) this.pruneRetired();
+      this.db = opened;
+      if (this.hasLeftovers(opened)) this.pruneRetired();
+      return opened;
     } catch (err) {
       this.db = null;
-      db.close();
+      db?.close();
       throw damaged(err) ? new EmbeddedIndexDamagedError(file, (err as Error).message) : err;
     }
-    return db;
   }
 
   private wantedMeta(): Record<string, string> {
@@ -536,7 +533,7 @@ export class EmbeddedProvider implements SearchProvider {
     } catch (err) {
       this.log?.warn({ err, table: set.name, term }, 'could not build a common-term list now; the next query retries');
     } finally {
-      db.pragma('busy_timeout = 5000');
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
   }
 
