@@ -2,18 +2,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SOURCE_NAMES } from '../lib/sources.js';
+import { SOURCE_NAMES, type SourceName } from '../lib/sources.js';
 import { ingestSource, type PipelineDeps, type Progress, type RunSummary } from './pipeline.js';
 import { SOURCE_MODULES } from './sources/index.js';
 
 export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/demo');
 
-export async function loadDemo(deps: PipelineDeps, opts: { onProgress?: (p: Progress) => void; signal?: AbortSignal; dir?: string } = {}): Promise<RunSummary[]> {
+/** The sources the demo corpus has saved responses for. */
+export function demoSources(dir = DEMO_DIR): SourceName[] {
+  return SOURCE_NAMES.filter((source) => fs.existsSync(path.join(dir, source)));
+}
+
+export async function loadDemo(deps: PipelineDeps, opts: { onProgress?: (p: Progress) => void; signal?: AbortSignal; dir?: string; sources?: SourceName[] } = {}): Promise<RunSummary[]> {
   const runs: RunSummary[] = [];
-  for (const source of SOURCE_NAMES) {
-    const sourceDir = path.join(opts.dir ?? DEMO_DIR, source);
-    if (!fs.existsSync(sourceDir) || opts.signal?.aborted) continue;
-    runs.push(await ingestSource(deps, SOURCE_MODULES[source], { fromDir: sourceDir, onProgress: opts.onProgress, signal: opts.signal }));
+  const dir = opts.dir ?? DEMO_DIR;
+  for (const source of opts.sources ?? demoSources(dir)) {
+    if (opts.signal?.aborted) break;
+    runs.push(await ingestSource(deps, SOURCE_MODULES[source], { fromDir: path.join(dir, source), onProgress: opts.onProgress, signal: opts.signal }));
   }
   return runs;
 }

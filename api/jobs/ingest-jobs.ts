@@ -2,7 +2,7 @@
 // index, and every source incrementally every PDI_INGEST_EVERY. Both stop between pages on shutdown.
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadDemo } from '../../ingest/demo.js';
+import { demoSources, loadDemo } from '../../ingest/demo.js';
 import { ingestSource, type PipelineDeps } from '../../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { SourceBusyError } from '../../ingest/state/store.js';
@@ -12,6 +12,9 @@ import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 
 /** The file in the data folder that marks a demo load not yet finished. */
 export const DEMO_UNFINISHED = 'demo-load-unfinished';
+/** First wait before sources of the demo that did not load are tried again; it doubles up to the max. */
+const DEMO_RETRY_MS = 60_000;
+const DEMO_RETRY_MAX_MS = 30 * 60_000;
 
 export interface IngestJobs {
   /** Resolves when the demo load (if any) has finished. */
@@ -24,6 +27,24 @@ export interface IngestJobOptions {
   sources?: SourceName[];
   /** Upstream base URLs that replace a source's own (a mirror; a replay server in tests). */
   upstreams?: Partial<Record<SourceName, string>>;
+  /** First wait before demo sources that did not load are tried again (default DEMO_RETRY_MS). */
+  demoRetryMs?: number;
+}
+
+/** Resolves true after ms, or false as soon as the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve(true);
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }
 
 export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger, opts: IngestJobOptions = {}): IngestJobs {
@@ -49,10 +70,31 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
     log.info(resuming ? 'the demo corpus load was cut short: resuming it' : 'empty index: loading the demo corpus through the ingest pipeline (PDI_DEMO=0 turns this off)');
     fs.writeFileSync(unfinished, '');
     const started = Date.now();
-    const runs = await loadDemo(deps, { signal: abort.signal });
-    if (abort.signal.aborted) return;
+    let documents = 0;
+    // A source that does not load (another run holds it, a full disk) does not stop the others, and is
+    // tried again while the server runs, at growing intervals: a restart is not needed to finish.
+    let pending = demoSources();
+    for (let delay = opts.demoRetryMs ?? DEMO_RETRY_MS; ; delay = Math.min(delay * 2, DEMO_RETRY_MAX_MS)) {
+      const failed: SourceName[] = [];
+      for (const source of pending) {
+        if (abort.signal.aborted) return;
+        try {
+          const [run] = await loadDemo(deps, { sources: [source], signal: abort.signal });
+          if (run.status === 'failed') failed.push(source);
+          documents += run.new + run.updated;
+        } catch (err) {
+          if (abort.signal.aborted) return;
+          log.warn({ source, error: (err as Error).message }, 'demo corpus: a source did not load');
+          failed.push(source);
+        }
+      }
+      if (failed.length === 0) break;
+      log.error({ sources: failed, retry_in_s: delay / 1000 }, 'demo corpus: not every source loaded; trying those again');
+      pending = failed;
+      if (!(await pause(delay, abort.signal))) return;
+    }
     fs.rmSync(unfinished, { force: true });
-    log.info({ ms: Date.now() - started, documents: runs.reduce((n, r) => n + r.new + r.updated, 0), failed: runs.filter((r) => r.status === 'failed').map((r) => r.source) }, 'demo corpus loaded');
+    log.info({ ms: Date.now() - started, documents }, 'demo corpus loaded');
   })().catch((err) => log.error({ err }, 'demo corpus load failed')));
 
   let timer: NodeJS.Timeout | null = null;

@@ -1,14 +1,19 @@
 // First start loads the demo corpus through the pipeline; `pdi reindex` then rebuilds from the stored
 // records (no refetch, no re-embedding) while the running server keeps answering. On both engines.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pino } from 'pino';
 import t, { type Test } from 'tap';
-import { DEMO_UNFINISHED } from '../../api/jobs/ingest-jobs.js';
+import { DEMO_UNFINISHED, startIngestJobs } from '../../api/jobs/ingest-jobs.js';
 import { startServer } from '../../api/server.js';
+import { pipelineOn } from '../../ingest/runtime.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
-import { request, tempDir } from '../helpers/app.js';
-import { pdi } from '../helpers/cli.js';
+import { request, startTestApp, tempDir } from '../helpers/app.js';
+import { cliEnv, pdi } from '../helpers/cli.js';
+import { startUpstream } from '../helpers/loopback-upstream.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
 
 const DEMO_TOTAL = 3948;
@@ -76,6 +81,39 @@ t.test('when the server stops during its first demo load, then the next start fi
   await second.jobs.demoLoaded;
   t.equal((await request(second.url, '/v1/stats', { key })).body.total_documents, DEMO_TOTAL, 'the whole corpus is served');
   t.notOk(fs.existsSync(path.join(dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
+});
+
+t.test('when another run holds a source during the first demo load, then the other sources load at once and that one once it is free, without a restart', async (t) => {
+  const app = await startTestApp(t);
+  // A CLI run of ted, in its own process, holds the source: its upstream never answers.
+  const upstream = await startUpstream(() => null);
+  t.teardown(upstream.close);
+  const holder = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'ted', '--base-url', upstream.url], { cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: app.dataDir }), stdio: 'ignore' });
+  t.teardown(() => { holder.kill('SIGKILL'); });
+  while (app.ingestState.runningPid('ted') !== holder.pid) await new Promise((r) => setTimeout(r, 50));
+
+  const lines: Array<{ msg: string; sources?: string[] }> = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const config = loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' });
+  const deps = pipelineOn(config, app.search, app.embedder, app.ingestState, log);
+  const jobs = startIngestJobs(config, deps, log, { demoRetryMs: 100 });
+  t.teardown(async () => {
+    await jobs.stop();
+    await deps.close();
+  });
+  const key = app.key('enterprise');
+  const stats = async () => (await app.request('/v1/stats', { key })).body;
+  while (!lines.some((l) => l.msg.startsWith('demo corpus: not every source loaded'))) await new Promise((r) => setTimeout(r, 50));
+  const partial = await stats();
+  t.equal(partial.sources.ted.documents, 0, 'the held source is not loaded');
+  t.ok(Object.entries(partial.sources as Record<string, { documents: number }>).every(([name, s]) => name === 'ted' || s.documents > 0), 'every other source is');
+  t.same(lines.find((l) => l.msg.startsWith('demo corpus: not every source loaded'))?.sources, ['ted']);
+  t.ok(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'the load is not marked finished');
+
+  holder.kill('SIGKILL'); // its lock dies with it
+  await jobs.demoLoaded;
+  t.equal((await stats()).total_documents, DEMO_TOTAL, 'the whole corpus is served');
+  t.notOk(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
 });
 
 t.test('when the embedded engine starts empty, then the demo loads and reindex swaps under reads', async (t) => {
