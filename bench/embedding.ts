@@ -8,23 +8,13 @@
 //
 // The model folder defaults to PDI_MODEL_DIR, else where scripts/fetch-model.sh puts it.
 import os from 'node:os';
+import { mulberry32 } from '../data/generator/prng.js';
 import { HashingEmbedder, ModelEmbedder, defaultModelDir, embeddingText } from '../lib/embedding/index.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-/** Small deterministic PRNG (mulberry32) so every run embeds the same corpus. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const EL = {
@@ -41,7 +31,7 @@ const EN = {
 };
 
 function corpus(n: number): string[] {
-  const r = rng(20240601);
+  const r = mulberry32(20240601);
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   return Array.from({ length: n }, (_, i) => {
     const L = r() < 0.7 ? EL : EN; // the corpus is mostly Greek (Diavgeia, KIMDIS) with EU TED notices

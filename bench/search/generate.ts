@@ -5,6 +5,7 @@
 // capitals; bodies of 70–90 words with a unique ΑΔΑ code, a protocol number and a contractor surname
 // (735 synthetic surnames, Zipf). Document i depends only on (seed, i), so any range can be generated
 // on its own (one source's share for a rebuild) and the same (n, seed) always gives the same corpus.
+import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../lib/sources.js';
@@ -123,17 +124,6 @@ export const PINNED: Record<number, string> = {
   // rank 300: ~3.5% each; with the surname below, a selective two-term pair
   300: 'καθαριότητας',
 };
-
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hash(a: number, b: number): number {
   let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be59b, 0xc2b2ae35);

@@ -12,6 +12,22 @@ function splitmix32(seed: number): () => number {
   };
 }
 
+/**
+ * mulberry32: a tiny seeded stream of floats in [0, 1), for benchmark corpora and tests. Kept apart
+ * from Rng because the 1M-document benchmark corpus (bench/search/generate.ts) is defined by it: its
+ * figures compare only against the same documents.
+ */
+export function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = s;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** FNV-1a of a label, to derive independent streams (`rng.fork('ted')`). */
 function hashLabel(label: string): number {
   let h = 0x811c9dc5;

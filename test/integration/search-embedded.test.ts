@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import t from 'tap';
+import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../../lib/search/embedded.js';
@@ -41,17 +42,6 @@ function doc(source_id: string, published_at: string, title: string, content: st
     published_at, source_url: 'https://example.org', language: 'el', quality_score: 0.5, content, summary: '',
     entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
     indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: null, ...extra,
-  };
-}
-
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -253,7 +243,7 @@ function corpus(random: () => number, n: number, idPrefix = ''): IndexedDocument
 // Small lists: most pages need the whole list or fall back to FTS5. Larger lists: pages are certified
 // from a prefix of the list read in cost order.
 for (const tuning of [{ hotMinDf: 5, hotListSize: 12, hotListMax: 20 }, { hotMinDf: 5, hotListSize: 90, hotListMax: 130 }]) t.test(`when terms are ranked from their lists (${tuning.hotListSize}), then results equal FTS5 ranking exactly, at every depth`, async (t) => {
-  const random = rng(20240611);
+  const random = mulberry32(20240611);
   const listed = new EmbeddedProvider({ file: newFile(), dimension: 2, embeddingModel: 'm', tuning });
   const plain = new EmbeddedProvider({ file: newFile(), dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: Number.POSITIVE_INFINITY } });
   t.teardown(async () => { await listed.close(); await plain.close(); });
@@ -307,7 +297,7 @@ t.test('when a client pages on past the first page, then the next pages come fro
   const paging = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning });
   const threads = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning, readers: 2 });
   t.teardown(async () => { await paging.close(); await threads.close(); });
-  await paging.upsert(corpus(rng(7), 600));
+  await paging.upsert(corpus(mulberry32(7), 600));
   /** The same page from a provider that has kept nothing. */
   const fresh = async (q: Parameters<EmbeddedProvider['search']>[0]) => {
     const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning });
@@ -365,7 +355,7 @@ t.test('when a client pages on past the first page, then the next pages come fro
 t.test('when the index file is damaged, then opening it names the file and the way back, and a read that meets a damaged page is a 503 logged once', async (t) => {
   const file = newFile();
   const writer = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
-  await writer.upsert(corpus(rng(3), 400));
+  await writer.upsert(corpus(mulberry32(3), 400));
   await writer.close();
   const pageSize = 4096;
   const size = statSync(file).size;
