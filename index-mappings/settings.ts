@@ -76,7 +76,10 @@ export function buildSettings(): Record<string, unknown> {
         [ENGLISH_ANALYZER]: {
           type: 'custom',
           tokenizer: 'standard',
-          filter: ['pdi_english_possessive', 'lowercase', 'pdi_asciifolding', 'pdi_english_stop', 'pdi_english_stemmer'],
+          // The Greek lower-casing here too (on Latin letters it is plain lower-casing): a Greek stop
+          // word, which the Greek analysis drops, is found through this analysis, and it must fold as
+          // Greek does (ΤΗΣ, της and τησ one term), or a query's hits depended on how it was typed.
+          filter: ['pdi_english_possessive', 'pdi_greek_lowercase', 'pdi_asciifolding', 'pdi_english_stop', 'pdi_english_stemmer'],
         },
       },
       normalizer: {

@@ -5,4 +5,5 @@
 // analyzer or normalizer changed, `dynamic` rules, or the embedding model or dimension. After a bump,
 // every source needs a rebuild (`SearchProvider.rebuild`); the serving indices keep answering until then.
 // A change that only touches query-time behaviour (boosts, query builders) needs no bump.
-export const MAPPING_VERSION = 3;
+// 4: the English analysis folds Greek (tonos, dialytika, final sigma) as the Greek analysis does.
+export const MAPPING_VERSION = 4;

@@ -21,7 +21,7 @@ import {
   TEXT_QUERY_FIELDS,
 } from '../../index-mappings/mapping.js';
 import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW } from '../../index-mappings/settings.js';
-import { tokens } from '../greek.js';
+import { fold, tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../sources.js';
@@ -155,7 +155,11 @@ export function buildTextQuery(text: string, source?: SourceName): Query {
   const must: Query[] = groups.size === 0
     ? [{ match_none: {} }]
     : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group));
-  return { bool: { must, filter: source ? [{ term: { source } }] : [] } };
+  const query: Query = { bool: { must, filter: source ? [{ term: { source } }] : [] } };
+  // Only prefixes: one score for every match, as on the embedded engine, so the order is the
+  // tie-break alone (newest first). Scored, a prefix found in a title (boosted) came first.
+  const prefixesOnly = groups.size > 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
+  return prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
 }
 
 type FieldGroup = 'greek' | 'english' | 'all';
@@ -176,21 +180,32 @@ function simpleQuery(query: string, group: FieldGroup): Query {
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
+ * Emoji (with their modifiers and flags) and invisible format characters (joiners, zero-width spaces):
+ * the standard tokenizer keeps an emoji as a token, and a joiner inside the word it joins, so either
+ * made a word that no document holds and emptied the whole search. The embedded engine reads them as
+ * separators; so do we.
+ */
+const INVISIBLE_OR_PICTOGRAPHIC = /[\p{Cf}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]/gu;
+
+/**
  * The query's words and `"phrases"`, read as the embedded engine reads them (embedded/text.ts
  * parseQuery), so both engines answer one text the same way:
  * - quotes pair up left to right; a quote left over is ignored;
  * - a word or phrase with no letter or digit is dropped. Sent on its own, a `-` or `–` between two words
- *   became a clause of its own that analyses to nothing and matched no document, and an emoji is a
- *   token of the standard tokenizer that no document holds: either way the whole search found nothing;
+ *   became a clause of its own that analyses to nothing and matched no document;
+ * - emoji and invisible characters separate words (INVISIBLE_OR_PICTOGRAPHIC);
  * - `word*` is a prefix only when the star follows a letter or digit and the prefix has at least
  *   MIN_PREFIX_CHARS characters, otherwise a plain term (`σ* σ* …` cost seconds and matched most of the
- *   index);
- * - the text is NFC: accents typed as combining marks become the precomposed letters the Greek
- *   lowercase filter folds (it leaves a combining mark in the token, which then matched nothing);
+ *   index). A prefix is not analysed, so it is sent as the index holds it: folded, and split at
+ *   punctuation into its words, the last one the prefix (`ν.4412*` is `ν` and `4412*`; sent whole, a
+ *   prefix with punctuation or a bracket in it matched nothing);
+ * - the text is folded (greek.ts fold: accents, including combining marks with no precomposed form,
+ *   case, final sigma), which the analysers do anyway, except for marks: the Greek lowercase filter
+ *   folds precomposed letters only, and left a combining mark in the token, which then matched nothing;
  * - a chunk given twice is sent once.
  */
 export function queryChunks(text: string): string[] {
-  const input = text.normalize('NFC');
+  const input = fold(text.replace(INVISIBLE_OR_PICTOGRAPHIC, ' '));
   const out = new Set<string>();
   let i = 0;
   while (i < input.length) {
@@ -208,6 +223,7 @@ export function queryChunks(text: string): string[] {
   return [...out];
 }
 
+/** Adds the (folded) words of `segment`. */
 function addWords(segment: string, out: Set<string>): void {
   for (const word of segment.split(/\s+/u)) {
     if (!WORD_CHAR.test(word)) continue;
@@ -217,11 +233,19 @@ function addWords(segment: string, out: Set<string>): void {
       continue;
     }
     const stem = word.slice(0, star.index);
-    const last = tokens(stem).pop() ?? '';
-    const prefix = WORD_CHAR.test([...stem].pop() ?? '') && [...last].length >= MIN_PREFIX_CHARS;
-    out.add(prefix ? `${stem}*` : stem);
+    const words = tokens(stem);
+    const last = words.pop() ?? '';
+    if (!WORD_CHAR.test([...stem].pop() ?? '') || [...last].length < MIN_PREFIX_CHARS) {
+      out.add(stem);
+      continue;
+    }
+    for (const w of words) out.add(w);
+    out.add(`${last}*`);
   }
 }
+
+/** A prefix chunk (`abc*`); phrases and plain words never end with a star (queryChunks). */
+const isPrefix = (chunk: string) => chunk.endsWith('*') && !chunk.startsWith('"');
 
 const GREEK_ONLY = /^"?[\p{Script=Greek}\p{M}\p{N}\s]+"?$/u;
 const LATIN_ONLY = /^"?[\p{Script=Latin}\p{M}\p{N}\s]+"?$/u;
@@ -797,9 +821,11 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const target = this.target(buildTextQuery(text, q.source), q.source, opts.signal);
+    const query = buildTextQuery(text, q.source);
+    const target = this.target(query, q.source, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
-    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE);
+    // A constant-score query ties everywhere: the score-window fast path could never place a page.
+    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE, !('constant_score' in query));
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
@@ -824,11 +850,11 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  private async paged(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection = WHOLE): Promise<SearchResult> {
+  private async paged(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection = WHOLE, scored = true): Promise<SearchResult> {
     try {
       return await this.read(() => {
         const page = buildScorePage(offset, limit);
-        if (sort === TEXT_SORT && page.from + page.size <= this.window) return this.textPage(target, page, offset, limit, src);
+        if (sort === TEXT_SORT && scored && page.from + page.size <= this.window) return this.textPage(target, page, offset, limit, src);
         return offset + limit <= this.window ? this.shallowPage(target, sort, offset, limit, src) : this.deepPage(target, sort, offset, limit, src);
       });
     } catch (err) {

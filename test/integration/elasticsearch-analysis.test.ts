@@ -75,6 +75,13 @@ t.test('when Latin words with accents are analysed, then both analyzers fold the
   t.same(await english('Café'), ['cafe']);
 });
 
+t.test('when Greek words are analysed as English, then they fold as in the Greek analysis and are kept unstemmed', async (t) => {
+  // Greek stop words are found through this analysis only (elasticsearch.ts fieldGroupOf).
+  t.same(await english('ΤΗΣ της τησ Της'), ['τησ', 'τησ', 'τησ', 'τησ']);
+  t.same(await english('ΑΠΌ από απο'), ['απο', 'απο', 'απο']);
+  t.same(await english('Συμβάσεις ΠΡΟΪΌΝΤΑ'), ['συμβασεισ', 'προιοντα']);
+});
+
 t.test('when English words are analysed as English, then they stem and lose stop words', async (t) => {
   t.same(await english('contracts'), await english('contract'));
   t.same(await english('running'), ['run']);

@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 3,
+      "mapping_version": 4,
     },
     "_source": Object {
       "excludes": Array [
@@ -160,7 +160,7 @@ Object {
         "pdi_english": Object {
           "filter": Array [
             "pdi_english_possessive",
-            "lowercase",
+            "pdi_greek_lowercase",
             "pdi_asciifolding",
             "pdi_english_stop",
             "pdi_english_stemmer",

@@ -27,7 +27,7 @@ t.test('when a text query is built, then each word is looked up in the fields of
   const groups = (text: string) =>
     (buildTextQuery(text) as any).bool.must.map((c: any) => [c.simple_query_string.query, c.simple_query_string.fields]);
   t.same(groups('σύμβαση "δημόσιο έργο" contract οδο* και'), [
-    ['σύμβαση "δημόσιο έργο"', GREEK_QUERY_FIELDS],
+    ['συμβαση "δημοσιο εργο"', GREEK_QUERY_FIELDS],
     ['contract', ENGLISH_QUERY_FIELDS],
     ['οδο* και', TEXT_QUERY_FIELDS],
   ]);
@@ -35,8 +35,17 @@ t.test('when a text query is built, then each word is looked up in the fields of
   t.same(ENGLISH_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title.en^3']);
   t.ok(ENGLISH_QUERY_FIELDS.includes('entities.names'), 'names (Greek-analysed only) are searched for Latin words too');
   // Quotes pair up left to right wherever they stand; one left over is ignored.
-  t.same(groups('σύμβαση "ανοιχτό'), [['σύμβαση ανοιχτό', GREEK_QUERY_FIELDS]]);
+  t.same(groups('σύμβαση "ανοιχτό'), [['συμβαση ανοιχτο', GREEK_QUERY_FIELDS]]);
   t.same(groups('a"b c"'), [['a', TEXT_QUERY_FIELDS], ['"b c"', ENGLISH_QUERY_FIELDS]]);
+});
+
+t.test('when a text query is only prefixes, then every match scores alike; with a word, it is scored', async (t) => {
+  const only = buildTextQuery('δήμο* (συμβ*', 'kimdis') as any;
+  t.same(Object.keys(only), ['constant_score']);
+  t.equal(only.constant_score.boost, 1);
+  t.same(only.constant_score.filter.bool.filter, [{ term: { source: 'kimdis' } }]);
+  t.same(Object.keys(buildTextQuery('δήμο* σύμβαση') as any), ['bool']);
+  t.same(Object.keys(buildTextQuery('ν.4412*') as any), ['bool'], 'ν is a word of its own');
 });
 
 t.test('when the text has no letter or digit, then the query matches nothing (not everything, as `*` would)', async (t) => {
@@ -48,15 +57,20 @@ t.test('when the text has no letter or digit, then the query matches nothing (no
 t.test('when the text is read into words, then it is read as the embedded engine reads it', async (t) => {
   const cases: [string, string[]][] = [
     // A word with no letter or digit is dropped: on its own it matched no document, and so did the search.
-    ['σύμβαση - δήμος', ['σύμβαση', 'δήμος']],
-    ['Ελλάδα – Υπηρεσίες | 😀 , ( )', ['Ελλάδα', 'Υπηρεσίες']],
-    // Accents typed as combining marks become the precomposed letters the analysis folds.
-    ['δη\u0301μος συ\u0308μβαση', ['δήμος', 'σϋμβαση']],
+    // Words are folded as the index holds them: accents (typed as combining marks too, even where no
+    // precomposed letter exists), case, final sigma.
+    ['σύμβαση - δήμος', ['συμβαση', 'δημοσ']],
+    ['Ελλάδα – Υπηρεσίες | 😀 , ( )', ['ελλαδα', 'υπηρεσιεσ']],
+    ['δη\u0301μος συ\u0308μβαση Café δ\u0301', ['δημοσ', 'συμβαση', 'cafe', 'δ']],
+    // Emoji and invisible characters separate words.
+    ['δήμος😀σύμβαση δήμος\u200dσύμβαση 👍🏽δήμος 🇬🇷', ['δημοσ', 'συμβαση']],
     // Prefixes: two characters at least, the star right after a letter or digit; repeats sent once.
-    ['σ* συ* συ** δήμ*', ['σ', 'συ*', 'δήμ*']],
+    ['σ* συ* συ** δήμ*', ['σ', 'συ*', 'δημ*']],
     ['1* 2* 1* -*', ['1', '2']],
-    ['σύμβαση σύμβαση "δημόσιο  έργο" "δημόσιο έργο"', ['σύμβαση', '"δημόσιο έργο"']],
-    ['"" "-" "σύμβαση*"', ['"σύμβαση"']],
+    // A prefix is split at punctuation into its words, the last one the prefix.
+    ['ν.4412* (δήμο* «ΣΤΑΥΡ* *δήμος* GR-IX* 4412/20*', ['ν', '4412*', 'δημο*', 'σταυρ*', 'δημοσ*', 'gr', 'ix*', '4412', '20*']],
+    ['σύμβαση σύμβαση "δημόσιο  έργο" "δημόσιο έργο"', ['συμβαση', '"δημοσιο εργο"']],
+    ['"" "-" "σύμβαση*"', ['"συμβαση"']],
   ];
   for (const [text, chunks] of cases) t.same(queryChunks(text), chunks, text);
 });
