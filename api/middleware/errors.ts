@@ -32,10 +32,24 @@ function detailOf(req: Request, err: HttpError, status: number): string {
   }
 }
 
+function pathDecodes(path: string): boolean {
+  if (!path.includes('%')) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** restify formatter for application/json: errors become {detail}; everything else is JSON. */
 export function formatJson(req: Request, res: Response, body: unknown): string {
   let data: string;
-  if (body instanceof Error) {
+  if (body instanceof Error && body.name === 'ResourceNotFoundError' && !pathDecodes(req.getPath())) {
+    // restify matches no route for a path that does not decode: a malformed request, not a missing route.
+    res.statusCode = 422;
+    data = JSON.stringify({ detail: 'The URL path is not valid percent-encoded UTF-8' });
+  } else if (body instanceof Error) {
     const status = statusOf(body as HttpError);
     res.statusCode = status;
     data = JSON.stringify({ detail: detailOf(req, body as HttpError, status) });

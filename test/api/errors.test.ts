@@ -92,6 +92,18 @@ t.test('when the route does not exist, then 404 with a detail, counted against t
   t.same(outside.body, { detail: 'Not found: GET /favicon.ico' });
 });
 
+t.test('when the path does not decode as percent-encoded UTF-8, then 422 says so, not an unknown route', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  for (const path of ['/v1/documents/%FF/content', '/v1/documents/ted%3A%E0%A4%A/content', '/v1/diavgeia%C3/documents']) {
+    const res = await app.request(path, { key });
+    t.equal(res.status, 422, path);
+    t.same(res.body, { detail: 'The URL path is not valid percent-encoded UTF-8' }, path);
+  }
+  t.equal((await app.request('/v1/documents/ted%3A1/content', { key })).status, 404, 'a path that decodes is looked up');
+  t.equal((await app.request('/v1/documents/100%25/content', { key })).status, 404, 'an encoded percent sign is fine');
+});
+
 t.test('when the method is not allowed, then 405 with a detail', async (t) => {
   const app = await startTestApp(t);
   const res = await app.request('/v1/sources', { key: app.key('free'), method: 'DELETE' });
