@@ -1,6 +1,7 @@
 // The ingest pipeline: pages from upstream (or saved bodies) → parse → normalize → content hash →
 // skip unchanged → originals to the blob store → embed → bulk sink → record → checkpoint.
 // The checkpoint advances only after a page's documents are flushed; one run per source at a time.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexedDocument, NormalizedDocument } from '../index-mappings/document.js';
@@ -88,26 +89,53 @@ interface Prepared {
  * Parse → normalize → hash → skip unchanged → originals → embed. `pending` holds the hashes of the
  * page whose write is still in flight, so a document repeated on the next page is judged against it.
  */
-async function preparePage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>): Promise<Prepared | null> {
+/**
+ * The pages a fetching run has seen, by the ids they hold. An upstream that ignores the page asked for,
+ * or whose paging loops, sends a page again: walking on never ended (kimdis, geodata, TED and RAE
+ * trust the upstream's own end marker), or stopped early and moved the checkpoint past what was never
+ * sent (diavgeia). A repeat stops the run before that page's checkpoint, so nothing is skipped.
+ */
+class SeenPages {
+  private readonly pages = new Map<string, number>();
+  private count = 0;
+
+  check(module: SourceModule, ids: string[]): void {
+    const n = ++this.count;
+    if (ids.length === 0) return;
+    const key = createHash('sha256').update(ids.join('\n')).digest('base64');
+    const earlier = this.pages.get(key);
+    if (earlier !== undefined) {
+      throw new Error(`${module.name}: page ${n} of this run holds the same ${ids.length} records as page ${earlier}: the upstream ignored the page asked for, or its paging loops; stopped before page ${n}'s checkpoint, so the next run asks for it again`);
+    }
+    this.pages.set(key, n);
+  }
+}
+
+async function preparePage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>, seen: SeenPages | null): Promise<Prepared | null> {
   let records;
   try {
     records = module.parse(page.body, page.contentType);
   } catch (err) {
     throw new UnparsableBody((err as Error).message);
   }
-  counts.fetched += records.length;
-  // Later records of the same id in one page win (upstreams repeat corrected versions).
-  const changed = new Map<string, Changed>();
+  const docs: (NormalizedDocument | null)[] = [];
   const skipped: string[] = [];
   for (const r of records) {
-    let doc: NormalizedDocument;
     try {
-      doc = plausiblyDated(composedText(module.normalize(r.record)));
+      docs.push(plausiblyDated(composedText(module.normalize(r.record))));
     } catch (err) {
-      counts.failed++;
       skipped.push((err as Error).message);
-      continue;
+      docs.push(null);
     }
+  }
+  seen?.check(module, docs.flatMap((d) => (d ? [d.source_id] : [])));
+  counts.fetched += records.length;
+  counts.failed += skipped.length;
+  // Later records of the same id in one page win (upstreams repeat corrected versions).
+  const changed = new Map<string, Changed>();
+  for (const [i, r] of records.entries()) {
+    const doc = docs[i];
+    if (doc === null) continue;
     const hash = contentHash(doc);
     const previous = pending.get(doc.source_id) ?? deps.documents.hash(doc.source_id);
     if (previous === hash) {
@@ -177,11 +205,13 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     // happen strictly in page order, each checkpoint only after its page is flushed.
     const pending = new Map<string, string>();
     const unparsable: string[] = [];
+    // Saved bodies may repeat one another (two saves of one page); only a fetching run is checked.
+    const seen = opts.fromDir ? null : new SeenPages();
     for await (const page of pages) {
       if (opts.signal?.aborted) throw new Error('stopped before the end (shutdown)');
       let prepared: Prepared | null = null;
       try {
-        prepared = await preparePage(deps, module, page, counts, log, pending);
+        prepared = await preparePage(deps, module, page, counts, log, pending, seen);
       } catch (err) {
         // A saved body that does not parse is skipped and counted, the others are still ingested, and
         // the run fails at the end naming it; a fetched one stops the run before its checkpoint, so the

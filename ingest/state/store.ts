@@ -52,7 +52,7 @@ const SCHEMA = `
 `;
 
 export class SourceBusyError extends Error {
-  constructor(source: string, pid: number) {
+  constructor(source: string, readonly pid: number) {
     super(`Another run of ${source} is in progress (pid ${pid})`);
     this.name = 'SourceBusyError';
   }

@@ -88,16 +88,26 @@ export const ingestCommand: Command = {
       await checkReplayDir(values.from);
     }
     const sources = values.all ? [...SOURCE_NAMES] : [sourceArg(positionals[0], INGEST_USAGE)];
-    const failed = await withRuntime(async (rt) => {
+    const { failures, busy } = await withRuntime(async (rt) => {
       let failures = 0;
+      const busy: string[] = [];
       for (const source of sources) {
-        const summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, baseUrl, onProgress: showProgress });
+        let summary;
+        try {
+          summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, baseUrl, onProgress: showProgress });
+        } catch (err) {
+          // One source held by another run does not stop the others (as the schedule and reindex do).
+          if (!values.all || !(err instanceof SourceBusyError)) throw err;
+          busy.push(`${source} (pid ${err.pid})`);
+          continue;
+        }
         showSummary(summary);
         if (summary.status === 'failed') failures++;
       }
-      return failures;
+      return { failures, busy };
     });
-    if (failed > 0) process.exitCode = 1;
+    if (busy.length > 0) process.stderr.write(`pdi: not ingested, another run holds them: ${busy.join(', ')}\n`);
+    if (failures > 0 || busy.length > 0) process.exitCode = 1;
   },
 };
 

@@ -376,3 +376,38 @@ t.test('when the embedded index is damaged, then pdi reindex (every source) move
   const status = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
   t.equal(status.sources.kimdis.indexed, 20);
 });
+
+t.test('when the upstream sends a page it already sent in this run, then the run fails there instead of looping or skipping', async (t) => {
+  const dataDir = tempDir(t);
+  // Ignores the page asked for: always page 0, which says more follow (a loop without end before).
+  const upstream = await replayServer(t, () => ({ body: { ...page(0), last: false } }));
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url);
+  t.equal(run.code, 1);
+  t.match(run.stdout, /FAILED: kimdis: page 2 of this run holds the same 5 records as page 1: the upstream ignored the page asked for, or its paging loops; stopped before page 2's checkpoint, so the next run asks for it again$/m);
+  t.equal(upstream.requests.length, 2, 'stopped at the first repeat');
+  t.equal(storedIds(dataDir).length, PER_PAGE, 'the first page is kept');
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  t.same(state.checkpoint('kimdis'), { dateFrom: since, dateTo: state.checkpoint('kimdis')?.dateTo, resource: 'contract', page: 1 }, 'the next run asks for the repeated page again');
+  t.equal(state.lastRuns().get('kimdis')?.status, 'failed');
+
+  const replay = tempDir(t);
+  for (const f of ['a.json', 'b.json']) fs.writeFileSync(path.join(replay, f), JSON.stringify(page(0)));
+  t.equal((await pdi(tempDir(t), 'ingest', 'kimdis', '--from', replay)).code, 0, 'saved bodies may repeat one another');
+});
+
+t.test('when ingest --all meets a source another run holds, then it skips that one, runs the rest, names it and exits 1', async (t) => {
+  const dataDir = tempDir(t);
+  const holder = spawn('sleep', ['60']);
+  t.teardown(() => { holder.kill(); });
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  state.db.prepare('INSERT INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run('diavgeia', holder.pid, new Date().toISOString());
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  const run = await pdi(dataDir, 'ingest', '--all', '--since', since, '--base-url', upstream.url);
+  t.equal(run.code, 1);
+  t.match(run.stderr, new RegExp(`pdi: not ingested, another run holds them: diavgeia \\(pid ${holder.pid}\\)`));
+  t.match(run.stdout, /^kimdis: .* done$/m, 'the sources after it ran');
+  t.notMatch(run.stdout, /^diavgeia/m);
+  t.equal(storedIds(dataDir).length, PAGES * PER_PAGE);
+});
