@@ -1,6 +1,7 @@
 // The one HTTP client of the ingesters: polite (bounded concurrency and a request rate per source,
 // via p-queue), patient (retries with exponential backoff and jitter on network errors, 429 and 5xx,
-// honouring Retry-After), and strict (a body shorter than its Content-Length is an error, never data).
+// honouring Retry-After up to a bound), and strict (a body shorter than its Content-Length is an error,
+// never data; a redirected POST is an error, never replayed as a GET).
 import PQueue from 'p-queue';
 
 export interface HttpClientOptions {
@@ -13,6 +14,8 @@ export interface HttpClientOptions {
   retries?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** The longest Retry-After honoured; a longer one fails the request at once. */
+  maxRetryAfterMs?: number;
   timeoutMs?: number;
   userAgent?: string;
   /** For tests: how to wait between attempts. */
@@ -23,6 +26,13 @@ export interface HttpResponse {
   status: number;
   contentType: string;
   body: string;
+}
+
+/** A response with what the client needs to decide on it. */
+interface Answer extends HttpResponse {
+  /** Retry-After in ms (delta-seconds or an HTTP date); 0 when absent or unreadable. */
+  retryAfterMs: number;
+  location: string | null;
 }
 
 export class UpstreamError extends Error {
@@ -52,6 +62,7 @@ export class HttpClient {
       retries: options.retries ?? 5,
       baseDelayMs: options.baseDelayMs ?? 500,
       maxDelayMs: options.maxDelayMs ?? 60_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 600_000,
       timeoutMs: options.timeoutMs ?? 60_000,
       userAgent: options.userAgent ?? 'pdi-ingest/0.1 (+https://github.com/public-data-intelligence)',
       sleep: options.sleep ?? defaultSleep,
@@ -60,46 +71,82 @@ export class HttpClient {
 
   /** GET or POST; resolves with a 2xx response, rejects with UpstreamError once retries are spent. */
   async request(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
+    const method = init.method ?? (init.json !== undefined ? 'POST' : 'GET');
     let lastError: UpstreamError | null = null;
+    let retryAfterMs = 0;
     for (let attempt = 0; attempt <= this.opts.retries; attempt++) {
       if (attempt > 0) {
         const backoff = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
-        const retryAfter = lastError?.status === 429 ? this.retryAfterMs : 0;
-        await this.opts.sleep(Math.max(retryAfter, backoff * (0.5 + Math.random() / 2)));
+        await this.opts.sleep(Math.max(retryAfterMs, backoff * (0.5 + Math.random() / 2)));
       }
+      let res: Answer;
       try {
-        const res = await this.queue.add(() => this.once(url, init));
-        if (res.status >= 200 && res.status < 300) return res;
-        lastError = new UpstreamError(`${init.method ?? 'GET'} ${url} answered ${res.status}`, res.status);
-        if (!retryable(res.status)) throw lastError;
+        res = await this.queue.add(() => this.once(url, method, init));
       } catch (err) {
-        if (err instanceof UpstreamError && err.status !== null && !retryable(err.status)) throw err;
-        lastError = err instanceof UpstreamError ? err : new UpstreamError(`${init.method ?? 'GET'} ${url} failed: ${(err as Error).message}`, null);
+        if (err instanceof UpstreamError) throw err;
+        lastError = new UpstreamError(`${method} ${url} failed: ${describe(err as Error)}`, null);
+        retryAfterMs = 0;
+        continue;
+      }
+      if (res.status >= 200 && res.status < 300) return { status: res.status, contentType: res.contentType, body: res.body };
+      if (res.status >= 300 && res.status < 400 && method !== 'GET') {
+        // fetch would replay a 301/302/303 as a GET without the body (the query and paging token lost,
+        // the answer a different page); the upstream has moved, and the operator is to follow it.
+        const to = res.location ? new URL(res.location, url).href : 'nowhere (no Location)';
+        throw new UpstreamError(`${method} ${url} was redirected (${res.status}) to ${to}; a redirected POST is not followed: use the new address (--base-url)`, res.status);
+      }
+      lastError = new UpstreamError(`${method} ${url} answered ${res.status}`, res.status);
+      if (!retryable(res.status)) throw lastError;
+      retryAfterMs = res.retryAfterMs;
+      if (retryAfterMs > this.opts.maxRetryAfterMs) {
+        throw new UpstreamError(`${method} ${url} answered ${res.status} and asks to be retried after ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${this.opts.maxRetryAfterMs / 1000} s this client waits; run the ingest again later`, res.status);
       }
     }
     throw lastError!;
   }
 
-  private retryAfterMs = 0;
-
-  private async once(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string> }): Promise<HttpResponse> {
+  private async once(url: string, method: string, init: { json?: unknown; headers?: Record<string, string> }): Promise<Answer> {
     const headers: Record<string, string> = { 'User-Agent': this.opts.userAgent, Accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...init.headers };
     let body: string | undefined;
     if (init.json !== undefined) {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
-    const res = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, signal: AbortSignal.timeout(this.opts.timeoutMs) });
+    const res = await fetch(url, {
+      method,
+      headers,
+      body,
+      redirect: method === 'GET' ? 'follow' : 'manual',
+      signal: AbortSignal.timeout(this.opts.timeoutMs),
+    });
     const bytes = Buffer.from(await res.arrayBuffer());
     const declared = res.headers.get('content-length');
     if (declared !== null && !res.headers.get('content-encoding') && Number(declared) !== bytes.length) {
-      throw new UpstreamError(`${url}: body truncated (${bytes.length} of ${declared} bytes)`, null);
+      throw new Error(`body truncated (${bytes.length} of ${declared} bytes)`);
     }
-    const ra = res.headers.get('retry-after');
-    this.retryAfterMs = ra && /^\d+$/.test(ra) ? Number(ra) * 1_000 : 0;
     const contentType = res.headers.get('content-type') ?? '';
-    return { status: res.status, contentType, body: decodeBody(bytes, contentType) };
+    return {
+      status: res.status,
+      contentType,
+      body: decodeBody(bytes, contentType),
+      retryAfterMs: retryAfter(res.headers.get('retry-after')),
+      location: res.headers.get('location'),
+    };
   }
+}
+
+/** Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP date, in ms from now; 0 if neither. */
+function retryAfter(value: string | null): number {
+  if (!value) return 0;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1_000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
+}
+
+/** A transport failure with its cause: fetch says only "fetch failed" and hides ECONNREFUSED & co. */
+function describe(err: Error): string {
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message ? `${err.message} (${cause.message})` : err.message;
 }
 
 /**
