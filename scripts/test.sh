@@ -46,5 +46,8 @@ if [ -z "$summary" ]; then
   echo "0 passed, 1 failed"
   exit 1
 fi
+# A test file that ended its process (an uncaught error) fails tap without a failed assertion in the
+# summary: it counts as one failure, so the line never says 0 failed for a failing run.
+if [ "$status" != 0 ] && [ "${fail:-0}" = 0 ]; then fail=1; fi
 echo "${pass:-0} passed, ${fail:-0} failed${skip:+, $skip skipped}"
 [ "$status" = 0 ] && [ "${fail:-0}" = 0 ]
