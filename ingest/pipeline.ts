@@ -16,7 +16,7 @@ import { sink } from './stages/bulk-sink.js';
 import { composedText, plausiblyDated } from './sources/normalize-helpers.js';
 import type { DocumentStore, StoredRecord } from './state/documents.js';
 import type { IngestState, RunCounts } from './state/store.js';
-import type { FetchedPage, SourceModule } from './sources/types.js';
+import type { FetchedPage, ParsedRecord, SourceModule } from './sources/types.js';
 
 export interface PipelineDeps {
   search: SearchProvider;
@@ -86,10 +86,6 @@ interface Prepared {
 }
 
 /**
- * Parse → normalize → hash → skip unchanged → originals → embed. `pending` holds the hashes of the
- * page whose write is still in flight, so a document repeated on the next page is judged against it.
- */
-/**
  * The pages a fetching run has seen, by the ids they hold. An upstream that ignores the page asked for,
  * or whose paging loops, sends a page again: walking on never ended (kimdis, geodata, TED and RAE
  * trust the upstream's own end marker), or stopped early and moved the checkpoint past what was never
@@ -111,6 +107,10 @@ class SeenPages {
   }
 }
 
+/**
+ * Parse → normalize → hash → skip unchanged → originals → embed. `pending` holds the hashes of the
+ * page whose write is still in flight, so a document repeated on the next page is judged against it.
+ */
 async function preparePage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>, seen: SeenPages | null): Promise<Prepared | null> {
   let records;
   try {
@@ -118,31 +118,28 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
   } catch (err) {
     throw new UnparsableBody((err as Error).message);
   }
-  const docs: (NormalizedDocument | null)[] = [];
+  const normalized: { doc: NormalizedDocument; original: ParsedRecord['original'] }[] = [];
   const skipped: string[] = [];
   for (const r of records) {
     try {
-      docs.push(plausiblyDated(composedText(module.normalize(r.record))));
+      normalized.push({ doc: plausiblyDated(composedText(module.normalize(r.record))), original: r.original });
     } catch (err) {
       skipped.push((err as Error).message);
-      docs.push(null);
     }
   }
-  seen?.check(module, docs.flatMap((d) => (d ? [d.source_id] : [])));
+  seen?.check(module, normalized.map((n) => n.doc.source_id));
   counts.fetched += records.length;
   counts.failed += skipped.length;
   // Later records of the same id in one page win (upstreams repeat corrected versions).
   const changed = new Map<string, Changed>();
-  for (const [i, r] of records.entries()) {
-    const doc = docs[i];
-    if (doc === null) continue;
+  for (const { doc, original } of normalized) {
     const hash = contentHash(doc);
     const previous = pending.get(doc.source_id) ?? deps.documents.hash(doc.source_id);
     if (previous === hash) {
       counts.unchanged++;
       continue;
     }
-    changed.set(doc.source_id, { doc, hash, isNew: previous === null, original: r.original });
+    changed.set(doc.source_id, { doc, hash, isNew: previous === null, original });
   }
   // One line a page, not one a record: a page of a thousand bad records would bury the progress.
   if (skipped.length > 0) {

@@ -2,6 +2,7 @@
 // index, and every source incrementally every PDI_INGEST_EVERY. Both stop between pages on shutdown.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { demoSources, loadDemo } from '../../ingest/demo.js';
 import { ingestSource, type PipelineDeps } from '../../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
@@ -29,22 +30,6 @@ export interface IngestJobOptions {
   upstreams?: Partial<Record<SourceName, string>>;
   /** First wait before demo sources that did not load are tried again (default DEMO_RETRY_MS). */
   demoRetryMs?: number;
-}
-
-/** Resolves true after ms, or false as soon as the signal aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve(true);
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
 }
 
 export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger, opts: IngestJobOptions = {}): IngestJobs {
@@ -91,7 +76,8 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
       if (failed.length === 0) break;
       log.error({ sources: failed, retry_in_s: delay / 1000 }, 'demo corpus: not every source loaded; trying those again');
       pending = failed;
-      if (!(await pause(delay, abort.signal))) return;
+      // Resolves false as soon as the server stops.
+      if (!(await wait(delay, undefined, { signal: abort.signal }).then(() => true, () => false))) return;
     }
     fs.rmSync(unfinished, { force: true });
     log.info({ ms: Date.now() - started, documents }, 'demo corpus loaded');

@@ -6,6 +6,7 @@ import type { Request, Response, Server } from 'restify';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { needsAdmission, type Admit } from './admission.js';
+import { percentDecode } from './validate.js';
 
 const MASKED = 'Internal server error';
 
@@ -32,20 +33,10 @@ function detailOf(req: Request, err: HttpError, status: number): string {
   }
 }
 
-function pathDecodes(path: string): boolean {
-  if (!path.includes('%')) return true;
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** restify formatter for application/json: errors become {detail}; everything else is JSON. */
 export function formatJson(req: Request, res: Response, body: unknown): string {
   let data: string;
-  if (body instanceof Error && body.name === 'ResourceNotFoundError' && !pathDecodes(req.getPath())) {
+  if (body instanceof Error && body.name === 'ResourceNotFoundError' && percentDecode(req.getPath()) === null) {
     // restify matches no route for a path that does not decode: a malformed request, not a missing route.
     res.statusCode = 422;
     data = JSON.stringify({ detail: 'The URL path is not valid percent-encoded UTF-8' });

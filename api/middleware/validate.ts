@@ -33,8 +33,13 @@ function rawValueDecodes(query: string, name: string): boolean {
 }
 
 function formDecode(s: string): string | null {
+  return percentDecode(s.replace(/\+/g, ' '));
+}
+
+/** `s` percent-decoded, or null when an escape is malformed or the bytes are not UTF-8. */
+export function percentDecode(s: string): string | null {
   try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
+    return decodeURIComponent(s);
   } catch {
     return null;
   }
