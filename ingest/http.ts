@@ -1,7 +1,9 @@
 // The one HTTP client of the ingesters: polite (bounded concurrency and a request rate per source,
 // via p-queue), patient (retries with exponential backoff and jitter on network errors, 429 and 5xx,
-// honouring Retry-After up to a bound), and strict (a body shorter than its Content-Length is an error,
-// never data; a redirected POST is an error, never replayed as a GET).
+// honouring Retry-After up to a bound), strict (a body shorter than its Content-Length is an error,
+// never data; a redirected POST is an error, never replayed as a GET; a body has a size limit) and
+// stoppable (the run's signal ends a request, a queued one or a wait between attempts at once).
+import { setTimeout as wait } from 'node:timers/promises';
 import PQueue from 'p-queue';
 
 export interface HttpClientOptions {
@@ -17,9 +19,13 @@ export interface HttpClientOptions {
   /** The longest Retry-After honoured; a longer one fails the request at once. */
   maxRetryAfterMs?: number;
   timeoutMs?: number;
+  /** The largest body read (default 128 MiB); a larger one fails the request, not retried. */
+  maxBodyBytes?: number;
   userAgent?: string;
-  /** For tests: how to wait between attempts. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Stops every request of the client: the run is interrupted (Ctrl-C) or the server shuts down. */
+  signal?: AbortSignal;
+  /** For tests: how to wait between attempts (rejecting when the signal aborts). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface HttpResponse {
@@ -42,7 +48,14 @@ export class UpstreamError extends Error {
   }
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const defaultSleep = (ms: number, signal?: AbortSignal) => wait(ms, undefined, { signal });
+
+/**
+ * Far above any page the sources send (the largest fixture is a few MiB), and far below the ~512 MiB
+ * of text V8 holds in one string: a page past it is a fault (an upstream that never stops sending),
+ * and reading it whole cost ~6x its size in memory.
+ */
+const MAX_BODY_BYTES = 128 * 2 ** 20;
 
 function retryable(status: number): boolean {
   return status === 429 || status >= 500;
@@ -50,7 +63,8 @@ function retryable(status: number): boolean {
 
 export class HttpClient {
   private readonly queue: PQueue;
-  private readonly opts: Required<Omit<HttpClientOptions, 'concurrency' | 'intervalCap' | 'intervalMs'>>;
+  private readonly opts: Required<Omit<HttpClientOptions, 'concurrency' | 'intervalCap' | 'intervalMs' | 'signal'>>;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(options: HttpClientOptions = {}) {
     this.queue = new PQueue({
@@ -64,9 +78,11 @@ export class HttpClient {
       maxDelayMs: options.maxDelayMs ?? 60_000,
       maxRetryAfterMs: options.maxRetryAfterMs ?? 600_000,
       timeoutMs: options.timeoutMs ?? 60_000,
+      maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
       userAgent: options.userAgent ?? 'pdi-ingest/0.1 (+https://github.com/public-data-intelligence)',
       sleep: options.sleep ?? defaultSleep,
     };
+    this.signal = options.signal;
   }
 
   /** GET or POST; resolves with a 2xx response, rejects with UpstreamError once retries are spent. */
@@ -74,15 +90,20 @@ export class HttpClient {
     const method = init.method ?? (init.json !== undefined ? 'POST' : 'GET');
     let lastError: UpstreamError | null = null;
     let retryAfterMs = 0;
+    // Whatever was under way when the run was stopped (a fetch, a place in the queue, a wait) rejects
+    // with the abort; the run ends with this, not with a retry.
+    const stopped = () => new UpstreamError(`${method} ${url} stopped: ${reasonOf(this.signal!)}`, null);
     for (let attempt = 0; attempt <= this.opts.retries; attempt++) {
-      if (attempt > 0) {
-        const backoff = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
-        await this.opts.sleep(Math.max(retryAfterMs, backoff * (0.5 + Math.random() / 2)));
-      }
+      if (this.signal?.aborted) throw stopped();
       let res: Answer;
       try {
-        res = await this.queue.add(() => this.once(url, method, init));
+        if (attempt > 0) {
+          const backoff = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
+          await this.opts.sleep(Math.max(retryAfterMs, backoff * (0.5 + Math.random() / 2)), this.signal);
+        }
+        res = await this.queue.add(() => this.once(url, method, init), { signal: this.signal });
       } catch (err) {
+        if (this.signal?.aborted) throw stopped();
         if (err instanceof UpstreamError) throw err;
         lastError = new UpstreamError(`${method} ${url} failed: ${describe(err as Error)}`, null);
         retryAfterMs = 0;
@@ -117,9 +138,9 @@ export class HttpClient {
       headers,
       body,
       redirect: method === 'GET' ? 'follow' : 'manual',
-      signal: AbortSignal.timeout(this.opts.timeoutMs),
+      signal: this.signal ? AbortSignal.any([this.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
     });
-    const bytes = Buffer.from(await res.arrayBuffer());
+    const bytes = await this.readBody(res, `${method} ${url}`);
     const declared = res.headers.get('content-length');
     if (declared !== null && !res.headers.get('content-encoding') && Number(declared) !== bytes.length) {
       throw new Error(`body truncated (${bytes.length} of ${declared} bytes)`);
@@ -133,6 +154,29 @@ export class HttpClient {
       location: res.headers.get('location'),
     };
   }
+
+  /** The body's bytes, refused (not retried: the next answer would be as large) past maxBodyBytes. */
+  private async readBody(res: Response, request: string): Promise<Buffer> {
+    const max = this.opts.maxBodyBytes;
+    const tooLarge = () => new UpstreamError(`${request} sent a body over ${max} bytes, more than this client accepts (a page this large is an upstream fault)`, res.status);
+    if (Number(res.headers.get('content-length')) > max) {
+      await res.body?.cancel();
+      throw tooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    // Leaving the loop by a throw cancels the stream, closing the connection.
+    for await (const chunk of res.body ?? []) {
+      size += chunk.byteLength;
+      if (size > max) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size);
+  }
+}
+
+function reasonOf(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
 }
 
 /** Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP date, in ms from now; 0 if neither. */

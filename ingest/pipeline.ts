@@ -8,6 +8,7 @@ import type { IndexedDocument, NormalizedDocument } from '../index-mappings/docu
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { Logger } from '../lib/logger.js';
+import type { SourceName } from '../lib/sources.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import { HttpClient } from './http.js';
 import { embedAll } from './stages/embed.js';
@@ -36,12 +37,15 @@ export interface IngestOptions {
   baseUrl?: string;
   http?: HttpClient;
   onProgress?: (progress: Progress) => void;
-  /** Stops the run between pages (the server's shutdown); what was flushed stays checkpointed. */
+  /**
+   * Stops the run (the server's shutdown, Ctrl-C): a request under way ends at once, no further page is
+   * read, and what was flushed stays checkpointed. Its reason (a string) is the run's error.
+   */
   signal?: AbortSignal;
 }
 
 export interface Progress extends RunCounts {
-  source: string;
+  source: SourceName;
   pages: number;
 }
 
@@ -190,7 +194,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     const pages = opts.fromDir
       ? replay(module, opts.fromDir)
       : module.fetch({
-        http: opts.http ?? new HttpClient(),
+        http: opts.http ?? new HttpClient({ signal: opts.signal }),
         baseUrl: opts.baseUrl ?? module.defaultBaseUrl,
         since: opts.since ?? null,
         checkpoint: opts.since ? null : deps.state.checkpoint(module.name),
@@ -204,8 +208,12 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     const unparsable: string[] = [];
     // Saved bodies may repeat one another (two saves of one page); only a fetching run is checked.
     const seen = opts.fromDir ? null : new SeenPages();
+    let cut = false;
     for await (const page of pages) {
-      if (opts.signal?.aborted) throw new Error('stopped before the end (shutdown)');
+      if (opts.signal?.aborted) {
+        cut = true;
+        break;
+      }
       let prepared: Prepared | null = null;
       try {
         prepared = await preparePage(deps, module, page, counts, log, pending, seen);
@@ -230,12 +238,14 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     }
     await inflight;
     await deps.search.refresh();
+    if (cut) throw new Error('stopped');
     if (unparsable.length > 0) {
       const named = unparsable.slice(0, 5).join(', ') + (unparsable.length > 5 ? ` and ${unparsable.length - 5} more` : '');
       throw new Error(`${unparsable.length} of the saved bodies could not be parsed as ${module.name} responses: ${named}`);
     }
   } catch (err) {
-    error = (err as Error).message;
+    // However the stop surfaced (a request ended, the loop left), the run says why it stopped.
+    error = opts.signal?.aborted ? `stopped before the end: ${String(opts.signal.reason)}` : (err as Error).message;
     log.error({ error }, 'ingest run failed');
     // A write still in flight finishes (and checkpoints) before the run is closed and unlocked.
     await Promise.resolve(inflight).catch(() => undefined);

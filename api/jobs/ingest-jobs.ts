@@ -60,19 +60,11 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
     // tried again while the server runs, at growing intervals: a restart is not needed to finish.
     let pending = demoSources();
     for (let delay = opts.demoRetryMs ?? DEMO_RETRY_MS; ; delay = Math.min(delay * 2, DEMO_RETRY_MAX_MS)) {
-      const failed: SourceName[] = [];
-      for (const source of pending) {
-        if (abort.signal.aborted) return;
-        try {
-          const [run] = await loadDemo(deps, { sources: [source], signal: abort.signal });
-          if (run.status === 'failed') failed.push(source);
-          documents += run.new + run.updated;
-        } catch (err) {
-          if (abort.signal.aborted) return;
-          log.warn({ source, error: (err as Error).message }, 'demo corpus: a source did not load');
-          failed.push(source);
-        }
-      }
+      const { runs, notLoaded } = await loadDemo(deps, { sources: pending, signal: abort.signal });
+      if (abort.signal.aborted) return;
+      for (const { source, reason } of notLoaded) log.warn({ source, error: reason }, 'demo corpus: a source did not load');
+      for (const run of runs) documents += run.new + run.updated;
+      const failed = [...runs.filter((r) => r.status === 'failed').map((r) => r.source), ...notLoaded.map((n) => n.source)];
       if (failed.length === 0) break;
       log.error({ sources: failed, retry_in_s: delay / 1000 }, 'demo corpus: not every source loaded; trying those again');
       pending = failed;
@@ -108,7 +100,7 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
     demoLoaded,
     async stop() {
       if (timer) clearInterval(timer);
-      abort.abort();
+      abort.abort('the server shut down');
       await Promise.allSettled([...running]);
     },
   };

@@ -73,7 +73,7 @@ for (const embedderName of values.embedders!.split(',')) {
     const started = performance.now();
     let documents = 0;
     for (const dir of dirs) {
-      for (const run of await loadDemo(deps, { dir })) documents += run.new + run.updated;
+      for (const run of (await loadDemo(deps, { dir })).runs) documents += run.new + run.updated;
     }
     const seconds = (performance.now() - started) / 1000;
     const result = { engine: engineName, embedder: embedder.id, documents, seconds: +seconds.toFixed(2), docs_per_second: Math.round(documents / seconds) };

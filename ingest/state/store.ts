@@ -67,6 +67,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The error of a run whose process ended (killed, crashed) before it could close the run itself. */
+const INTERRUPTED = 'interrupted: its process ended before the run finished';
+
 /** How often endRun tries again a close that failed. */
 const RETRY_END_MS = 5_000;
 
@@ -101,10 +104,8 @@ export class IngestState {
       this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, process.pid, now);
       // A run starts only under the lock, so one still `running` now had its process end first (killed,
       // crashed): it is closed as failed, or it would read `running` for ever and hide from lastRuns.
-      this.db.prepare(
-        `UPDATE runs SET status = 'failed', finished_at = ?, error = 'interrupted: its process ended before the run finished'
-          WHERE source = ? AND status = 'running'`,
-      ).run(now, source);
+      this.db.prepare("UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE source = ? AND status = 'running'")
+        .run(now, INTERRUPTED, source);
       return Number(this.db.prepare("INSERT INTO runs (source, kind, started_at, status) VALUES (?, ?, ?, 'running')")
         .run(source, kind, now).lastInsertRowid);
     });
@@ -167,13 +168,28 @@ export class IngestState {
     ).run(source, JSON.stringify(value), new Date().toISOString());
   }
 
-  /** The latest finished run of each source, of one kind (a reindex says nothing of upstream health). */
+  /**
+   * The latest finished run of each source, of one kind (a reindex says nothing of upstream health). A
+   * run left `running` by a process that ended is shown as what the next run will close it as (failed,
+   * interrupted), without a write: readers (the API, pdi status) do not take the lock.
+   */
   lastRuns(kind: RunRecord['kind'] = 'ingest'): Map<SourceName, RunRecord> {
     const rows = this.db.prepare(
       `SELECT r.* FROM runs r
-        WHERE r.id = (SELECT max(id) FROM runs x WHERE x.source = r.source AND x.kind = ? AND x.status != 'running')`,
+        WHERE r.id = (SELECT max(id) FROM runs x WHERE x.source = r.source AND x.kind = ?)`,
     ).all(kind) as RunRecord[];
-    return new Map(rows.map((r) => [r.source, r]));
+    const last = new Map<SourceName, RunRecord>();
+    for (const run of rows) {
+      if (run.status !== 'running') last.set(run.source, run);
+      else if (this.runningPid(run.source) === null) last.set(run.source, { ...run, status: 'failed', error: INTERRUPTED });
+      else {
+        const finished = this.db.prepare(
+          "SELECT * FROM runs WHERE source = ? AND kind = ? AND status != 'running' ORDER BY id DESC LIMIT 1",
+        ).get(run.source, kind) as RunRecord | undefined;
+        if (finished) last.set(run.source, finished);
+      }
+    }
+    return last;
   }
 
   close(): void {

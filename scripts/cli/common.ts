@@ -42,3 +42,22 @@ export function config(): Config {
     throw err;
   }
 }
+
+/**
+ * A signal that Ctrl-C (SIGINT) or SIGTERM aborts, for commands that stop cleanly: the run under way
+ * ends at once as failed, saying so, its source is released and the exit code is 128 + the signal's
+ * number. A second signal quits at once (what was checkpointed stays).
+ */
+export function stopOnSignals(): AbortSignal {
+  const stop = new AbortController();
+  const codes = { SIGINT: 130, SIGTERM: 143 } as const;
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(name, () => {
+      if (stop.signal.aborted) process.exit(codes[name]);
+      process.stderr.write(`\npdi: ${name}: stopping the run under way (again to quit at once)\n`);
+      process.exitCode = codes[name];
+      stop.abort(`interrupted (${name})`);
+    });
+  }
+  return stop.signal;
+}

@@ -13,7 +13,7 @@ import { isCalendarDay, utcDay } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { EmbeddedIndexDamagedError } from '../../lib/search/embedded.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
-import { config, parse, UsageError, type Command } from './common.js';
+import { config, parse, stopOnSignals, UsageError, type Command } from './common.js';
 import { showProgress, showSummary } from './progress.js';
 
 const SOURCES = SOURCE_NAMES.join(', ');
@@ -88,13 +88,15 @@ export const ingestCommand: Command = {
       await checkReplayDir(values.from);
     }
     const sources = values.all ? [...SOURCE_NAMES] : [sourceArg(positionals[0], INGEST_USAGE)];
+    const signal = stopOnSignals();
     const { failures, busy } = await withRuntime(async (rt) => {
       let failures = 0;
       const busy: string[] = [];
       for (const source of sources) {
+        if (signal.aborted) break;
         let summary;
         try {
-          summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, baseUrl, onProgress: showProgress });
+          summary = await ingestSource(rt, SOURCE_MODULES[source], { since: values.since, fromDir: values.from, baseUrl, onProgress: showProgress, signal });
         } catch (err) {
           // One source held by another run does not stop the others (as the schedule and reindex do).
           if (!values.all || !(err instanceof SourceBusyError)) throw err;
@@ -107,7 +109,7 @@ export const ingestCommand: Command = {
       return { failures, busy };
     });
     if (busy.length > 0) process.stderr.write(`pdi: not ingested, another run holds them: ${busy.join(', ')}\n`);
-    if (failures > 0 || busy.length > 0) process.exitCode = 1;
+    if ((failures > 0 || busy.length > 0) && !signal.aborted) process.exitCode = 1;
   },
 };
 
@@ -192,9 +194,11 @@ export const demoCommand: Command = {
   usage: DEMO_USAGE,
   async run(argv) {
     parse({ usage: DEMO_USAGE }, argv, {});
-    const runs = await withRuntime((rt) => loadDemo(rt, { onProgress: showProgress }));
+    const signal = stopOnSignals();
+    const { runs, notLoaded } = await withRuntime((rt) => loadDemo(rt, { onProgress: showProgress, signal }));
     for (const r of runs) showSummary(r);
-    if (runs.some((r) => r.status === 'failed')) process.exitCode = 1;
+    if (notLoaded.length > 0) process.stderr.write(`pdi: not loaded: ${notLoaded.map((n) => `${n.source} (${n.reason})`).join('; ')}\n`);
+    if ((runs.some((r) => r.status === 'failed') || notLoaded.length > 0) && !signal.aborted) process.exitCode = 1;
   },
 };
 
@@ -230,8 +234,11 @@ export const statusCommand: Command = {
     }
     process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${report.total_documents} documents\n`);
     for (const [name, s] of Object.entries(report.sources)) {
-      const run = s.last_run ? `last ingest ${s.last_run.status} ${s.last_run.finished_at}` : 'never ingested';
-      const parts = [s.last_run?.error ? `${run} (${s.last_run.error})` : run];
+      const last = s.last_run;
+      // A run whose process ended is shown before the next run closes it: it has no end time yet.
+      const run = last ? `last ingest ${last.status} ${last.finished_at ?? `(started ${last.started_at})`}` : 'never ingested';
+      const parts = [last?.error ? `${run} (${last.error})` : run];
+      if (last?.failed) parts.push(`${last.failed} skipped as malformed`);
       if (s.running_pid !== null) parts.push(`running now (pid ${s.running_pid})`);
       if (s.checkpoint) parts.push(`checkpoint ${JSON.stringify(s.checkpoint)}`);
       process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed).padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${parts.join(', ')}\n`);

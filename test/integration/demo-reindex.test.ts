@@ -8,6 +8,7 @@ import t, { type Test } from 'tap';
 import { DEMO_UNFINISHED, startIngestJobs } from '../../api/jobs/ingest-jobs.js';
 import { startServer } from '../../api/server.js';
 import { pipelineOn } from '../../ingest/runtime.js';
+import { IngestState } from '../../ingest/state/store.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
@@ -114,6 +115,22 @@ t.test('when another run holds a source during the first demo load, then the oth
   await jobs.demoLoaded;
   t.equal((await stats()).total_documents, DEMO_TOTAL, 'the whole corpus is served');
   t.notOk(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
+});
+
+t.test('when pdi demo meets a source another run holds, then it loads the others, names that one and exits 1', async (t) => {
+  const dataDir = tempDir(t);
+  const holder = spawn('sleep', ['60']);
+  t.teardown(() => { holder.kill(); });
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  state.db.prepare('INSERT INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run('ted', holder.pid, new Date().toISOString());
+  const run = await pdi(dataDir, ['demo']);
+  t.equal(run.code, 1);
+  t.match(run.stderr, `pdi: not loaded: ted (Another run of ted is in progress (pid ${holder.pid}))`);
+  for (const source of ['diavgeia', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'kimdis', 'geodata']) {
+    t.match(run.stdout, new RegExp(`^${source}: pages \\d+ .* done$`, 'm'), `${source} loaded`);
+  }
+  t.notMatch(run.stdout, /^ted/m);
 });
 
 t.test('when the embedded engine starts empty, then the demo loads and reindex swaps under reads', async (t) => {

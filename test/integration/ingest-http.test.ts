@@ -4,7 +4,7 @@ import t from 'tap';
 import { HttpClient, UpstreamError } from '../../ingest/http.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
 
-function client(sleeps: number[], opts: { maxRetryAfterMs?: number } = {}) {
+function client(sleeps: number[], opts: { maxRetryAfterMs?: number; maxBodyBytes?: number } = {}) {
   return new HttpClient({ retries: 2, baseDelayMs: 10, intervalCap: 1000, intervalMs: 1, sleep: async (ms) => void sleeps.push(ms), ...opts });
 }
 
@@ -57,4 +57,64 @@ t.test('when the connection is refused, then the error names the cause', async (
   await upstream.close();
   const err = await client([]).request(`${url}/x`).catch((e: unknown) => e);
   t.match((err as Error).message, /failed: fetch failed \(.*ECONNREFUSED.*\)/);
+});
+
+t.test('when a body is larger than the client accepts, then the request fails at once, whether its length is declared or not', async (t) => {
+  const big = 'x'.repeat(5_000);
+  const upstream = await startUpstream((req, _i, res) => {
+    if (req.path === '/declared') return { body: big };
+    // No Content-Length: chunks until the client gives up, never a whole body.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => res.write(big), 1);
+    res.on('close', () => clearInterval(timer));
+    return null;
+  });
+  t.teardown(upstream.close);
+  const sleeps: number[] = [];
+  for (const path of ['/declared', '/chunked']) {
+    const err = await client(sleeps, { maxBodyBytes: 1_000 }).request(`${upstream.url}${path}`).catch((e: unknown) => e);
+    t.ok(err instanceof UpstreamError, path);
+    t.match((err as Error).message, new RegExp(`GET ${upstream.url}${path} sent a body over 1000 bytes, more than this client accepts \\(a page this large is an upstream fault\\)`), path);
+  }
+  t.same(upstream.requests.map((r) => r.path), ['/declared', '/chunked'], 'not retried');
+  t.same(sleeps, []);
+  t.equal((await client(sleeps, { maxBodyBytes: 5_000 }).request(`${upstream.url}/declared`)).body, big, 'a body at the limit is read');
+});
+
+t.test('when the run is stopped, then a request waiting on an upstream that does not answer ends at once, and no retry follows', async (t) => {
+  const upstream = await startUpstream(() => null); // never answers
+  t.teardown(upstream.close);
+  const stop = new AbortController();
+  const sleeps: number[] = [];
+  const pending = new HttpClient({ signal: stop.signal, sleep: async (ms) => void sleeps.push(ms) }).request(`${upstream.url}/x`).catch((e: unknown) => e);
+  while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+  stop.abort('SIGINT');
+  const err = await pending;
+  t.ok(err instanceof UpstreamError);
+  t.equal((err as Error).message, `GET ${upstream.url}/x stopped: SIGINT`);
+  t.same(sleeps, [], 'no retry');
+  t.equal(upstream.requests.length, 1);
+});
+
+t.test('when the run is stopped while the client waits to retry, then the wait ends at once', async (t) => {
+  // A test that breaks this hangs on the 600 s wait until tap's timeout fails it.
+  const upstream = await startUpstream(() => ({ status: 503, headers: { 'Retry-After': '600' }, body: '' }));
+  t.teardown(upstream.close);
+  const stop = new AbortController();
+  const pending = new HttpClient({ signal: stop.signal }).request(`${upstream.url}/x`).catch((e: unknown) => e);
+  while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 50));
+  stop.abort('SIGTERM');
+  t.equal(((await pending) as Error).message, `GET ${upstream.url}/x stopped: SIGTERM`);
+  t.equal(upstream.requests.length, 1);
+});
+
+t.test('when the run was stopped before a request, then it is not sent', async (t) => {
+  const upstream = await startUpstream(() => ({ body: {} }));
+  t.teardown(upstream.close);
+  const stop = new AbortController();
+  stop.abort('shutdown');
+  const err = await new HttpClient({ signal: stop.signal }).request(`${upstream.url}/x`).catch((e: unknown) => e);
+  t.equal((err as Error).message, `GET ${upstream.url}/x stopped: shutdown`);
+  t.equal(upstream.requests.length, 0);
 });

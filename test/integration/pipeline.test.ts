@@ -78,6 +78,9 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   state.close();
   const storedBefore = storedIds(dataDir).length;
   t.equal(cp.resource, 'contract');
+  const status = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
+  t.match(status.sources.kimdis, { running_pid: null, last_run: { status: 'failed', error: 'interrupted: its process ended before the run finished' } },
+    'status tells of the killed run before the next run closes it');
   t.ok(cp.page === 1 || cp.page === 2, `checkpoint at page ${cp.page}`);
   t.ok(storedBefore === cp.page * PER_PAGE || storedBefore === (cp.page + 1) * PER_PAGE, `${storedBefore} stored for checkpoint page ${cp.page}`);
 
@@ -106,6 +109,37 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   const listed = await request(app.url, '/v1/kimdis/documents?limit=1000', { key: app.key('pro') });
   t.equal(listed.body.total, PAGES * PER_PAGE);
   t.same(listed.body.documents.map((d: { source_id: string }) => d.source_id).sort(), ids);
+});
+
+t.test('when an ingest is interrupted by Ctrl-C or SIGTERM, then the request under way ends, the run is closed as interrupted and the source released, and the exit code says which signal', async (t) => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    const dataDir = tempDir(t);
+    let sawPage2!: () => void;
+    const reachedPage2 = new Promise<void>((r) => (sawPage2 = r));
+    const upstream = await replayServer(t, (req) => {
+      if (pageOf(req) < 2) return { body: page(pageOf(req)) };
+      sawPage2();
+      return null; // never answers: only the stop ends the wait
+    });
+    const child = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url], {
+      cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    await reachedPage2;
+    child.kill(signal);
+    const [exitCode] = await new Promise<[number | null]>((r) => child.once('exit', (c) => r([c])));
+    t.equal(exitCode, code, signal);
+    t.match(stderr, `pdi: ${signal}: stopping the run under way`);
+    t.match(stdout, new RegExp(`^kimdis: pages 2  fetched 10 .* FAILED: stopped before the end: interrupted \\(${signal}\\)$`, 'm'));
+    const status = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
+    t.match(status.sources.kimdis, {
+      running_pid: null, checkpoint: { page: 2 }, last_run: { status: 'failed', error: `stopped before the end: interrupted (${signal})`, fetched: 10 },
+    }, 'closed and released by the process itself; the next run resumes at page 2');
+    t.equal(storedIds(dataDir).length, 2 * PER_PAGE, 'the pages before are kept');
+  }
 });
 
 t.test('when the same pages are ingested again, then nothing is added and all are unchanged', async (t) => {
@@ -310,7 +344,7 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
 
   const text = (await pdi(dataDir, 'status')).stdout;
   t.match(text, /kimdis +20 indexed +20 stored +last ingest succeeded \S+, checkpoint \{.*"resource":"contract"/);
-  t.match(text, /ted .*last ingest failed \S+ \(1 of the saved bodies could not be parsed as ted responses: bad\.json\)/);
+  t.match(text, /ted .*last ingest failed \S+ \(1 of the saved bodies could not be parsed as ted responses: bad\.json\), 1 skipped as malformed/);
   t.match(text, new RegExp(`rae .*never ingested, running now \\(pid ${process.pid}\\)`));
   const json = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
   t.equal(json.sources.rae.running_pid, process.pid);
