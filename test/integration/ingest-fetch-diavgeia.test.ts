@@ -141,3 +141,33 @@ t.test('when a page is not the search envelope, then the fetch fails with an Ups
   const { ctx } = harness(upstream.url, { since: '2026-02-01', now: NOW });
   await t.rejects(collect(diavgeia.fetch(ctx)), UpstreamError);
 });
+
+t.test('when info.total says fewer records than full pages already brought, then the walk goes on to a short page instead of trusting it', async (t) => {
+  // Three pages of 2, 2 and 1 decisions, each claiming total 1 (an under-count): 5 records, not 2.
+  const upstream = await startUpstream((req) => {
+    const n = Number(req.query.get('page'));
+    const [from] = windowOf(req);
+    const at = (i: number) => new Date(Date.parse(from!) + (n * 2 + i + 1) * 3_600_000).toISOString();
+    const decisions = Array.from({ length: n < 2 ? 2 : 1 }, (_, i) => decision(`ΑΔΑ-${n}-${i}`, at(i)));
+    return { body: page(decisions, n, 2, 1) };
+  });
+  t.teardown(upstream.close);
+  const { ctx } = harness(upstream.url, { now: NOW });
+  const source = createDiavgeiaSource({ pageSize: 2 });
+  const pages = await collect(source.fetch(ctx));
+  t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1', '2']);
+  t.equal(pages.flatMap((p) => source.parse(p.body, p.contentType)).length, 5);
+});
+
+t.test('when info.total is a multiple of the page size, then the walk stops on its last full page without asking for an empty one', async (t) => {
+  const upstream = await startUpstream((req) => {
+    const n = Number(req.query.get('page'));
+    const [from] = windowOf(req);
+    const decisions = [0, 1].map((i) => decision(`ΑΔΑ-${n}-${i}`, new Date(Date.parse(from!) + (n * 2 + i + 1) * 3_600_000).toISOString()));
+    return { body: page(decisions, n, 2, 4) };
+  });
+  t.teardown(upstream.close);
+  const { ctx } = harness(upstream.url, { now: NOW });
+  await collect(createDiavgeiaSource({ pageSize: 2 }).fetch(ctx));
+  t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1']);
+});

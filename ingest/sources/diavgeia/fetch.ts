@@ -111,7 +111,10 @@ export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
 
         // The server may page by a smaller size than asked; its own `info.size` is what paging follows.
         const size = parsed.info.size > 0 ? parsed.info.size : o.pageSize;
-        const windowDone = parsed.decisions.length === 0 || parsed.info.actualSize < size || (page + 1) * size >= parsed.info.total;
+        // `total` ends the walk on a full last page without asking for an empty one, but only while it
+        // agrees with what came: a full page past it shows an under-count, and then a short page ends it.
+        const received = page * size + parsed.info.actualSize;
+        const windowDone = parsed.decisions.length === 0 || parsed.info.actualSize < size || received === parsed.info.total;
         let checkpoint: DiavgeiaCheckpoint;
         if (!windowDone) checkpoint = { from: isoSeconds(w.from), to: isoSeconds(w.to), page: page + 1 };
         else if (wi < windows.length - 1) checkpoint = { from: isoSeconds(w.to), to: null, page: 0 };
