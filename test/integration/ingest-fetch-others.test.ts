@@ -212,6 +212,28 @@ t.test('when geodata runs with --since or no checkpoint, then the window starts 
   t.equal(hits[0].query.get('fq'), 'metadata_modified:[* TO NOW]');
 });
 
+t.test('when a geodata page holds entries that are no dataset, then paging counts them and they reach normalize, to be counted as malformed', async (t) => {
+  // Entry 2 of 5 is a bare string, entry 3 an object without id or name.
+  const results = [CKAN_DATASETS[0], 'oops', { title: 'χωρίς ταυτότητα' }, CKAN_DATASETS[3], CKAN_DATASETS[4]];
+  const { baseUrl, hits } = await replay(t, (hit) => {
+    const start = Number(hit.query.get('start'));
+    return { body: JSON.stringify({ help: 'h', success: true, result: { count: results.length, results: results.slice(start, start + 2) } }) };
+  });
+  const pages = await collect(geodata, context(baseUrl).ctx);
+  t.same(hits.map((h) => h.query.get('start')), ['0', '2', '4'], 'the offset moves by what the page held, not by what was usable');
+  const records = pages.flatMap((p) => geodata.parse(p.body));
+  t.equal(records.length, 5, 'every entry is a record');
+  const names = records.map((r) => {
+    try {
+      return geodata.normalize(r.record).source_id;
+    } catch (err) {
+      return (err as Error).name;
+    }
+  });
+  t.same(names, ['geodata:00000000-0000-4000-8000-000000000001', 'MalformedRecordError', 'MalformedRecordError',
+    'geodata:00000000-0000-4000-8000-000000000004', 'geodata:00000000-0000-4000-8000-000000000005']);
+});
+
 t.test('when CKAN answers success:false with HTTP 200, then the fetch fails as an upstream error', async (t) => {
   const { baseUrl } = await replay(t, () => ({ body: '{"help":"h","success":false,"error":{"__type":"Search Query Error","message":"bad fq"}}' }));
   await t.rejects(collect(geodata, context(baseUrl).ctx), UpstreamError);

@@ -6,7 +6,7 @@
 import { UpstreamError } from '../../http.js';
 import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
 import { ckanTimeToIso } from './normalize.js';
-import { parseSearchPage } from './parse.js';
+import { isDataset, parseSearchPage } from './parse.js';
 import type { GeodataCheckpoint, GeodataOptions } from './types.js';
 
 export function packageSearchUrl(baseUrl: string, since: string | null, start: number, rows: number): string {
@@ -38,6 +38,7 @@ export async function* fetchGeodata(ctx: FetchContext, options: GeodataOptions =
       throw new UpstreamError(`geodata: package_search start=${start}: ${(err as Error).message}`, null);
     }
     for (const ds of page.results) {
+      if (!isDataset(ds)) continue;
       const modified = ckanTimeToIso(ds.metadata_modified);
       if (modified && (newest === null || modified > newest)) newest = modified;
     }

@@ -5,10 +5,11 @@ import type { CkanDataset, CkanEnvelope } from './types.js';
 
 export interface CkanSearchPage {
   count: number;
-  results: CkanDataset[];
+  /** Every entry as sent: the offset moves by these, and normalize refuses (and counts) the unusable. */
+  results: unknown[];
 }
 
-function isDataset(v: unknown): v is CkanDataset {
+export function isDataset(v: unknown): v is CkanDataset {
   return !!v && typeof v === 'object' && !Array.isArray(v) && (typeof (v as CkanDataset).id === 'string' || typeof (v as CkanDataset).name === 'string');
 }
 
@@ -36,13 +37,13 @@ export function parseSearchPage(body: string): CkanSearchPage {
   if (!Array.isArray(result.results) || typeof result.count !== 'number') {
     throw new Error('geodata: package_search result must carry count and results');
   }
-  return { count: result.count, results: result.results.filter(isDataset) };
+  return { count: result.count, results: result.results };
 }
 
 export function parseGeodata(body: string, _contentType?: string): ParsedRecord[] {
   const env = readEnvelope(body);
   const result = env.result as { results?: unknown };
-  const datasets: CkanDataset[] = Array.isArray(result.results) ? result.results.filter(isDataset) : isDataset(env.result) ? [env.result] : [];
+  const datasets: unknown[] = Array.isArray(result.results) ? result.results : isDataset(env.result) ? [env.result] : [];
   if (!Array.isArray(result.results) && datasets.length === 0) throw new Error('geodata: result is neither a search page nor a dataset');
   return datasets.map((record) => ({
     record,
