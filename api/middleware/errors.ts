@@ -72,12 +72,15 @@ function clientErrorResponse(err: NodeJS.ErrnoException & { rawPacket?: Buffer }
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request timed out'];
   // RFC 9110 15.6.2: a method the server does not recognise is a 501.
   if (err.code === 'HPE_INVALID_METHOD') return [501, 'Unknown HTTP method'];
+  const line = err.rawPacket?.subarray(0, Math.max(0, err.rawPacket.indexOf('\r\n'))) ?? Buffer.alloc(0);
   if (err.code === 'HPE_INVALID_URL') {
-    const line = err.rawPacket?.subarray(0, Math.max(0, err.rawPacket.indexOf('\r\n'))) ?? Buffer.alloc(0);
     return line.some((byte) => byte >= 0x80)
       ? [400, 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")']
       : [400, 'Malformed HTTP request; percent-encode control characters and spaces in the URL'];
   }
+  // A space ends the URL, so `GET /v1/search?q=a b HTTP/1.1` fails later, on the version: a request
+  // line of more than three parts had a space in its URL.
+  if (/^[A-Z]+ \S+( \S+){2,}$/.test(line.toString('latin1'))) return [400, 'Malformed HTTP request; percent-encode control characters and spaces in the URL'];
   return [400, 'Malformed HTTP request'];
 }
 

@@ -63,7 +63,8 @@ export class ContractRoutes {
     for (const [method, path, tier] of CONTRACT_ROUTES) {
       if (this.built.has(`${method} ${path}`)) continue;
       this.register(method, path, chainOf(this.admit, method, path, tier, async (req) => {
-        throw new NotImplementedError(`${req.method} ${path} is not available yet`);
+        // The path as the client sent it (without its query), not the route's `:param` template.
+        throw new NotImplementedError(`${req.method} ${req.getPath()} is not available yet`);
       }));
     }
   }

@@ -1,7 +1,7 @@
 // The document index: GET /v1/search (Pro), GET /v1/{source}/documents (Free metadata, Pro full
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
@@ -22,7 +22,10 @@ function sourceOf(name: string): SourceName {
 }
 
 function pathParam(req: Request, name: string): string {
-  return String((req.params as Record<string, string>)[name] ?? '');
+  const v = String((req.params as Record<string, string>)[name] ?? '');
+  // `/v1/documents//content` reaches the route with an empty segment: a mistake, not an unknown id.
+  if (v.trim() === '') throw new ValidationError(`${name} must not be empty`);
+  return v;
 }
 
 export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void {

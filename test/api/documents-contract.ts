@@ -250,6 +250,11 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       const missing = await app.request('/v1/documents/ted:nope/content', { key: ent });
       t.equal(missing.status, 404);
       t.same(missing.body, { detail: 'Document not found: ted:nope' });
+      for (const empty of ['/v1/documents//content', '/v1/documents/%20/content']) {
+        const res = await app.request(empty, { key: ent });
+        t.equal(res.status, 422, empty);
+        t.same(res.body, { detail: 'source_id must not be empty' }, empty);
+      }
       t.equal((await app.request(`/v1/documents/${encodeURIComponent(withOriginal.source_id)}/content`, { key: pro })).status, 403);
     });
 

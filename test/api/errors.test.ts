@@ -154,6 +154,9 @@ t.test('when a route is planned but not built, then 501 with a detail after the 
   const res = await app.request('/v1/reports', { key: app.key('pro') });
   t.equal(res.status, 501);
   t.same(res.body, { detail: 'GET /v1/reports is not available yet' });
+  const param = await app.request('/v1/similar/diavgeia%3AABC', { key: app.key('enterprise') });
+  t.equal(param.status, 501);
+  t.same(param.body, { detail: 'GET /v1/similar/diavgeia%3AABC is not available yet' }, 'the path sent, not the route template');
 });
 
 t.test('when the client asks for HTML, then errors are still JSON', async (t) => {
@@ -206,6 +209,15 @@ t.test('when the URL holds an ASCII control byte, then 400 says to percent-encod
   const res = await rawExchange(app.url, Buffer.from('GET /v1/sources\x00 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
   t.equal(res.status, 400);
   t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode control characters and spaces in the URL' });
+});
+
+t.test('when the URL holds a raw space, then 400 says to percent-encode it', async (t) => {
+  const app = await startTestApp(t);
+  for (const line of ['GET /v1/search?q=a b HTTP/1.1', 'GET /v1/search?q=a b c HTTP/1.1']) {
+    const res = await rawExchange(app.url, Buffer.from(`${line}\r\nHost: x\r\n\r\n`));
+    t.equal(res.status, 400, line);
+    t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode control characters and spaces in the URL' }, line);
+  }
 });
 
 t.test('when the request headers are too large, then 431 with a detail', async (t) => {

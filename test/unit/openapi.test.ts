@@ -238,6 +238,42 @@ t.test('when every $ref is followed, then each one resolves inside the document'
   t.same(broken, [], 'no dangling $ref');
 });
 
+t.test('when operations, parameters, bodies, responses and media types are read, then each holds only the fields OpenAPI 3.1 allows it', async (t) => {
+  // OpenAPI 3.1 section 4.8: these objects are closed (plus x- extensions); a viewer refuses a stray
+  // field, as one did a `description` inside a media type.
+  const ALLOWED: Record<string, string[]> = {
+    operation: ['tags', 'summary', 'description', 'externalDocs', 'operationId', 'parameters', 'requestBody', 'responses', 'callbacks', 'deprecated', 'security', 'servers'],
+    parameter: ['name', 'in', 'description', 'required', 'deprecated', 'allowEmptyValue', 'style', 'explode', 'allowReserved', 'schema', 'example', 'examples', 'content'],
+    requestBody: ['description', 'content', 'required'],
+    response: ['description', 'headers', 'content', 'links'],
+    header: ['description', 'required', 'deprecated', 'style', 'explode', 'schema', 'example', 'examples', 'content'],
+    mediaType: ['schema', 'example', 'examples', 'encoding'],
+  };
+  const stray: string[] = [];
+  const check = (kind: string, obj: Json, at: string) => {
+    for (const key of Object.keys(obj)) if (!ALLOWED[kind]!.includes(key) && !key.startsWith('x-')) stray.push(`${at}: ${key}`);
+  };
+  const media = (content: Json, at: string) => {
+    for (const [type, m] of Object.entries(content ?? {})) check('mediaType', m, `${at} ${type}`);
+  };
+  for (const o of [...OPS, ...operationsOf(DOC.webhooks)]) {
+    check('operation', o.op, o.key);
+    for (const p of o.op.parameters ?? []) check('parameter', deref(p), `${o.key} parameter`);
+    if (o.op.requestBody) {
+      const body = deref(o.op.requestBody);
+      check('requestBody', body, `${o.key} requestBody`);
+      media(body.content, `${o.key} requestBody`);
+    }
+    for (const [status, r] of Object.entries(o.op.responses)) {
+      const res = deref(r);
+      check('response', res, `${o.key} ${status}`);
+      media(res.content, `${o.key} ${status}`);
+      for (const [name, h] of Object.entries(res.headers ?? {})) check('header', deref(h), `${o.key} ${status} header ${name}`);
+    }
+  }
+  t.same(stray, [], 'no field outside the object\'s kind');
+});
+
 t.test('when every operation is inspected, then it has a unique operationId, a summary, responses and an x-tier', async (t) => {
   const all = [...OPS, ...operationsOf(DOC.webhooks)];
   t.ok(OPS.length >= 25, `operations documented: ${OPS.length}`);
