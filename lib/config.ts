@@ -3,6 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const DEFAULT_DATA_DIR = fileURLToPath(new URL('../var', import.meta.url));
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, problem: string) {
@@ -115,7 +118,9 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
-    dataDir: path.resolve(text(env, 'PDI_DATA_DIR') ?? './var'),
+    // The default is the checkout's own folder, not ./var of wherever a command runs: a key created by
+    // `npx pdi` in a subfolder went to another database than the server's.
+    dataDir: path.resolve(text(env, 'PDI_DATA_DIR') ?? DEFAULT_DATA_DIR),
     elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
     indexPrefix: prefix,
     // One per core, at most four: each runs one query at a time on a core of its own, and more than

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
@@ -19,6 +20,14 @@ t.test('when nothing is set, then the documented defaults apply', async (t) => {
   t.equal(c.ingestEveryMs, null);
   t.equal(c.embeddedReaders, Math.min(4, os.availableParallelism()));
   t.equal(loadConfig({ PDI_EMBEDDED_READERS: '0' }).embeddedReaders, 0);
+});
+
+t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var folder from any working directory; a relative one is read from the working directory', async (t) => {
+  const cwd = process.cwd();
+  t.teardown(() => process.chdir(cwd));
+  process.chdir(path.join(REPO_ROOT, 'docs')); // `npx pdi keys create` run here wrote docs/var, unseen by npm start
+  t.equal(loadConfig({}).dataDir, path.join(REPO_ROOT, 'var'));
+  t.equal(loadConfig({ PDI_DATA_DIR: 'state' }).dataDir, path.join(REPO_ROOT, 'docs', 'state'));
 });
 
 t.test('when a variable is invalid, then loading fails with a message naming it', async (t) => {
