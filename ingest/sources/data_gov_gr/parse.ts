@@ -81,7 +81,13 @@ export function parseDataGovGr(body: string, contentType?: string): ParsedRecord
   }
   if (rows.length === 0) return [];
   const typed = rows as DataGovGrRow[];
-  const dataset = datasetFromContentType(contentType) ?? detectDataset(typed);
+  const tagged = datasetFromContentType(contentType);
+  const detected = tagged !== null && Object.hasOwn(PROFILES, tagged) ? null : detectDataset(typed);
+  // An unknown tag on rows of a known dataset is a file named for another one, not a new dataset.
+  if (tagged !== null && detected !== null) {
+    throw new Error(`data_gov_gr: the rows are those of ${detected}, but the body is tagged ${tagged} (a saved file named for another dataset?)`);
+  }
+  const dataset = tagged ?? detected;
   if (!dataset) {
     throw new Error('data_gov_gr: cannot tell which dataset this body belongs to; pass it as `dataset=` in the content type or in the file name');
   }

@@ -114,3 +114,10 @@ t.test('when a saved body is replayed from a file, then its file name names the 
   const parsed = data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('efet_inspections.json'));
   t.equal(parsed.length, 2);
 });
+
+t.test('when a body is tagged with an unknown dataset but its rows are a known dataset\'s, then parse refuses it, naming both', async (t) => {
+  // efet_inspections rows saved as foo.json filed themselves as data_gov_gr:foo:2023 and so on.
+  t.throws(() => data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('foo.json')),
+    /data_gov_gr: the rows are those of efet_inspections, but the body is tagged foo \(a saved file named for another dataset\?\)/);
+  t.equal(data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('efet_inspections-2024-01-01.json')).length, 2, 'the right name is read');
+});
