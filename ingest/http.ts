@@ -85,6 +85,16 @@ export class HttpClient {
     this.signal = options.signal;
   }
 
+  /** Waits, as between attempts: ended at once (rejecting) when the run is stopped. */
+  async pause(ms: number): Promise<void> {
+    try {
+      await this.opts.sleep(ms, this.signal);
+    } catch (err) {
+      if (this.signal?.aborted) throw new UpstreamError(`stopped: ${reasonOf(this.signal)}`, null);
+      throw err;
+    }
+  }
+
   /** GET or POST; resolves with a 2xx response, rejects with UpstreamError once retries are spent. */
   async request(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
     const method = init.method ?? (init.json !== undefined ? 'POST' : 'GET');

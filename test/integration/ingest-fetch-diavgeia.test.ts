@@ -171,3 +171,21 @@ t.test('when info.total is a multiple of the page size, then the walk stops on i
   await collect(createDiavgeiaSource({ pageSize: 2 }).fetch(ctx));
   t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1']);
 });
+
+t.test('when a page comes back empty once although info.total says more follow, then it is asked again and the walk goes on', async (t) => {
+  let calls = 0;
+  const upstream = await startUpstream((req) => {
+    const n = Number(req.query.get('page'));
+    const [from] = windowOf(req);
+    const at = (i: number) => new Date(Date.parse(from!) + (n * 2 + i + 1) * 3_600_000).toISOString();
+    if (n === 1 && calls++ === 0) return { body: page([], 1, 2, 3) }; // a passing fault
+    return { body: page(n === 0 ? [decision('ΑΔΑ-0-0', at(0)), decision('ΑΔΑ-0-1', at(1))] : [decision('ΑΔΑ-1-0', at(0))], n, 2, 3) };
+  });
+  t.teardown(upstream.close);
+  const { ctx, sleeps } = harness(upstream.url, { now: NOW });
+  const source = createDiavgeiaSource({ pageSize: 2 });
+  const pages = await collect(source.fetch(ctx));
+  t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1', '1']);
+  t.same(sleeps, [2_000]);
+  t.equal(pages.flatMap((p) => source.parse(p.body, p.contentType)).length, 3);
+});

@@ -92,13 +92,29 @@ t.test('when there is neither since nor checkpoint, then the walk covers the las
   t.strictSame(upstream.requests.map((r) => r.json), [{ dateFrom: '2026-02-08', dateTo: '2026-03-10' }]);
 });
 
-t.test('when `last` stays false on an empty page, then the walk still stops', async (t) => {
+t.test('when `last` stays false on an empty page, then the page is asked twice more and the walk still stops', async (t) => {
   const upstream = await startUpstream(() => ({ body: springPage([], 0, false) }));
+  t.teardown(upstream.close);
+  const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
+  const pages = await collect(kimdis.fetch(ctx));
+  t.same(upstream.requests.map((r) => r.query.get('page')), ['0', '0', '0']);
+  t.same(sleeps, [2_000, 4_000]);
+  t.strictSame(pages[0]!.checkpoint, { dateFrom: '2026-03-09', dateTo: null, resource: 'contract', page: 0 });
+});
+
+t.test('when a page comes back empty once although `last` is false, then it is asked again and the walk goes on', async (t) => {
+  let calls = 0;
+  const upstream = await startUpstream((req) => {
+    const page = Number(req.query.get('page'));
+    if (page === 0) return { body: springPage([contract('26SYMV000000001')], 0, false) };
+    if (calls++ === 0) return { body: springPage([], 1, false) }; // a passing fault
+    return { body: springPage([contract('26SYMV000000002')], 1, true) };
+  });
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
-  t.equal(upstream.requests.length, 1);
-  t.strictSame(pages[0]!.checkpoint, { dateFrom: '2026-03-09', dateTo: null, resource: 'contract', page: 0 });
+  t.same(upstream.requests.map((r) => r.query.get('page')), ['0', '1', '1']);
+  t.same(pages.flatMap((p) => kimdis.parse(p.body).map((r) => (r.record as { referenceNumber: string }).referenceNumber)), ['26SYMV000000001', '26SYMV000000002']);
 });
 
 t.test('when the server answers 429 with Retry-After, then the client waits that long and gets the page', async (t) => {

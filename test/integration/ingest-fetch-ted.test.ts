@@ -44,14 +44,27 @@ t.test('when the last page still carries a token, then the walk stops once the t
   t.strictSame(sleeps, []);
 });
 
-t.test('when a page comes back empty with a token, then the walk stops although the total is not reached', async (t) => {
-  const script = [response([1, 2], 10, 't1'), response([], 10, 't2')];
+t.test('when a page stays empty with a token, then it is asked twice more with the same token, and the walk stops although the total is not reached', async (t) => {
+  const script = [response([1, 2], 10, 't1'), response([], 10, 't2'), response([], 10, 't2'), response([], 10, 't2')];
+  const upstream = await startUpstream((_req, i) => (i < script.length ? { body: script[i] } : { status: 500, body: 'too many' }));
+  t.teardown(upstream.close);
+  const { ctx, sleeps, logs } = harness(upstream.url, { since: '2026-03-01', now: NOW });
+  const pages = await collect(ted.fetch(ctx));
+  t.equal(upstream.requests.length, 4);
+  t.same(upstream.requests.slice(1).map((r) => r.json.iterationNextToken), ['t1', 't1', 't1'], 'the same page asked again');
+  t.same(sleeps, [2_000, 4_000]);
+  t.match(logs.at(-1), { msg: 'a page stayed empty although its envelope says more follow; taken as the end', source: 'ted' });
+  t.strictSame(pages.map((p) => p.checkpoint), [{ from: '2026-03-01' }, { from: '2026-03-10' }], 'the empty page carries the final checkpoint');
+});
+
+t.test('when a page comes back empty once before the total is reached, then it is asked again and the walk goes on', async (t) => {
+  const script = [response([1, 2], 3, 't1'), response([], 3, 't2'), response([3], 3, 't2')];
   const upstream = await startUpstream((_req, i) => (i < script.length ? { body: script[i] } : { status: 500, body: 'too many' }));
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(ted.fetch(ctx));
-  t.equal(upstream.requests.length, 2);
-  t.strictSame(pages.map((p) => p.checkpoint), [{ from: '2026-03-01' }, { from: '2026-03-10' }], 'the empty page carries the final checkpoint');
+  t.same(pages.flatMap((p) => numbersOf(p.body)), ['150001-2026', '150002-2026', '150003-2026']);
+  t.equal(upstream.requests.length, 3);
 });
 
 t.test('when the token is null before the total is reached, then the walk stops', async (t) => {

@@ -11,6 +11,7 @@ import { instantToMs, instantWindows, type InstantWindow } from '../normalize-he
 import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
 import { parseSearchPage } from './parse.js';
 import type { DiavgeiaCheckpoint, DiavgeiaDecision } from './types.js';
+import { unlessFalselyEmpty } from '../empty-pages.js';
 
 export interface DiavgeiaFetchOptions {
   /** Records per page; 500 is the largest the API is known to honour. */
@@ -84,13 +85,14 @@ export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
       const q = submissionQuery(w);
       for (let page = w.firstPage; ; page++) {
         const url = `${base}/search/advanced?q=${encodeURIComponent(q)}&page=${page}&size=${o.pageSize}`;
-        const res = await ctx.http.request(url, { headers: { Accept: 'application/json' } });
-        let parsed;
-        try {
-          parsed = parseSearchPage(res.body);
-        } catch (err) {
-          throw new UpstreamError(`GET ${url}: ${(err as Error).message}`, null);
-        }
+        const { res, parsed } = await unlessFalselyEmpty(ctx, { source: 'diavgeia', window: { from: w.from.toISOString(), to: w.to.toISOString() }, page }, async () => {
+          const res = await ctx.http.request(url, { headers: { Accept: 'application/json' } });
+          try {
+            return { res, parsed: parseSearchPage(res.body) };
+          } catch (err) {
+            throw new UpstreamError(`GET ${url}: ${(err as Error).message}`, null);
+          }
+        }, (p) => p.parsed.decisions.length === 0 && page * (p.parsed.info.size > 0 ? p.parsed.info.size : o.pageSize) < p.parsed.info.total);
 
         const kept: DiavgeiaDecision[] = [];
         const dropped: { ada: unknown; submissionTimestamp: unknown }[] = [];

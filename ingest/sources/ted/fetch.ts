@@ -10,6 +10,7 @@ import { addDays, utcDate } from '../normalize-helpers.js';
 import type { FetchContext, FetchedPage } from '../types.js';
 import { parseSearchResponse } from './parse.js';
 import type { TedCheckpoint } from './types.js';
+import { unlessFalselyEmpty } from '../empty-pages.js';
 
 /** Fields asked of the search API (it requires the list). Names from research/sources.md §1.2. */
 export const TED_FIELDS = [
@@ -67,13 +68,16 @@ export function createTedFetch(options: TedFetchOptions = {}) {
         paginationMode: 'ITERATION',
       };
       if (token !== null) body.iterationNextToken = token;
-      const res = await ctx.http.request(url, { method: 'POST', json: body });
-      let parsed;
-      try {
-        parsed = parseSearchResponse(res.body);
-      } catch (err) {
-        throw new UpstreamError(`POST ${url} (page ${page}): ${(err as Error).message}`, null);
-      }
+      // Asked again with the same token: the count not reached and a token given say more follow.
+      const { res, parsed } = await unlessFalselyEmpty(ctx, { source: 'ted', page, received }, async () => {
+        const res = await ctx.http.request(url, { method: 'POST', json: body });
+        try {
+          return { res, parsed: parseSearchResponse(res.body) };
+        } catch (err) {
+          throw new UpstreamError(`POST ${url} (page ${page}): ${(err as Error).message}`, null);
+        }
+      }, (p) => p.parsed.notices.length === 0 && received < p.parsed.totalNoticeCount
+        && typeof p.parsed.iterationNextToken === 'string' && p.parsed.iterationNextToken !== '');
       if (parsed.timedOut === true) ctx.log.warn({ source: 'ted', page }, 'TED reports timedOut; the page may be partial');
       received += parsed.notices.length;
       token = typeof parsed.iterationNextToken === 'string' && parsed.iterationNextToken !== '' ? parsed.iterationNextToken : null;
