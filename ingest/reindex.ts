@@ -6,17 +6,25 @@ import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
 import { embedAll } from './stages/embed.js';
 
-export async function reindexSource(deps: PipelineDeps, source: SourceName, onBatch?: (done: number) => void): Promise<RebuildResult & { embedded: number }> {
+export interface ReindexOptions {
+  onBatch?: (done: number) => void;
+  /** Stops the rebuild (Ctrl-C): the half-built index is dropped and the old one keeps serving. */
+  signal?: AbortSignal;
+}
+
+export async function reindexSource(deps: PipelineDeps, source: SourceName, opts: ReindexOptions = {}): Promise<RebuildResult & { embedded: number }> {
   const runId = deps.state.beginRun(source, 'reindex');
   let done = 0;
   let embedded = 0;
   const { documents, embedder } = deps;
   async function* batches(): AsyncIterable<IndexedDocument[]> {
     for (const batch of documents.batches(source)) {
+      // Thrown inside the rebuild, whose failure path drops what it built.
+      if (opts.signal?.aborted) throw new Error(`stopped before the end: ${String(opts.signal.reason)}`);
       const { vectors, computed } = await embedAll(embedder, documents, batch.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
       embedded += computed;
       done += batch.length;
-      onBatch?.(done);
+      opts.onBatch?.(done);
       yield batch.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
     }
   }

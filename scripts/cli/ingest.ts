@@ -135,16 +135,25 @@ export const reindexCommand: Command = {
     const { positionals } = parse({ usage: REINDEX_USAGE }, argv, {}, true);
     if (positionals.length > 1) throw new UsageError(`reindex takes at most one source\n\n${REINDEX_USAGE}`);
     const sources = positionals.length ? [sourceArg(positionals[0], REINDEX_USAGE)] : [...SOURCE_NAMES];
+    const signal = stopOnSignals();
     const rebuild = () => withRuntime(async (rt) => {
       const skipped: SourceName[] = [];
       for (const source of sources) {
+        if (signal.aborted) break;
         const started = Date.now();
         let r;
         try {
-          r = await reindexSource(rt, source, (done) => {
-            if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${source}: ${done} documents`);
+          r = await reindexSource(rt, source, {
+            signal,
+            onBatch: (done) => {
+              if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${source}: ${done} documents`);
+            },
           });
         } catch (err) {
+          if (signal.aborted) {
+            process.stdout.write(`${source}: ${(err as Error).message}; its previous index keeps serving\n`);
+            break;
+          }
           // Every source is tried: one being ingested does not keep the others from their rebuild.
           if (!(err instanceof SourceBusyError) || sources.length === 1) throw err;
           process.stdout.write(`${source}: skipped: ${err.message}\n`);

@@ -7,6 +7,8 @@ import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import { DEMO_UNFINISHED, startIngestJobs } from '../../api/jobs/ingest-jobs.js';
 import { startServer } from '../../api/server.js';
+import { loadDemo } from '../../ingest/demo.js';
+import { reindexSource } from '../../ingest/reindex.js';
 import { pipelineOn } from '../../ingest/runtime.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { loadConfig } from '../../lib/config.js';
@@ -131,6 +133,24 @@ t.test('when pdi demo meets a source another run holds, then it loads the others
     t.match(run.stdout, new RegExp(`^${source}: pages \\d+ .* done$`, 'm'), `${source} loaded`);
   }
   t.notMatch(run.stdout, /^ted/m);
+});
+
+t.test('when a reindex is stopped, then the old index keeps serving and the run is closed as stopped', async (t) => {
+  const app = await startTestApp(t);
+  const config = loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' });
+  const deps = pipelineOn(config, app.search, app.embedder, app.ingestState, createLogger('silent'));
+  t.teardown(() => deps.close());
+  const { runs } = await loadDemo(deps, { sources: ['kimdis'] });
+  const total = runs[0]!.new;
+  t.ok(total > 0);
+  const key = app.key('pro');
+  const stop = new AbortController();
+  stop.abort('interrupted (SIGINT)');
+  await t.rejects(reindexSource(deps, 'kimdis', { signal: stop.signal }), { message: 'stopped before the end: interrupted (SIGINT)' });
+  t.equal((await app.request('/v1/kimdis/documents', { key })).body.total, total, 'the old index serves');
+  t.match(app.ingestState.lastRuns('reindex').get('kimdis'), { status: 'failed', error: 'stopped before the end: interrupted (SIGINT)' });
+  t.equal(app.ingestState.runningPid('kimdis'), null, 'the source is released');
+  t.equal((await reindexSource(deps, 'kimdis')).documents, total, 'the next reindex runs');
 });
 
 t.test('when the embedded engine starts empty, then the demo loads and reindex swaps under reads', async (t) => {
