@@ -165,6 +165,7 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
 async function commitPage(deps: PipelineDeps, module: SourceModule, prepared: Prepared, counts: Progress, log: Logger, pending: Map<string, string>): Promise<void> {
   const result = await sink(deps.search, prepared.indexed);
   const failed = new Map(result.failed.map((f) => [f.source_id, f.error]));
+  const blocked = result.failed.filter((f) => f.cause === 'index');
   const stored: StoredRecord[] = [];
   prepared.items.forEach((c, i) => {
     if (pending.get(c.doc.source_id) === c.hash) pending.delete(c.doc.source_id);
@@ -175,6 +176,13 @@ async function commitPage(deps: PipelineDeps, module: SourceModule, prepared: Pr
     else counts.updated++;
   });
   deps.documents.save(stored);
+  // An index that takes no writes (blocked, a full disk) refuses documents that are fine: the run stops
+  // before this page's checkpoint, so the next run sends them again. Counted as rejected and
+  // checkpointed past, an update was lost for good (nothing marks it to be fetched again).
+  if (blocked.length > 0) {
+    throw new Error(`the index refused ${blocked.length} of ${prepared.indexed.length} documents of this page (${blocked[0].error}); ` +
+      'stopped before its checkpoint, so the next run sends them again');
+  }
   if (failed.size > 0) {
     counts.failed += failed.size;
     deps.documents.reject([...failed].map(([source_id, error]) => ({ source_id, source: module.name, error })));

@@ -1,6 +1,8 @@
-// Stage 4: writes documents to the index in batches with a bounded number in flight. Items the engine
-// refuses are retried (only those) with backoff; what still fails is returned, never dropped silently.
-// An engine outage (an exception, not an item failure) propagates, so the run stops before checkpointing.
+// Stage 4: writes documents to the index in batches with a bounded number in flight. Items the index
+// refuses for its state (writes blocked, overload) are retried (only those) with backoff; items refused
+// for what they hold are not (a retry changes nothing). What still fails is returned, never dropped
+// silently. An engine outage (an exception, not an item failure) propagates, so the run stops before
+// checkpointing.
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { BulkResult, SearchProvider } from '../../lib/search/provider.js';
 
@@ -27,12 +29,14 @@ export async function sink(search: SearchProvider, docs: IndexedDocument[], opts
     for (let attempt = 0; ; attempt++) {
       const result = await search.upsert(pending);
       total.written += result.written;
-      if (result.failed.length === 0) return;
+      const retry = result.failed.filter((f) => f.cause === 'index');
+      total.failed.push(...result.failed.filter((f) => f.cause === 'document'));
+      if (retry.length === 0) return;
       if (attempt >= retries) {
-        total.failed.push(...result.failed);
+        total.failed.push(...retry);
         return;
       }
-      const failedIds = new Set(result.failed.map((f) => f.source_id));
+      const failedIds = new Set(retry.map((f) => f.source_id));
       pending = pending.filter((d) => failedIds.has(d.source_id));
       await sleep(200 * 2 ** attempt);
     }

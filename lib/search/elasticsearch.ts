@@ -27,6 +27,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../sources.js';
 import {
   MIN_PREFIX_CHARS,
+  type BulkFailure,
   type BulkResult,
   type KnnQuery,
   type MetadataDocument,
@@ -461,7 +462,7 @@ interface BulkOutcome {
   written: number;
   /** Items that created a new document (the rest overwrote one): the count a fresh index must hold. */
   created: number;
-  failed: { source_id: string; error: string }[];
+  failed: BulkFailure[];
 }
 
 export class ElasticsearchProvider implements SearchProvider {
@@ -666,7 +667,7 @@ export class ElasticsearchProvider implements SearchProvider {
     const valid: IndexedDocument[] = [];
     for (const doc of docs) {
       if ((SOURCE_NAMES as readonly string[]).includes(doc.source)) valid.push(doc);
-      else failed.push({ source_id: doc.source_id, error: `unknown source "${doc.source}"` });
+      else failed.push({ source_id: doc.source_id, error: `unknown source "${doc.source}"`, cause: 'document' });
     }
     if (valid.length === 0) return { written: 0, failed };
     await this.ensureInit();
@@ -701,7 +702,9 @@ export class ElasticsearchProvider implements SearchProvider {
           } else if ((r.status === 429 || r.status >= 500) && attempt < BULK_RETRIES) {
             retry.push(doc);
           } else {
-            outcome.failed.push({ source_id: doc.source_id, error: `${r.error.type}: ${r.error.reason ?? ''}` });
+            // 400 is the document itself (mapper_parsing, strict_dynamic_mapping); anything else (403
+            // cluster_block, 429 after retries, 5xx, 404 no index) is the index's state.
+            outcome.failed.push({ source_id: doc.source_id, error: `${r.error.type}: ${r.error.reason ?? ''}`, cause: r.status === 400 ? 'document' : 'index' });
           }
         });
         if (retry.length > 0) {

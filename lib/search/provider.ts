@@ -67,9 +67,20 @@ export interface KnnQuery {
   excludeId?: string;
 }
 
+/**
+ * A document the engine did not write. `document`: refused for what it holds (a mapping conflict, an
+ * invalid field): sending it again changes nothing. `index`: refused by the index's state (writes
+ * blocked, a full disk, overload): the same document goes through once the index takes writes again.
+ */
+export interface BulkFailure {
+  source_id: string;
+  error: string;
+  cause: 'document' | 'index';
+}
+
 export interface BulkResult {
   written: number;
-  failed: { source_id: string; error: string }[];
+  failed: BulkFailure[];
 }
 
 export interface RebuildResult {

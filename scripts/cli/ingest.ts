@@ -247,7 +247,7 @@ export const statusCommand: Command = {
       // A run whose process ended is shown before the next run closes it: it has no end time yet.
       const run = last ? `last ingest ${last.status} ${last.finished_at ?? `(started ${last.started_at})`}` : 'never ingested';
       const parts = [last?.error ? `${run} (${last.error})` : run];
-      if (last?.failed) parts.push(`${last.failed} skipped as malformed`);
+      if (last?.failed) parts.push(`${last.failed} failed`);
       if (s.running_pid !== null) parts.push(`running now (pid ${s.running_pid})`);
       if (s.checkpoint) parts.push(`checkpoint ${JSON.stringify(s.checkpoint)}`);
       process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed).padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${parts.join(', ')}\n`);

@@ -249,6 +249,7 @@ t.test('when some documents of a batch are invalid, then each is reported and th
   t.match(byId['rae:bad-vector'], /dimension|dims/i);
   t.match(byId['rae:extra'], /strict_dynamic_mapping/);
   t.match(byId['nowhere:z'], /unknown source/);
+  t.same(r.failed.map((f) => f.cause), ['document', 'document', 'document'], 'refused for what they hold: a retry changes nothing');
   t.ok(await p.get('rae:ok'));
   t.equal(await p.get('rae:bad-vector'), null);
 });
@@ -292,6 +293,7 @@ t.test('when bulk items are rejected with 429, then only they are retried, and r
   t.equal(r.written, 1);
   t.same(r.failed.map((f) => f.source_id), ['rae:d'], 'reported after the last retry, never dropped');
   t.match(r.failed[0].error, /cluster_block_exception/);
+  t.equal(r.failed[0].cause, 'index', 'refused for the index\'s state: the same document goes through later');
   t.equal(lines.filter((l) => /retrying/.test(l.msg)).length - retries.length, 3, 'three retries before giving up');
 });
 

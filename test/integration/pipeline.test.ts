@@ -344,7 +344,7 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
 
   const text = (await pdi(dataDir, 'status')).stdout;
   t.match(text, /kimdis +20 indexed +20 stored +last ingest succeeded \S+, checkpoint \{.*"resource":"contract"/);
-  t.match(text, /ted .*last ingest failed \S+ \(1 of the saved bodies could not be parsed as ted responses: bad\.json\), 1 skipped as malformed/);
+  t.match(text, /ted .*last ingest failed \S+ \(1 of the saved bodies could not be parsed as ted responses: bad\.json\), 1 failed/);
   t.match(text, new RegExp(`rae .*never ingested, running now \\(pid ${process.pid}\\)`));
   const json = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
   t.equal(json.sources.rae.running_pid, process.pid);

@@ -121,7 +121,7 @@ export class EmbeddedProvider implements SearchProvider {
     const valid: IndexedDocument[] = [];
     for (const doc of docs) {
       const error = this.invalid(doc);
-      if (error) failed.push({ source_id: String((doc as Partial<IndexedDocument> | null)?.source_id ?? ''), error });
+      if (error) failed.push({ source_id: String((doc as Partial<IndexedDocument> | null)?.source_id ?? ''), error, cause: 'document' });
       else valid.push(doc);
     }
     this.write(() => {
