@@ -81,6 +81,7 @@ const BULK_RETRIES = 3;
 const BULK_BACKOFF_MS = [200, 1_000, 3_000];
 /** A force merge of a large source (450k documents: ~1 min here) outlasts the per-request timeout. */
 const FORCE_MERGE_TIMEOUT_MS = 30 * 60_000;
+const FORCE_MERGE_POLL_MS = 250;
 /** Keep-alive of a deep walk's point in time: longer than WALKS.idleMs, so a kept walk is never expired. */
 const PIT_KEEP_ALIVE = '2m';
 /**
@@ -757,9 +758,7 @@ export class ElasticsearchProvider implements SearchProvider {
       // One segment before it serves: a rebuilt index is read far more than it is written, and every
       // search pays per segment (the 1M-document benchmark: rare term 2x, common term 1.3x the
       // throughput of the ~28 segments a bulk load leaves). Later upserts add segments as usual.
-      await this.call('indices.forcemerge', () =>
-        this.client.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: FORCE_MERGE_TIMEOUT_MS }),
-      );
+      await this.forceMerge(index);
       const inWrite = new Set(await this.aliasTargets(write));
       const prefixOfSource = `${write}-m`;
       const inRead = new Set((await this.aliasTargets(read)).filter((i) => i.startsWith(prefixOfSource)));
@@ -785,6 +784,28 @@ export class ElasticsearchProvider implements SearchProvider {
     this.log.info({ index, source, documents: count, replaced: old.map((o) => o.index) }, 'rebuild swapped in');
     if (old.length > 0) await this.dropOld(old.map((o) => o.index));
     return { source, documents: count, index };
+  }
+
+  /**
+   * Merges the index to one segment. A merge of a large source outlasts any one request (the transport
+   * caps each at the client's request timeout, whatever timeout a call asks for: a reindex of 450k
+   * documents always failed after 30 s), so it runs as a task, polled until it ends.
+   */
+  private async forceMerge(index: string): Promise<void> {
+    const { task } = await this.call('indices.forcemerge', () =>
+      this.client.indices.forcemerge({ index, max_num_segments: 1, wait_for_completion: false }),
+    );
+    if (!task) return; // answered at once: nothing to wait for
+    const deadline = Date.now() + FORCE_MERGE_TIMEOUT_MS;
+    for (;;) {
+      const status = await this.call('tasks.get', () => this.client.tasks.get({ task_id: task }));
+      if (status.completed) {
+        if (status.error) throw new Error(`force merge of ${index} failed: ${status.error.type}: ${status.error.reason ?? ''}`);
+        return;
+      }
+      if (Date.now() > deadline) throw new Error(`force merge of ${index} did not end within ${FORCE_MERGE_TIMEOUT_MS / 60_000} min`);
+      await delay(FORCE_MERGE_POLL_MS);
+    }
   }
 
   /**
