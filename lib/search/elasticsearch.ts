@@ -478,6 +478,7 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly step: number;
   private readonly walks = new WalkCache(WALKS);
   private initialized = false;
+  private missingLoggedAt = -Infinity;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
   private unanswered = false;
   private ping: Promise<void> | null = null;
@@ -661,6 +662,21 @@ export class ElasticsearchProvider implements SearchProvider {
     if (!this.initialized) await this.init();
   }
 
+  /**
+   * A read that met an alias resolving to no index. Before init that is an empty engine (nothing
+   * loaded yet); after it, the alias or index was removed outside pdi, and an empty answer would tell
+   * clients, with a 200, that there are no documents: it is a 503, and the log says how to repair it.
+   */
+  private missingIndex<T>(err: unknown, empty: T): T {
+    if (!isIndexNotFound(err)) throw err;
+    if (!this.initialized) return empty;
+    if (performance.now() - this.missingLoggedAt > 60_000) {
+      this.missingLoggedAt = performance.now();
+      this.log.error({ error: (err as Error).message }, 'a search alias resolves to no index (removed outside pdi?); reads answer 503 until `pdi reindex` rebuilds it');
+    }
+    throw new EngineUnavailableError();
+  }
+
   // ---- writes -----------------------------------------------------------------------------------------
 
   async upsert(docs: IndexedDocument[]): Promise<BulkResult> {
@@ -783,7 +799,25 @@ export class ElasticsearchProvider implements SearchProvider {
     }
     this.log.info({ index, source, documents: count, replaced: old.map((o) => o.index) }, 'rebuild swapped in');
     if (old.length > 0) await this.dropOld(old.map((o) => o.index));
+    await this.dropAbandoned(write, [index, ...old.map((o) => o.index)]);
     return { source, documents: count, index };
+  }
+
+  /**
+   * Deletes the source's indices behind no alias: rebuilds that failed while their cleanup could not
+   * reach the node (hung, killed) left them, each holding disk. One rebuild per source runs at a time
+   * (the ingest lock), so no other build is under way.
+   */
+  private async dropAbandoned(write: string, keep: string[]): Promise<void> {
+    try {
+      const rows = await this.call('cat.indices', () => this.client.cat.indices({ index: `${write}-m*`, format: 'json', h: 'index', expand_wildcards: 'all' }));
+      const abandoned = rows.map((r) => r.index!).filter((i) => i && !keep.includes(i));
+      if (abandoned.length === 0) return;
+      await this.call('indices.delete', () => this.client.indices.delete({ index: abandoned.join(',') }));
+      this.log.info({ indices: abandoned }, 'deleted indices abandoned by failed rebuilds');
+    } catch (err) {
+      this.log.warn({ error: describe(err) }, 'could not delete indices abandoned by failed rebuilds; the next rebuild tries again');
+    }
   }
 
   /**
@@ -869,8 +903,7 @@ export class ElasticsearchProvider implements SearchProvider {
       );
       return { total: res.count, hits: [] };
     } catch (err) {
-      if (isIndexNotFound(err)) return { total: 0, hits: [] };
-      throw err;
+      return this.missingIndex(err, { total: 0, hits: [] });
     }
   }
 
@@ -882,9 +915,7 @@ export class ElasticsearchProvider implements SearchProvider {
         return offset + limit <= this.window ? this.shallowPage(target, sort, offset, limit, src) : this.deepPage(target, sort, offset, limit, src);
       });
     } catch (err) {
-      // No alias yet (init not run): an empty index, not an error.
-      if (isIndexNotFound(err)) return { total: 0, hits: [] };
-      throw err;
+      return this.missingIndex(err, { total: 0, hits: [] });
     }
   }
 
@@ -1131,6 +1162,11 @@ export class ElasticsearchProvider implements SearchProvider {
     for (const d of res.docs) {
       if ('found' in d && d.found && d._source) return d._source;
     }
+    // Not found, but one source's alias resolved to no index: the document may be in the missing one.
+    const missing = res.docs.find((d) => 'error' in d && d.error.type === 'index_not_found_exception');
+    if (missing && 'error' in missing) {
+      return this.missingIndex(new EngineResponseError(404, missing.error.type, `Elasticsearch mget: ${missing.error.reason ?? ''}`), null);
+    }
     return null;
   }
 
@@ -1155,8 +1191,7 @@ export class ElasticsearchProvider implements SearchProvider {
       // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
       return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
     } catch (err) {
-      if (isIndexNotFound(err)) return [];
-      throw err;
+      return this.missingIndex(err, []);
     }
   }
 
@@ -1185,8 +1220,7 @@ export class ElasticsearchProvider implements SearchProvider {
         ),
       );
     } catch (err) {
-      if (isIndexNotFound(err)) return empty();
-      throw err;
+      return this.missingIndex(err, empty());
     }
     const out = empty();
     out.total_documents = totalOf(res);

@@ -502,6 +502,41 @@ t.test('when a rebuild fails, then the old index keeps serving and the new one i
   }
 });
 
+t.test('when the read alias or a source\'s index is removed outside pdi, then reads answer 503 instead of empty results, and rebuilding repairs them', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  await p.upsert([...generation('kimdis', 5, 'Σύμβαση'), ...generation('rae', 5, 'Άδεια')]);
+  await p.refresh();
+  const [raeIndex] = await aliasTargets(url, writeAlias(prefix, 'rae'));
+
+  t.equal((await es(url, 'POST', '/_aliases', { actions: [{ remove: { index: `${prefix}-*`, alias: readAlias(prefix) } }] })).status, 200);
+  await t.rejects(p.search({ text: 'Σύμβαση', limit: 10, offset: 0 }), EngineUnavailableError, 'search over every source');
+  await t.rejects(p.stats(), EngineUnavailableError, 'stats');
+  t.equal((await p.list({ source: 'kimdis', limit: 10, offset: 0 })).total, 5, 'a source\'s own alias still serves');
+
+  t.equal((await es(url, 'DELETE', `/${raeIndex}`)).status, 200);
+  await t.rejects(p.list({ source: 'rae', limit: 10, offset: 0 }), EngineUnavailableError, 'listing of the source whose index is gone');
+  await t.rejects(p.get('rae:r0000'), EngineUnavailableError, 'a document that may be in it');
+  t.ok(await p.get('kimdis:r0000'), 'a document found elsewhere is still served');
+
+  for (const source of ['kimdis', 'rae'] as const) await p.rebuild(source, (async function* () { yield generation(source, 5, 'Νέο'); })());
+  t.equal((await p.search({ text: 'Νέο', limit: 10, offset: 0 })).total, 10, 'rebuilt: the read alias serves both');
+  t.equal((await p.list({ source: 'rae', limit: 10, offset: 0 })).total, 5);
+});
+
+t.test('when a rebuild could not delete its half-built index (the node hung), then the next rebuild of the source deletes it', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  await p.upsert(generation('kimdis', 3, 'Παλιά'));
+  const [serving] = await aliasTargets(url, writeAlias(prefix, 'kimdis'));
+  // What a failed rebuild whose cleanup also failed leaves: an index of the source behind no alias.
+  const abandoned = `${serving}-abandoned`;
+  t.equal((await es(url, 'PUT', `/${abandoned}`)).status, 200);
+  const r = await p.rebuild('kimdis', (async function* () { yield generation('kimdis', 3, 'Νέα'); })());
+  const left = (await indicesOf(url, prefix)).filter((i) => i.includes('-docs-kimdis-'));
+  t.same(left, [r.index], 'only the serving index is left');
+});
+
 t.test('paging past the 10,000-hit window', async (t) => {
   const TOTAL = 10_050;
   const prefix = randomPrefix();
