@@ -12,6 +12,7 @@ import { SourceBusyError } from '../../ingest/state/store.js';
 import { isCalendarDay, utcDay } from '../../lib/clock.js';
 import { createLogger } from '../../lib/logger.js';
 import { EmbeddedIndexDamagedError } from '../../lib/search/embedded.js';
+import type { IndexStats } from '../../lib/search/provider.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import { config, parse, stopOnSignals, UsageError, type Command } from './common.js';
 import { showProgress, showSummary } from './progress.js';
@@ -212,7 +213,10 @@ export const demoCommand: Command = {
 };
 
 const STATUS_USAGE = `Usage: pdi status [--json]
-  The engine, the embedding model, and per source: documents indexed, last run, checkpoint.`;
+  The engine, the embedding model, and per source: documents indexed, last run, checkpoint.
+  Exits 1 when the engine does not answer (the rest is still shown).`;
+
+const STATUS_ENGINE_TIMEOUT_MS = 5_000;
 
 export const statusCommand: Command = {
   name: 'status',
@@ -221,14 +225,23 @@ export const statusCommand: Command = {
   async run(argv) {
     const { values } = parse({ usage: STATUS_USAGE }, argv, { json: { type: 'boolean', default: false } });
     const report = await withRuntime(async (rt) => {
-      const stats = await rt.search.stats();
+      // The run log, checkpoints and stored counts live in SQLite: an engine that is down (when they
+      // matter most) leaves only the indexed counts unknown, after 5 s at most.
+      let stats: IndexStats | null = null;
+      let engineError: string | null = null;
+      try {
+        stats = await rt.search.stats({ signal: AbortSignal.timeout(STATUS_ENGINE_TIMEOUT_MS) });
+      } catch (err) {
+        engineError = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${STATUS_ENGINE_TIMEOUT_MS / 1000} s` : (err as Error).message;
+      }
       const runs = rt.state.lastRuns();
       return {
         engine: rt.search.engine,
+        engine_error: engineError,
         embedding: { model: rt.embedder.id, dimension: rt.embedder.dimension, fallback: rt.embedder.fallback },
-        total_documents: stats.total_documents,
+        total_documents: stats?.total_documents ?? null,
         sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, {
-          indexed: stats.sources[s]?.documents ?? 0,
+          indexed: stats ? stats.sources[s]?.documents ?? 0 : null,
           stored: rt.documents.count(s),
           rejected: rt.documents.rejectedCount(s),
           last_run: runs.get(s) ?? null,
@@ -237,11 +250,13 @@ export const statusCommand: Command = {
         }])),
       };
     });
+    if (report.engine_error) process.exitCode = 1;
     if (values.json) {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       return;
     }
-    process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${report.total_documents} documents\n`);
+    const documents = report.engine_error ? `UNAVAILABLE (${report.engine_error}): indexed counts unknown` : `${report.total_documents} documents`;
+    process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${documents}\n`);
     for (const [name, s] of Object.entries(report.sources)) {
       const last = s.last_run;
       // A run whose process ended is shown before the next run closes it: it has no end time yet.
@@ -250,7 +265,7 @@ export const statusCommand: Command = {
       if (last?.failed) parts.push(`${last.failed} failed`);
       if (s.running_pid !== null) parts.push(`running now (pid ${s.running_pid})`);
       if (s.checkpoint) parts.push(`checkpoint ${JSON.stringify(s.checkpoint)}`);
-      process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed).padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${parts.join(', ')}\n`);
+      process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed ?? '?').padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${parts.join(', ')}\n`);
     }
   },
 };

@@ -349,6 +349,17 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
   const json = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
   t.equal(json.sources.rae.running_pid, process.pid);
   t.equal(json.sources.kimdis.running_pid, null);
+  t.equal(json.engine_error, null);
+
+  // The engine down: what SQLite holds is still shown, and the exit code says the engine is not there.
+  const closed = await startUpstream(() => null);
+  await closed.close();
+  const down = await runCli(dataDir, ['status'], { ELASTICSEARCH_URL: closed.url });
+  t.equal(down.code, 1);
+  t.match(down.stdout, /^engine elasticsearch; .*; UNAVAILABLE \(The search engine is unavailable; try again shortly\): indexed counts unknown$/m);
+  t.match(down.stdout, /kimdis +\? indexed +20 stored +last ingest succeeded/);
+  const downJson = JSON.parse((await runCli(dataDir, ['status', '--json'], { ELASTICSEARCH_URL: closed.url })).stdout);
+  t.match(downJson, { engine_error: 'The search engine is unavailable; try again shortly', total_documents: null, sources: { kimdis: { indexed: null, stored: 20 } } });
 });
 
 t.test('when a run cannot be closed (its database locked past the busy timeout), then it is closed and the source released once it can be, without a restart', async (t) => {
