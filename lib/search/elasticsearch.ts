@@ -586,9 +586,23 @@ export class ElasticsearchProvider implements SearchProvider {
     this.initialized = true;
   }
 
+  /**
+   * Refuses an index that stands where one of pdi's aliases must be (made by hand, or by a write to the
+   * name while its alias was gone): every alias action on the name fails with Elasticsearch's
+   * invalid_alias_name_exception, which says nothing of what to do.
+   */
+  private async checkAliasName(name: string): Promise<void> {
+    // exists() is true for an alias as well as an index.
+    if (!(await this.call('indices.exists', () => this.client.indices.exists({ index: name })))) return;
+    if (await this.call('indices.exists_alias', () => this.client.indices.existsAlias({ name }))) return;
+    throw new Error(`an index named ${name} stands where pdi's alias of that name must be (pdi never makes an index by that name): ` +
+      `look at it, delete it (DELETE /${name}), then run pdi reindex`);
+  }
+
   private async initSource(source: SourceName): Promise<void> {
     const read = readAlias(this.prefix);
     const write = writeAlias(this.prefix, source);
+    await this.checkAliasName(write);
     let targets = await this.aliasTargets(write);
     if (targets.length === 0) {
       // A fixed first-generation name: two processes initialising at once create one index, not two.
@@ -739,6 +753,8 @@ export class ElasticsearchProvider implements SearchProvider {
     const read = readAlias(this.prefix);
     const write = writeAlias(this.prefix, source);
     const index = physicalIndexName(this.prefix, source);
+    await this.checkAliasName(write);
+    await this.checkAliasName(read);
     await this.call('indices.create', () =>
       this.client.indices.create({
         index,

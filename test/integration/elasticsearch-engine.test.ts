@@ -524,6 +524,19 @@ t.test('when the read alias or a source\'s index is removed outside pdi, then re
   t.equal((await p.list({ source: 'rae', limit: 10, offset: 0 })).total, 5);
 });
 
+t.test('when an index stands where a write alias must be, then rebuild and init refuse, naming it and what to do', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  const [tedIndex] = await aliasTargets(url, writeAlias(prefix, 'ted'));
+  t.equal((await es(url, 'DELETE', `/${tedIndex}`)).status, 200);
+  t.equal((await es(url, 'PUT', `/${writeAlias(prefix, 'ted')}`)).status, 200, 'a stray index by the alias\'s name');
+  const named = new RegExp(`^an index named ${writeAlias(prefix, 'ted')} stands where pdi's alias of that name must be .*: look at it, delete it \\(DELETE /${writeAlias(prefix, 'ted')}\\), then run pdi reindex$`);
+  await t.rejects(p.rebuild('ted', (async function* () { yield generation('ted', 2, 'Νέα'); })()), named, 'rebuild');
+  await t.rejects(open(t, { prefix }).init(), named, 'init');
+  t.equal((await es(url, 'DELETE', `/${writeAlias(prefix, 'ted')}`)).status, 200);
+  t.equal((await p.rebuild('ted', (async function* () { yield generation('ted', 2, 'Νέα'); })())).documents, 2, 'once it is gone, the rebuild repairs the source');
+});
+
 t.test('when a rebuild could not delete its half-built index (the node hung), then the next rebuild of the source deletes it', async (t) => {
   const prefix = randomPrefix();
   const p = await ready(t, { prefix });
