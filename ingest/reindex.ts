@@ -1,6 +1,7 @@
 // `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
 // (no refetch; only embeddings missing for the current model are computed), then swaps atomically.
 import type { IndexedDocument } from '../index-mappings/document.js';
+import { operatorMessage } from '../lib/errors.js';
 import type { SourceName } from '../lib/sources.js';
 import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
@@ -33,7 +34,7 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, opts
     deps.state.endRun(source, runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null, deps.log);
     return { ...result, embedded };
   } catch (err) {
-    deps.state.endRun(source, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, (err as Error).message, deps.log);
+    deps.state.endRun(source, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, operatorMessage(err), deps.log);
     throw err;
   }
 }

@@ -40,7 +40,21 @@ export class NotImplementedError extends AppError {
 }
 /** The search engine cannot be reached; the API keeps running and recovers when it returns. */
 export class EngineUnavailableError extends AppError {
-  constructor(message = 'The search engine is unavailable; try again shortly') { super(503, message); }
+  /**
+   * What happened, for the operator (the log, a failed run, the CLI): clients get only the message,
+   * and "unavailable" alone misled when the node answered but one request ran out of time.
+   */
+  readonly why: string | null;
+
+  constructor(message = 'The search engine is unavailable; try again shortly', why: string | null = null) {
+    super(503, message);
+    this.why = why;
+  }
+
+  /** The message with what happened, for the operator. */
+  get full(): string {
+    return this.why ? `${this.message} (${this.why})` : this.message;
+  }
 }
 /**
  * The client closed its connection before its answer was ready: nobody reads the response, so the
@@ -48,4 +62,10 @@ export class EngineUnavailableError extends AppError {
  */
 export class ClientGoneError extends AppError {
   constructor() { super(499, 'The client closed the connection before the response was ready'); }
+}
+
+/** An error's message for the operator: with what happened, where the error knows more than clients see. */
+export function operatorMessage(err: unknown): string {
+  if (err instanceof EngineUnavailableError) return err.full;
+  return err instanceof Error ? err.message : String(err);
 }

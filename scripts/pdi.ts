@@ -1,4 +1,5 @@
 // The `pdi` operator command. Exit codes: 0 ok, 1 failure, 2 bad arguments or configuration.
+import { operatorMessage } from '../lib/errors.js';
 import { UsageError, type Command } from './cli/common.js';
 import { demoCommand, ingestCommand, reindexCommand, statusCommand } from './cli/ingest.js';
 import { keysCommand } from './cli/keys.js';
@@ -34,6 +35,6 @@ run(process.argv.slice(2)).catch((err) => {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`pdi: ${(err as Error).message}\n`);
+  process.stderr.write(`pdi: ${operatorMessage(err)}\n`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request, Response, Server } from 'restify';
-import { AppError } from '../../lib/errors.js';
+import { AppError, operatorMessage } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { needsAdmission, type Admit } from './admission.js';
 import { percentDecode } from './validate.js';
@@ -121,7 +121,7 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
     // the client went away (ClientGoneError); restify's send then writes to a closed response, a no-op.
     if (status === 499) log.debug({ method: req.method, path: req.getPath() }, 'client went away; its engine read was dropped');
     else if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
-    else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: err.message }, 'engine unavailable');
+    else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: operatorMessage(err) }, 'engine unavailable');
     else if (status >= 500) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     return cb();
   });

@@ -523,7 +523,7 @@ export class ElasticsearchProvider implements SearchProvider {
       if (isOutage(err)) {
         if (err instanceof errors.TimeoutError || err instanceof errors.ConnectionError) this.unanswered = true;
         this.log.warn({ op, ms, error: describe(err) }, 'engine unavailable');
-        throw new EngineUnavailableError();
+        throw new EngineUnavailableError(undefined, `${op}: ${err instanceof errors.TimeoutError ? `no answer within ${ms} ms` : describe(err)}`);
       }
       if (err instanceof errors.ResponseError) {
         const { type, reason } = responseInfo(err);
@@ -688,7 +688,7 @@ export class ElasticsearchProvider implements SearchProvider {
       this.missingLoggedAt = performance.now();
       this.log.error({ error: (err as Error).message }, 'a search alias resolves to no index (removed outside pdi?); reads answer 503 until `pdi reindex` rebuilds it');
     }
-    throw new EngineUnavailableError();
+    throw new EngineUnavailableError(undefined, 'a search alias resolves to no index (removed outside pdi?): run pdi reindex');
   }
 
   // ---- writes -----------------------------------------------------------------------------------------

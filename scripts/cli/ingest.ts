@@ -10,6 +10,7 @@ import { openRuntime, type Runtime } from '../../ingest/runtime.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { SourceBusyError } from '../../ingest/state/store.js';
 import { isCalendarDay, utcDay } from '../../lib/clock.js';
+import { operatorMessage } from '../../lib/errors.js';
 import { createLogger } from '../../lib/logger.js';
 import { EmbeddedIndexDamagedError } from '../../lib/search/embedded.js';
 import type { IndexStats } from '../../lib/search/provider.js';
@@ -232,7 +233,7 @@ export const statusCommand: Command = {
       try {
         stats = await rt.search.stats({ signal: AbortSignal.timeout(STATUS_ENGINE_TIMEOUT_MS) });
       } catch (err) {
-        engineError = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${STATUS_ENGINE_TIMEOUT_MS / 1000} s` : (err as Error).message;
+        engineError = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${STATUS_ENGINE_TIMEOUT_MS / 1000} s` : operatorMessage(err);
       }
       const runs = rt.state.lastRuns();
       return {

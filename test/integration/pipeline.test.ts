@@ -356,10 +356,10 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
   await closed.close();
   const down = await runCli(dataDir, ['status'], { ELASTICSEARCH_URL: closed.url });
   t.equal(down.code, 1);
-  t.match(down.stdout, /^engine elasticsearch; .*; UNAVAILABLE \(The search engine is unavailable; try again shortly\): indexed counts unknown$/m);
+  t.match(down.stdout, /^engine elasticsearch; .*; UNAVAILABLE \(The search engine is unavailable; try again shortly \(stats: ConnectionError: .*ECONNREFUSED.*\)\): indexed counts unknown$/m);
   t.match(down.stdout, /kimdis +\? indexed +20 stored +last ingest succeeded/);
   const downJson = JSON.parse((await runCli(dataDir, ['status', '--json'], { ELASTICSEARCH_URL: closed.url })).stdout);
-  t.match(downJson, { engine_error: 'The search engine is unavailable; try again shortly', total_documents: null, sources: { kimdis: { indexed: null, stored: 20 } } });
+  t.match(downJson, { engine_error: /^The search engine is unavailable; try again shortly \(stats: ConnectionError: .*ECONNREFUSED/, total_documents: null, sources: { kimdis: { indexed: null, stored: 20 } } });
 });
 
 t.test('when a run cannot be closed (its database locked past the busy timeout), then it is closed and the source released once it can be, without a restart', async (t) => {
