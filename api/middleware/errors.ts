@@ -1,6 +1,6 @@
 // The one error formatter: every error leaves as {"detail": string} with its status. Errors that are
 // not ours (AppError) and are 5xx are masked; their stack is logged, never sent.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request, Response, Server } from 'restify';
 import { AppError, operatorMessage } from '../../lib/errors.js';
@@ -98,6 +98,18 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
+  });
+
+  // What Node answers itself without a body: an Expect other than 100-continue (417) and CONNECT
+  // (the connection closed without a word). The contract wants {"detail"} on every error.
+  server.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ detail: `Expect: ${req.headers.expect} is not supported` });
+    res.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  });
+  server.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify({ detail: 'Method CONNECT is not allowed: this is no proxy' });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {

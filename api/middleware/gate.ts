@@ -2,10 +2,11 @@
 // into one function around the route's own first step, because each restify chain step costs a tick,
 // two timers and closures on every request.
 import type { Next, Request, Response } from 'restify';
-import { ForbiddenError } from '../../lib/errors.js';
+import { ForbiddenError, PayloadTooLargeError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
 import { tierAllows, withArticle } from '../tiers.js';
 import type { Admit } from './admission.js';
+import { declaredTooLarge, TOO_LARGE } from './json-body.js';
 
 export type Step = (req: Request, res: Response) => Promise<void>;
 
@@ -20,6 +21,8 @@ export function gate(admit: Admit, tier: Tier, step: Step) {
     try {
       admit(req, res);
       if (!tierAllows(req.principal!.tier, tier)) return next(new ForbiddenError(forbidden));
+      // Routes without a body too: Node would otherwise read (and drop) a body of any size.
+      if (declaredTooLarge(req)) return next(new PayloadTooLargeError(TOO_LARGE));
     } catch (err) {
       return next(err as Error);
     }

@@ -27,10 +27,16 @@ export async function checkBodyHeaders(req: Request, _res: Response): Promise<vo
   if (!/^application\/([\w.+-]+\+)?json$/i.test(req.getContentType())) {
     throw new BadRequestError('Request body must be JSON (Content-Type: application/json)');
   }
-  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) throw new PayloadTooLargeError(TOO_LARGE);
+  if (declaredTooLarge(req)) throw new PayloadTooLargeError(TOO_LARGE);
 }
 
-const TOO_LARGE = 'Request body exceeds the 1 MiB limit';
+export const TOO_LARGE = 'Request body exceeds the 1 MiB limit';
+
+/** A Content-Length over the limit: refused on every route, before any of it is read. */
+export function declaredTooLarge(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return length !== undefined && Number(length) > MAX_BODY_BYTES;
+}
 
 /**
  * Reads the body into `req.body` (parsed JSON; undefined when there is none). Stops reading once it
@@ -44,10 +50,13 @@ export function readJsonBody(req: Request, _res: Response, next: Next): void {
   const finish = (err?: Error) => {
     req.off('data', onData);
     req.off('end', onEnd);
-    req.off('error', finish);
+    req.off('error', onError);
     req.off('close', onClose);
     next(err);
   };
+  // A client that drops the connection mid-body makes the request emit 'aborted' (ECONNRESET) before
+  // 'close': it went away, as below, not a server fault to log with its stack.
+  const onError = (err: NodeJS.ErrnoException) => finish(err.code === 'ECONNRESET' ? new ClientGoneError() : err);
   const onData = (chunk: Buffer) => {
     size += chunk.length;
     if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
@@ -67,6 +76,6 @@ export function readJsonBody(req: Request, _res: Response, next: Next): void {
   const onClose = () => finish(new ClientGoneError());
   req.on('data', onData);
   req.once('end', onEnd);
-  req.once('error', finish);
+  req.once('error', onError);
   req.once('close', onClose);
 }

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import t from 'tap';
 import net from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -218,6 +219,45 @@ t.test('when the URL holds a raw space, then 400 says to percent-encode it', asy
     t.equal(res.status, 400, line);
     t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode control characters and spaces in the URL' }, line);
   }
+});
+
+t.test('when a route without a body is sent a Content-Length over 1 MiB, then 413 at once and the connection closed, not the body read', async (t) => {
+  const app = await startTestApp(t);
+  const { hostname, port } = new URL(app.url);
+  const socket = net.connect(Number(port), hostname);
+  // Headers and a first piece of the 2 MiB announced: the answer must come without the rest.
+  socket.write(`GET /v1/usage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('free')}\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n${'x'.repeat(1000)}`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) chunks.push(chunk as Buffer);
+  const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+  t.match(head, /^HTTP\/1\.1 413 /);
+  t.match(head, /connection: close/i);
+  t.same(JSON.parse(body!), { detail: 'Request body exceeds the 1 MiB limit' });
+});
+
+t.test('when a request says Expect other than 100-continue, or uses CONNECT, then the error has a detail', async (t) => {
+  const app = await startTestApp(t);
+  const expect = await rawExchange(app.url, Buffer.from('GET /v1/models HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n'));
+  t.equal(expect.status, 417);
+  t.same(JSON.parse(expect.body), { detail: 'Expect: foo is not supported' });
+  const connect = await rawExchange(app.url, Buffer.from('CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n'));
+  t.equal(connect.status, 405);
+  t.same(JSON.parse(connect.body), { detail: 'Method CONNECT is not allowed: this is no proxy' });
+});
+
+t.test('when a client drops its connection in the middle of a request body, then the server logs it as gone, not as a failure with a stack', async (t) => {
+  const lines: { level: number; msg: string }[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const app = await startTestApp(t, { logger });
+  const { hostname, port } = new URL(app.url);
+  const socket = net.connect(Number(port), hostname);
+  socket.write(`POST /v1/reports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('pro')}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+  await new Promise((r) => setTimeout(r, 200));
+  socket.destroy();
+  await new Promise((r) => setTimeout(r, 200));
+  t.same(lines.filter((l) => l.level >= 50).map((l) => l.msg), [], 'nothing at error level');
+  t.ok(lines.some((l) => l.msg === 'client went away; its engine read was dropped'), 'logged as a client gone');
+  t.equal((await app.request('/v1/usage', { key: app.key('pro') })).status, 200);
 });
 
 t.test('when the request headers are too large, then 431 with a detail', async (t) => {

@@ -8,7 +8,7 @@ import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js'
 import type { Tier } from '../../api/db/keys.js';
 import type { Clock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config.js';
-import { createLogger } from '../../lib/logger.js';
+import { createLogger, type Logger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
@@ -72,7 +72,7 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
 }
 
 /** Options: `search` replaces the embedded engine (e.g. Elasticsearch in the engine contract tests). */
-export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider } = {}): Promise<TestApp> {
+export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider; logger?: Logger } = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir(t);
   const config = loadConfig({ PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const db = openDatabase(accountsDbPath(dataDir));
@@ -81,7 +81,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
   const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
   await search.init();
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: createLogger('silent'), clock: opts.clock });
+  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
