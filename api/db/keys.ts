@@ -54,6 +54,8 @@ export class KeyStore {
 
   /** Creates the key (and its organization when new). The returned `key` is never retrievable again. */
   create(org: string, tier: Tier, now = new Date()): KeyRecord & { key: string } {
+    const problem = orgNameProblem(org);
+    if (problem) throw new RangeError(`organization name ${problem}`);
     const key = `pdi_live_${base62(32)}`;
     const id = `key_${base62(16)}`;
     const created_at = now.toISOString();
@@ -129,4 +131,18 @@ export class KeyStore {
     if (!row || !timingSafeEqual(Buffer.from(row.digest, 'hex'), Buffer.from(digest, 'hex'))) return null;
     return { keyId: row.keyId, orgId: row.orgId, org: row.org, tier: row.tier };
   }
+}
+
+export const MAX_ORG_NAME = 200;
+
+/**
+ * Why a name cannot name an organization, or null. Names are printed to operators' terminals (pdi
+ * keys list): a newline forged a second key line, and escape sequences drove the terminal.
+ */
+export function orgNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'is empty';
+  if ([...name].length > MAX_ORG_NAME) return `is longer than ${MAX_ORG_NAME} characters`;
+  // Control characters, and the bidirectional controls that reorder what a terminal shows.
+  if (/[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(name)) return 'holds a control character';
+  return null;
 }

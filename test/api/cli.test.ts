@@ -32,6 +32,17 @@ t.test('when keys are created, listed and revoked, then the CLI prints JSON with
   t.match(after[0].revoked_at, /^\d{4}-/);
 });
 
+t.test('when an organization name made before names were checked holds control characters, then keys list shows them escaped, one key a line', async (t) => {
+  const dir = tempDir(t);
+  t.equal((await pdi(dir, 'keys', 'create', '--org', 'placeholder', '--tier', 'free')).code, 0);
+  const db = openDatabase(accountsDbPath(dir));
+  db.prepare('UPDATE organizations SET name = ?').run('evil\nkey_FAKE  enterprise A\x1b[2J');
+  db.close();
+  const listed = await pdi(dir, 'keys', 'list');
+  t.equal(listed.stdout.trim().split('\n').length, 1, 'one line');
+  t.match(listed.stdout, 'evil\\nkey_FAKE  enterprise A\\u001b[2J');
+});
+
 t.test('when the data folder does not exist, then keys list and revoke answer without creating it', async (t) => {
   const dir = path.join(tempDir(t), 'not-there');
   const listed = await pdi(dir, 'keys', 'list', '--json');
@@ -56,6 +67,11 @@ t.test('when arguments are wrong, then the CLI exits 2 with the reason and usage
     [['frobnicate'], /Unknown command: frobnicate/],
     [[], /^Usage: pdi <command>/],
     [['keys', 'create', '--org', 'A', '--org', 'B', '--tier', 'pro'], /--org is given more than once/],
+    // A newline forged a second line in keys list; escape sequences drove the operator's terminal.
+    [['keys', 'create', '--org', 'evil\nkey_FAKE  enterprise A', '--tier', 'free'], /--org holds a control character/],
+    [['keys', 'create', '--org', '\x1b]0;pwned\x07\x1b[2Jok', '--tier', 'free'], /--org holds a control character/],
+    [['keys', 'create', '--org', 'A\u202Egnp.exe', '--tier', 'free'], /--org holds a control character/],
+    [['keys', 'create', '--org', 'x'.repeat(201), '--tier', 'free'], /--org is longer than 200 characters/],
   ];
   for (const [args, message] of cases) {
     const r = await pdi(dir, ...args);
