@@ -12,7 +12,7 @@ export class ServerLock {
 
   /** Takes the lock of `dataDir`, or throws naming the server that holds it. */
   static acquire(dataDir: string): ServerLock {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner only, as lib/sqlite.ts
     const db = new Database(path.join(dataDir, 'server.lock'));
     const pidFile = path.join(dataDir, 'server.pid');
     try {

@@ -11,7 +11,8 @@ export type Sqlite = Database.Database;
 export const BUSY_TIMEOUT_MS = 5_000;
 
 export function openSqlite(file: string): Sqlite {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Owner only, when this creates it: it holds the account database (key digests, organizations).
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { startTestApp } from '../helpers/app.js';
@@ -18,4 +19,12 @@ t.test('when keys are created and used, then the database files never contain a 
     t.equal(bytes.indexOf(key.slice(9)), -1, 'nor its random part');
     t.not(bytes.indexOf(createHash('sha256').update(key).digest('hex')), -1, 'its digest is');
   }
+});
+
+t.test('when the data folder does not exist yet, then it is created readable by its owner only', async (t) => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-perm-'));
+  t.teardown(() => fs.rmSync(parent, { recursive: true, force: true }));
+  const dataDir = path.join(parent, 'var');
+  await startTestApp(t, { dataDir });
+  t.equal(fs.statSync(dataDir).mode & 0o777, 0o700, 'no other local user reads the account database');
 });
