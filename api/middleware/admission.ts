@@ -62,6 +62,15 @@ function bearerKey(header: string): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
+/** How many Authorization headers the request carries (a length check first: this runs on every request). */
+function authorizationHeaders(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
+  }
+  return n;
+}
+
 export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Admit {
   const today = dayClock(clock);
   return function admit(req: Request, res: Response): void {
@@ -72,7 +81,9 @@ export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Ad
       throw new UnauthorizedError('Missing API key');
     }
     const key = bearerKey(header);
-    const principal = key === undefined ? null : keys.authenticate(key, header);
+    // Node keeps the first of two Authorization headers; a proxy in front may check the last. Two
+    // credentials are no credential.
+    const principal = key === undefined || authorizationHeaders(req.rawHeaders) > 1 ? null : keys.authenticate(key, header);
     if (!principal) {
       res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
       throw new UnauthorizedError('Invalid API key');

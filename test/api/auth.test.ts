@@ -1,3 +1,4 @@
+import net from 'node:net';
 import t from 'tap';
 import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { pdi } from '../helpers/cli.js';
@@ -20,6 +21,23 @@ t.test('when the key is unknown or malformed, then 401 Invalid API key', async (
     t.same(res.body, { detail: 'Invalid API key' }, header);
     t.equal(res.headers.get('www-authenticate'), 'Bearer error="invalid_token"', header);
   }
+});
+
+t.test('when a request carries two Authorization headers, then 401 Invalid API key, whichever comes first', async (t) => {
+  // Node keeps the first; a proxy in front that checked the last would see another credential.
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  const { hostname, port } = new URL(app.url);
+  for (const pair of [[key, 'bad'], ['bad', key], [key, key]]) {
+    const socket = net.connect(Number(port), hostname);
+    socket.end(`GET /v1/usage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${pair[0]}\r\nauthorization: Bearer ${pair[1]}\r\nConnection: close\r\n\r\n`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+    t.match(head, /^HTTP\/1\.1 401 /, pair.join(' + '));
+    t.same(JSON.parse(body!), { detail: 'Invalid API key' });
+  }
+  t.equal((await app.request('/v1/usage', { key })).status, 200, 'one header is fine');
 });
 
 t.test('when requests carry large or malformed credentials, then 401 and the key cache holds none of them', async (t) => {
