@@ -919,7 +919,7 @@ export class ElasticsearchProvider implements SearchProvider {
       );
       return { total: res.count, hits: [] };
     } catch (err) {
-      return this.missingIndex(err, { total: 0, hits: [] });
+      return this.readFailed(err, { total: 0, hits: [] }, index);
     }
   }
 
@@ -931,8 +931,26 @@ export class ElasticsearchProvider implements SearchProvider {
         return offset + limit <= this.window ? this.shallowPage(target, sort, offset, limit, src) : this.deepPage(target, sort, offset, limit, src);
       });
     } catch (err) {
-      return this.missingIndex(err, { total: 0, hits: [] });
+      return this.readFailed(err, { total: 0, hits: [] }, target.index);
     }
+  }
+
+  /**
+   * A page or count that failed. A 400 on a query pdi built may mean its target is no alias but a
+   * stray index by that name, without pdi's mapping: a 503 saying so, not a masked 500. Looked into
+   * on this error path only.
+   */
+  private async readFailed<T>(err: unknown, empty: T, index: string): Promise<T> {
+    if (err instanceof EngineResponseError && err.status === 400 && this.initialized) {
+      try {
+        await this.checkAliasName(index);
+      } catch (stray) {
+        if (stray instanceof EngineUnavailableError) throw stray;
+        this.log.error({ error: (stray as Error).message }, 'a search alias is a stray index');
+        throw new EngineUnavailableError(undefined, (stray as Error).message);
+      }
+    }
+    return this.missingIndex(err, empty);
   }
 
   /**

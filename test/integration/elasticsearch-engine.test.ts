@@ -531,6 +531,9 @@ t.test('when an index stands where a write alias must be, then rebuild and init 
   t.equal((await es(url, 'DELETE', `/${tedIndex}`)).status, 200);
   t.equal((await es(url, 'PUT', `/${writeAlias(prefix, 'ted')}`)).status, 200, 'a stray index by the alias\'s name');
   const named = new RegExp(`^an index named ${writeAlias(prefix, 'ted')} stands where pdi's alias of that name must be .*: look at it, delete it \\(DELETE /${writeAlias(prefix, 'ted')}\\), then run pdi reindex$`);
+  const read = await p.list({ source: 'ted', limit: 5, offset: 0 }).catch((e: unknown) => e);
+  t.ok(read instanceof EngineUnavailableError, 'a listing of the source is a 503, not a masked 500');
+  t.match((read as EngineUnavailableError).why, named);
   await t.rejects(p.rebuild('ted', (async function* () { yield generation('ted', 2, 'Νέα'); })()), named, 'rebuild');
   await t.rejects(open(t, { prefix }).init(), named, 'init');
   t.equal((await es(url, 'DELETE', `/${writeAlias(prefix, 'ted')}`)).status, 200);
