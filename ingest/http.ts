@@ -5,6 +5,7 @@
 // stoppable (the run's signal ends a request, a queued one or a wait between attempts at once).
 import { setTimeout as wait } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import { stopReason } from '../lib/errors.js';
 
 export interface HttpClientOptions {
   /** Requests in flight at once. */
@@ -90,7 +91,7 @@ export class HttpClient {
     try {
       await this.opts.sleep(ms, this.signal);
     } catch (err) {
-      if (this.signal?.aborted) throw new UpstreamError(`stopped: ${reasonOf(this.signal)}`, null);
+      if (this.signal?.aborted) throw new UpstreamError(`stopped: ${stopReason(this.signal)}`, null);
       throw err;
     }
   }
@@ -102,14 +103,14 @@ export class HttpClient {
     let retryAfterMs = 0;
     // Whatever was under way when the run was stopped (a fetch, a place in the queue, a wait) rejects
     // with the abort; the run ends with this, not with a retry.
-    const stopped = () => new UpstreamError(`${method} ${url} stopped: ${reasonOf(this.signal!)}`, null);
+    const stopped = () => new UpstreamError(`${method} ${url} stopped: ${stopReason(this.signal!)}`, null);
     for (let attempt = 0; attempt <= this.opts.retries; attempt++) {
       if (this.signal?.aborted) throw stopped();
       let res: Answer;
       try {
         if (attempt > 0) {
           const backoff = Math.min(this.opts.maxDelayMs, this.opts.baseDelayMs * 2 ** (attempt - 1));
-          await this.opts.sleep(Math.max(retryAfterMs, backoff * (0.5 + Math.random() / 2)), this.signal);
+          await this.pause(Math.max(retryAfterMs, backoff * (0.5 + Math.random() / 2)));
         }
         res = await this.queue.add(() => this.once(url, method, init), { signal: this.signal });
       } catch (err) {
@@ -183,10 +184,6 @@ export class HttpClient {
     }
     return Buffer.concat(chunks, size);
   }
-}
-
-function reasonOf(signal: AbortSignal): string {
-  return signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
 }
 
 /** Retry-After (RFC 9110 10.2.3): delay-seconds or an HTTP date, in ms from now; 0 if neither. */

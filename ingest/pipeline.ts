@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { IndexedDocument, NormalizedDocument } from '../index-mappings/document.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
-import { operatorMessage } from '../lib/errors.js';
+import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { SourceName } from '../lib/sources.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -254,7 +254,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     }
   } catch (err) {
     // However the stop surfaced (a request ended, the loop left), the run says why it stopped.
-    error = opts.signal?.aborted ? `stopped before the end: ${String(opts.signal.reason)}` : operatorMessage(err);
+    error = opts.signal?.aborted ? `stopped before the end: ${stopReason(opts.signal)}` : operatorMessage(err);
     log.error({ error }, 'ingest run failed');
     // A write still in flight finishes (and checkpoints) before the run is closed and unlocked.
     await Promise.resolve(inflight).catch(() => undefined);

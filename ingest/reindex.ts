@@ -1,7 +1,7 @@
 // `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
 // (no refetch; only embeddings missing for the current model are computed), then swaps atomically.
 import type { IndexedDocument } from '../index-mappings/document.js';
-import { operatorMessage } from '../lib/errors.js';
+import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { SourceName } from '../lib/sources.js';
 import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
@@ -21,7 +21,7 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, opts
   async function* batches(): AsyncIterable<IndexedDocument[]> {
     for (const batch of documents.batches(source)) {
       // Thrown inside the rebuild, whose failure path drops what it built.
-      if (opts.signal?.aborted) throw new Error(`stopped before the end: ${String(opts.signal.reason)}`);
+      if (opts.signal?.aborted) throw new Error(`stopped before the end: ${stopReason(opts.signal)}`);
       const { vectors, computed } = await embedAll(embedder, documents, batch.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
       embedded += computed;
       done += batch.length;

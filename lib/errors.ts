@@ -69,3 +69,8 @@ export function operatorMessage(err: unknown): string {
   if (err instanceof EngineUnavailableError) return err.full;
   return err instanceof Error ? err.message : String(err);
 }
+
+/** Why a run was stopped: its signal's reason (a string such as `interrupted (SIGINT)`, or an error). */
+export function stopReason(signal: AbortSignal): string {
+  return signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+}

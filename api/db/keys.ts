@@ -135,6 +135,9 @@ export class KeyStore {
 
 export const MAX_ORG_NAME = 200;
 
+/** Control characters, and the bidirectional controls that reorder what a terminal shows. */
+const TERMINAL_CONTROL = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
 /**
  * Why a name cannot name an organization, or null. Names are printed to operators' terminals (pdi
  * keys list): a newline forged a second key line, and escape sequences drove the terminal.
@@ -142,7 +145,11 @@ export const MAX_ORG_NAME = 200;
 export function orgNameProblem(name: string): string | null {
   if (name.trim() === '') return 'is empty';
   if ([...name].length > MAX_ORG_NAME) return `is longer than ${MAX_ORG_NAME} characters`;
-  // Control characters, and the bidirectional controls that reorder what a terminal shows.
-  if (/[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u.test(name)) return 'holds a control character';
+  if (TERMINAL_CONTROL.test(name)) return 'holds a control character';
   return null;
+}
+
+/** A name stored before names were checked, with its control characters escaped (`\n`, `\u001b`). */
+export function printableOrgName(name: string): string {
+  return name.replace(new RegExp(TERMINAL_CONTROL, 'gu'), (c) => JSON.stringify(c).slice(1, -1));
 }

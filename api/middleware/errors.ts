@@ -84,6 +84,15 @@ function clientErrorResponse(err: NodeJS.ErrnoException & { rawPacket?: Buffer }
   return [400, 'Malformed HTTP request'];
 }
 
+/** Answers `{"detail"}` on a bare socket (no response object: the parser refused, or CONNECT) and closes it. */
+function endWithError(socket: Duplex, status: number, detail: string): void {
+  const body = JSON.stringify({ detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function installErrorHandling(server: Server, log: Logger, admit: Admit): void {
   server.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { bytesWritten?: number }) => {
     // As Node itself does: answer only on a connection that has not sent anything yet.
@@ -92,12 +101,8 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
       return;
     }
     const [status, detail] = clientErrorResponse(err);
-    const body = JSON.stringify({ detail });
     log.debug({ code: err.code, status }, 'request rejected by the HTTP parser');
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    endWithError(socket, status, detail);
   });
 
   // What Node answers itself without a body: an Expect other than 100-continue (417) and CONNECT
@@ -108,8 +113,7 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
     res.end(body);
   });
   server.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    const body = JSON.stringify({ detail: 'Method CONNECT is not allowed: this is no proxy' });
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    endWithError(socket, 405, 'Method CONNECT is not allowed: this is no proxy');
   });
 
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {

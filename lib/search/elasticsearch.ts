@@ -478,7 +478,7 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly step: number;
   private readonly walks = new WalkCache(WALKS);
   private initialized = false;
-  private missingLoggedAt = -Infinity;
+  private brokenLoggedAt = -Infinity;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
   private unanswered = false;
   private ping: Promise<void> | null = null;
@@ -591,12 +591,18 @@ export class ElasticsearchProvider implements SearchProvider {
    * name while its alias was gone): every alias action on the name fails with Elasticsearch's
    * invalid_alias_name_exception, which says nothing of what to do.
    */
-  private async checkAliasName(name: string): Promise<void> {
+  private async strayIndexAt(name: string): Promise<string | null> {
     // exists() is true for an alias as well as an index.
-    if (!(await this.call('indices.exists', () => this.client.indices.exists({ index: name })))) return;
-    if (await this.call('indices.exists_alias', () => this.client.indices.existsAlias({ name }))) return;
-    throw new Error(`an index named ${name} stands where pdi's alias of that name must be (pdi never makes an index by that name): ` +
-      `look at it, delete it (DELETE /${name}), then run pdi reindex`);
+    if (!(await this.call('indices.exists', () => this.client.indices.exists({ index: name })))) return null;
+    if (await this.call('indices.exists_alias', () => this.client.indices.existsAlias({ name }))) return null;
+    return `an index named ${name} stands where pdi's alias of that name must be (pdi never makes an index by that name): ` +
+      `look at it, delete it (DELETE /${name}), then run pdi reindex`;
+  }
+
+  /** Throws when a stray index stands where the alias `name` must be (strayIndexAt). */
+  private async checkAliasName(name: string): Promise<void> {
+    const stray = await this.strayIndexAt(name);
+    if (stray) throw new Error(stray);
   }
 
   private async initSource(source: SourceName): Promise<void> {
@@ -684,11 +690,16 @@ export class ElasticsearchProvider implements SearchProvider {
   private missingIndex<T>(err: unknown, empty: T): T {
     if (!isIndexNotFound(err)) throw err;
     if (!this.initialized) return empty;
-    if (performance.now() - this.missingLoggedAt > 60_000) {
-      this.missingLoggedAt = performance.now();
-      this.log.error({ error: (err as Error).message }, 'a search alias resolves to no index (removed outside pdi?); reads answer 503 until `pdi reindex` rebuilds it');
+    throw this.broken('a search alias resolves to no index (removed outside pdi?): run pdi reindex');
+  }
+
+  /** The 503 of a read that met indices or aliases not as pdi built them, logged at most once a minute. */
+  private broken(why: string): EngineUnavailableError {
+    if (performance.now() - this.brokenLoggedAt > 60_000) {
+      this.brokenLoggedAt = performance.now();
+      this.log.error({ why }, 'reads answer 503 until the search indices are repaired');
     }
-    throw new EngineUnavailableError(undefined, 'a search alias resolves to no index (removed outside pdi?): run pdi reindex');
+    return new EngineUnavailableError(undefined, why);
   }
 
   // ---- writes -----------------------------------------------------------------------------------------
@@ -942,13 +953,9 @@ export class ElasticsearchProvider implements SearchProvider {
    */
   private async readFailed<T>(err: unknown, empty: T, index: string): Promise<T> {
     if (err instanceof EngineResponseError && err.status === 400 && this.initialized) {
-      try {
-        await this.checkAliasName(index);
-      } catch (stray) {
-        if (stray instanceof EngineUnavailableError) throw stray;
-        this.log.error({ error: (stray as Error).message }, 'a search alias is a stray index');
-        throw new EngineUnavailableError(undefined, (stray as Error).message);
-      }
+      // A check that itself fails leaves the read's own error to answer.
+      const stray = await this.strayIndexAt(index).catch(() => null);
+      if (stray) throw this.broken(stray);
     }
     return this.missingIndex(err, empty);
   }

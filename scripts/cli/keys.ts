@@ -1,7 +1,7 @@
 // pdi keys create|list|revoke: API key management against the account database.
 import fs from 'node:fs';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
-import { KeyStore, orgNameProblem, TIERS, type Tier } from '../../api/db/keys.js';
+import { KeyStore, orgNameProblem, printableOrgName, TIERS, type Tier } from '../../api/db/keys.js';
 import { config, parse, UsageError, type Command } from './common.js';
 
 const USAGE = `Usage:
@@ -60,7 +60,7 @@ export const keysCommand: Command = {
       }
       if (keys.length === 0) process.stdout.write('No keys yet. Create one with: pdi keys create --org NAME --tier free\n');
       for (const k of keys) {
-        process.stdout.write(`${k.id}  ${k.tier.padEnd(10)} ${printable(k.org)}  created ${k.created_at}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}\n`);
+        process.stdout.write(`${k.id}  ${k.tier.padEnd(10)} ${printableOrgName(k.org)}  created ${k.created_at}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}\n`);
       }
       return;
     }
@@ -79,8 +79,3 @@ export const keysCommand: Command = {
     throw new UsageError(`${sub ? `Unknown keys command: ${sub}` : 'keys needs a command'}\n\n${USAGE}`);
   },
 };
-
-/** A name made before names were checked, shown with its control characters escaped (`\n`, `\u001b`). */
-function printable(name: string): string {
-  return name.replace(/[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu, (c) => JSON.stringify(c).slice(1, -1));
-}

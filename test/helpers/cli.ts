@@ -1,8 +1,11 @@
 // Runs the real `pdi` command in a child process. Its environment is explicit: settings that npm test
 // exports for the whole run (ELASTICSEARCH_URL above all) must not leak into a test's CLI run, or it
 // would write to another engine than the one the test reads.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { Test } from 'tap';
+import { IngestState } from '../../ingest/state/store.js';
+import type { SourceName } from '../../lib/sources.js';
 import { REPO_ROOT } from './paths.js';
 
 const exec = promisify(execFile);
@@ -30,4 +33,14 @@ export async function pdi(dataDir: string, args: string[], env: Record<string, s
     const e = err as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/** Makes `source` held by another live process (a `sleep`), as a run in progress holds it; returns its pid. */
+export function holdSource(t: Test, dataDir: string, source: SourceName): number {
+  const holder = spawn('sleep', ['60']);
+  t.teardown(() => { holder.kill(); });
+  const state = new IngestState(IngestState.pathIn(dataDir));
+  t.teardown(() => state.close());
+  state.db.prepare('INSERT INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, holder.pid, new Date().toISOString());
+  return holder.pid!;
 }

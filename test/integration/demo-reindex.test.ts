@@ -10,11 +10,10 @@ import { startServer } from '../../api/server.js';
 import { loadDemo } from '../../ingest/demo.js';
 import { reindexSource } from '../../ingest/reindex.js';
 import { pipelineOn } from '../../ingest/runtime.js';
-import { IngestState } from '../../ingest/state/store.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
-import { cliEnv, pdi } from '../helpers/cli.js';
+import { cliEnv, holdSource, pdi } from '../helpers/cli.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
@@ -121,14 +120,10 @@ t.test('when another run holds a source during the first demo load, then the oth
 
 t.test('when pdi demo meets a source another run holds, then it loads the others, names that one and exits 1', async (t) => {
   const dataDir = tempDir(t);
-  const holder = spawn('sleep', ['60']);
-  t.teardown(() => { holder.kill(); });
-  const state = new IngestState(IngestState.pathIn(dataDir));
-  t.teardown(() => state.close());
-  state.db.prepare('INSERT INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run('ted', holder.pid, new Date().toISOString());
+  const holderPid = holdSource(t, dataDir, 'ted');
   const run = await pdi(dataDir, ['demo']);
   t.equal(run.code, 1);
-  t.match(run.stderr, `pdi: not loaded: ted (Another run of ted is in progress (pid ${holder.pid}))`);
+  t.match(run.stderr, `pdi: not loaded: ted (Another run of ted is in progress (pid ${holderPid}))`);
   for (const source of ['diavgeia', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'kimdis', 'geodata']) {
     t.match(run.stdout, new RegExp(`^${source}: pages \\d+ .* done$`, 'm'), `${source} loaded`);
   }

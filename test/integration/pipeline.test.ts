@@ -11,7 +11,7 @@ import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
 import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
-import { cliEnv, pdi as runCli } from '../helpers/cli.js';
+import { cliEnv, holdSource, pdi as runCli } from '../helpers/cli.js';
 import { startUpstream, type Responder } from '../helpers/loopback-upstream.js';
 
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
@@ -443,15 +443,11 @@ t.test('when the upstream sends a page it already sent in this run, then the run
 
 t.test('when ingest --all meets a source another run holds, then it skips that one, runs the rest, names it and exits 1', async (t) => {
   const dataDir = tempDir(t);
-  const holder = spawn('sleep', ['60']);
-  t.teardown(() => { holder.kill(); });
-  const state = new IngestState(IngestState.pathIn(dataDir));
-  t.teardown(() => state.close());
-  state.db.prepare('INSERT INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run('diavgeia', holder.pid, new Date().toISOString());
+  const holderPid = holdSource(t, dataDir, 'diavgeia');
   const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
   const run = await pdi(dataDir, 'ingest', '--all', '--since', since, '--base-url', upstream.url);
   t.equal(run.code, 1);
-  t.match(run.stderr, new RegExp(`pdi: not ingested, another run holds them: diavgeia \\(pid ${holder.pid}\\)`));
+  t.match(run.stderr, new RegExp(`pdi: not ingested, another run holds them: diavgeia \\(pid ${holderPid}\\)`));
   t.match(run.stdout, /^kimdis: .* done$/m, 'the sources after it ran');
   t.notMatch(run.stdout, /^diavgeia/m);
   t.equal(storedIds(dataDir).length, PAGES * PER_PAGE);

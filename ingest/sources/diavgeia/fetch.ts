@@ -83,6 +83,8 @@ export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
       const from = w.from.getTime();
       const to = w.to.getTime();
       const q = submissionQuery(w);
+      // The server may page by a smaller size than asked; its own `info.size` is what paging follows.
+      const sizeOf = (info: { size: number }) => (info.size > 0 ? info.size : o.pageSize);
       for (let page = w.firstPage; ; page++) {
         const url = `${base}/search/advanced?q=${encodeURIComponent(q)}&page=${page}&size=${o.pageSize}`;
         const { res, parsed } = await unlessFalselyEmpty(ctx, { source: 'diavgeia', window: { from: w.from.toISOString(), to: w.to.toISOString() }, page }, async () => {
@@ -92,7 +94,7 @@ export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
           } catch (err) {
             throw new UpstreamError(`GET ${url}: ${(err as Error).message}`, null);
           }
-        }, (p) => p.parsed.decisions.length === 0 && page * (p.parsed.info.size > 0 ? p.parsed.info.size : o.pageSize) < p.parsed.info.total);
+        }, (p) => p.parsed.decisions.length === 0 && page * sizeOf(p.parsed.info) < p.parsed.info.total);
 
         const kept: DiavgeiaDecision[] = [];
         const dropped: { ada: unknown; submissionTimestamp: unknown }[] = [];
@@ -111,8 +113,7 @@ export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
           }
         }
 
-        // The server may page by a smaller size than asked; its own `info.size` is what paging follows.
-        const size = parsed.info.size > 0 ? parsed.info.size : o.pageSize;
+        const size = sizeOf(parsed.info);
         // `total` ends the walk on a full last page without asking for an empty one, but only while it
         // agrees with what came: a full page past it shows an under-count, and then a short page ends it.
         const received = page * size + parsed.info.actualSize;

@@ -36,6 +36,11 @@ export function tedQuery(buyerCountry: string, from: string): string {
   return `buyer-country=${buyerCountry} AND publication-date>=${from.replaceAll('-', '')}`;
 }
 
+/** The page's iteration token, or null when it gives none (an empty string counts as none). */
+function nextToken(page: { iterationNextToken?: unknown }): string | null {
+  return typeof page.iterationNextToken === 'string' && page.iterationNextToken !== '' ? page.iterationNextToken : null;
+}
+
 export function createTedFetch(options: TedFetchOptions = {}) {
   const buyerCountry = options.buyerCountry ?? 'GRC';
   const limit = Math.min(250, options.limit ?? 250);
@@ -77,10 +82,10 @@ export function createTedFetch(options: TedFetchOptions = {}) {
           throw new UpstreamError(`POST ${url} (page ${page}): ${(err as Error).message}`, null);
         }
       }, (p) => p.parsed.notices.length === 0 && received < p.parsed.totalNoticeCount
-        && typeof p.parsed.iterationNextToken === 'string' && p.parsed.iterationNextToken !== '');
+        && nextToken(p.parsed) !== null);
       if (parsed.timedOut === true) ctx.log.warn({ source: 'ted', page }, 'TED reports timedOut; the page may be partial');
       received += parsed.notices.length;
-      token = typeof parsed.iterationNextToken === 'string' && parsed.iterationNextToken !== '' ? parsed.iterationNextToken : null;
+      token = nextToken(parsed);
       const done = parsed.notices.length === 0 || received >= parsed.totalNoticeCount || token === null;
       const checkpoint: TedCheckpoint = { from: done ? today : from };
       yield { body: res.body, contentType: res.contentType || 'application/json', checkpoint };
