@@ -15,7 +15,7 @@ declare module 'restify' {
   }
 }
 
-/** Sets req.principal and the quota headers, or throws 401/429 (with the headers already set). */
+/** Sets req.principal and res.quotaHeaders, or throws 401/429 (a 429 with its quota headers). */
 export type Admit = (req: Request, res: Response) => void;
 
 const PUBLIC_PATHS = new Set(['/v1/models', '/v1/models/']);
@@ -93,11 +93,14 @@ export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Ad
     const { now, day, resetMs, resetHeader } = today();
     const quota = DAILY_QUOTA[principal.tier];
     const { allowed, used } = usage.consume(principal.keyId, day, quota);
-    // Strings, not numbers: Node would convert a number twice (to validate it, then to write it).
-    res.setHeader('X-RateLimit-Limit', LIMIT_HEADER[principal.tier]);
-    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, quota - used)));
-    res.setHeader('X-RateLimit-Reset', resetHeader);
-    res.setHeader('X-Tier', principal.tier);
+    // Written with the answer (reply.ts), or by the error listener for a refusal. Strings, not numbers:
+    // Node would convert a number twice (to validate it, then to write it).
+    res.quotaHeaders = [
+      'X-RateLimit-Limit', LIMIT_HEADER[principal.tier]!,
+      'X-RateLimit-Remaining', String(Math.max(0, quota - used)),
+      'X-RateLimit-Reset', resetHeader,
+      'X-Tier', principal.tier,
+    ];
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000));
       res.setHeader('Retry-After', retryAfter);

@@ -6,6 +6,7 @@ import type { Request, Response, Server } from 'restify';
 import { AppError, operatorMessage } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { needsAdmission, type Admit } from './admission.js';
+import { setQuotaHeaders } from './reply.js';
 import { percentDecode } from './validate.js';
 
 const MASKED = 'Internal server error';
@@ -128,10 +129,12 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
       try {
         admit(req, res);
       } catch (refusal) {
+        setQuotaHeaders(res);
         res.send(refusal);
         return cb();
       }
     }
+    setQuotaHeaders(res);
     const status = statusOf(err);
     // 501 is a route not built yet and 503 an engine that is down: expected, so no stack trace. 499:
     // the client went away (ClientGoneError); restify's send then writes to a closed response, a no-op.

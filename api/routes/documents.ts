@@ -6,6 +6,7 @@ import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
+import { reply, replyJson } from '../middleware/reply.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { listingOf, searchBody, UPGRADE_HINT } from '../presenters/document.js';
@@ -40,10 +41,10 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     if (records.every((r): r is Buffer => r !== undefined)) {
       // The engine's records are already the response's JSON: copied, not parsed and re-serialised.
       const body = searchBody(q, records, result.total, limit, offset);
-      res.sendRaw(200, body, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
+      reply(res, 200, 'application/json', body);
       return;
     }
-    res.send({ query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
+    replyJson(res, { query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
   });
 
   routes.add('get', '/v1/:source/documents', async (req, res) => {
@@ -56,7 +57,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };
     // Contract 4.1: "for a Free key each response includes _upgrade_hint", an empty page included.
     if (!full) body._upgrade_hint = UPGRADE_HINT;
-    res.send(body);
+    replyJson(res, body);
   });
 
   routes.add('get', '/v1/documents/:source_id/content', async (req, res) => {
@@ -65,8 +66,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
     const bytes = doc.original ? await ctx.blobs.get(doc.original.sha256) : null;
     if (!doc.original || !bytes) throw new NotFoundError(`No original is stored for ${sourceId}`);
-    res.writeHead(200, { 'Content-Type': doc.original.content_type, 'Content-Length': bytes.length });
-    res.end(bytes);
+    reply(res, 200, doc.original.content_type, bytes);
   });
 
   routes.add('get', '/v1/stats', async (_req, res) => {
@@ -80,7 +80,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
         avg_quality: s?.avg_quality === null || s?.avg_quality === undefined ? null : Math.round(s.avg_quality * 1000) / 1000,
       };
     }
-    res.send({
+    replyJson(res, {
       total_documents: stats.total_documents,
       sources,
       engine: ctx.search.engine,

@@ -1,6 +1,7 @@
 // GET /v1/models: the models usable by POST /v1/ask, from PDI_ASK_MODELS. No key, no quota.
 import type { RequestHandler, Server } from 'restify';
 import type { AppContext } from '../context.js';
+import { replyJson } from '../middleware/reply.js';
 
 export function registerModels(server: Server, ctx: AppContext): void {
   const [fallback] = ctx.config.askModels;
@@ -9,7 +10,7 @@ export function registerModels(server: Server, ctx: AppContext): void {
     default: fallback,
   };
   const send: RequestHandler = async (_req, res) => {
-    res.send(body);
+    replyJson(res, body);
   };
   server.get('/v1/models', send);
   server.head('/v1/models', send);

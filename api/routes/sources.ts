@@ -3,11 +3,12 @@
 import type { ContractRoutes } from './contract-routes.js';
 import { SOURCE_NAMES, SOURCES } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
+import { replyJson } from '../middleware/reply.js';
 
 export function registerSources(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('get', '/v1/sources', async (_req, res) => {
     const runs = ctx.ingestState.lastRuns();
-    res.send(SOURCE_NAMES.map((name) => {
+    replyJson(res, SOURCE_NAMES.map((name) => {
       const { label, description, country } = SOURCES[name];
       return { name, label, status: runs.get(name)?.status === 'succeeded' ? 'active' : 'unavailable', description, country };
     }));

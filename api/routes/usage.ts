@@ -2,6 +2,7 @@
 import type { ContractRoutes } from './contract-routes.js';
 import { isoSeconds, nextUtcMidnight, utcDay } from '../../lib/clock.js';
 import type { AppContext } from '../context.js';
+import { replyJson } from '../middleware/reply.js';
 import { principalOf } from '../middleware/admission.js';
 import { DAILY_QUOTA } from '../tiers.js';
 
@@ -11,7 +12,7 @@ export function registerUsage(routes: ContractRoutes, ctx: AppContext): void {
     const now = ctx.clock();
     const quota = DAILY_QUOTA[tier];
     const used = ctx.usage.used(keyId, utcDay(now));
-    res.send({
+    replyJson(res, {
       tier,
       daily_quota: quota,
       daily_used: used,

@@ -1,7 +1,7 @@
 // The api-overhead comparison counted in instructions instead of seconds, for machines whose timing
 // is too noisy to show a 10% difference (on one of ours a single run's app/bare ratio ranged 0.60-1.01).
 //   node --import tsx bench/api-overhead/instructions.ts [--warmup 5000] [--requests 5000] [--keep]
-// Needs valgrind (apt-get install valgrind). Each server of server.ts (bare, headers, app) runs under
+// Needs valgrind (apt-get install valgrind). Each server of server.ts (bare, writer, app) runs under
 // callgrind with instrumentation off while it starts and answers the warm-up requests (so start-up,
 // module loading and JIT warm-up are not counted; 1,000 warm-up requests were too few: the code still
 // ran in V8's interpreter, ~7x the instructions), then on for the measured requests only
@@ -24,7 +24,7 @@ const measured = Number(values.requests);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-instr-'));
 const run = promisify(execFile);
-type Mode = 'bare' | 'headers' | 'app';
+type Mode = 'bare' | 'writer' | 'app';
 
 async function instructionsPerRequest(mode: Mode): Promise<number> {
   const out = path.join(tmp, `${mode}.callgrind`);
@@ -87,14 +87,14 @@ async function instructionsPerRequest(mode: Mode): Promise<number> {
 }
 
 const perRequest = {} as Record<Mode, number>;
-for (const mode of ['bare', 'headers', 'app'] as Mode[]) perRequest[mode] = Math.round(await instructionsPerRequest(mode));
+for (const mode of ['bare', 'writer', 'app'] as Mode[]) perRequest[mode] = Math.round(await instructionsPerRequest(mode));
 const ratio = (x: number, y: number) => +(x / y).toFixed(3);
 process.stdout.write(`${JSON.stringify({
   warmup,
   requests: measured,
   instructions_per_request: perRequest,
   bare_over_app: ratio(perRequest.bare, perRequest.app),
-  headers_over_app: ratio(perRequest.headers, perRequest.app),
+  writer_over_app: ratio(perRequest.writer, perRequest.app),
 }, null, 2)}\n`);
 // --keep: the dumps stay for callgrind_annotate (where the instructions went).
 if (values.keep) process.stderr.write(`callgrind dumps kept in ${tmp}\n`);

@@ -1,8 +1,8 @@
 // Throughput of the auth + quota path against a bare restify route, measured in the same run.
 //   node --import tsx bench/api-overhead/run.ts [--rounds 10] [--seconds 4] [--connections 50]
 // Needs wrk (apt-get install wrk). Three servers run for the whole run, each in its own process: `bare`
-// (restify, one route), `headers` (bare plus the contract's four quota headers) and `app` (createApp
-// with the same route behind the real gate). After a warm-up, each round gives every server one wrk
+// (restify, one route answered with res.send), `writer` (the same route answered through the app's
+// writer, api/middleware/reply.ts) and `app` (createApp with that route behind the real gate). After a warm-up, each round gives every server one wrk
 // segment, in an order that rotates per round, so a drift in the machine's speed falls on all alike.
 // On a 2-core machine the servers run on CPU 1 and wrk on CPU 0 (taskset), which steadies the figures.
 //
@@ -21,8 +21,8 @@ const seconds = Number(values.seconds);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-overhead-'));
 
-type Mode = 'bare' | 'headers' | 'app';
-const MODES: Mode[] = ['bare', 'headers', 'app'];
+type Mode = 'bare' | 'writer' | 'app';
+const MODES: Mode[] = ['bare', 'writer', 'app'];
 interface Server { mode: Mode; child: ChildProcess; port: number }
 interface Segment { rps: number; p50: number; p99: number; non2xx: number; cpuUsPerRequest: number }
 
@@ -121,7 +121,7 @@ try {
     connections: Number(values.connections),
     pinned,
     bare: of('bare'),
-    headers: of('headers'),
+    writer: of('writer'),
     app: { ...of('app'), non2xx: results.reduce((s, r) => s + r.app.non2xx, 0) },
     app_vs_bare: {
       per_round: ratios('app', 'bare').map(round3),
@@ -130,9 +130,10 @@ try {
       // What a CPU-bound server keeps: bare's CPU per request over the app's.
       cpu: round3(median(results.map((r) => r.bare.cpuUsPerRequest / r.app.cpuUsPerRequest))),
     },
-    app_vs_headers: {
-      median: round3(median(ratios('app', 'headers'))),
-      cpu: round3(median(results.map((r) => r.headers.cpuUsPerRequest / r.app.cpuUsPerRequest))),
+    // The gate alone: the same writer with and without admission, the quota headers and the tier.
+    app_vs_writer: {
+      median: round3(median(ratios('app', 'writer'))),
+      cpu: round3(median(results.map((r) => r.writer.cpuUsPerRequest / r.app.cpuUsPerRequest))),
     },
   };
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);

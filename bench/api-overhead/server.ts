@@ -1,6 +1,8 @@
-// One server of the api-overhead benchmark, in its own process: `bare` is restify with one route;
-// `headers` is bare plus the contract's four quota headers; `app` is our createApp (error formatter,
-// the gate: admission with key and quota, then the tier) with the same route.
+// One server of the api-overhead benchmark, in its own process: `bare` is restify with one route,
+// answered with res.send; `writer` answers that route through the app's writer (reply.ts), as every
+// contract route does; `app` is our createApp (error formatter, the gate: admission with key and
+// quota, then the tier) with the route of `writer`. app ÷ bare is the issue's comparison; app ÷
+// writer is what the gate itself costs.
 // Prints "READY <port>" and, for `app`, writes the keys to rotate over to the file given.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +12,7 @@ import { createApp } from '../../api/app.js';
 import { openDatabase } from '../../api/db/database.js';
 import { admission } from '../../api/middleware/admission.js';
 import { gate } from '../../api/middleware/gate.js';
+import { replyJson } from '../../api/middleware/reply.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
@@ -21,19 +24,12 @@ const [mode, keysFile, keyCount = '5000'] = process.argv.slice(2);
 const body = { hello: 'world' };
 let server: restify.Server;
 
-if (mode === 'bare' || mode === 'headers') {
+if (mode === 'bare' || mode === 'writer') {
   server = restify.createServer({ name: '' });
-  // `headers`: bare plus the four headers the contract puts on every authenticated response, with
-  // fixed values; it tells how much of the gap is those headers alone.
-  const withHeaders = mode === 'headers';
+  const viaWriter = mode === 'writer';
   server.get('/v1/bench', async (_req, res) => {
-    if (withHeaders) {
-      res.setHeader('X-RateLimit-Limit', '1000');
-      res.setHeader('X-RateLimit-Remaining', '999');
-      res.setHeader('X-RateLimit-Reset', '1795305600');
-      res.setHeader('X-Tier', 'enterprise');
-    }
-    res.send(body);
+    if (viaWriter) replyJson(res, body);
+    else res.send(body);
   });
 } else {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-'));
@@ -55,7 +51,7 @@ if (mode === 'bare' || mode === 'headers') {
   // The same gate every contract route has (admission, then the tier), around the same handler as bare.
   const admit = admission(app.context.keys, app.context.usage, app.context.clock);
   server.get('/v1/bench', gate(admit, 'free', async (_req, res) => {
-    res.send(body);
+    replyJson(res, body);
   }));
 }
 

@@ -92,7 +92,7 @@ t.test('when GET /v1/models is called without a key, then it lists the models wi
   t.notOk(res.headers.get('x-ratelimit-limit'), 'no quota headers: models is not counted');
 });
 
-t.test('when each tier calls each route, then a request without a key gets 401 and the tier gate follows the contract table', async (t) => {
+t.test('when each tier calls each route, then a request without a key gets 401, the tier gate follows the contract table, and every answer to a key carries its quota headers', async (t) => {
   const app = await startTestApp(t);
   const keys = { free: app.key('free'), pro: app.key('pro'), enterprise: app.key('enterprise') };
   const rank = { free: 0, pro: 1, enterprise: 2 } as const;
@@ -115,6 +115,9 @@ t.test('when each tier calls each route, then a request without a key gets 401 a
         t.not(res.status, 403, `${tier} ${method} ${route}`);
         t.not(res.status, 401, `${tier} ${method} ${route}`);
       }
+      // Whatever the route answered (200, 403, 404, 422, 501), it was counted and says so.
+      t.equal(res.headers.get('x-tier'), tier, `quota headers: ${tier} ${method} ${route}`);
+      t.match(res.headers.get('x-ratelimit-remaining'), /^\d+$/, `quota headers: ${tier} ${method} ${route}`);
     }
   }
 });

@@ -74,6 +74,33 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       t.equal(Number(res.headers.get('content-length')), Buffer.byteLength(res.text));
     });
 
+    t.test('when each route of the index answers, then with its quota headers, and HEAD with the head GET has', async (t) => {
+      const paths = [
+        `/v1/search?q=${encodeURIComponent('σύμβαση')}&limit=5`,
+        '/v1/ted/documents?limit=5',
+        `/v1/documents/${encodeURIComponent(withOriginal.source_id)}/content`,
+        '/v1/stats',
+        '/v1/sources',
+        '/v1/usage',
+      ];
+      const key = app.key('enterprise');
+      for (const path of paths) {
+        const get = await app.request(path, { key });
+        t.equal(get.status, 200, path);
+        t.equal(get.headers.get('x-ratelimit-limit'), '1000', path);
+        t.match(get.headers.get('x-ratelimit-remaining'), /^\d+$/, path);
+        t.match(get.headers.get('x-ratelimit-reset'), /^\d{10}$/, path);
+        t.equal(get.headers.get('x-tier'), 'enterprise', path);
+        const head = await app.request(path, { key, method: 'HEAD' });
+        t.equal(head.status, 200, `HEAD ${path}`);
+        t.equal(head.text, '', `HEAD ${path}: no body`);
+        t.equal(head.headers.get('content-type'), get.headers.get('content-type'), `HEAD ${path}`);
+        t.equal(head.headers.get('content-length'), get.headers.get('content-length'), `HEAD ${path}`);
+        t.equal(Number(head.headers.get('x-ratelimit-remaining')), Number(get.headers.get('x-ratelimit-remaining')) - 1, `HEAD ${path}: counted`);
+        t.equal(head.headers.get('x-tier'), 'enterprise', `HEAD ${path}`);
+      }
+    });
+
     t.test('when the query differs only in accents and case, then the hits are the same', async (t) => {
       const ids = async (q: string) => {
         const res = await app.request(`/v1/search?q=${encodeURIComponent(q)}&limit=1000`, { key: pro });

@@ -1,0 +1,35 @@
+// The one way a route answers: status, content type, length and the quota headers admission left on
+// the response, written in one writeHead call. restify's res.send sets each header with setHeader
+// (the name lower-cased and stored, both validated, then read back when the head is written) and
+// negotiates a formatter; on this path, which every request takes, that was most of what the quota
+// headers cost (bench/api-overhead, docs/benchmarks.md). Errors still leave through restify's send
+// and our formatter (errors.ts), which adds the quota headers there.
+import type { Response } from 'restify';
+
+declare module 'restify' {
+  interface Response {
+    /** The quota headers of an admitted request, as name, value, name, value (set by admission). */
+    quotaHeaders?: string[];
+  }
+}
+
+/** Answers `body` as it is. Nothing may have been written to `res` before. */
+export function reply(res: Response, status: number, contentType: string, body: string | Buffer): void {
+  const head = ['Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)];
+  const quota = res.quotaHeaders;
+  if (quota !== undefined) for (let i = 0; i < quota.length; i++) head.push(quota[i]!);
+  res.writeHead(status, head);
+  // A HEAD answer keeps Content-Length; Node drops the body.
+  res.end(body);
+}
+
+/** Answers `value` as JSON with status 200. */
+export function replyJson(res: Response, value: unknown): void {
+  reply(res, 200, 'application/json', JSON.stringify(value));
+}
+
+/** Puts the quota headers on an answer that leaves through restify's send (errors). */
+export function setQuotaHeaders(res: Response): void {
+  const quota = res.quotaHeaders;
+  if (quota !== undefined) for (let i = 0; i < quota.length; i += 2) res.setHeader(quota[i]!, quota[i + 1]!);
+}
