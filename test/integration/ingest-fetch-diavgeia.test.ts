@@ -93,6 +93,19 @@ t.test('when there is neither since nor checkpoint, then the walk starts 7 days 
   t.equal(upstream.requests[0]!.query.get('size'), '500');
 });
 
+t.test('when --since lies before Diavgeia existed, then the walk starts at 2010-01-01, not in empty windows before it', async (t) => {
+  const upstream = await startUpstream(() => ({ body: page([], 0, 500, 0) }));
+  t.teardown(upstream.close);
+  const { ctx, logs } = harness(upstream.url, { since: '1600-01-01', now: new Date('2011-03-01T00:00:00Z') });
+  await collect(diavgeia.fetch(ctx));
+  t.strictSame(upstream.requests.map(windowOf), [
+    ['2010-01-01T00:00:00+00:00', '2010-06-30T00:00:00+00:00'],
+    ['2010-06-30T00:00:00+00:00', '2010-12-27T00:00:00+00:00'],
+    ['2010-12-27T00:00:00+00:00', '2011-03-01T00:00:00+00:00'],
+  ]);
+  t.ok(logs.some((l) => /starts at 2010-01-01/.test(l.msg)), 'the operator is told');
+});
+
 t.test('when the server answers 429 with Retry-After, then the client waits that long and gets the page', async (t) => {
   let calls = 0;
   const upstream = await startUpstream((req) => (calls++ === 0 ? { status: 429, headers: { 'Retry-After': '7' }, body: { detail: 'slow down' } } : oneInWindow(req)));

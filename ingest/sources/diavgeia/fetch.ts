@@ -25,6 +25,8 @@ export interface DiavgeiaFetchOptions {
 }
 
 const DAY_MS = 86_400_000;
+/** No decision is posted before this: Diavgeia opened in October 2010 (ADAs of 2010–11 are of an older, shorter form). */
+const FIRST_DAY = new Date('2010-01-01T00:00:00Z');
 
 /** `DT()` wants seconds; we send UTC with an explicit offset, the form the server echoes in `info.query`. */
 function dt(d: Date): string {
@@ -54,7 +56,13 @@ function planWindows(ctx: FetchContext, now: Date, o: Required<DiavgeiaFetchOpti
     if (!/^\d{4}-\d{2}-\d{2}$/.test(ctx.since) || Number.isNaN(Date.parse(`${ctx.since}T00:00:00Z`))) {
       throw new Error(`diavgeia: since must be YYYY-MM-DD, got "${ctx.since}"`);
     }
-    return plain(new Date(`${ctx.since}T00:00:00Z`));
+    const since = new Date(`${ctx.since}T00:00:00Z`);
+    if (since.getTime() < FIRST_DAY.getTime()) {
+      // Each 180-day window is a request: --since 1600-01-01 walked 860 empty ones first.
+      ctx.log.warn({ source: 'diavgeia', since: ctx.since }, `diavgeia: nothing is posted before Diavgeia opened (October 2010); the walk starts at ${FIRST_DAY.toISOString().slice(0, 10)}`);
+      return plain(FIRST_DAY);
+    }
+    return plain(since);
   }
   const cp = readCheckpoint(ctx.checkpoint);
   if (ctx.checkpoint !== null && cp === null) ctx.log.warn({ source: 'diavgeia', checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
