@@ -2,6 +2,7 @@
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { greekLetters } from '../../lib/greek.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
@@ -36,7 +37,8 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const source = sourceName === undefined ? undefined : sourceOf(sourceName);
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
-    const result = await ctx.search.search({ text: q, source, limit, offset, view: 'metadata' }, readOptionsFor(res));
+    // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
+    const result = await ctx.search.search({ text: greekLetters(q), source, limit, offset, view: 'metadata' }, readOptionsFor(res));
     const records = result.hits.map((h) => h.metadataJson);
     if (records.every((r): r is Buffer => r !== undefined)) {
       // The engine's records are already the response's JSON: copied, not parsed and re-serialised.

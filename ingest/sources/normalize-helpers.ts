@@ -2,6 +2,7 @@
 // sector they imply, country and language codes. Source-neutral; no I/O.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { isoSeconds } from '../../lib/clock.js';
+import { greekLetters } from '../../lib/greek.js';
 import { MalformedRecordError } from './types.js';
 
 /** Trims and collapses runs of whitespace (line breaks included); non-strings become ''. */
@@ -10,19 +11,20 @@ export function collapse(v: unknown): string {
 }
 
 /**
- * The document with its text in NFC. Some upstream text (PDF extraction above all) spells accents as
- * combining marks; the Greek analysis on Elasticsearch folds precomposed letters but leaves a combining
- * mark in the token, so `δη\u0301μος` was never found by `δήμος`. One place, after every normalizer.
+ * The document with its text in Greek letters (greekLetters: `∆ηµοτικού` → `Δημοτικού`) and in NFC.
+ * Some upstream text (PDF extraction above all) spells accents as combining marks; the Greek analysis on
+ * Elasticsearch folds precomposed letters but leaves a combining mark in the token, so `δη\u0301μος`
+ * was never found by `δήμος`. One place, after every normalizer.
  */
 export function composedText<D extends NormalizedDocument>(doc: D): D {
-  const nfc = (s: string) => s.normalize('NFC');
-  const orNull = (s: string | null) => (s === null ? null : nfc(s));
+  const tidy = (s: string) => greekLetters(s).normalize('NFC');
+  const orNull = (s: string | null) => (s === null ? null : tidy(s));
   return {
     ...doc,
-    title: nfc(doc.title),
-    content: nfc(doc.content),
-    summary: nfc(doc.summary),
-    entities: { ...doc.entities, names: doc.entities.names.map(nfc) },
+    title: tidy(doc.title),
+    content: tidy(doc.content),
+    summary: tidy(doc.summary),
+    entities: { ...doc.entities, names: doc.entities.names.map(tidy) },
     region: orNull(doc.region),
     sector: orNull(doc.sector),
   };

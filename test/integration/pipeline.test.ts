@@ -235,6 +235,34 @@ t.test('when upstream text spells accents as combining marks, then it is stored 
   t.notOk(titles.some((x) => x !== x.normalize('NFC')), 'no title keeps a combining mark');
 });
 
+t.test('when upstream Greek is typed with look-alike signs (µ micro, ∆ increment), then it is stored in Greek letters and found as Greek is typed', async (t) => {
+  // Two real Diavgeia subjects: `3η Αναµόρφωση Προϋπολογισµού ∆ηµοτικού …` (µ U+00B5, ∆ U+2206), a
+  // legacy of fonts and code pages; a Greek spelling never found them.
+  const dataDir = tempDir(t);
+  const from = tempDir(t);
+  fs.symlinkSync(path.join(FIXTURES, 'diavgeia/search_page_reserialized_trimmed.json'), path.join(from, 'page.json'));
+  const run = await pdi(dataDir, 'ingest', 'diavgeia', '--from', from);
+  t.equal(run.code, 0, run.stderr);
+  const app = await startTestApp(t, { dataDir });
+  const key = app.key('pro');
+  const found = async (q: string) => {
+    const res = await app.request(`/v1/search?q=${encodeURIComponent(q)}`, { key });
+    t.equal(res.status, 200, q);
+    t.equal(res.body.query, q, 'the query is echoed as sent');
+    return res.body.results.map((r: { source_id: string; title: string }) => r.source_id);
+  };
+  for (const q of ['Αναμόρφωση', 'ΑΝΑΜΟΡΦΩΣΗ', 'προυπολογισμου', 'Δημοτικού Λιμενικού Ταμείου', 'Αναµόρφωση ∆ηµοτικού']) {
+    t.same(await found(q), ['diavgeia:6ΥΩΚΟΕΥΖ-86Ο'], q);
+  }
+  t.same(await found('Διαθεσιμότητα'), ['diavgeia:6ΔΨΦΟΕΥΖ-ΧΧΠ']);
+  const listing = await app.request('/v1/diavgeia/documents?limit=100', { key });
+  const titles = listing.body.documents.map((d: { title: string }) => d.title);
+  t.ok(titles.includes('3η Αναμόρφωση Προϋπολογισμού Δημοτικού Λιμενικού Ταμείου έτους 2023.'), 'stored in Greek letters');
+  t.notOk(titles.some((x: string) => /[\u00b5\u2206]/.test(x)), 'no title keeps a look-alike');
+  const original = await fetch(`${app.url}/v1/documents/${encodeURIComponent('diavgeia:6ΥΩΚΟΕΥΖ-86Ο')}/content`, { headers: { Authorization: `Bearer ${app.key('enterprise')}` } });
+  t.match(await original.text(), /Αναµόρφωση/, 'the original keeps the upstream characters');
+});
+
 t.test('when the upstream answers 503 once, then the page is retried and the run succeeds', async (t) => {
   const dataDir = tempDir(t);
   let failures = 1;
