@@ -200,9 +200,12 @@ export function readCubes(body: string, contentType?: string): Cube[] {
   return cubesFromBundle(obj);
 }
 
+/**
+ * A series' original is the JSON-stat body it came in: the series pdi reads out of it is no upstream
+ * record, and the cube keeps what that reading leaves out (labels, other series, every period). The
+ * series of one body share one stored blob (content-addressed).
+ */
 export function parseElstat(body: string, contentType?: string): ParsedRecord[] {
-  return readCubes(body, contentType).flatMap(seriesOf).map((record) => ({
-    record,
-    original: { body: Buffer.from(JSON.stringify(record), 'utf8'), contentType: 'application/json' },
-  }));
+  const original = { body: Buffer.from(body, 'utf8'), contentType: 'application/json' };
+  return readCubes(body, contentType).flatMap(seriesOf).map((record) => ({ record, original }));
 }

@@ -57,6 +57,17 @@ t.test('when the legacy JSON-stat 1.x bundle is parsed, then only the series for
   t.equal(s.statusLabels[':'], 'not available');
 });
 
+t.test('when a body is parsed, then the original of each series is the upstream body as it came, not pdi\'s reading of it', async (t) => {
+  for (const body of [legacy(), JSON.stringify(V2)]) {
+    const parsed = elstat.parse(body, 'application/json');
+    t.ok(parsed.length >= 1);
+    for (const p of parsed) {
+      t.equal(p.original.body.toString('utf8'), body);
+      t.equal(p.original.contentType, 'application/json');
+    }
+  }
+});
+
 t.test('when the legacy series is normalized, then the document holds the latest periods as a table', async (t) => {
   const doc = elstat.normalize(elstat.parse(legacy())[0].record);
   const { quality_score, content, ...rest } = doc;
