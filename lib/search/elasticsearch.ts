@@ -478,6 +478,8 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly step: number;
   private readonly walks = new WalkCache(WALKS);
   private initialized = false;
+  /** Sources whose serving index another build made, and what to do about it (checkMeta). */
+  private readonly outdated = new Map<SourceName, string>();
   private brokenLoggedAt = -Infinity;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
   private unanswered = false;
@@ -664,18 +666,40 @@ export class ElasticsearchProvider implements SearchProvider {
     this.log.info({ index, from: current, to: MAX_RESULT_WINDOW }, 'index.max_result_window raised');
   }
 
-  /** Warns when the serving index was built for another mapping version or embedding model. */
+  /**
+   * Notes (and warns) when the serving index of a source was built for another mapping version or
+   * embedding model: reads go on (older records are read as they were stored), writes are refused
+   * until the source is rebuilt (refuseOutdated).
+   */
   private async checkMeta(source: SourceName, index: string): Promise<void> {
     const res = await this.call('indices.get_mapping', () => this.client.indices.getMapping({ index }));
     const meta = (Object.values(res)[0]?.mappings?._meta ?? {}) as Record<string, unknown>;
     const expected = indexMeta(source, this.embeddingModel, this.dimension);
-    if (
-      meta.mapping_version !== expected.mapping_version ||
-      meta.embedding_model !== expected.embedding_model ||
-      meta.embedding_dimension !== expected.embedding_dimension
-    ) {
-      this.log.warn({ source, index, found: meta, expected }, 'serving index differs from this build; rebuild the source');
+    const labels = { mapping_version: 'mapping version', embedding_model: 'embedding model', embedding_dimension: 'embedding dimension' } as const;
+    const differs = (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => meta[k] !== expected[k]);
+    if (differs.length === 0) {
+      this.outdated.delete(source);
+      return;
     }
+    const why = `the index ${index} of ${source} was built for ${differs.map((k) => `${labels[k]} ${meta[k] ?? '(none)'}`).join(', ')}; ` +
+      `this build writes ${differs.map((k) => `${labels[k]} ${expected[k]}`).join(', ')}: ` +
+      `run pdi reindex ${source}, which rebuilds it from the stored documents without fetching them again`;
+    this.outdated.set(source, why);
+    this.log.warn({ source, index, found: meta, expected }, why);
+  }
+
+  /**
+   * Writes into an index built for another mapping would be refused document by document (a field it
+   * lacks is a strict-mapping error) or land in a form this build cannot read: an upgrade lost every
+   * document ingested before the reindex. The index is looked at again first, in case another process
+   * (pdi reindex) rebuilt it since.
+   */
+  private async refuseOutdated(source: SourceName): Promise<void> {
+    if (!this.outdated.has(source)) return;
+    const [index] = await this.aliasTargets(writeAlias(this.prefix, source));
+    if (index !== undefined) await this.checkMeta(source, index);
+    const why = this.outdated.get(source);
+    if (why !== undefined) throw new Error(`not written: ${why}`);
   }
 
   private async ensureInit(): Promise<void> {
@@ -713,6 +737,7 @@ export class ElasticsearchProvider implements SearchProvider {
     }
     if (valid.length === 0) return { written: 0, failed };
     await this.ensureInit();
+    for (const source of new Set(valid.map((d) => d.source))) await this.refuseOutdated(source);
     const out = await this.bulk(valid, (doc) => writeAlias(this.prefix, doc.source), true);
     return { written: out.written, failed: [...failed, ...out.failed] };
   }
@@ -824,6 +849,7 @@ export class ElasticsearchProvider implements SearchProvider {
       this.log.warn({ index, source, error: describe(err) }, 'rebuild failed; previous index still serving');
       throw err;
     }
+    this.outdated.delete(source);
     this.log.info({ index, source, documents: count, replaced: old.map((o) => o.index) }, 'rebuild swapped in');
     if (old.length > 0) await this.dropOld(old.map((o) => o.index));
     await this.dropAbandoned(write, [index, ...old.map((o) => o.index)]);
@@ -1048,8 +1074,8 @@ export class ElasticsearchProvider implements SearchProvider {
 
   /**
    * Runs a page request with projection `src` and reads each hit's document: `_source` when asked
-   * for, else the metadata record from doc values. A hit without that record (written before mapping
-   * version 3, its source not yet rebuilt) makes the request run once more reading records from
+   * for, else the metadata record from doc values. A hit without that record (written by a build of mapping
+   * version 1, its source not yet rebuilt) makes the request run once more reading records from
    * `_source`, so an index awaiting its rebuild keeps answering, only more slowly.
    */
   private async withDocs(
@@ -1307,21 +1333,21 @@ function metadataRecord(doc: IndexedDocument): string {
 
 /**
  * The hits with their documents: each `_source`, else its metadata record from doc values; null when a
- * hit has neither (written before mapping version 3). A record stays UTF-8 JSON (`metadataJson`) and
+ * hit has neither (written by a build of mapping version 1). A record stays UTF-8 JSON (`metadataJson`) and
  * is parsed only when `doc` is read: a search page is sent on by the API as it is, and only the hits of
  * a score tie are read (pageFromScoreWindow). Decoding and parsing 125 records took a third of the
  * API's CPU on a rare-term search, and re-serialising them another sixth.
  */
 function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] | null {
-  const base64 = hits.map((h) => (h._source ? undefined : (h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined)));
-  const records = decodeRecords(base64.filter((r): r is string => r !== undefined));
+  const stored = hits.map((h) => (h._source ? undefined : (h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined)));
+  const records = decodeRecords(stored.filter((r): r is string => r !== undefined));
   let next = 0;
   const out: SearchHit[] = [];
   for (let i = 0; i < hits.length; i++) {
     const score = hits[i]._score ?? 0;
     const source = hits[i]._source;
     if (source) out.push({ doc: source, score });
-    else if (base64[i] !== undefined) out.push(new RecordHit(records[next++], score));
+    else if (stored[i] !== undefined) out.push(new RecordHit(records[next++], score));
     else return null;
   }
   return out;
@@ -1398,11 +1424,19 @@ function hasEscape(json: Buffer, from: number, to: number): boolean {
   return at >= 0 && at < to;
 }
 
-/** Base64 metadata records, decoded into one buffer (one allocation for the page) and cut into records. */
-function decodeRecords(base64: string[]): Buffer[] {
-  const buf = Buffer.allocUnsafe(base64.reduce((n, r) => n + (r.length >> 2) * 3, 0));
+/** `{`: a record stored as raw JSON (a keyword, mapping version 2), which base64 never begins with. */
+const RAW_JSON = 0x7b;
+
+/**
+ * Metadata records as doc values give them: base64 (binary, mapping version 3 on), decoded into one
+ * buffer (one allocation for the page) and cut into records; or raw JSON (version 2, until its source
+ * is rebuilt), read as it is. Decoding raw JSON as base64 served bytes that were no JSON at all.
+ */
+function decodeRecords(records: string[]): Buffer[] {
+  const buf = Buffer.allocUnsafe(records.reduce((n, r) => (r.charCodeAt(0) === RAW_JSON ? n : n + (r.length >> 2) * 3), 0));
   let at = 0;
-  return base64.map((r) => {
+  return records.map((r) => {
+    if (r.charCodeAt(0) === RAW_JSON) return Buffer.from(r, 'utf8');
     const start = at;
     at += buf.write(r, at, 'base64');
     return buf.subarray(start, at);

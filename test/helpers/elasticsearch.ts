@@ -8,6 +8,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
+import { indexMeta, readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { buildMapping, METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
+import { buildSettings } from '../../index-mappings/settings.js';
 import type { SourceName } from '../../lib/sources.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -113,6 +116,24 @@ export async function aliasTargets(url: string, alias: string): Promise<string[]
 }
 
 /** A complete IndexedDocument for tests; `overrides` win. */
+/**
+ * Makes the serving index of `source` under `prefix` one an older build made: `version` in its _meta,
+ * and for version 2 the metadata record as a keyword (raw JSON) instead of binary (base64). Call before
+ * a provider initialises the prefix. Returns the index name.
+ */
+export async function olderIndex(url: string, prefix: string, source: SourceName, version: number, dimension: number, model: string): Promise<string> {
+  const index = `${prefix}-docs-${source}-m${version}-old`;
+  const mappings = buildMapping(dimension, { ...indexMeta(source, model, dimension), mapping_version: version }) as { properties: Record<string, unknown> };
+  if (version === 2) mappings.properties[METADATA_JSON_FIELD] = { type: 'keyword', index: false, doc_values: true };
+  const created = await es(url, 'PUT', `/${index}`, {
+    settings: buildSettings(),
+    mappings,
+    aliases: { [readAlias(prefix)]: {}, [writeAlias(prefix, source)]: { is_write_index: true } },
+  });
+  if (created.status !== 200) throw new Error(`index of mapping version ${version}: ${created.status} ${JSON.stringify(created.body)}`);
+  return index;
+}
+
 export function makeDoc(
   source: SourceName,
   id: string,

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
@@ -18,6 +19,7 @@ import {
   es,
   indicesOf,
   makeDoc,
+  olderIndex,
   privateElasticsearch,
   randomPrefix,
 } from '../helpers/elasticsearch.js';
@@ -201,6 +203,33 @@ t.test('when documents were written without the doc-values record (before mappin
     t.notOk(r.hits.some((h) => 'content' in h.doc), 'metadata only');
     t.notOk(r.hits.some((h) => h.metadataJson), 'no stored record to pass on: the API serialises these');
   }
+});
+
+t.test('when a serving index was made by a build of mapping version 2 (record as raw JSON), then metadata pages still read its records', async (t) => {
+  const prefix = randomPrefix();
+  const index = await olderIndex(url, prefix, 'diavgeia', 2, DIM, MODEL);
+  const doc = makeDoc('diavgeia', 'v2', { title: 'Σύμβαση λιμένα', published_at: '2025-01-02T00:00:00Z' });
+  const put = await es(url, 'PUT', `/${index}/_doc/${encodeURIComponent(doc.source_id)}?refresh=true`, { ...doc, [METADATA_JSON_FIELD]: JSON.stringify(metadataOf(doc)) });
+  t.equal(put.status, 201);
+  const p = await ready(t, { prefix });
+  const r = await p.search({ text: 'σύμβαση λιμένα', limit: 10, offset: 0, view: 'metadata' });
+  t.equal(r.total, 1);
+  t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]), [['diavgeia:v2', 'Σύμβαση λιμένα']]);
+  t.same(JSON.parse(r.hits[0]!.metadataJson!.toString('utf8')), metadataOf(doc), 'the record as written, not base64 read from raw JSON');
+});
+
+t.test('when a source\'s serving index was made for another mapping version, then writes to it stop the run, naming pdi reindex, and a rebuild lets them through', async (t) => {
+  const prefix = randomPrefix();
+  await olderIndex(url, prefix, 'diavgeia', MAPPING_VERSION - 1, DIM, MODEL);
+  const lines: string[] = [];
+  const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, cb) => { lines.push(String(chunk)); cb(); } }));
+  const p = await ready(t, { prefix, logger: log });
+  t.match(lines.join(''), /run pdi reindex diavgeia/, 'the start-up warning says what to do');
+  const doc = makeDoc('diavgeia', 'new', { title: 'Νέα απόφαση' });
+  await t.rejects(p.upsert([doc]), new RegExp(`built for mapping version ${MAPPING_VERSION - 1}.*run pdi reindex diavgeia`));
+  t.same(await p.upsert([makeDoc('ted', 'fine')]), { written: 1, failed: [] }, 'other sources are written');
+  await p.rebuild('diavgeia', inBatches([], 10));
+  t.same(await p.upsert([doc]), { written: 1, failed: [] }, 'written once the source is rebuilt');
 });
 
 t.test('when a search or listing names a source, then only that source\'s index is searched', async (t) => {

@@ -5,6 +5,8 @@ import t from 'tap';
 import { writeAlias } from '../../index-mappings/index-names.js';
 import { DEMO_DIR } from '../../ingest/demo.js';
 import { ingestSource } from '../../ingest/pipeline.js';
+import { reindexSource } from '../../ingest/reindex.js';
+import { MAPPING_VERSION } from '../../index-mappings/version.js';
 import { pipelineOn } from '../../ingest/runtime.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { loadConfig } from '../../lib/config.js';
@@ -12,7 +14,7 @@ import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { createLogger } from '../../lib/logger.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { startTestApp } from '../helpers/app.js';
-import { aliasTargets, deleteIndices, elasticsearchUrl, es, randomPrefix } from '../helpers/elasticsearch.js';
+import { aliasTargets, deleteIndices, elasticsearchUrl, es, olderIndex, randomPrefix } from '../helpers/elasticsearch.js';
 
 t.setTimeout(300_000);
 
@@ -48,5 +50,35 @@ t.test('when the index refuses writes, then the run fails before its checkpoint,
   t.equal(again.status, 'succeeded', String(again.error));
   t.ok(again.new > 0);
   t.equal(deps.documents.count('kimdis'), again.new);
+  t.equal((await search.stats()).sources.kimdis?.documents, again.new, 'every document is in the index');
+});
+
+t.test('when a source\'s index was made by an older build, then an ingest fails before writing, naming pdi reindex, and after the reindex it writes every document', async (t) => {
+  // An upgrade from mapping version 1 lost every document ingested before the reindex: each was refused
+  // by the strict mapping (a field it lacks), counted as rejected, and the checkpoint moved past it.
+  const url = await elasticsearchUrl(t);
+  const prefix = randomPrefix();
+  const embedder = new HashingEmbedder();
+  await olderIndex(url, prefix, 'kimdis', MAPPING_VERSION - 1, embedder.dimension, embedder.id);
+  const search = new ElasticsearchProvider({ url, prefix, dimension: embedder.dimension, embeddingModel: embedder.id });
+  t.teardown(async () => {
+    await search.close();
+    await deleteIndices(url, prefix);
+  });
+  const app = await startTestApp(t, { search });
+  const deps = pipelineOn(loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }), app.search, app.embedder, app.ingestState, createLogger('silent'));
+  t.teardown(() => deps.close());
+  const ingest = () => ingestSource(deps, SOURCE_MODULES.kimdis, { fromDir: path.join(DEMO_DIR, 'kimdis') });
+
+  const refused = await ingest();
+  t.equal(refused.status, 'failed');
+  t.match(refused.error, new RegExp(`built for mapping version ${MAPPING_VERSION - 1}.*run pdi reindex kimdis`));
+  t.equal(deps.documents.rejectedCount('kimdis'), 0, 'nothing kept as rejected');
+  t.equal(deps.documents.count('kimdis'), 0, 'nor recorded as stored: the next run sends them');
+
+  await reindexSource(deps, 'kimdis');
+  const again = await ingest();
+  t.equal(again.status, 'succeeded', String(again.error));
+  t.ok(again.new > 0);
   t.equal((await search.stats()).sources.kimdis?.documents, again.new, 'every document is in the index');
 });
