@@ -97,23 +97,33 @@ function sumOf(amounts: (Amount | null)[]): Amount | null {
   return { value: roundMoney(known.reduce((s, a) => s + a.value, 0)), currency: known[0]!.currency };
 }
 
+/** Whether an amount includes VAT, as the field it came from says (null: upstream does not say). */
+type VatBasis = 'με ΦΠΑ' | 'χωρίς ΦΠΑ' | null;
+
 /**
- * Amount precedence (first that is present and positive):
+ * Amount precedence (first that is present and positive), with what each field says of VAT:
  * 1. `awardAmount` (Δ.1 award, Δ.2.2 κατακύρωση) — the awarded value;
  * 2. the sum of `sponsor[].expenseAmount` (Β.2.1 expenditure approval, Β.2.2 payment);
  * 3. `amountWithoutVAT`, then 4. `amountWithVAT` (Β.1.3 commitments and others);
  * 5. the sum of `amountWithKae[].amountWithVAT` (Β.1.3 split by budget line);
  * 6. `estimatedAmount` (Δ.2.1 tender notice summary).
  */
-export function diavgeiaAmount(x: DiavgeiaExtraFields): Amount | null {
-  return (
-    moneyOf(x.awardAmount) ??
-    sumOf(objects(x.sponsor).map((s) => moneyOf(s.expenseAmount))) ??
-    moneyOf(x.amountWithoutVAT) ??
-    moneyOf(x.amountWithVAT) ??
-    sumOf(objects(x.amountWithKae).map((k) => moneyOf({ amount: k.amountWithVAT, currency: 'EUR' }))) ??
-    moneyOf(x.estimatedAmount)
-  );
+const AMOUNT_FIELDS: [(x: DiavgeiaExtraFields) => Amount | null, VatBasis][] = [
+  [(x) => moneyOf(x.awardAmount), null],
+  [(x) => sumOf(objects(x.sponsor).map((s) => moneyOf(s.expenseAmount))), null],
+  [(x) => moneyOf(x.amountWithoutVAT), 'χωρίς ΦΠΑ'],
+  [(x) => moneyOf(x.amountWithVAT), 'με ΦΠΑ'],
+  [(x) => sumOf(objects(x.amountWithKae).map((k) => moneyOf({ amount: k.amountWithVAT, currency: 'EUR' }))), 'με ΦΠΑ'],
+  [(x) => moneyOf(x.estimatedAmount), null],
+];
+
+/** The decision's amount, and whether it includes VAT: most decisions state only an amount with VAT. */
+function diavgeiaAmount(x: DiavgeiaExtraFields): { amount: Amount; vat: VatBasis } | null {
+  for (const [read, vat] of AMOUNT_FIELDS) {
+    const amount = read(x);
+    if (amount) return { amount, vat };
+  }
+  return null;
 }
 
 /** Every string under the `related…`/`…ADA` keys, split on separators: candidates for related ADAs. */
@@ -186,7 +196,8 @@ export function normalizeDiavgeia(record: unknown): NormalizedDocument {
     ada: uniq([ada, ...relatedAdaCandidates(x).map(normalizeAda), ...inSubject.ada]),
     names: uniq(parties.map((p) => collapse(p?.name))),
   };
-  const amount = diavgeiaAmount(x);
+  const stated = diavgeiaAmount(x);
+  const amount = stated?.amount ?? null;
   const cpv = cpvList(x);
 
   // content: a readable rendering of the decision's metadata, in Greek like the decision itself.
@@ -207,7 +218,8 @@ export function normalizeDiavgeia(record: unknown): NormalizedDocument {
     const who = k.party ? withAfm(collapse(k.party.name) || '—', greekAfm(k.party)) : '—';
     lines.push(`ΚΑΕ ${k.kae || '—'}: ${who}${k.amount ? `, ${formatAmount(k.amount)}` : ''}`);
   }
-  if (amount) lines.push(`Ποσό: ${formatAmount(amount)}`);
+  // KIMDIS and TED amounts exclude VAT; most Diavgeia decisions state only an amount with VAT.
+  if (stated) lines.push(`Ποσό: ${formatAmount(stated.amount)}${stated.vat ? ` (${stated.vat})` : ''}`);
   if (cpv.length) lines.push(`CPV: ${cpv.join(', ')}`);
   const kind = collapse(x.assignmentType) || collapse(x.manifestContractType);
   if (kind) lines.push(`Είδος σύμβασης: ${kind}`);

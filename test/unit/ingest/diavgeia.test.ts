@@ -117,6 +117,16 @@ t.test('when the Β.1.3 commitment fixture is normalized, then amountWithVAT and
   t.strictSame(doc.amount, { value: 4139.16, currency: 'EUR' });
   t.strictSame(doc.entities, { afm: ['996887930'], ada: ['Ψ11446ΜΓΨ7-ΠΚΛ'], names: ['ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ'] });
   t.match(doc.content, /^ΚΑΕ 2410202001: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ \(ΑΦΜ 996887930\), 4139\.16 EUR$/m);
+  t.match(doc.content, /^Ποσό: 4139\.16 EUR \(με ΦΠΑ\)$/m, 'the content says the amount includes VAT (KIMDIS and TED amounts exclude it)');
+});
+
+t.test('when the amount is taken from a field that says whether VAT is in it, then the content says so too', async (t) => {
+  const base = one('decision_b13_commitment_2025.json');
+  const x = base.extraFieldValues as Record<string, unknown>;
+  const only = (fields: Record<string, unknown>) => diavgeia.normalize({ ...base, extraFieldValues: { ...x, amountWithVAT: null, amountWithKae: null, ...fields } }).content;
+  t.match(only({ amountWithoutVAT: { amount: 100, currency: 'EUR' } }), /^Ποσό: 100 EUR \(χωρίς ΦΠΑ\)$/m);
+  t.match(only({ amountWithVAT: { amount: 124, currency: 'EUR' } }), /^Ποσό: 124 EUR \(με ΦΠΑ\)$/m);
+  t.match(only({ estimatedAmount: { amount: 90, currency: 'EUR' } }), /^Ποσό: 90 EUR$/m, 'not said where upstream does not say');
 });
 
 t.test('when the trimmed search page is parsed, then its seven decisions normalize with ISO-string dates', async (t) => {
