@@ -78,6 +78,9 @@ async function* replay(module: SourceModule, dir: string): AsyncIterable<Fetched
   }
 }
 
+/** A source's normalize for one run (SourceModule.prepare). */
+type Normalize = (record: unknown) => NormalizedDocument;
+
 interface Changed {
   doc: NormalizedDocument;
   hash: string;
@@ -116,7 +119,7 @@ class SeenPages {
  * Parse → normalize → hash → skip unchanged → originals → embed. `pending` holds the hashes of the
  * page whose write is still in flight, so a document repeated on the next page is judged against it.
  */
-async function preparePage(deps: PipelineDeps, module: SourceModule, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>, seen: SeenPages | null): Promise<Prepared | null> {
+async function preparePage(deps: PipelineDeps, module: SourceModule, normalize: Normalize, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>, seen: SeenPages | null): Promise<Prepared | null> {
   let records;
   try {
     records = module.parse(page.body, page.contentType);
@@ -127,7 +130,7 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, page: Fetch
   const skipped: string[] = [];
   for (const r of records) {
     try {
-      normalized.push({ doc: plausiblyDated(composedText(module.normalize(r.record))), original: r.original });
+      normalized.push({ doc: plausiblyDated(composedText(normalize(r.record))), original: r.original });
     } catch (err) {
       skipped.push((err as Error).message);
     }
@@ -200,11 +203,20 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
   let error: string | null = null;
   let inflight: Promise<void> | null = null;
   try {
-    const pages = opts.fromDir
-      ? replay(module, opts.fromDir)
+    const http = opts.fromDir ? null : (opts.http ?? new HttpClient({ signal: opts.signal }));
+    const baseUrl = opts.baseUrl ?? module.defaultBaseUrl;
+    const normalize: Normalize = module.prepare
+      ? await module.prepare({
+        http, baseUrl, now: new Date(), log, signal: opts.signal,
+        stored: (name) => deps.state.reference(name),
+        store: (name, body) => deps.state.saveReference(name, body),
+      })
+      : module.normalize;
+    const pages = http === null
+      ? replay(module, opts.fromDir!)
       : module.fetch({
-        http: opts.http ?? new HttpClient({ signal: opts.signal }),
-        baseUrl: opts.baseUrl ?? module.defaultBaseUrl,
+        http,
+        baseUrl,
         since: opts.since ?? null,
         checkpoint: opts.since ? null : deps.state.checkpoint(module.name),
         now: new Date(),
@@ -225,7 +237,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
       }
       let prepared: Prepared | null = null;
       try {
-        prepared = await preparePage(deps, module, page, counts, log, pending, seen);
+        prepared = await preparePage(deps, module, normalize, page, counts, log, pending, seen);
       } catch (err) {
         // A saved body that does not parse is skipped and counted, the others are still ingested, and
         // the run fails at the end naming it; a fetched one stops the run before its checkpoint, so the

@@ -20,6 +20,20 @@ export interface FetchContext {
   log: Logger;
 }
 
+/** What a source may load before its pages are normalized (reference data such as a directory). */
+export interface PrepareContext {
+  /** Null on a replay (`--from`): nothing is fetched, what an earlier run stored is used. */
+  http: HttpClient | null;
+  baseUrl: string;
+  now: Date;
+  log: Logger;
+  signal?: AbortSignal;
+  /** Reference data an earlier run stored under `name` (ingest.db), or null. */
+  stored(name: string): { body: string; fetchedAt: string } | null;
+  /** Keeps `body` under `name` for later runs, replays included. */
+  store(name: string, body: string): void;
+}
+
 /** One upstream response body, exactly as received. */
 export interface FetchedPage {
   body: string;
@@ -44,6 +58,11 @@ export interface SourceModule {
   parse(body: string, contentType?: string): ParsedRecord[];
   /** One record → one document; throws MalformedRecordError when the record cannot be used. */
   normalize(record: unknown): NormalizedDocument;
+  /**
+   * Loads what normalizing needs besides the record (Diavgeia: its organisation directory) and returns
+   * the normalize to use for this run. Without it, `normalize` is used as it is.
+   */
+  prepare?(ctx: PrepareContext): Promise<(record: unknown) => NormalizedDocument>;
   /**
    * The content type to give parse() for a saved body replayed by `--from DIR`, when the file name
    * carries what the body does not (data.gov.gr's bare arrays do not name their dataset). Default:

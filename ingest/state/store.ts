@@ -1,5 +1,6 @@
-// Ingest state in SQLite (PDI_DATA_DIR/ingest.db): the run log, per-source checkpoints and the
-// one-run-per-source lock. Shared by the CLI and the server (WAL lets them read while one writes).
+// Ingest state in SQLite (PDI_DATA_DIR/ingest.db): the run log, per-source checkpoints, reference data
+// sources keep between runs, and the one-run-per-source lock. Shared by the CLI and the server (WAL
+// lets them read while one writes).
 import path from 'node:path';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../lib/sources.js';
@@ -43,6 +44,11 @@ const SCHEMA = `
     source     TEXT PRIMARY KEY,
     value      TEXT NOT NULL,
     updated_at TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS reference (
+    name       TEXT PRIMARY KEY,
+    body       TEXT NOT NULL,
+    fetched_at TEXT NOT NULL
   );
   CREATE TABLE IF NOT EXISTS locks (
     source      TEXT PRIMARY KEY,
@@ -166,6 +172,19 @@ export class IngestState {
       `INSERT INTO checkpoints (source, value, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (source) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
     ).run(source, JSON.stringify(value), new Date().toISOString());
+  }
+
+  /** Reference data a source keeps between runs (a directory), by name. */
+  reference(name: string): { body: string; fetchedAt: string } | null {
+    const row = this.db.prepare('SELECT body, fetched_at AS fetchedAt FROM reference WHERE name = ?').get(name) as { body: string; fetchedAt: string } | undefined;
+    return row ?? null;
+  }
+
+  saveReference(name: string, body: string, fetchedAt: Date = new Date()): void {
+    this.db.prepare(
+      `INSERT INTO reference (name, body, fetched_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at`,
+    ).run(name, body, fetchedAt.toISOString());
   }
 
   /**

@@ -263,6 +263,57 @@ t.test('when upstream Greek is typed with look-alike signs (µ micro, ∆ increm
   t.match(await original.text(), /Αναµόρφωση/, 'the original keeps the upstream characters');
 });
 
+t.test('when Diavgeia decisions name their publisher only by uid, then a run fetches the organisation directory once a week, keeps it for replays, and a failing directory fails no run', async (t) => {
+  const decision = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'diavgeia/decision_b13_commitment_2025.json'), 'utf8'));
+  const ministries = fs.readFileSync(path.join(FIXTURES, 'diavgeia/organizations_category_ministry.json'), 'utf8');
+  let directoryUp = true;
+  const upstream = await replayServer(t, (req) => {
+    if (req.path === '/organizations.json') return directoryUp ? { body: ministries } : { status: 404, body: { error: 'gone' } };
+    // One decision (posted 2025-04-17), in whichever 180-day window holds it.
+    const [from, to] = /DT\(([^)]+)\) TO DT\(([^)]+)\)/.exec(req.query.get('q') ?? '')!.slice(1).map((d) => Date.parse(d));
+    const inside = decision.submissionTimestamp >= from! && decision.submissionTimestamp <= to!;
+    const decisions = inside && req.query.get('page') === '0' ? [decision] : [];
+    return { body: { decisions, info: { query: 'q', page: 0, size: 500, actualSize: decisions.length, total: decisions.length, order: 'recent' } } };
+  });
+  const directoryRequests = () => upstream.requests.filter((r) => r.path === '/organizations.json').length;
+  const publisherLine = (dataDir: string) => {
+    const store = new DocumentStore(DocumentStore.pathIn(dataDir));
+    try {
+      const content = store.db.prepare("SELECT json_extract(doc, '$.content') FROM documents WHERE source_id = ?").pluck().get('diavgeia:Ψ11446ΜΓΨ7-ΠΚΛ') as string;
+      return /^Φορέας: .*$/m.exec(content)?.[0] ?? null;
+    } finally {
+      store.close();
+    }
+  };
+
+  const dataDir = tempDir(t);
+  const first = await pdi(dataDir, 'ingest', 'diavgeia', '--since', '2025-04-01', '--base-url', upstream.url);
+  t.equal(first.code, 0, first.stderr);
+  t.equal(publisherLine(dataDir), 'Φορέας: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ (ΑΦΜ 996887930)', 'named through the directory');
+  t.equal(directoryRequests(), 1);
+  const second = await pdi(dataDir, 'ingest', 'diavgeia', '--base-url', upstream.url);
+  t.equal(second.code, 0, second.stderr);
+  t.equal(directoryRequests(), 1, 'not fetched again within the week');
+
+  // A replay fetches nothing and uses the stored directory.
+  const replayDir = tempDir(t);
+  const from = tempDir(t);
+  fs.writeFileSync(path.join(from, 'decision.json'), JSON.stringify(decision));
+  fs.cpSync(path.join(dataDir, 'ingest.db'), path.join(replayDir, 'ingest.db'));
+  const replayed = await pdi(replayDir, 'ingest', 'diavgeia', '--from', from);
+  t.equal(replayed.code, 0, replayed.stderr);
+  t.equal(publisherLine(replayDir), 'Φορέας: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ (ΑΦΜ 996887930)', 'named on a replay too');
+  t.equal(directoryRequests(), 1);
+
+  // No directory at all: the run still succeeds, says why the names are missing.
+  directoryUp = false;
+  const bare = tempDir(t);
+  const without = await runCli(bare, ['ingest', 'diavgeia', '--since', '2025-04-01', '--base-url', upstream.url], { LOG_LEVEL: 'warn' });
+  t.equal(without.code, 0, without.stderr);
+  t.match(without.stderr, /organisation directory unavailable/);
+  t.equal(publisherLine(bare), null);
+});
+
 t.test('when the upstream answers 503 once, then the page is retried and the run succeeds', async (t) => {
   const dataDir = tempDir(t);
   let failures = 1;

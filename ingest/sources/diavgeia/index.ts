@@ -2,6 +2,7 @@
 import type { SourceModule } from '../types.js';
 import { createDiavgeiaFetch, type DiavgeiaFetchOptions } from './fetch.js';
 import { normalizeDiavgeia } from './normalize.js';
+import { loadOrganizations } from './organizations.js';
 import { parseDiavgeia } from './parse.js';
 
 export const DIAVGEIA_BASE_URL = 'https://diavgeia.gov.gr/opendata';
@@ -13,7 +14,12 @@ export function createDiavgeiaSource(options: DiavgeiaFetchOptions = {}): Source
     defaultBaseUrl: DIAVGEIA_BASE_URL,
     fetch: createDiavgeiaFetch(options),
     parse: (body) => parseDiavgeia(body),
-    normalize: normalizeDiavgeia,
+    normalize: (record) => normalizeDiavgeia(record),
+    // Decisions name their publisher by uid only: the directory gives its name and ΑΦΜ.
+    prepare: async (ctx) => {
+      const organizations = await loadOrganizations(ctx);
+      return (record) => normalizeDiavgeia(record, organizations);
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { extractIdentifiers, normalizeAda, validAfm } from '../../../lib/identif
 import { qualityScore } from '../../quality.js';
 import { collapse, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
 import { MalformedRecordError } from '../types.js';
+import type { Organizations } from './organizations.js';
 import type { DiavgeiaAfmName, DiavgeiaAmount, DiavgeiaDecision, DiavgeiaExtraFields } from './types.js';
 
 interface DecisionType {
@@ -166,7 +167,11 @@ function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
 
-export function normalizeDiavgeia(record: unknown): NormalizedDocument {
+/**
+ * One decision → one document. `organizations` (the directory, organizations.ts) names the publisher of
+ * a decision that carries no `org` of its own, by its `organizationId`.
+ */
+export function normalizeDiavgeia(record: unknown, organizations: Organizations = new Map()): NormalizedDocument {
   if (!isObject(record)) throw new MalformedRecordError('diavgeia: record is not an object');
   const d = record as DiavgeiaDecision;
   const ada = normalizeAda(d.ada);
@@ -180,7 +185,8 @@ export function normalizeDiavgeia(record: unknown): NormalizedDocument {
   const subject = collapse(d.subject);
   const title = subject || `${type.label} ${ada}`;
 
-  const org = isObject(x.org) ? x.org : null;
+  const listed = organizations.get(String(d.organizationId ?? ''));
+  const org: DiavgeiaAfmName | null = isObject(x.org) ? x.org : listed ? { afm: listed.vatNumber, name: listed.label } : null;
   const persons = objects(x.person);
   const sponsors = objects(x.sponsor).map((s) => ({ party: isObject(s.sponsorAFMName) ? s.sponsorAFMName : null, amount: moneyOf(s.expenseAmount) }));
   const kaeLines = objects(x.amountWithKae).map((k) => ({
@@ -247,7 +253,7 @@ export function normalizeDiavgeia(record: unknown): NormalizedDocument {
     entities,
     amount,
     cpv,
-    // Decisions name their organisation only by uid; no region code is derivable from the record.
+    // No region code is derivable from the record (the directory gives no NUTS code either).
     region: null,
     sector: sectorFromCpv(cpv),
   };

@@ -4,6 +4,8 @@ import path from 'node:path';
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { diavgeia } from '../../../ingest/sources/diavgeia/index.js';
+import { normalizeDiavgeia } from '../../../ingest/sources/diavgeia/normalize.js';
+import { parseOrganizations } from '../../../ingest/sources/diavgeia/organizations.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
 import { FIXTURES } from '../../helpers/paths.js';
 
@@ -247,4 +249,26 @@ t.test('when a body is not JSON, is truncated or lacks the envelope, then parse 
   t.throws(() => diavgeia.parse(JSON.stringify({ decisions: [] })), /neither a search page/, 'info missing');
   t.throws(() => diavgeia.parse(fixture('decision_versionlog.json')), /neither a search page/);
   t.throws(() => diavgeia.parse('[]'), /neither a search page/);
+});
+
+t.test('when the organisation directory is parsed, then each uid gives its label and ΑΦΜ; another shape is refused', async (t) => {
+  const organizations = parseOrganizations(fixture('organizations_category_ministry.json'));
+  t.equal(organizations.size, 21);
+  t.strictSame(organizations.get('10'), { label: 'ΥΠΟΥΡΓΕΙΟ ΕΞΩΤΕΡΙΚΩΝ', vatNumber: '090372363' });
+  t.throws(() => parseOrganizations(fixture('organization_single.json')), /no "organizations" array/);
+});
+
+t.test('when a decision carries no org of its own, then the directory names its publisher by organizationId', async (t) => {
+  // The Β.1.3 fixture's organizationId 100048574 is in the real ministry list: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ.
+  const organizations = parseOrganizations(fixture('organizations_category_ministry.json'));
+  const record = one('decision_b13_commitment_2025.json');
+  t.notMatch(diavgeia.normalize(record).content, /^Φορέας:/m, 'without the directory, no publisher line');
+  const doc = normalizeDiavgeia(record, organizations);
+  t.match(doc.content, /^Φορέας: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ \(ΑΦΜ 996887930\)$/m);
+  t.ok(doc.entities.names.includes('ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ'));
+  t.ok(doc.entities.afm.includes('996887930'));
+  // A decision with its own org keeps it, whatever the directory says of its uid.
+  const own = one('decision_b22_payment_with_sponsor.json');
+  const elsewhere = new Map([[String(own.organizationId), { label: 'ΑΛΛΟΣ ΦΟΡΕΑΣ', vatNumber: null }]]);
+  t.strictSame(normalizeDiavgeia(own, elsewhere), diavgeia.normalize(own));
 });
