@@ -65,6 +65,26 @@ export function isTedPublicationNumber(s: unknown): boolean {
   return typeof s === 'string' && TED_PUBLICATION_RE.test(s.trim());
 }
 
+/** `00654321-2023` → `654321-2023`: one id however the number is padded (XML pads, the API does not). */
+export function canonicalPublicationNumber(v: unknown): string | null {
+  const m = typeof v === 'string' ? /^0*(\d{1,8})-(\d{4})$/.exec(v.trim()) : null;
+  return m ? `${m[1]}-${m[2]}` : null;
+}
+
+/**
+ * The id ingest gives the document a client wrote another way: an ΑΔΑ typed with Latin letters or in
+ * lower case (`diavgeia:Ω97TΩΞX-8KΛ`), a TED number zero-padded as TED's own URLs and XML write it
+ * (`ted:00449657-2026`). Null when there is no other way to read it.
+ */
+export function canonicalSourceId(id: string): string | null {
+  const colon = id.indexOf(':');
+  const source = id.slice(0, colon);
+  const rest = id.slice(colon + 1);
+  const canonical =
+    source === 'diavgeia' ? normalizeAda(rest) : source === 'ted' ? canonicalPublicationNumber(rest) : null;
+  return canonical === null || canonical === rest ? null : `${source}:${canonical}`;
+}
+
 export interface ExtractedIdentifiers {
   /** Valid ΑΦΜ only, in order of first appearance, without duplicates. */
   afm: string[];

@@ -3,6 +3,7 @@
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { greekLetters } from '../../lib/greek.js';
+import { canonicalSourceId } from '../../lib/identifiers.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
@@ -64,7 +65,10 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
 
   routes.add('get', '/v1/documents/:source_id/content', async (req, res) => {
     const sourceId = pathParam(req, 'source_id');
-    const doc = await ctx.search.get(sourceId, readOptionsFor(res));
+    // As written first (ids are the engine's keys), then as ingest writes it (canonicalSourceId).
+    const other = canonicalSourceId(sourceId);
+    const read = readOptionsFor(res);
+    const doc = (await ctx.search.get(sourceId, read)) ?? (other === null ? null : await ctx.search.get(other, read));
     if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
     const bytes = doc.original ? await ctx.blobs.get(doc.original.sha256) : null;
     if (!doc.original || !bytes) throw new NotFoundError(`No original is stored for ${sourceId}`);

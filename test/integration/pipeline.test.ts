@@ -314,6 +314,28 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
   t.equal(publisherLine(bare), null);
 });
 
+t.test('when an original is asked for by an id written another way (TED number zero-padded, an ΑΔΑ typed with Latin letters), then it is found', async (t) => {
+  const dataDir = tempDir(t);
+  for (const [source, file] of [['ted', 'ted/search_v3_response_trimmed.json'], ['diavgeia', 'diavgeia/decision_b22_payment_with_sponsor.json']]) {
+    const from = tempDir(t);
+    fs.symlinkSync(path.join(FIXTURES, file!), path.join(from, 'body.json'));
+    const run = await pdi(dataDir, 'ingest', source!, '--from', from);
+    t.equal(run.code, 0, run.stderr);
+  }
+  const app = await startTestApp(t, { dataDir });
+  const key = app.key('enterprise');
+  const content = async (id: string) => {
+    const res = await fetch(`${app.url}/v1/documents/${encodeURIComponent(id)}/content`, { headers: { Authorization: `Bearer ${key}` } });
+    return [res.status, await res.text()] as const;
+  };
+  for (const [canonical, written] of [['ted:449657-2026', 'ted:00449657-2026'], ['diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'diavgeia:Ω97TΩΞX-8KΛ'], ['diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'diavgeia:ω97τωξχ-8κλ']]) {
+    const expected = await content(canonical!);
+    t.equal(expected[0], 200, canonical);
+    t.same(await content(written!), expected, `${written} is ${canonical}`);
+  }
+  t.equal((await content('diavgeia:ΧΧΧ-000'))[0], 404);
+});
+
 t.test('when the upstream answers 503 once, then the page is retried and the run succeeds', async (t) => {
   const dataDir = tempDir(t);
   let failures = 1;

@@ -2,7 +2,7 @@
 // first reduced to the same NoticeFacts; one builder turns facts into the document, so both shapes
 // normalize alike (same source_id for the same published notice, same categories, same text layout).
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
-import { extractIdentifiers, validAfm } from '../../../lib/identifiers.js';
+import { canonicalPublicationNumber, extractIdentifiers, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import {
   collapse, dateOnlyToIso, decodeEntities, formatAmount, iso3ToIso2, lang3to1, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq,
@@ -45,11 +45,6 @@ export interface NoticeFacts {
 
 export const TED_NOTICE_URL = 'https://ted.europa.eu/en/notice/-/detail/';
 
-/** `00654321-2023` → `654321-2023`: one id however the number is padded (XML pads, the API does not). */
-export function canonicalPublicationNumber(v: unknown): string | null {
-  const m = typeof v === 'string' ? /^0*(\d{1,8})-(\d{4})$/.exec(v.trim()) : null;
-  return m ? `${m[1]}-${m[2]}` : null;
-}
 
 /**
  * notice-type (eForms BT-02) → doc_category, in the vocabulary shared with Diavgeia and KIMDIS:
