@@ -1,7 +1,7 @@
 // The ingest pipeline against a real Elasticsearch whose index refuses writes for its own state (a write
 // block, the flood-stage disk block): documents that are fine must not be written off as rejected.
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { writeAlias } from '../../index-mappings/index-names.js';
 import { DEMO_DIR } from '../../ingest/demo.js';
 import { ingestSource } from '../../ingest/pipeline.js';
@@ -18,10 +18,15 @@ import { aliasTargets, deleteIndices, elasticsearchUrl, es, olderIndex, randomPr
 
 t.setTimeout(300_000);
 
-t.test('when the index refuses writes, then the run fails before its checkpoint, nothing is counted as rejected, and the next run writes every document', async (t) => {
+/**
+ * An app and an ingest pipeline on Elasticsearch, under a fresh prefix; `before` runs before the
+ * provider first looks at the prefix. `ingest` replays the demo corpus of kimdis.
+ */
+async function kimdisOnElasticsearch(t: Test, before?: (url: string, prefix: string, embedder: HashingEmbedder) => Promise<unknown>) {
   const url = await elasticsearchUrl(t);
   const prefix = randomPrefix();
   const embedder = new HashingEmbedder();
+  await before?.(url, prefix, embedder);
   const search = new ElasticsearchProvider({ url, prefix, dimension: embedder.dimension, embeddingModel: embedder.id });
   t.teardown(async () => {
     await search.close();
@@ -30,12 +35,17 @@ t.test('when the index refuses writes, then the run fails before its checkpoint,
   const app = await startTestApp(t, { search });
   const deps = pipelineOn(loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }), app.search, app.embedder, app.ingestState, createLogger('silent'));
   t.teardown(() => deps.close());
+  const ingest = () => ingestSource(deps, SOURCE_MODULES.kimdis, { fromDir: path.join(DEMO_DIR, 'kimdis') });
+  return { url, prefix, search, deps, ingest };
+}
+
+t.test('when the index refuses writes, then the run fails before its checkpoint, nothing is counted as rejected, and the next run writes every document', async (t) => {
+  const { url, prefix, search, deps, ingest } = await kimdisOnElasticsearch(t);
   const [index] = await aliasTargets(url, writeAlias(prefix, 'kimdis'));
   const block = async (on: boolean) => {
     const r = await es(url, 'PUT', `/${index}/_settings`, { 'index.blocks.write': on ? true : null });
     if (r.status !== 200) throw new Error(`block ${on}: ${r.status} ${JSON.stringify(r.body)}`);
   };
-  const ingest = () => ingestSource(deps, SOURCE_MODULES.kimdis, { fromDir: path.join(DEMO_DIR, 'kimdis') });
 
   await block(true);
   const refused = await ingest();
@@ -56,19 +66,8 @@ t.test('when the index refuses writes, then the run fails before its checkpoint,
 t.test('when a source\'s index was made by an older build, then an ingest fails before writing, naming pdi reindex, and after the reindex it writes every document', async (t) => {
   // An upgrade from mapping version 1 lost every document ingested before the reindex: each was refused
   // by the strict mapping (a field it lacks), counted as rejected, and the checkpoint moved past it.
-  const url = await elasticsearchUrl(t);
-  const prefix = randomPrefix();
-  const embedder = new HashingEmbedder();
-  await olderIndex(url, prefix, 'kimdis', MAPPING_VERSION - 1, embedder.dimension, embedder.id);
-  const search = new ElasticsearchProvider({ url, prefix, dimension: embedder.dimension, embeddingModel: embedder.id });
-  t.teardown(async () => {
-    await search.close();
-    await deleteIndices(url, prefix);
-  });
-  const app = await startTestApp(t, { search });
-  const deps = pipelineOn(loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }), app.search, app.embedder, app.ingestState, createLogger('silent'));
-  t.teardown(() => deps.close());
-  const ingest = () => ingestSource(deps, SOURCE_MODULES.kimdis, { fromDir: path.join(DEMO_DIR, 'kimdis') });
+  const { search, deps, ingest } = await kimdisOnElasticsearch(t, (url, prefix, embedder) =>
+    olderIndex(url, prefix, 'kimdis', MAPPING_VERSION - 1, embedder.dimension, embedder.id));
 
   const refused = await ingest();
   t.equal(refused.status, 'failed');
