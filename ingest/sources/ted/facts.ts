@@ -45,7 +45,6 @@ export interface NoticeFacts {
 
 export const TED_NOTICE_URL = 'https://ted.europa.eu/en/notice/-/detail/';
 
-
 /**
  * notice-type (eForms BT-02) → doc_category, in the vocabulary shared with Diavgeia and KIMDIS:
  * calls for competition → `tender_notice`; results → `award`; `can-modif` → `modification`;
