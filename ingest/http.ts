@@ -96,15 +96,19 @@ export class HttpClient {
     }
   }
 
-  /** GET or POST; resolves with a 2xx response, rejects with UpstreamError once retries are spent. */
-  async request(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<HttpResponse> {
+  /**
+   * GET or POST; resolves with a 2xx response, rejects with UpstreamError once retries are spent.
+   * `retries` overrides the client's for one request (something optional need not wait minutes).
+   */
+  async request(url: string, init: { method?: string; json?: unknown; headers?: Record<string, string>; retries?: number } = {}): Promise<HttpResponse> {
     const method = init.method ?? (init.json !== undefined ? 'POST' : 'GET');
     let lastError: UpstreamError | null = null;
     let retryAfterMs = 0;
     // Whatever was under way when the run was stopped (a fetch, a place in the queue, a wait) rejects
     // with the abort; the run ends with this, not with a retry.
     const stopped = () => new UpstreamError(`${method} ${url} stopped: ${stopReason(this.signal!)}`, null);
-    for (let attempt = 0; attempt <= this.opts.retries; attempt++) {
+    const retries = init.retries ?? this.opts.retries;
+    for (let attempt = 0; attempt <= retries; attempt++) {
       if (this.signal?.aborted) throw stopped();
       let res: Answer;
       try {

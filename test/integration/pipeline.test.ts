@@ -268,7 +268,7 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
   const ministries = fs.readFileSync(path.join(FIXTURES, 'diavgeia/organizations_category_ministry.json'), 'utf8');
   let directoryUp = true;
   const upstream = await replayServer(t, (req) => {
-    if (req.path === '/organizations.json') return directoryUp ? { body: ministries } : { status: 404, body: { error: 'gone' } };
+    if (req.path === '/organizations.json') return directoryUp ? { body: ministries } : { status: 503, body: { error: 'busy' } };
     // One decision (posted 2025-04-17), in whichever 180-day window holds it.
     const [from, to] = /DT\(([^)]+)\) TO DT\(([^)]+)\)/.exec(req.query.get('q') ?? '')!.slice(1).map((d) => Date.parse(d));
     const inside = decision.submissionTimestamp >= from! && decision.submissionTimestamp <= to!;
@@ -312,6 +312,7 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
   t.equal(without.code, 0, without.stderr);
   t.match(without.stderr, /organisation directory unavailable/);
   t.equal(publisherLine(bare), null);
+  t.equal(directoryRequests(), 3, 'an optional directory is asked for twice, not with every retry a page gets');
 });
 
 t.test('when an original is asked for by an id written another way (TED number zero-padded, an ΑΔΑ typed with Latin letters), then it is found', async (t) => {

@@ -40,7 +40,8 @@ export async function loadOrganizations(ctx: PrepareContext): Promise<Organizati
   if (ctx.http && !fresh) {
     const url = `${ctx.baseUrl.replace(/\/+$/, '')}/organizations.json`;
     try {
-      const res = await ctx.http.request(url, { headers: { Accept: 'application/json' } });
+      // One retry: the directory is optional, and a run should not wait minutes of backoff for it.
+      const res = await ctx.http.request(url, { headers: { Accept: 'application/json' }, retries: 1 });
       const organizations = parseOrganizations(res.body);
       ctx.store(REFERENCE, res.body);
       ctx.log.info({ source: 'diavgeia', organizations: organizations.size }, 'organisation directory fetched');
