@@ -78,6 +78,7 @@ export function canonicalPublicationNumber(v: unknown): string | null {
  */
 export function canonicalSourceId(id: string): string | null {
   const colon = id.indexOf(':');
+  if (colon < 0) return null;
   const source = id.slice(0, colon);
   const rest = id.slice(colon + 1);
   const canonical =

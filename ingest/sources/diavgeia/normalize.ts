@@ -5,7 +5,7 @@ import { extractIdentifiers, normalizeAda, validAfm } from '../../../lib/identif
 import { qualityScore } from '../../quality.js';
 import { collapse, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
 import { MalformedRecordError } from '../types.js';
-import type { Organizations } from './organizations.js';
+import { NO_ORGANIZATIONS, type Organizations } from './organizations.js';
 import type { DiavgeiaAfmName, DiavgeiaAmount, DiavgeiaDecision, DiavgeiaExtraFields } from './types.js';
 
 interface DecisionType {
@@ -171,7 +171,7 @@ function truncate(s: string, max: number): string {
  * One decision → one document. `organizations` (the directory, organizations.ts) names the publisher of
  * a decision that carries no `org` of its own, by its `organizationId`.
  */
-export function normalizeDiavgeia(record: unknown, organizations: Organizations = new Map()): NormalizedDocument {
+export function normalizeDiavgeia(record: unknown, organizations: Organizations = NO_ORGANIZATIONS): NormalizedDocument {
   if (!isObject(record)) throw new MalformedRecordError('diavgeia: record is not an object');
   const d = record as DiavgeiaDecision;
   const ada = normalizeAda(d.ada);

@@ -14,6 +14,9 @@ export interface Organization {
 
 export type Organizations = ReadonlyMap<string, Organization>;
 
+/** No directory (a replay before any live run, or one that could not be fetched). */
+export const NO_ORGANIZATIONS: Organizations = new Map();
+
 const REFERENCE = 'diavgeia:organizations';
 const MAX_AGE_MS = 7 * 86_400_000;
 
@@ -54,5 +57,5 @@ export async function loadOrganizations(ctx: PrepareContext): Promise<Organizati
       );
     }
   }
-  return stored === null ? new Map() : parseOrganizations(stored.body);
+  return stored === null ? NO_ORGANIZATIONS : parseOrganizations(stored.body);
 }
