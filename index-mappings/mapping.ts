@@ -2,16 +2,18 @@
 // declared here is a rejected write, never a silently guessed type. The one home of Elasticsearch
 // field names and types; test/unit/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
+import type { IndexedDocument } from './document.js';
 import { MAPPING_VERSION } from './version.js';
 
 /** Greek analysis on the field itself, English on `<field>.en`: the text may be in either language. */
-function bilingualText(): Record<string, unknown> {
-  return {
-    type: 'text',
-    analyzer: GREEK_ANALYZER,
-    fields: { en: { type: 'text', analyzer: ENGLISH_ANALYZER } },
-  };
-}
+const bilingualText = {
+  type: 'text',
+  analyzer: GREEK_ANALYZER,
+  fields: { en: { type: 'text', analyzer: ENGLISH_ANALYZER } },
+} as const;
+
+/** Text kept in `_source` for reading, not searched itself: SEARCH_TEXT_FIELD holds it for search. */
+const readText = { type: 'text', index: false } as const;
 
 const keyword = { type: 'keyword' } as const;
 /** Kept in `_source` only: neither searchable nor sortable. */
@@ -20,23 +22,51 @@ const stored = { type: 'keyword', index: false, doc_values: false } as const;
 const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' } as const;
 
 /**
- * The fields a full-text query searches, with boosts: the title counts three times, in both analyses.
- * `entities.names` lets a search for an organisation find documents that only list it as a party.
- * A word is looked up in one analysis when the other cannot add a match (elasticsearch.ts
- * buildTextQuery): Greek words in the Greek fields, Latin words in the English ones; `entities.names`
- * is Greek-analysed only, so it is in both groups.
+ * Every text a search looks in, in one field: the title, the content, the summary and the entity names
+ * (so a search for an organisation finds documents that only list it as a party). One field, so a
+ * word is one postings list to score, where four fields made it four and their best match. At 1M
+ * documents that made the most common term 2.8x and a two-term query 3.8x faster on Elasticsearch
+ * alone (docs/benchmarks.md, session 12).
  */
-export const GREEK_QUERY_FIELDS = ['title^3', 'content', 'summary', 'entities.names'];
-export const ENGLISH_QUERY_FIELDS = ['title.en^3', 'content.en', 'summary.en', 'entities.names'];
-export const TEXT_QUERY_FIELDS = [
-  'title^3',
-  'title.en^3',
-  'content',
-  'content.en',
-  'summary',
-  'summary.en',
-  'entities.names',
-];
+export const SEARCH_TEXT_FIELD = 'search_text';
+
+/**
+ * The title's weight: it is written into SEARCH_TEXT_FIELD this many times, so a word of the title
+ * counts that many times in BM25 (BM25F's field weights; the embedded engine weights its title column
+ * the same way, embedded/text.ts termFrequencies). Not a query-time boost: boosting a title field in a
+ * second clause made every word two postings lists again and gave back most of the gain.
+ */
+export const TITLE_WEIGHT = 3;
+
+type SearchedText = Pick<IndexedDocument, 'title' | 'content' | 'summary' | 'entities'>;
+
+/** What the adapter writes into SEARCH_TEXT_FIELD; Elasticsearch keeps 100 positions between values, so a phrase never spans two. */
+export function searchText(doc: SearchedText): string[] {
+  const title = doc.title ? Array<string>(TITLE_WEIGHT).fill(doc.title) : [];
+  return [...title, doc.content, doc.summary, ...(doc.entities?.names ?? [])].filter((s): s is string => typeof s === 'string' && s !== '');
+}
+
+/**
+ * The fields a full-text query searches. A word is looked up in one analysis when the other cannot add
+ * a match (elasticsearch.ts buildTextQuery): Greek words in the Greek analysis, Latin words in the
+ * English one, and both for prefixes, mixed scripts, digits and stop words.
+ */
+export const GREEK_QUERY_FIELDS = [SEARCH_TEXT_FIELD];
+export const ENGLISH_QUERY_FIELDS = [`${SEARCH_TEXT_FIELD}.en`];
+export const TEXT_QUERY_FIELDS = [SEARCH_TEXT_FIELD, `${SEARCH_TEXT_FIELD}.en`];
+
+/** The first mapping version with SEARCH_TEXT_FIELD. */
+export const SEARCH_TEXT_SINCE = 5;
+
+/**
+ * The fields indices of mapping versions before SEARCH_TEXT_SINCE searched instead, the title boosted
+ * at query time (`entities.names` had no English analysis). While such an index still serves (until
+ * `pdi reindex` rebuilds it), a query names these too, and is `lenient`, so each index searches the
+ * fields it has: an older one lacks SEARCH_TEXT_FIELD, a current one does not index these.
+ */
+export const OLDER_GREEK_QUERY_FIELDS = ['title^3', 'content', 'summary', 'entities.names'];
+export const OLDER_ENGLISH_QUERY_FIELDS = ['title.en^3', 'content.en', 'summary.en', 'entities.names'];
+export const OLDER_TEXT_QUERY_FIELDS = [...new Set([...OLDER_GREEK_QUERY_FIELDS, ...OLDER_ENGLISH_QUERY_FIELDS])];
 
 /** The dense_vector field kNN queries run on; never returned in hits. */
 export const EMBEDDING_FIELD = 'embedding';
@@ -58,30 +88,29 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
   }
   return {
     dynamic: 'strict',
-    _source: { excludes: [METADATA_JSON_FIELD] },
+    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD] },
     _meta: { mapping_version: MAPPING_VERSION, embedding_dimension: dimension, ...meta },
     properties: {
       source_id: keyword,
       source: keyword,
       country: keyword,
-      title: bilingualText(),
+      title: readText,
       doc_type: keyword,
       doc_category: keyword,
       published_at: date,
       source_url: { type: 'keyword', ignore_above: 2048 },
       language: keyword,
       quality_score: { type: 'float' },
-      content: bilingualText(),
-      summary: bilingualText(),
+      content: readText,
+      summary: readText,
       entities: {
         properties: {
           afm: keyword,
           // ΑΔΑ mixes Greek capitals and digits; folded so a lower-case or accented query still matches.
           ada: { type: 'keyword', normalizer: FOLDED_NORMALIZER },
-          // Searched as Greek text; `.exact` matches a whole name, case and accents folded.
+          // Searched through SEARCH_TEXT_FIELD; `.exact` matches a whole name, case and accents folded.
           names: {
-            type: 'text',
-            analyzer: GREEK_ANALYZER,
+            ...readText,
             fields: { exact: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 } },
           },
         },
@@ -103,6 +132,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
           content_type: stored,
         },
       },
+      [SEARCH_TEXT_FIELD]: bilingualText,
       [METADATA_JSON_FIELD]: { type: 'binary', doc_values: true },
       [EMBEDDING_FIELD]: {
         type: 'dense_vector',

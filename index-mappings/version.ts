@@ -6,4 +6,6 @@
 // every source needs a rebuild (`SearchProvider.rebuild`); the serving indices keep answering until then.
 // A change that only touches query-time behaviour (boosts, query builders) needs no bump.
 // 4: the English analysis folds Greek (tonos, dialytika, final sigma) as the Greek analysis does.
-export const MAPPING_VERSION = 4;
+// 5: one searched field (mapping.ts SEARCH_TEXT_FIELD) holds title (written TITLE_WEIGHT times),
+//    content, summary and entity names; those fields are no longer searched themselves.
+export const MAPPING_VERSION = 5;

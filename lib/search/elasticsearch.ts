@@ -18,6 +18,12 @@ import {
   ENGLISH_QUERY_FIELDS,
   GREEK_QUERY_FIELDS,
   METADATA_JSON_FIELD,
+  OLDER_ENGLISH_QUERY_FIELDS,
+  OLDER_GREEK_QUERY_FIELDS,
+  OLDER_TEXT_QUERY_FIELDS,
+  SEARCH_TEXT_FIELD,
+  SEARCH_TEXT_SINCE,
+  searchText,
   TEXT_QUERY_FIELDS,
 } from '../../index-mappings/mapping.js';
 import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW } from '../../index-mappings/settings.js';
@@ -136,15 +142,18 @@ export class EngineResponseError extends Error {
 /**
  * The full-text query. simple_query_string with only PHRASE, PREFIX and WHITESPACE enabled: `"a b"`
  * and `abc*` work, every other operator character is plain text, and it never raises on syntax.
- * Terms are ANDed; each term may match in any of its fields (term-centric), so a query can match a
- * Greek word in the title and an English one in the content.
+ * Terms are ANDed; every searched text of a document is in one field (mapping.ts SEARCH_TEXT_FIELD), so
+ * a query can match a Greek word in the title and an English one in the content.
  *
- * Each word or phrase is looked up only in the fields that can match it (fieldGroupOf): a Greek word in
- * the Greek-analysed fields, a Latin word in the English ones. The other analysis of the same text
- * cannot add a match there, only a second score for the same occurrence, and at 1M documents the
- * extra clauses were a third of a two-term query's cost (docs/search-engines.md).
+ * Each word or phrase is looked up only in the analysis that can match it (fieldGroupOf): a Greek word
+ * in `search_text`, a Latin word in `search_text.en`. The other analysis of the same text cannot add a
+ * match there, only a second score for the same occurrence (docs/search-engines.md).
+ *
+ * `olderIndices`: an index of a mapping version before SEARCH_TEXT_SINCE serves; the fields it searches
+ * are named too. Not always: on a current index each such name costs a refused field per shard, a
+ * fifth of a cheap query's time on Elasticsearch.
  */
-export function buildTextQuery(text: string, source?: SourceName): Query {
+export function buildTextQuery(text: string, source?: SourceName, olderIndices = false): Query {
   const groups = new Map<FieldGroup, string[]>();
   for (const chunk of queryChunks(text)) {
     const group = fieldGroupOf(chunk);
@@ -156,22 +165,27 @@ export function buildTextQuery(text: string, source?: SourceName): Query {
   // written, `*` alone would match every document.
   const must: Query[] = groups.size === 0
     ? [{ match_none: {} }]
-    : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group));
+    : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices));
   const query: Query = { bool: { must, filter: source ? [{ term: { source } }] : [] } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
-  // tie-break alone (newest first). Scored, a prefix found in a title (boosted) came first.
+  // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
   const prefixesOnly = groups.size > 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
   return prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
 }
 
 type FieldGroup = 'greek' | 'english' | 'all';
 const FIELDS_OF: Record<FieldGroup, string[]> = { greek: GREEK_QUERY_FIELDS, english: ENGLISH_QUERY_FIELDS, all: TEXT_QUERY_FIELDS };
+const FIELDS_WITH_OLDER: Record<FieldGroup, string[]> = {
+  greek: [...GREEK_QUERY_FIELDS, ...OLDER_GREEK_QUERY_FIELDS],
+  english: [...ENGLISH_QUERY_FIELDS, ...OLDER_ENGLISH_QUERY_FIELDS],
+  all: [...TEXT_QUERY_FIELDS, ...OLDER_TEXT_QUERY_FIELDS],
+};
 
-function simpleQuery(query: string, group: FieldGroup): Query {
+function simpleQuery(query: string, group: FieldGroup, olderIndices: boolean): Query {
   return {
     simple_query_string: {
       query,
-      fields: FIELDS_OF[group],
+      fields: (olderIndices ? FIELDS_WITH_OLDER : FIELDS_OF)[group],
       default_operator: 'and',
       flags: 'PHRASE|PREFIX|WHITESPACE',
       lenient: true,
@@ -480,6 +494,8 @@ export class ElasticsearchProvider implements SearchProvider {
   private initialized = false;
   /** Sources whose serving index another build made, and what to do about it (checkMeta). */
   private readonly outdated = new Map<SourceName, string>();
+  private olderServing = false;
+  private versionsReadAt = -Infinity;
   private brokenLoggedAt = -Infinity;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
   private unanswered = false;
@@ -702,6 +718,23 @@ export class ElasticsearchProvider implements SearchProvider {
     if (why !== undefined) throw new Error(`not written: ${why}`);
   }
 
+  /**
+   * Whether an index of a mapping version before SEARCH_TEXT_SINCE is behind the read alias (an upgrade
+   * not yet followed by pdi reindex), so text queries must name its fields too. Looked at again once a
+   * minute: another process may rebuild a source, or an older build swap its own index in.
+   */
+  private async olderIndicesServe(signal?: AbortSignal): Promise<boolean> {
+    if (performance.now() - this.versionsReadAt < 60_000) return this.olderServing;
+    try {
+      const res = await this.client.indices.getMapping({ index: readAlias(this.prefix) }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0, signal });
+      this.olderServing = Object.values(res).some((m) => !(Number(m.mappings?._meta?.mapping_version) >= SEARCH_TEXT_SINCE));
+      this.versionsReadAt = performance.now();
+    } catch {
+      // No alias or no engine: the search itself meets the same and answers as it always has.
+    }
+    return this.olderServing;
+  }
+
   private async ensureInit(): Promise<void> {
     if (!this.initialized) await this.init();
   }
@@ -754,7 +787,7 @@ export class ElasticsearchProvider implements SearchProvider {
       for (let attempt = 0; pending.length > 0; attempt++) {
         const operations = pending.flatMap((doc) => [
           { index: { _index: target(doc), _id: doc.source_id } },
-          { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc) },
+          { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc) },
         ]);
         const res = await this.call('bulk', () =>
           this.client.bulk({ operations, require_alias: requireAlias, refresh: false }),
@@ -932,7 +965,7 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.source);
+    const query = buildTextQuery(text, q.source, await this.olderIndicesServe(opts.signal));
     const target = this.target(query, q.source, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     // A constant-score query ties everywhere: the score-window fast path could never place a page.

@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import type { Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, readAlias, writeAlias } from '../../index-mappings/index-names.js';
-import { buildMapping, METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
-import { buildSettings } from '../../index-mappings/settings.js';
+import { buildMapping, METADATA_JSON_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
+import { buildSettings, ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from '../../index-mappings/settings.js';
 import type { SourceName } from '../../lib/sources.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -123,8 +123,9 @@ export async function aliasTargets(url: string, alias: string): Promise<string[]
  */
 export async function olderIndex(url: string, prefix: string, source: SourceName, version: number, dimension: number, model: string): Promise<string> {
   const index = `${prefix}-docs-${source}-m${version}-old`;
-  const mappings = buildMapping(dimension, { ...indexMeta(source, model, dimension), mapping_version: version }) as { properties: Record<string, unknown> };
+  const mappings = buildMapping(dimension, { ...indexMeta(source, model, dimension), mapping_version: version }) as OlderMapping;
   if (version === 2) mappings.properties[METADATA_JSON_FIELD] = { type: 'keyword', index: false, doc_values: true };
+  if (version <= 4) searchedAsBefore5(mappings);
   const created = await es(url, 'PUT', `/${index}`, {
     settings: buildSettings(),
     mappings,
@@ -132,6 +133,18 @@ export async function olderIndex(url: string, prefix: string, source: SourceName
   });
   if (created.status !== 200) throw new Error(`index of mapping version ${version}: ${created.status} ${JSON.stringify(created.body)}`);
   return index;
+}
+
+type OlderMapping = { _source: { excludes: string[] }; properties: Record<string, unknown> & { entities: { properties: Record<string, unknown> } } };
+
+/** Versions 1-4 searched title, content, summary and names themselves; there was no search_text. */
+function searchedAsBefore5(mappings: OlderMapping): void {
+  const bilingual = { type: 'text', analyzer: GREEK_ANALYZER, fields: { en: { type: 'text', analyzer: ENGLISH_ANALYZER } } };
+  const { properties: p } = mappings;
+  delete p[SEARCH_TEXT_FIELD];
+  mappings._source.excludes = [METADATA_JSON_FIELD];
+  p.title = p.content = p.summary = bilingual;
+  p.entities.properties.names = { type: 'text', analyzer: GREEK_ANALYZER, fields: { exact: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 } } };
 }
 
 export function makeDoc(

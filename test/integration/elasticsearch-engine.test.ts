@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
-import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
+import { METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../index-mappings/mapping.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
@@ -191,7 +191,7 @@ t.test('when documents were written without the doc-values record (before mappin
   await p.upsert([makeDoc('diavgeia', 'new', { title: 'Νέα σύμβαση λιμένα', published_at: '2025-01-02T00:00:00Z' })]);
   // Written the way an older build wrote it: the same document, no metadata_json.
   const old = makeDoc('diavgeia', 'old', { title: 'Παλαιά σύμβαση λιμένα', content: 'κείμενο' });
-  const put = await es(url, 'PUT', `/${writeAlias(prefix, 'diavgeia')}/_doc/${encodeURIComponent(old.source_id)}?refresh=true`, old);
+  const put = await es(url, 'PUT', `/${writeAlias(prefix, 'diavgeia')}/_doc/${encodeURIComponent(old.source_id)}?refresh=true`, { ...old, [SEARCH_TEXT_FIELD]: searchText(old) });
   t.equal(put.status, 201, 'written without the record');
   await p.refresh();
   for (const [offset, limit, pageWindow] of [[0, 10, undefined], [1, 1, 1]] as const) {
@@ -216,6 +216,24 @@ t.test('when a serving index was made by a build of mapping version 2 (record as
   t.equal(r.total, 1);
   t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]), [['diavgeia:v2', 'Σύμβαση λιμένα']]);
   t.same(JSON.parse(r.hits[0]!.metadataJson!.toString('utf8')), metadataOf(doc), 'the record as written, not base64 read from raw JSON');
+});
+
+t.test('when one source is still served by an index of mapping version 4, then text searches find its documents beside those of rebuilt sources', async (t) => {
+  const prefix = randomPrefix();
+  const index = await olderIndex(url, prefix, 'diavgeia', 4, DIM, MODEL);
+  const old = makeDoc('diavgeia', 'v4', { title: 'Σύμβαση λιμένα Πάρου', content: 'Harbour works contract for Paros.', entities: { afm: [], ada: [], names: ['Λιμενικό Ταμείο Πάρου'] } });
+  const put = await es(url, 'PUT', `/${index}/_doc/${encodeURIComponent(old.source_id)}?refresh=true`, { ...old, [METADATA_JSON_FIELD]: Buffer.from(JSON.stringify(metadataOf(old))).toString('base64') });
+  t.equal(put.status, 201, 'written as a version-4 build wrote it: no search_text');
+  const p = await ready(t, { prefix });
+  await p.upsert([makeDoc('ted', 'v5', { title: 'Σύμβαση λιμένα Σύρου', content: 'Harbour works contract for Syros.' })]);
+  await p.refresh();
+  const found = async (text: string) => (await p.search({ text, limit: 10, offset: 0 })).hits.map((h) => h.doc.source_id).sort();
+  t.same(await found('σύμβαση λιμένα'), ['diavgeia:v4', 'ted:v5'], 'Greek words');
+  t.same(await found('harbour contract'), ['diavgeia:v4', 'ted:v5'], 'English words');
+  t.same(await found('λιμέ*'), ['diavgeia:v4', 'ted:v5'], 'a prefix');
+  t.same(await found('"λιμένα Πάρου"'), ['diavgeia:v4'], 'a phrase');
+  t.same(await found('Ταμείο'), ['diavgeia:v4'], 'a party\'s name');
+  t.same(await found('Σύρου'), ['ted:v5']);
 });
 
 t.test('when a source\'s serving index was made for another mapping version, then writes to it stop the run, naming pdi reindex, and a rebuild lets them through', async (t) => {

@@ -105,7 +105,8 @@ function fixtures(): IndexedDocument[] {
       'Επισκευή του κυματοθραύστη.'),
     // Phrase: adjacent in K04, apart and reversed in M02.
     fx('kimdis:K04', '2024-04-02T10:00:00Z', 'Συντήρηση οδικού δικτύου Λέρου',
-      'Ασφαλτόστρωση και σήμανση επαρχιακών δρόμων.'),
+      'Ασφαλτόστρωση και σήμανση επαρχιακών δρόμων.',
+      { entities: { afm: [], ada: [], names: ['Οδοποιία Παπαθανασίου ΟΕ'] } }),
     fx('mitos:M02', '2024-01-20T10:00:00Z', 'Έλεγχος εγκαταστάσεων',
       'Ο έλεγχος του δικτύου ύδρευσης γίνεται μαζί με τον έλεγχο του οδικού φωτισμού.'),
     // Prefixes, Greek (with dialytika) and English.
@@ -247,6 +248,18 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(ids(await search(p, '"οδικού δικτύου"')), ['kimdis:K04']);
       t.same(sorted(ids(await search(p, 'οδικού δικτύου'))), ['kimdis:K04', 'mitos:M02']);
       t.equal((await search(p, '"δικτύου οδικού"')).total, 0);
+    });
+
+    t.test('when a phrase would run from the end of the title into its start or into the content, then it does not match', async (t) => {
+      t.same(ids(await search(p, '"δικτύου Λέρου"')), ['kimdis:K04'], 'the words are there');
+      // Elasticsearch holds the title several times over in one field (mapping.ts TITLE_WEIGHT), then the content.
+      t.equal((await search(p, '"Λέρου Συντήρηση"')).total, 0, 'title end, title start');
+      t.equal((await search(p, '"Λέρου Ασφαλτόστρωση"')).total, 0, 'title end, content start');
+    });
+
+    t.test('when a name is only among a document\'s parties, then a search for it finds the document', async (t) => {
+      t.same(ids(await search(p, 'Παπαθανασίου')), ['kimdis:K04']);
+      t.same(ids(await search(p, '"Οδοποιία Παπαθανασίου"')), ['kimdis:K04']);
     });
 
     t.test('when a word ends with *, then it matches as a prefix', async (t) => {

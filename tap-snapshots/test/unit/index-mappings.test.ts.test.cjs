@@ -10,11 +10,12 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 4,
+      "mapping_version": 5,
     },
     "_source": Object {
       "excludes": Array [
         "metadata_json",
+        "search_text",
       ],
     },
     "dynamic": "strict",
@@ -30,13 +31,7 @@ Object {
         },
       },
       "content": Object {
-        "analyzer": "pdi_greek",
-        "fields": Object {
-          "en": Object {
-            "analyzer": "pdi_english",
-            "type": "text",
-          },
-        },
+        "index": false,
         "type": "text",
       },
       "content_hash": Object {
@@ -70,7 +65,6 @@ Object {
             "type": "keyword",
           },
           "names": Object {
-            "analyzer": "pdi_greek",
             "fields": Object {
               "exact": Object {
                 "ignore_above": 512,
@@ -78,6 +72,7 @@ Object {
                 "type": "keyword",
               },
             },
+            "index": false,
             "type": "text",
           },
         },
@@ -118,6 +113,16 @@ Object {
         "normalizer": "pdi_folded",
         "type": "keyword",
       },
+      "search_text": Object {
+        "analyzer": "pdi_greek",
+        "fields": Object {
+          "en": Object {
+            "analyzer": "pdi_english",
+            "type": "text",
+          },
+        },
+        "type": "text",
+      },
       "sector": Object {
         "normalizer": "pdi_folded",
         "type": "keyword",
@@ -133,23 +138,11 @@ Object {
         "type": "keyword",
       },
       "summary": Object {
-        "analyzer": "pdi_greek",
-        "fields": Object {
-          "en": Object {
-            "analyzer": "pdi_english",
-            "type": "text",
-          },
-        },
+        "index": false,
         "type": "text",
       },
       "title": Object {
-        "analyzer": "pdi_greek",
-        "fields": Object {
-          "en": Object {
-            "analyzer": "pdi_english",
-            "type": "text",
-          },
-        },
+        "index": false,
         "type": "text",
       },
     },

@@ -11,7 +11,7 @@ import {
   queryChunks,
   recordTieFields,
 } from '../../../lib/search/elasticsearch.js';
-import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, TEXT_QUERY_FIELDS } from '../../../index-mappings/mapping.js';
+import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, searchText, TEXT_QUERY_FIELDS, TITLE_WEIGHT } from '../../../index-mappings/mapping.js';
 
 t.test('when a text query is built, then it is simple_query_string limited to phrase, prefix and whitespace, ANDing its terms', async (t) => {
   const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', 'kimdis') as any;
@@ -31,12 +31,25 @@ t.test('when a text query is built, then each word is looked up in the fields of
     ['contract', ENGLISH_QUERY_FIELDS],
     ['οδο* και', TEXT_QUERY_FIELDS],
   ]);
-  t.same(GREEK_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title^3'], 'the title boost holds in each group');
-  t.same(ENGLISH_QUERY_FIELDS.filter((f) => f.startsWith('title')), ['title.en^3']);
-  t.ok(ENGLISH_QUERY_FIELDS.includes('entities.names'), 'names (Greek-analysed only) are searched for Latin words too');
+  t.same([GREEK_QUERY_FIELDS, ENGLISH_QUERY_FIELDS], [['search_text'], ['search_text.en']], 'one field a word, in its analysis');
   // Quotes pair up left to right wherever they stand; one left over is ignored.
   t.same(groups('σύμβαση "ανοιχτό'), [['συμβαση ανοιχτο', GREEK_QUERY_FIELDS]]);
   t.same(groups('a"b c"'), [['a', TEXT_QUERY_FIELDS], ['"b c"', ENGLISH_QUERY_FIELDS]]);
+});
+
+t.test('when an index of an older mapping version serves, then each group also names the fields it searches', async (t) => {
+  const fields = (text: string) => (buildTextQuery(text, undefined, true) as any).bool.must[0].simple_query_string.fields;
+  t.same(fields('σύμβαση'), ['search_text', 'title^3', 'content', 'summary', 'entities.names']);
+  t.same(fields('contract'), ['search_text.en', 'title.en^3', 'content.en', 'summary.en', 'entities.names']);
+  t.same(fields('2024'), [...TEXT_QUERY_FIELDS, 'title^3', 'content', 'summary', 'entities.names', 'title.en^3', 'content.en', 'summary.en']);
+  t.equal((buildTextQuery('σύμβαση', undefined, true) as any).bool.must[0].simple_query_string.lenient, true, 'each index skips the fields it cannot search');
+});
+
+t.test('when a document\'s search text is built, then the title comes TITLE_WEIGHT times, then content, summary and every name', async (t) => {
+  const doc = { title: 'Τίτλος', content: 'Κείμενο', summary: 'Περίληψη', entities: { afm: [], ada: [], names: ['Α', 'Β'] } };
+  t.equal(TITLE_WEIGHT, 3);
+  t.same(searchText(doc), ['Τίτλος', 'Τίτλος', 'Τίτλος', 'Κείμενο', 'Περίληψη', 'Α', 'Β']);
+  t.same(searchText({ title: '', content: 'Κείμενο', summary: '', entities: { afm: [], ada: [], names: [] } }), ['Κείμενο'], 'nothing empty');
 });
 
 t.test('when a text query is only prefixes, then every match scores alike; with a word, it is scored', async (t) => {
