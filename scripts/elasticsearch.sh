@@ -8,7 +8,8 @@
 #
 # Environment (all optional):
 #   PDI_CACHE_DIR      where the distribution zip is fetched and unzipped (default ~/.cache/pdi)
-#   PDI_ES_VERSION     default 8.19.21 (the integ-test-zip from Maven Central: no bundled JDK)
+#   PDI_ES_VERSION     default 8.19.21 (the integ-test-zip from Maven Central: no bundled JDK); 9.x runs
+#                      too (docs/operations.md) and needs a JDK 21+, looked for in /usr/lib/jvm
 #   PDI_ES_INSTANCE    name of an independent instance (default "default"); tests use their own
 #   PDI_ES_RUN_DIR     parent of instance directories (default ${TMPDIR:-/tmp}/pdi-es)
 #   PDI_ES_PORT        HTTP port; default: the port this instance used last, else a random free one
@@ -170,11 +171,26 @@ ensure_user() {
     || id -u "$ES_USER" >/dev/null 2>&1 || die "could not create user $ES_USER"
 }
 
+# The Java major version of a JDK home ("17", "21", "25"), read from its release file.
+java_major() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
+
 java_home() {
   if [ -n "${ES_JAVA_HOME:-}" ]; then echo "$ES_JAVA_HOME"; return; fi
-  command -v java >/dev/null 2>&1 || die "java (17+) is needed on PATH or via ES_JAVA_HOME"
-  local bin; bin=$(readlink -f "$(command -v java)")
-  dirname "$(dirname "$bin")"
+  # Elasticsearch 8 runs on Java 17+, 9 on 21+. When the default java is too old for the version asked
+  # for, take the newest JDK installed beside it (this machine has Temurin 25 next to OpenJDK 17).
+  local need=17 home major candidate
+  [ "${ES_VERSION%%.*}" -ge 9 ] && need=21
+  if command -v java >/dev/null 2>&1; then
+    home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+    major=$(java_major "$home")
+    # A JDK without a release file is taken for Elasticsearch 8, as before this check existed.
+    if { [ -z "$major" ] && [ "$need" = 17 ]; } || [ "${major:-0}" -ge "$need" ]; then echo "$home"; return; fi
+  fi
+  for candidate in $(ls -d /usr/lib/jvm/*/ 2>/dev/null | sort -rV); do
+    candidate=${candidate%/}
+    [ -x "$candidate/bin/javac" ] && [ "$(java_major "$candidate")" -ge "$need" ] 2>/dev/null && { echo "$candidate"; return; }
+  done
+  die "Elasticsearch $ES_VERSION needs a JDK $need+ on PATH, in /usr/lib/jvm or via ES_JAVA_HOME"
 }
 
 write_config() {
