@@ -25,8 +25,8 @@ const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' }
  * Every text a search looks in, in one field: the title, the content, the summary and the entity names
  * (so a search for an organisation finds documents that only list it as a party). One field, so a
  * word is one postings list to score, where four fields made it four and their best match. At 1M
- * documents that made the most common term 2.8x and a two-term query 3.8x faster on Elasticsearch
- * alone (docs/benchmarks.md, session 12).
+ * documents that gave a two-term query ~2x and the most common term 1.1-1.8x the throughput on
+ * Elasticsearch alone (docs/benchmarks.md, session 12).
  */
 export const SEARCH_TEXT_FIELD = 'search_text';
 

@@ -7,7 +7,9 @@
 //   combined-bare the same without the title clause (no title boost, which the issue asks for).
 // Needs wrk, and ELASTICSEARCH_URL with the per-source corpus loaded by bench/search/api.ts (same
 // --docs and --seed). Builds the experiment index `<prefix>-layout-experiment` once (~10 min at 1M).
-// Results: docs/benchmarks.md "Session 5".
+// Results: docs/benchmarks.md "Session 5". Written for mapping version 4 (run it at 7caf88f): from
+// version 5 on, the per-source query already is one field (`search_text`), and the title fields the
+// `combined` variant boosts are no longer indexed.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

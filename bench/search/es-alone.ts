@@ -1,0 +1,60 @@
+// Issue 3's three queries on Elasticsearch alone: the adapter's exact page request (this build's
+// buildTextQuery, score-only page of 125, metadata record, no total) sent raw with wrk, 10 connections,
+// shard request cache off; no API, no client. For comparing Elasticsearch versions and query shapes.
+//   ELASTICSEARCH_URL=… node --import tsx bench/search/es-alone.ts [--docs 1000000] [--seconds 8] [--rounds 2]
+// Needs wrk, and the per-source corpus loaded by bench/search/api.ts (same --docs). Each round also
+// sends the query as it is sent while an index of an older mapping version serves (`with older
+// fields`), to price that.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
+import { buildTextQuery } from '../../lib/search/elasticsearch.js';
+import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
+import { Generator, SURNAMES } from './generate.js';
+
+const { values: args } = parseArgs({ options: {
+  docs: { type: 'string', default: '1000000' },
+  seed: { type: 'string', default: '20240611' },
+  seconds: { type: 'string', default: '8' },
+  rounds: { type: 'string', default: '2' },
+} });
+const url = process.env.ELASTICSEARCH_URL;
+if (!url) throw new Error('ELASTICSEARCH_URL is not set (scripts/elasticsearch.sh start prints it)');
+const index = `bench${args.docs}-docs`;
+const PAGE = { size: 125, _source: false, stored_fields: '_none_', docvalue_fields: [METADATA_JSON_FIELD], track_total_hits: false };
+const gen = new Generator(Number(args.docs), Number(args.seed));
+
+async function post(pathname: string, body: object): Promise<any> {
+  const res = await fetch(`${url}${pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return res.json();
+}
+
+function wrk(body: object) {
+  const file = path.join(os.tmpdir(), `pdi-es-alone-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(body));
+  const target = `${url}/${index}/_search?request_cache=false`;
+  const script = path.join(path.dirname(new URL(import.meta.url).pathname), '../post-body.lua');
+  const env = { ...process.env, BENCH_BODY_FILE: file };
+  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, target], { env });
+  const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, target], { encoding: 'utf8', env });
+  return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99) };
+}
+
+const version = (await (await fetch(url)).json().catch(() => ({})))?.version?.number
+  ?? Object.values((await (await fetch(`${url}/_nodes?filter_path=nodes.*.version`)).json()).nodes as Record<string, { version: string }>)[0].version;
+const results = [];
+for (let round = 1; round <= Number(args.rounds); round++) {
+  for (const [name, text] of [['rare term', SURNAMES[700]], ['most common term', gen.vocab[0]], ['two-term query', 'ανάθεση δήμος']]) {
+    for (const [variant, older] of [['this build', false], ['with older fields', true]] as const) {
+      const query = buildTextQuery(text, undefined, older);
+      const { count } = await post(`/${index}/_count`, { query });
+      const row = { round, query: name, text, variant, total: count, ...wrk({ ...PAGE, query }) };
+      process.stderr.write(`${JSON.stringify(row)}\n`);
+      results.push(row);
+    }
+  }
+}
+process.stdout.write(`${JSON.stringify({ elasticsearch: version, documents: Number(args.docs), connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
