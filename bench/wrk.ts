@@ -1,4 +1,22 @@
-// Reading wrk's output, for the benchmarks that drive it.
+// Driving wrk and reading its output, for the benchmarks.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * POSTs one JSON body to `url` (an Elasticsearch `_search`, say) from 10 connections: 2 s of warm-up,
+ * then `seconds` measured. Needs wrk (apt-get install wrk).
+ */
+export function wrkPost(url: string, body: object, seconds: number) {
+  const file = path.join(os.tmpdir(), `pdi-wrk-body-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(body));
+  const script = path.join(path.dirname(new URL(import.meta.url).pathname), 'post-body.lua');
+  const env = { ...process.env, BENCH_BODY_FILE: file };
+  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, url], { env });
+  const out = execFileSync('wrk', ['-t1', '-c10', `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8', env });
+  return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99) };
+}
 
 /** Requests per second from wrk's summary. */
 export function wrkRequestsPerSecond(out: string): number {

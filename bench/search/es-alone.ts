@@ -5,14 +5,11 @@
 // Needs wrk, and the per-source corpus loaded by bench/search/api.ts (same --docs). Each round also
 // sends the query as it is sent while an index of an older mapping version serves (`with older
 // fields`), to price that.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
 import { buildTextQuery } from '../../lib/search/elasticsearch.js';
-import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
+import { wrkPost } from '../wrk.js';
 import { Generator, SURNAMES } from './generate.js';
 
 const { values: args } = parseArgs({ options: {
@@ -32,16 +29,6 @@ async function post(pathname: string, body: object): Promise<any> {
   return res.json();
 }
 
-function wrk(body: object) {
-  const file = path.join(os.tmpdir(), `pdi-es-alone-${process.pid}.json`);
-  fs.writeFileSync(file, JSON.stringify(body));
-  const target = `${url}/${index}/_search?request_cache=false`;
-  const script = path.join(path.dirname(new URL(import.meta.url).pathname), '../post-body.lua');
-  const env = { ...process.env, BENCH_BODY_FILE: file };
-  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, target], { env });
-  const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, target], { encoding: 'utf8', env });
-  return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99) };
-}
 
 const version = (await (await fetch(url)).json().catch(() => ({})))?.version?.number
   ?? Object.values((await (await fetch(`${url}/_nodes?filter_path=nodes.*.version`)).json()).nodes as Record<string, { version: string }>)[0].version;
@@ -51,7 +38,7 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     for (const [variant, older] of [['this build', false], ['with older fields', true]] as const) {
       const query = buildTextQuery(text, undefined, older);
       const { count } = await post(`/${index}/_count`, { query });
-      const row = { round, query: name, text, variant, total: count, ...wrk({ ...PAGE, query }) };
+      const row = { round, query: name, text, variant, total: count, ...wrkPost(`${url}/${index}/_search?request_cache=false`, { ...PAGE, query }, Number(args.seconds)) };
       process.stderr.write(`${JSON.stringify(row)}\n`);
       results.push(row);
     }

@@ -10,16 +10,13 @@
 // Results: docs/benchmarks.md "Session 5". Written for mapping version 4 (run it at 7caf88f): from
 // version 5 on, the per-source query already is one field (`search_text`), and the title fields the
 // `combined` variant boosts are no longer indexed.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@elastic/elasticsearch';
 import { metadataOf } from '../../index-mappings/document.js';
 import { METADATA_JSON_FIELD } from '../../index-mappings/mapping.js';
 import { buildTextQuery } from '../../lib/search/elasticsearch.js';
-import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
+import { wrkPost } from '../wrk.js';
 import { Generator, sourceRanges } from './generate.js';
 
 const { values: args } = parseArgs({
@@ -89,16 +86,6 @@ const QUERIES = [
   { name: 'two-term query', text: 'ανάθεση δήμος', field: 'all_text', title: 'title' },
 ];
 
-function wrk(index: string, body: object) {
-  const file = path.join(os.tmpdir(), `pdi-es-layout-${process.pid}.json`);
-  fs.writeFileSync(file, JSON.stringify(body));
-  const target = `${url}/${index}/_search?request_cache=false`;
-  const script = path.join(path.dirname(new URL(import.meta.url).pathname), '../post-body.lua');
-  const env = { ...process.env, BENCH_BODY_FILE: file };
-  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, target], { env });
-  const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, target], { encoding: 'utf8', env });
-  return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99) };
-}
 
 await buildOneIndex();
 const results = [];
@@ -111,7 +98,7 @@ for (const q of QUERIES) {
   ];
   for (const [variant, index, query] of variants) {
     const total = (await client.search({ index, query: query as never, size: 0, track_total_hits: true })).hits.total;
-    const row = { query: q.name, variant, total: typeof total === 'object' ? total.value : total, ...wrk(index, { ...PROJECTION, query }) };
+    const row = { query: q.name, variant, total: typeof total === 'object' ? total.value : total, ...wrkPost(`${url}/${index}/_search?request_cache=false`, { ...PROJECTION, query }, Number(args.seconds)) };
     progress(JSON.stringify(row));
     results.push(row);
   }
