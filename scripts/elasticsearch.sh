@@ -5,6 +5,7 @@
 #   scripts/elasticsearch.sh stop     # ends it and waits; keeps its data and port for the next start
 #   scripts/elasticsearch.sh status   # "running" + the URL (exit 0), or "stopped" (exit 3)
 #   scripts/elasticsearch.sh purge    # stop, then delete the instance directory (data, logs, state)
+#   scripts/elasticsearch.sh java     # the JDK it would run PDI_ES_VERSION on; exit 1 when there is none
 #
 # Environment (all optional):
 #   PDI_CACHE_DIR      where the distribution zip is fetched and unzipped (default ~/.cache/pdi)
@@ -351,5 +352,6 @@ case "${1:-}" in
   stop) cmd_stop ;;
   status) cmd_status ;;
   purge) cmd_purge ;;
-  *) echo "usage: $0 start|stop|status|purge" >&2; exit 2 ;;
+  java) java_home ;;
+  *) echo "usage: $0 start|stop|status|purge|java" >&2; exit 2 ;;
 esac

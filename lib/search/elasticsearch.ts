@@ -495,6 +495,7 @@ export class ElasticsearchProvider implements SearchProvider {
   /** Sources whose serving index another build made, and what to do about it (checkMeta). */
   private readonly outdated = new Map<SourceName, string>();
   private olderServing = false;
+  private serverMajor?: Promise<number>;
   private versionsReadAt = -Infinity;
   private brokenLoggedAt = -Infinity;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
@@ -632,10 +633,11 @@ export class ElasticsearchProvider implements SearchProvider {
       // A fixed first-generation name: two processes initialising at once create one index, not two.
       const index = physicalIndexName(this.prefix, source, 'init');
       try {
+        const settings = await this.indexSettings();
         await this.call('indices.create', () =>
           this.client.indices.create({
             index,
-            settings: buildSettings(),
+            settings,
             mappings: this.mappingFor(source) as estypes.MappingTypeMapping,
             aliases: { [read]: {}, [write]: { is_write_index: true } },
           }),
@@ -716,6 +718,23 @@ export class ElasticsearchProvider implements SearchProvider {
     if (index !== undefined) await this.checkMeta(source, index);
     const why = this.outdated.get(source);
     if (why !== undefined) throw new Error(`not written: ${why}`);
+  }
+
+  /**
+   * The settings of a new index. Elasticsearch 9 leaves dense vectors out of `_source` unless the index
+   * says otherwise, and a document read back by id then lacked its embedding; 8.x refuses that setting
+   * as unknown, so the server's major version is read first (once).
+   */
+  private async indexSettings(): Promise<Record<string, unknown>> {
+    this.serverMajor ??= this.call('nodes.info', () => this.client.nodes.info({ filter_path: 'nodes.*.version' }))
+      .then((res) => Math.min(...Object.values(res.nodes ?? {}).map((n) => parseInt(String(n.version), 10))))
+      .catch((err: unknown) => {
+        this.serverMajor = undefined;
+        throw err;
+      });
+    const settings = buildSettings();
+    if ((await this.serverMajor) >= 9) settings.index = { ...(settings.index as object), mapping: { exclude_source_vectors: false } };
+    return settings;
   }
 
   /**
@@ -824,11 +843,12 @@ export class ElasticsearchProvider implements SearchProvider {
     const index = physicalIndexName(this.prefix, source);
     await this.checkAliasName(write);
     await this.checkAliasName(read);
+    const settings = await this.indexSettings();
     await this.call('indices.create', () =>
       this.client.indices.create({
         index,
         // Loading into an index nobody reads: no refreshes until the end.
-        settings: { ...buildSettings(), refresh_interval: '-1' },
+        settings: { ...settings, refresh_interval: '-1' },
         mappings: this.mappingFor(source) as estypes.MappingTypeMapping,
       }),
     );
