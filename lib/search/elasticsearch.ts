@@ -494,9 +494,12 @@ export class ElasticsearchProvider implements SearchProvider {
   private initialized = false;
   /** Sources whose serving index another build made, and what to do about it (checkMeta). */
   private readonly outdated = new Map<SourceName, string>();
+  /** An index of a mapping version before SEARCH_TEXT_SINCE serves (olderIndicesServe), as last read. */
   private olderServing = false;
-  private serverMajor?: Promise<number>;
   private versionsReadAt = -Infinity;
+  private versionsReading?: Promise<void>;
+  /** The server's major version (indexSettings), read once. */
+  private serverMajor?: Promise<number>;
   private brokenLoggedAt = -Infinity;
   /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
   private unanswered = false;
@@ -742,16 +745,25 @@ export class ElasticsearchProvider implements SearchProvider {
    * not yet followed by pdi reindex), so text queries must name its fields too. Looked at again once a
    * minute: another process may rebuild a source, or an older build swap its own index in.
    */
-  private async olderIndicesServe(signal?: AbortSignal): Promise<boolean> {
-    if (performance.now() - this.versionsReadAt < 60_000) return this.olderServing;
+  private async olderIndicesServe(): Promise<boolean> {
+    // One read at a time: the searches arriving while it runs wait for it rather than send their own.
+    if (this.versionsReading === undefined && performance.now() - this.versionsReadAt >= 60_000) {
+      this.versionsReading = this.readVersions().finally(() => {
+        this.versionsReading = undefined;
+      });
+    }
+    await this.versionsReading;
+    return this.olderServing;
+  }
+
+  private async readVersions(): Promise<void> {
     try {
-      const res = await this.client.indices.getMapping({ index: readAlias(this.prefix) }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0, signal });
+      const res = await this.client.indices.getMapping({ index: readAlias(this.prefix) }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
       this.olderServing = Object.values(res).some((m) => !(Number(m.mappings?._meta?.mapping_version) >= SEARCH_TEXT_SINCE));
       this.versionsReadAt = performance.now();
     } catch {
       // No alias or no engine: the search itself meets the same and answers as it always has.
     }
-    return this.olderServing;
   }
 
   private async ensureInit(): Promise<void> {
@@ -985,7 +997,7 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.source, await this.olderIndicesServe(opts.signal));
+    const query = buildTextQuery(text, q.source, await this.olderIndicesServe());
     const target = this.target(query, q.source, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     // A constant-score query ties everywhere: the score-window fast path could never place a page.
