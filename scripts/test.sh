@@ -6,13 +6,25 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# An instance of this run's own: two runs on one machine (two checkouts) must not share a node, since
+# each purges its node when it ends.
+instance="npm-test-$$"
 started_es=0
 # purge, not stop: no test index survives into the next run on this machine.
-stop_es() { [ "$started_es" = 1 ] && PDI_ES_INSTANCE=npm-test bash scripts/elasticsearch.sh purge >/dev/null 2>&1; true; }
+stop_es() { [ "$started_es" = 1 ] && PDI_ES_INSTANCE="$instance" bash scripts/elasticsearch.sh purge >/dev/null 2>&1; true; }
 trap stop_es EXIT
 
+# Instances of earlier runs that were killed before they could purge theirs (their watchdog has
+# stopped the node; the data is left).
+for dir in "${PDI_ES_RUN_DIR:-${TMPDIR:-/tmp}/pdi-es}"/npm-test-*; do
+  [ -d "$dir" ] || continue
+  pid="${dir##*/npm-test-}"
+  [[ "$pid" =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null || continue
+  PDI_ES_INSTANCE="npm-test-$pid" bash scripts/elasticsearch.sh purge >/dev/null 2>&1
+done
+
 if [ -z "${ELASTICSEARCH_URL:-}" ]; then
-  if out=$(PDI_ES_INSTANCE=npm-test PDI_ES_OWNER_PID=$$ bash scripts/elasticsearch.sh start); then
+  if out=$(PDI_ES_INSTANCE="$instance" PDI_ES_OWNER_PID=$$ bash scripts/elasticsearch.sh start); then
     export ELASTICSEARCH_URL="${out##*ELASTICSEARCH_URL=}"
     started_es=1
     echo "Elasticsearch: $ELASTICSEARCH_URL"
