@@ -106,7 +106,7 @@ function fixtures(): IndexedDocument[] {
     // Phrase: adjacent in K04, apart and reversed in M02.
     fx('kimdis:K04', '2024-04-02T10:00:00Z', 'Συντήρηση οδικού δικτύου Λέρου',
       'Ασφαλτόστρωση και σήμανση επαρχιακών δρόμων.',
-      { entities: { afm: [], ada: [], names: ['Οδοποιία Παπαθανασίου ΟΕ'] } }),
+      { summary: 'Χρηματοδότηση ΕΣΠΑ', entities: { afm: [], ada: [], names: ['Οδοποιία Παπαθανασίου ΟΕ', 'Κατασκευαστική Κάσου ΑΕ'] } }),
     fx('mitos:M02', '2024-01-20T10:00:00Z', 'Έλεγχος εγκαταστάσεων',
       'Ο έλεγχος του δικτύου ύδρευσης γίνεται μαζί με τον έλεγχο του οδικού φωτισμού.'),
     // Prefixes, Greek (with dialytika) and English.
@@ -255,6 +255,14 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       // Elasticsearch holds the title several times over in one field (mapping.ts TITLE_WEIGHT), then the content.
       t.equal((await search(p, '"Λέρου Συντήρηση"')).total, 0, 'title end, title start');
       t.equal((await search(p, '"Λέρου Ασφαλτόστρωση"')).total, 0, 'title end, content start');
+    });
+
+    t.test('when a phrase would run from one of the content, the summary and the names into the next, then it does not match', async (t) => {
+      t.same(ids(await search(p, '"Χρηματοδότηση ΕΣΠΑ"')), ['kimdis:K04'], 'within the summary');
+      t.same(ids(await search(p, '"Κατασκευαστική Κάσου"')), ['kimdis:K04'], 'within a name');
+      t.equal((await search(p, '"δρόμων Χρηματοδότηση"')).total, 0, 'content end, summary start');
+      t.equal((await search(p, '"ΕΣΠΑ Οδοποιία"')).total, 0, 'summary end, first name');
+      t.equal((await search(p, '"ΟΕ Κατασκευαστική"')).total, 0, 'a name\'s end, the next name');
     });
 
     t.test('when a name is only among a document\'s parties, then a search for it finds the document', async (t) => {

@@ -5,6 +5,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, trunc
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import t from 'tap';
 import { mulberry32 } from '../../data/generator/prng.js';
@@ -12,7 +13,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../../lib/search/embedded.js';
 import { TableSet } from '../../lib/search/embedded/table-set.js';
-import { indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
+import { VALUE_GAP, docText, indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../lib/sources.js';
 import { CONTRACT_DIMENSION, searchContract } from './search-contract.js';
@@ -65,6 +66,80 @@ t.test('when the index is reopened with another dimension or model, then it refu
   t.equal((await same.search({ text: 'ΚΕΙΜΕΝΟ', limit: 1, offset: 0 })).total, 1, 'the data persisted');
   t.same((await same.get('ted:X1'))?.embedding, [1, 0, 0, 0]);
   await same.close();
+});
+
+t.test('when an index was written before phrases stopped at value boundaries (text version 1), then it keeps serving and writing in that version until its source is rebuilt', async (t) => {
+  const roads = (id: string, names: string[]) =>
+    doc(id, '2024-01-01T00:00:00Z', 'Οδικά έργα', 'Ασφαλτόστρωση δρόμων', { entities: { afm: [], ada: [], names } });
+  // One value each: tokenized the same in versions 1 and 2.
+  const signs = doc('kimdis:K1', '2024-01-01T00:00:00Z', 'Οδικά έργα', 'Σήμανση δρόμων');
+  /** An index as a build before version 2 left it: at version 1, with no version per set. */
+  const versionOne = async () => {
+    const file = newFile();
+    const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+    await p.upsert([signs]);
+    await p.close();
+    const raw = new Database(file);
+    raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'text_version'`).run();
+    raw.prepare(`DELETE FROM meta WHERE key LIKE 'text_version:%'`).run();
+    raw.close();
+    return file;
+  };
+  const file = await versionOne();
+  const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  await p.upsert([roads('kimdis:K2', ['Οδοποιία Κάσου ΑΕ'])]);
+  const search = (provider: EmbeddedProvider, q: string) => provider.search({ text: q, limit: 10, offset: 0 });
+  t.equal((await search(p, 'σήμανση')).total, 1, 'the old set answers');
+  t.equal((await search(p, '"δρόμων Οδοποιία"')).total, 1, 'a version-1 set joins the values, as before');
+  await p.upsert([roads('kimdis:K2', ['Τεχνική Σύμης ΑΕ'])]);
+  t.equal((await search(p, 'Κάσου')).total, 0, 'the replaced name is gone');
+  t.equal((await search(p, 'Σύμης')).total, 1);
+  // The same two documents written once each: BM25's statistics (document lengths) must be the same,
+  // so the replacement took out of FTS5 exactly the tokens it had put in.
+  const control = new EmbeddedProvider({ file: await versionOne(), dimension: 2, embeddingModel: 'm' });
+  await control.upsert([roads('kimdis:K2', ['Τεχνική Σύμης ΑΕ'])]);
+  t.equal((await search(p, 'σήμανση')).hits[0].score, (await search(control, 'σήμανση')).hits[0].score);
+  await control.close();
+  await p.close();
+  const check = new Database(file);
+  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'text_version'`).pluck().get(), '2', 'an older build now refuses the index');
+  check.close();
+
+  const again = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => again.close());
+  await again.rebuild('kimdis', (async function* () { yield [roads('kimdis:K2', ['Οδοποιία Κάσου ΑΕ'])]; })());
+  t.equal((await search(again, 'Κάσου')).total, 1);
+  t.equal((await search(again, '"δρόμων Οδοποιία"')).total, 0, 'the rebuilt set keeps values apart');
+});
+
+t.test('when a document has several text values, then the body has one gap between non-empty values, and no common-term list is made for the gap', async (t) => {
+  const d = doc('rae:G1', '2024-01-01T00:00:00Z', 'Άδεια', 'Αιολικό πάρκο', { entities: { afm: [], ada: [], names: ['Άνεμος ΑΕ', ''] } });
+  t.same(docText(d, 2).body, ['αιολικο', 'παρκο', VALUE_GAP, 'ανεμοσ', 'αε'], 'the empty summary and name add nothing');
+  t.same(docText(d, 1).body, ['αιολικο', 'παρκο', 'ανεμοσ', 'αε']);
+  t.throws(() => docText(d, 3), /unknown text version 3/);
+
+  const file = newFile();
+  const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: 1 } });
+  await p.rebuild('rae', (async function* () { yield [d]; })());
+  await p.close();
+  const raw = new Database(file);
+  const hot = raw.prepare(`SELECT term FROM s_rae_1_hot`).pluck().all();
+  raw.close();
+  t.ok(hot.includes('παρκο'), 'every other term got its list');
+  t.notOk(hot.includes(VALUE_GAP));
+});
+
+t.test('when the index was written by a build with a newer text version, then it refuses to open', async (t) => {
+  const file = newFile();
+  const first = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  await first.upsert([doc('ted:X1', '2024-01-01T00:00:00Z', 'Τίτλος', 'κείμενο')]);
+  await first.close();
+  const raw = new Database(file);
+  raw.prepare(`UPDATE meta SET value = '99' WHERE key = 'text_version'`).run();
+  raw.close();
+  const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  await t.rejects(p.init(), /text_version=99.*text_version=2.*Reindex required/s);
+  await p.close();
 });
 
 t.test('when another connection reads during a rebuild, then it sees the old generation until the swap', async (t) => {

@@ -13,7 +13,7 @@ import type {
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
-import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName } from './schema.js';
+import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
 import { TEXT_VERSION, compareCodePoints, parseQuery, toMatch } from './text.js';
 
@@ -155,7 +155,7 @@ export class EmbeddedProvider implements SearchProvider {
       const stale = db.prepare(`SELECT gen FROM generations WHERE source = ? AND state = 'staging'`).pluck().all(source) as number[];
       for (const gen of stale) this.dropGeneration(source, gen);
       const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
-      createTableSet(db, tableSetName(source, gen), this.opts.dimension);
+      createTableSet(db, tableSetName(source, gen), this.opts.dimension, TEXT_VERSION);
       db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'staging', ?)`)
         .run(source, gen, new Date().toISOString());
       return this.tableSet(source, gen);
@@ -400,7 +400,7 @@ export class EmbeddedProvider implements SearchProvider {
   private wantedMeta(): Record<string, string> {
     return {
       schema_version: SCHEMA_VERSION,
-      text_version: TEXT_VERSION,
+      text_version: String(TEXT_VERSION),
       embedding_model: this.opts.embeddingModel,
       dimension: String(this.opts.dimension),
     };
@@ -411,19 +411,29 @@ export class EmbeddedProvider implements SearchProvider {
     return Object.fromEntries(rows.map((r) => [r.key, r.value]));
   }
 
-  /** The settings whose recorded value is not this process's. */
+  /**
+   * The settings whose recorded value this process cannot work with. An older text version is not one:
+   * each table set keeps the version it was written with (docText reproduces every version).
+   */
   private differingMeta(have: Record<string, string>): string[] {
     const want = this.wantedMeta();
-    return Object.keys(want).filter((key) => have[key] !== want[key]);
+    return Object.keys(want).filter((key) =>
+      key === 'text_version' ? !(Number(have[key]) <= TEXT_VERSION) : have[key] !== want[key]);
   }
 
   /** Whether the global tables exist and record exactly this process's settings (read only). */
   private metaMatches(db: Sqlite): boolean {
     const exists = db.prepare(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'generations')`).pluck().get() === 2;
-    return exists && this.differingMeta(this.storedMeta(db)).length === 0;
+    if (!exists) return false;
+    const have = this.storedMeta(db);
+    return Object.entries(this.wantedMeta()).every(([key, value]) => have[key] === value);
   }
 
-  /** Model, dimension, schema and text versions must match the index, unless it holds no documents. */
+  /**
+   * Model, dimension and schema version must match the index, and its text version be one this build
+   * knows, unless it holds no documents. Then the index records this build's text version, so that an
+   * older build, which cannot write the newer sets, refuses it.
+   */
   private checkMeta(db: Sqlite): void {
     const want = this.wantedMeta();
     const have = this.storedMeta(db);
@@ -449,7 +459,8 @@ export class EmbeddedProvider implements SearchProvider {
     const name = tableSetName(source, gen);
     let set = this.sets.get(name);
     if (!set) {
-      set = new TableSet(this.open(), name, source, gen, this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg));
+      const db = this.open();
+      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg));
       this.sets.set(name, set);
     }
     return set;
@@ -470,7 +481,7 @@ export class EmbeddedProvider implements SearchProvider {
   private createServing(source: SourceName): TableSet {
     const db = this.open();
     const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
-    createTableSet(db, tableSetName(source, gen), this.opts.dimension);
+    createTableSet(db, tableSetName(source, gen), this.opts.dimension, TEXT_VERSION);
     db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'serving', ?)`)
       .run(source, gen, new Date().toISOString());
     return this.tableSet(source, gen);

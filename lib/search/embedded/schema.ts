@@ -1,7 +1,8 @@
 // Tables of the embedded index.
 //
-// Global: `meta` (schema and text versions, embedding model and dimension) and `generations` (one row
-// per table set; exactly one `serving` per source). Per source and generation, a *table set* named
+// Global: `meta` (schema version; text version of the newest build that opened the index, which an
+// older build refuses; embedding model and dimension; each table set's own text version) and `generations` (one row per table set; exactly
+// one `serving` per source). Per source and generation, a *table set* named
 // `s_<source>_<gen>` — the embedded counterpart of Elasticsearch's physical index per source:
 //   _docs     every field of the document (JSON for arrays and objects), keyed by the ordering row id
 //   _fts      FTS5, contentless, columns (title, body), over folded tokens (text.ts)
@@ -36,7 +37,19 @@ export function tableSetName(source: string, gen: number): string {
   return `s_${source}_${gen}`;
 }
 
-export function createTableSet(db: Database, name: string, dimension: number): void {
+/** Where `meta` records the text version (text.ts) a table set is written with. */
+function textVersionKey(name: string): string {
+  return `text_version:${name}`;
+}
+
+/** A set's text version; sets made before sets recorded one were all written with version 1. */
+export function tableSetTextVersion(db: Database, name: string): number {
+  const value = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(textVersionKey(name)) as string | undefined;
+  return value === undefined ? 1 : Number(value);
+}
+
+export function createTableSet(db: Database, name: string, dimension: number, textVersion: number): void {
+  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(textVersionKey(name), String(textVersion));
   db.exec(`
     CREATE TABLE "${name}_docs" (
       rid           INTEGER PRIMARY KEY,
@@ -91,6 +104,7 @@ export function createTableSet(db: Database, name: string, dimension: number): v
 
 export function dropTableSet(db: Database, name: string): void {
   for (const suffix of ['hotlist', 'hot', 'vec', 'fts', 'docs']) db.exec(`DROP TABLE IF EXISTS "${name}_${suffix}"`);
+  db.prepare('DELETE FROM meta WHERE key = ?').run(textVersionKey(name));
 }
 
 /** Table set names present in the schema (from the `_docs` tables). */

@@ -6,7 +6,7 @@ import type { SourceName } from '../../sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
-import { compareCodePoints, docText, termFrequencies } from './text.js';
+import { VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 
 export interface Tuning {
   /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
@@ -119,6 +119,8 @@ export class TableSet {
     readonly name: string,
     readonly source: SourceName,
     readonly gen: number,
+    /** The text version (text.ts) this set's rows are tokenized with. */
+    private readonly textVersion: number,
     private readonly tuning: Tuning,
     private readonly warn: (msg: string, extra?: object) => void,
   ) {
@@ -215,7 +217,7 @@ export class TableSet {
   }
 
   private insertRow(doc: IndexedDocument, rid: bigint, ctx: WriteContext): void {
-    const text = docText(doc);
+    const text = docText(doc, this.textVersion);
     const ntok = text.title.length + text.body.length;
     this.st(`INSERT INTO ${this.docs} (rid, source_id, source, country, title, doc_type, doc_category, published_at,
         source_url, language, quality_score, content, summary, entities, amount, cpv, region, sector, indexed_at,
@@ -274,8 +276,8 @@ export class TableSet {
 
   private removeRow(row: DocRow, ctx: WriteContext): void {
     // Contentless FTS5: a delete must repeat the indexed values, which docText() reproduces from the
-    // stored fields (TEXT_VERSION guards against a change of the tokenization in between).
-    const text = docText(rowToStored(row));
+    // stored fields, in the set's own text version.
+    const text = docText(rowToStored(row), this.textVersion);
     this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`)
       .run(row.rid, text.title.join(' '), text.body.join(' '));
     ctx.vectors -= this.st(`DELETE FROM ${this.vec} WHERE rowid = ?`).run(row.rid).changes;
@@ -437,7 +439,7 @@ export class TableSet {
     const vocab = `"${this.name}_vocab"`;
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, '${this.name}_fts', 'row')`);
     try {
-      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ?`).pluck().all(minDf) as string[];
+      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ?`).pluck().all(minDf, VALUE_GAP) as string[];
     } finally {
       this.db.exec(`DROP TABLE IF EXISTS temp.${vocab}`);
     }

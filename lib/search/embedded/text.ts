@@ -7,13 +7,26 @@
 //  - Greek folding that unicode61 cannot do (it keeps the tonos on precomposed letters);
 //  - exact knowledge, on the JS side, of every term frequency and document length FTS5 uses in bm25(),
 //    which the common-term lists (TableSet.hotTop) rely on to reproduce FTS5's scores bit for bit.
-// Changing anything here changes the index: bump TEXT_VERSION (the index then refuses to open).
+// Changing what a document's tokens are is a new TEXT_VERSION. Each table set records the version it
+// was written with (schema.ts), and docText() keeps producing every older version's tokens: a
+// contentless FTS5 delete must repeat exactly the tokens the row was inserted with.
 import { fold } from '../../greek.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { MIN_PREFIX_CHARS } from '../provider.js';
 
-/** Recorded in the index meta table; a different value means the index must be rebuilt. */
-export const TEXT_VERSION = '1';
+/**
+ * The version new table sets are written with. 1: body values joined, so a phrase could run from one
+ * value into the next; 2: VALUE_GAP between them.
+ */
+export const TEXT_VERSION = 2;
+
+/**
+ * A token between two values of the body column (content, summary, each entity name), so that a quoted
+ * phrase never runs from one into the next (Elasticsearch keeps 100 positions between values). FTS5's
+ * `ascii` tokenizer keeps it as one token; no query has it, since query tokens are letters and digits
+ * only (U+2029 is a paragraph separator). It counts in the document's length, like any token.
+ */
+export const VALUE_GAP = '\u2029';
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
 const TOKEN_CHAR = /[\p{L}\p{N}]/u;
@@ -84,12 +97,20 @@ export interface DocText {
 
 type TextFields = Pick<IndexedDocument, 'title' | 'content' | 'summary' | 'entities'>;
 
-export function docText(doc: TextFields): DocText {
-  const names = doc.entities?.names ?? [];
-  return {
-    title: indexTokens(doc.title ?? ''),
-    body: indexTokens([doc.content ?? '', doc.summary ?? '', ...names].join('\n')),
-  };
+/** The tokens of `doc` as a table set of text `version` indexes them. */
+export function docText(doc: TextFields, version: number): DocText {
+  const values = [doc.content ?? '', doc.summary ?? '', ...(doc.entities?.names ?? [])];
+  const title = indexTokens(doc.title ?? '');
+  if (version === 1) return { title, body: indexTokens(values.join('\n')) };
+  if (version !== 2) throw new Error(`unknown text version ${version}`);
+  const body: string[] = [];
+  for (const value of values) {
+    const tokens = indexTokens(value);
+    if (tokens.length === 0) continue;
+    if (body.length > 0) body.push(VALUE_GAP);
+    for (const token of tokens) body.push(token);
+  }
+  return { title, body };
 }
 
 /** Weighted term frequency per term, as bm25(fts, TITLE_WEIGHT, BODY_WEIGHT) accumulates it. */
