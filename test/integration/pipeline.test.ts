@@ -263,6 +263,32 @@ t.test('when upstream Greek is typed with look-alike signs (µ micro, ∆ increm
   t.match(await original.text(), /Αναµόρφωση/, 'the original keeps the upstream characters');
 });
 
+t.test('when upstream Greek words carry Latin letters drawn like Greek ones, then they are stored in Greek letters, found as Greek is typed, and a query typed with them finds them too', async (t) => {
+  // A real KIMDIS contract lists its region under nutsCodes as `Aνατολική Μακεδονία, Θράκη`, with a
+  // Latin A; the normalizer reads the label of nutsCode, so that entry is moved there.
+  const dataDir = tempDir(t);
+  const from = tempDir(t);
+  const items = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_content_items.json'), 'utf8'));
+  items[1].nutsCode = items[1].nutsCodes[0].nutsCode;
+  t.match(items[1].nutsCode.value, /^A\u03bd/, 'a Latin A before Greek letters');
+  fs.writeFileSync(path.join(from, 'page.json'), JSON.stringify(items));
+  const run = await pdi(dataDir, 'ingest', 'kimdis', '--from', from);
+  t.equal(run.code, 0, run.stderr);
+  const app = await startTestApp(t, { dataDir });
+  const search = async (q: string) => {
+    const res = await app.request(`/v1/search?q=${encodeURIComponent(q)}&limit=100`, { key: app.key('enterprise') });
+    t.equal(res.status, 200, q);
+    return res.body;
+  };
+  const greek = await search('"Ανατολική Μακεδονία"');
+  t.equal(greek.total, 1, 'the Greek spelling finds the contract');
+  const listing = await app.request('/v1/kimdis/documents?limit=100', { key: app.key('pro') });
+  const stored = listing.body.documents.find((d: { source_id: string }) => d.source_id === greek.results[0].source_id);
+  t.match(stored.content, /Ανατολική Μακεδονία/, 'stored in Greek letters');
+  t.notOk(listing.body.documents.some((d: { content: string }) => d.content.includes('Aνατολική')));
+  t.equal((await search('"AΝΑΤOΛΙΚΗ ΜAΚΕΔΟΝΙΑ"')).total, 1, 'a query with Latin A and O in Greek words');
+});
+
 t.test('when Diavgeia decisions name their publisher only by uid, then a run fetches the organisation directory once a week, keeps it for replays, and a failing directory fails no run', async (t) => {
   const decision = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'diavgeia/decision_b13_commitment_2025.json'), 'utf8'));
   const ministries = fs.readFileSync(path.join(FIXTURES, 'diavgeia/organizations_category_ministry.json'), 'utf8');
