@@ -302,8 +302,8 @@ export interface ScorePage {
  * norms to a byte, so equal scores are common: widened by one hit only, a rare term's first page (208
  * hits, 100 a page) had a tie group at hits 80-105 and sent a second, fully sorted request every time.
  * The wider window costs the common term ~10% (weaker pruning); half a page cost no more than this.
- * No `track_total_hits`: with nothing to count and no field sort, Lucene skips blocks that cannot reach
- * the top k (block-max WAND / MaxScore).
+ * No field sort, and nothing counted past EXACT_COUNT_UP_TO (textPage): from there on, Lucene skips
+ * blocks that cannot reach the top k (block-max WAND / MaxScore).
  */
 export function buildScorePage(offset: number, limit: number): ScorePage {
   const margin = Math.max(1, Math.ceil(limit / 4));
