@@ -1,9 +1,10 @@
 // Tables of the embedded index.
 //
 // Global: `meta` (schema version; text version of the newest build that opened the index, which an
-// older build refuses; embedding model and dimension; each table set's own text version) and `generations` (one row per table set; exactly
-// one `serving` per source). Per source and generation, a *table set* named
-// `s_<source>_<gen>` — the embedded counterpart of Elasticsearch's physical index per source:
+// older build refuses; embedding model and dimension; each table set's own text version) and
+// `generations` (one row per table set; exactly one `serving` per source). Per source and generation,
+// a *table set* named `s_<source>_<gen>` — the embedded counterpart of Elasticsearch's physical index
+// per source:
 //   _docs     every field of the document (JSON for arrays and objects), keyed by the ordering row id
 //   _fts      FTS5, contentless, columns (title, body), over folded tokens (text.ts)
 //   _vec      sqlite-vec vec0, cosine distance, float32[dimension]
