@@ -1,10 +1,13 @@
 // `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
 // (no refetch; only embeddings missing for the current model are computed), then swaps atomically.
+// The records' text is read as ingest reads it today (composedText: Greek letters, NFC), so a record
+// stored before a change of that reading is served as a new fetch would store it.
 import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { SourceName } from '../lib/sources.js';
 import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
+import { composedText } from './sources/normalize-helpers.js';
 import { embedAll } from './stages/embed.js';
 
 export interface ReindexOptions {
@@ -22,11 +25,12 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, opts
     for (const batch of documents.batches(source)) {
       // Thrown inside the rebuild, whose failure path drops what it built.
       if (opts.signal?.aborted) throw new Error(`stopped before the end: ${stopReason(opts.signal)}`);
-      const { vectors, computed } = await embedAll(embedder, documents, batch.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+      const docs = batch.map((r) => composedText(r.doc));
+      const { vectors, computed } = await embedAll(embedder, documents, batch.map((r, i) => ({ doc: docs[i], contentHash: r.content_hash })));
       embedded += computed;
       done += batch.length;
       opts.onBatch?.(done);
-      yield batch.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
+      yield batch.map((r, i) => ({ ...docs[i], indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
     }
   }
   try {

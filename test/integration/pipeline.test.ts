@@ -287,6 +287,17 @@ t.test('when upstream Greek words carry Latin letters drawn like Greek ones, the
   t.match(stored.content, /Ανατολική Μακεδονία/, 'stored in Greek letters');
   t.notOk(listing.body.documents.some((d: { content: string }) => d.content.includes('Aνατολική')));
   t.equal((await search('"AΝΑΤOΛΙΚΗ ΜAΚΕΔΟΝΙΑ"')).total, 1, 'a query with Latin A and O in Greek words');
+
+  // A record stored by a build before this reading: pdi reindex serves it in Greek letters, no refetch.
+  const store = new DocumentStore(DocumentStore.pathIn(dataDir));
+  t.teardown(() => store.close());
+  const old = store.db.prepare(`UPDATE documents SET doc = replace(doc, 'Ανατολική', 'Aνατολική') WHERE doc LIKE '%Ανατολική%'`).run();
+  t.equal(old.changes, 1);
+  const reindex = await pdi(dataDir, 'reindex', 'kimdis');
+  t.equal(reindex.code, 0, reindex.stderr);
+  t.equal((await search('"Ανατολική Μακεδονία"')).total, 1, 'found after the reindex');
+  const after = await app.request('/v1/kimdis/documents?limit=100', { key: app.key('pro') });
+  t.notOk(after.body.documents.some((d: { content: string }) => d.content.includes('Aνατολική')), 'served in Greek letters');
 });
 
 t.test('when Diavgeia decisions name their publisher only by uid, then a run fetches the organisation directory once a week, keeps it for replays, and a failing directory fails no run', async (t) => {
