@@ -1,7 +1,8 @@
 // `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
 // (no refetch; only embeddings missing for the current model are computed), then swaps atomically.
 // The records' text is read as ingest reads it today (composedText: Greek letters, NFC), so a record
-// stored before a change of that reading is served as a new fetch would store it.
+// stored before a change of that reading is served, embedded and stored again as a new fetch would
+// store it.
 import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { SourceName } from '../lib/sources.js';
@@ -9,6 +10,7 @@ import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
 import { composedText } from './sources/normalize-helpers.js';
 import { embedAll } from './stages/embed.js';
+import { contentHash } from './stages/hash.js';
 
 export interface ReindexOptions {
   onBatch?: (done: number) => void;
@@ -25,12 +27,17 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, opts
     for (const batch of documents.batches(source)) {
       // Thrown inside the rebuild, whose failure path drops what it built.
       if (opts.signal?.aborted) throw new Error(`stopped before the end: ${stopReason(opts.signal)}`);
-      const docs = batch.map((r) => composedText(r.doc));
-      const { vectors, computed } = await embedAll(embedder, documents, batch.map((r, i) => ({ doc: docs[i], contentHash: r.content_hash })));
+      const records = batch.map((r) => {
+        const doc = composedText(r.doc);
+        return doc === r.doc ? r : { ...r, doc, content_hash: contentHash(doc) };
+      });
+      const { vectors, computed } = await embedAll(embedder, documents, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+      // Stored as read, so the next fetch of such a record finds it unchanged rather than updated.
+      documents.correct(records.filter((r, i) => r !== batch[i]));
       embedded += computed;
       done += batch.length;
       opts.onBatch?.(done);
-      yield batch.map((r, i) => ({ ...docs[i], indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
+      yield records.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
     }
   }
   try {

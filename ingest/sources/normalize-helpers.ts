@@ -17,9 +17,14 @@ export function collapse(v: unknown): string {
  * was never found by `δήμος`. One place, after every normalizer.
  */
 export function composedText<D extends NormalizedDocument>(doc: D): D {
-  const tidy = (s: string) => greekLetters(s).normalize('NFC');
+  let changed = false;
+  const tidy = (s: string) => {
+    const t = greekLetters(s).normalize('NFC');
+    if (t !== s) changed = true;
+    return t;
+  };
   const orNull = (s: string | null) => (s === null ? null : tidy(s));
-  return {
+  const composed = {
     ...doc,
     title: tidy(doc.title),
     content: tidy(doc.content),
@@ -28,6 +33,8 @@ export function composedText<D extends NormalizedDocument>(doc: D): D {
     region: orNull(doc.region),
     sector: orNull(doc.sector),
   };
+  // The same object when nothing changed: pdi reindex then keeps the stored hash without hashing again.
+  return changed ? composed : doc;
 }
 
 /** published_at is refused outside [PUBLISHED_FROM, now + PUBLISHED_AHEAD_MS): the embedded index orders

@@ -88,6 +88,15 @@ export class DocumentStore {
     })();
   }
 
+  /** Replaces stored records' text and hash, keeping when and from what original they were indexed. */
+  correct(records: StoredRecord[]): void {
+    if (records.length === 0) return;
+    const put = this.db.prepare('UPDATE documents SET doc = ?, content_hash = ? WHERE source_id = ?');
+    this.db.transaction(() => {
+      for (const r of records) put.run(JSON.stringify(r.doc), r.content_hash, r.doc.source_id);
+    })();
+  }
+
   reject(items: { source_id: string; source: SourceName; error: string }[]): void {
     const put = this.db.prepare('INSERT OR REPLACE INTO rejected (source_id, source, error, at) VALUES (?, ?, ?, ?)');
     const at = new Date().toISOString();
