@@ -1,5 +1,6 @@
 // `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
-// (no refetch; only embeddings missing for the current model are computed), then swaps atomically.
+// (no refetch; only embeddings missing for the current model and text recipe are computed: all of
+// them after a change of either), then swaps atomically.
 // The records' text is read as ingest reads it today (composedText: Greek letters, NFC), so a record
 // stored before a change of that reading is served, embedded and stored again as a new fetch would
 // store it.
@@ -9,10 +10,12 @@ import type { SourceName } from '../lib/sources.js';
 import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
 import { composedText } from './sources/normalize-helpers.js';
-import { embedAll } from './stages/embed.js';
+import { embedAll, embeddingCacheKey } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 
 export interface ReindexOptions {
+  /** Before the rebuild: the source's stored records, and how many of them have no cached vector. */
+  onStart?: (plan: { documents: number; uncached: number; cacheKey: string }) => void;
   onBatch?: (done: number) => void;
   /** Stops the rebuild (Ctrl-C): the half-built index is dropped and the old one keeps serving. */
   signal?: AbortSignal;
@@ -23,6 +26,8 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, opts
   let done = 0;
   let embedded = 0;
   const { documents, embedder } = deps;
+  const cacheKey = embeddingCacheKey(embedder);
+  opts.onStart?.({ documents: documents.count(source), uncached: documents.uncached(source, cacheKey), cacheKey });
   async function* batches(): AsyncIterable<IndexedDocument[]> {
     for (const batch of documents.batches(source)) {
       // Thrown inside the rebuild, whose failure path drops what it built.

@@ -13,10 +13,14 @@ export interface ToEmbed {
   contentHash: string;
 }
 
+/** The embedding cache's key: model and text recipe, since either changing means new vectors. */
+export function embeddingCacheKey(embedder: Embedder): string {
+  return `${embedder.id}@text-v${DOCUMENT_TEXT_VERSION}`;
+}
+
 /** One vector per item, in order; computes only those missing from the cache. */
 export async function embedAll(embedder: Embedder, store: DocumentStore, items: ToEmbed[]): Promise<{ vectors: number[][]; computed: number }> {
-  // The cache is keyed by model and text recipe: either changing means new vectors.
-  const cacheKey = `${embedder.id}@text-v${DOCUMENT_TEXT_VERSION}`;
+  const cacheKey = embeddingCacheKey(embedder);
   const vectors: (number[] | null)[] = items.map((it) => store.vector(cacheKey, it.contentHash));
   // Batches of similar length: a batch is padded to its longest text.
   const missing = items.map((it, i) => ({ it, i, text: documentText(it.doc) }))

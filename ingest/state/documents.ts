@@ -109,6 +109,14 @@ export class DocumentStore {
     return this.db.prepare('SELECT count(*) FROM rejected WHERE source = ?').pluck().get(source) as number;
   }
 
+  /** How many of a source's records have no vector cached under `model` (embedAll's cache key). */
+  uncached(source: SourceName, model: string): number {
+    return this.db.prepare(
+      `SELECT count(*) FROM documents d WHERE d.source = ?
+          AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = d.content_hash)`,
+    ).pluck().get(source, model) as number;
+  }
+
   count(source: SourceName): number {
     return this.db.prepare('SELECT count(*) FROM documents WHERE source = ?').pluck().get(source) as number;
   }

@@ -126,7 +126,9 @@ function acquireDataDir(damage: EmbeddedIndexDamagedError): ServerLock {
 
 const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
   Rebuilds the index of one source (or all) from the stored normalized records and cached
-  embeddings — no refetch, no re-embedding — and swaps it in atomically. Of all sources, it also
+  embeddings — no refetch; only records without a vector for the current embedding model and text
+  recipe are embedded (all of them after a change of either, which it says first) — and swaps it in
+  atomically. Of all sources, it also
   replaces a damaged embedded index (moved aside as index.db.damaged-<time>) when no server runs.`;
 
 export const reindexCommand: Command = {
@@ -147,6 +149,11 @@ export const reindexCommand: Command = {
         try {
           r = await reindexSource(rt, source, {
             signal,
+            onStart: ({ documents, uncached, cacheKey }) => {
+              if (uncached === 0) return;
+              process.stdout.write(`${source}: ${uncached} of ${documents} documents have no cached embedding for ${cacheKey} ` +
+                '(the embedding model or its text recipe changed): they are embedded now\n');
+            },
             onBatch: (done) => {
               if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${source}: ${done} documents`);
             },

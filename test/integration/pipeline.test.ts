@@ -570,6 +570,27 @@ t.test('when the embedded index is damaged, then pdi reindex (every source) move
   t.equal(status.sources.kimdis.indexed, 20);
 });
 
+t.test('when the embedding model or its text recipe changed since the records were embedded, then pdi reindex says how many documents it embeds anew before it does', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  t.equal((await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url)).code, 0);
+  const cached = await pdi(dataDir, 'reindex', 'kimdis');
+  t.equal(cached.code, 0, cached.stderr);
+  t.notMatch(cached.stdout, /no cached embedding/, 'nothing said when every vector is cached');
+  t.match(cached.stdout, /^kimdis: 20 documents now served by \S+ \(0 embedded/m);
+
+  // As after an upgrade that changed the model or the text recipe: the cached vectors are another key's.
+  const db = new Database(DocumentStore.pathIn(dataDir));
+  const [key] = db.prepare('SELECT DISTINCT model FROM embeddings').pluck().all() as string[];
+  t.equal(db.prepare(`UPDATE embeddings SET model = 'an-older-model@text-v1'`).run().changes, 20);
+  db.close();
+  const run = await pdi(dataDir, 'reindex', 'kimdis');
+  t.equal(run.code, 0, run.stderr);
+  const said = `kimdis: 20 of 20 documents have no cached embedding for ${key} (the embedding model or its text recipe changed): they are embedded now`;
+  t.ok(run.stdout.startsWith(`${said}\n`), `said first: ${run.stdout}`);
+  t.match(run.stdout, /^kimdis: 20 documents now served by \S+ \(20 embedded/m);
+});
+
 t.test('when the upstream sends a page it already sent in this run, then the run fails there instead of looping or skipping', async (t) => {
   const dataDir = tempDir(t);
   // Ignores the page asked for: always page 0, which says more follow (a loop without end before).
