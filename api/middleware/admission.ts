@@ -22,7 +22,7 @@ const PUBLIC_PATHS = new Set(['/v1/models', '/v1/models/']);
 
 /** Whether a request to this path needs a key and counts against the quota. */
 export function needsAdmission(path: string): boolean {
-  return path.startsWith('/v1/') && !PUBLIC_PATHS.has(path);
+  return (path === '/v1' || path.startsWith('/v1/')) && !PUBLIC_PATHS.has(path);
 }
 
 export function principalOf(req: Request): Principal {

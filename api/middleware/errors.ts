@@ -116,6 +116,17 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
   server.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     endWithError(socket, 405, 'Method CONNECT is not allowed: this is no proxy');
   });
+  // Node's own answer to an HTTP/1.1 request without Host is a bare 400. Its check is off, and this
+  // one, in front of restify's request listener, answers with a detail as RFC 9112 3.2 asks.
+  (server.server as { requireHostHeader?: boolean }).requireHostHeader = false;
+  const [restifyRequest] = server.server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.server.removeAllListeners('request');
+  server.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return restifyRequest(req, res);
+    const body = JSON.stringify({ detail: 'An HTTP/1.1 request needs a Host header' });
+    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    res.end(body);
+  });
 
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {
     // Errors are always JSON, whatever the client's Accept header asked for.

@@ -88,6 +88,11 @@ t.test('when the route does not exist, then 404 with a detail, counted against t
   t.equal(res.status, 404);
   t.same(res.body, { detail: 'Not found: GET /v1/nope' });
   t.equal(res.headers.get('x-ratelimit-remaining'), '4');
+  const root = await app.request('/v1', { key });
+  t.equal(root.status, 404);
+  t.same(root.body, { detail: 'Not found: GET /v1' });
+  t.equal(root.headers.get('x-ratelimit-remaining'), '3', '/v1 itself is an API path: counted');
+  t.equal((await app.request('/v1')).status, 401, 'and needs a key');
   const outside = await app.request('/favicon.ico');
   t.equal(outside.status, 404);
   t.same(outside.body, { detail: 'Not found: GET /favicon.ico' });
@@ -243,6 +248,17 @@ t.test('when a request says Expect other than 100-continue, or uses CONNECT, the
   const connect = await rawExchange(app.url, Buffer.from('CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\n\r\n'));
   t.equal(connect.status, 405);
   t.same(JSON.parse(connect.body), { detail: 'Method CONNECT is not allowed: this is no proxy' });
+});
+
+t.test('when an HTTP/1.1 request has no Host header, then 400 with a detail, and HTTP/1.0 needs none', async (t) => {
+  const app = await startTestApp(t);
+  const res = await rawExchange(app.url, Buffer.from('GET /v1/models HTTP/1.1\r\nConnection: close\r\n\r\n'));
+  t.equal(res.status, 400);
+  t.match(res.headers, /content-type: application\/json/i);
+  t.same(JSON.parse(res.body), { detail: 'An HTTP/1.1 request needs a Host header' });
+  const old = await rawExchange(app.url, Buffer.from('GET /v1/models HTTP/1.0\r\n\r\n'));
+  t.match(old.headers, /^HTTP\/1\.1 200 /);
+  t.ok(Array.isArray(JSON.parse(old.body).models), 'the models answered');
 });
 
 t.test('when a client drops its connection in the middle of a request body, then the server logs it as gone, not as a failure with a stack', async (t) => {
