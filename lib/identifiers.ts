@@ -1,5 +1,6 @@
 // Greek and EU public-sector identifiers: ΑΦΜ (VAT number), ΑΔΑ (Diavgeia decision id),
 // ΑΔΑΜ (KIMDIS registry id) and TED publication numbers. Formats: research/sources.md §1.1, §1.3, §1.9.
+import { resolveSource } from './sources.js';
 
 /** Latin capitals that look like Greek capitals; people type ADAs on Latin keyboards (`4AΓΤΛ-8`). */
 const LATIN_TO_GREEK: Record<string, string> = {
@@ -74,16 +75,19 @@ export function canonicalPublicationNumber(v: unknown): string | null {
 /**
  * The id ingest gives the document a client wrote another way: an ΑΔΑ typed with Latin letters or in
  * lower case (`diavgeia:Ω97TΩΞX-8KΛ`), a TED number zero-padded as TED's own URLs and XML write it
- * (`ted:00449657-2026`). Null when there is no other way to read it.
+ * (`ted:00449657-2026`), a source named by its alias (`e_procurement:…`). Null when there is no other
+ * way to read it.
  */
 export function canonicalSourceId(id: string): string | null {
   const colon = id.indexOf(':');
   if (colon < 0) return null;
-  const source = id.slice(0, colon);
+  const written = id.slice(0, colon);
+  // `e_procurement:…` is `kimdis:…`: the alias is accepted wherever a source name is.
+  const source = resolveSource(written) ?? written;
   const rest = id.slice(colon + 1);
   const canonical =
-    source === 'diavgeia' ? normalizeAda(rest) : source === 'ted' ? canonicalPublicationNumber(rest) : null;
-  return canonical === null || canonical === rest ? null : `${source}:${canonical}`;
+    (source === 'diavgeia' ? normalizeAda(rest) : source === 'ted' ? canonicalPublicationNumber(rest) : null) ?? rest;
+  return source === written && canonical === rest ? null : `${source}:${canonical}`;
 }
 
 export interface ExtractedIdentifiers {

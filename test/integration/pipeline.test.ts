@@ -361,9 +361,9 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
   t.equal(directoryRequests(), 3, 'an optional directory is asked for twice, not with every retry a page gets');
 });
 
-t.test('when an original is asked for by an id written another way (TED number zero-padded, an ΑΔΑ typed with Latin letters), then it is found', async (t) => {
+t.test('when an original is asked for by an id written another way (TED number zero-padded, an ΑΔΑ typed with Latin letters, KIMDIS by its alias), then it is found', async (t) => {
   const dataDir = tempDir(t);
-  for (const [source, file] of [['ted', 'ted/search_v3_response_trimmed.json'], ['diavgeia', 'diavgeia/decision_b22_payment_with_sponsor.json']]) {
+  for (const [source, file] of [['ted', 'ted/search_v3_response_trimmed.json'], ['diavgeia', 'diavgeia/decision_b22_payment_with_sponsor.json'], ['kimdis', 'kimdis/contract_content_items.json']]) {
     const from = tempDir(t);
     fs.symlinkSync(path.join(FIXTURES, file!), path.join(from, 'body.json'));
     const run = await pdi(dataDir, 'ingest', source!, '--from', from);
@@ -375,7 +375,8 @@ t.test('when an original is asked for by an id written another way (TED number z
     const res = await fetch(`${app.url}/v1/documents/${encodeURIComponent(id)}/content`, { headers: { Authorization: `Bearer ${key}` } });
     return [res.status, await res.text()] as const;
   };
-  for (const [canonical, written] of [['ted:449657-2026', 'ted:00449657-2026'], ['diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'diavgeia:Ω97TΩΞX-8KΛ'], ['diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'diavgeia:ω97τωξχ-8κλ']]) {
+  const kimdis = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_content_items.json'), 'utf8'))[0].referenceNumber;
+  for (const [canonical, written] of [['ted:449657-2026', 'ted:00449657-2026'], ['diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'diavgeia:Ω97TΩΞX-8KΛ'], ['diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'diavgeia:ω97τωξχ-8κλ'], [`kimdis:${kimdis}`, `e_procurement:${kimdis}`]]) {
     const expected = await content(canonical!);
     t.equal(expected[0], 200, canonical);
     t.same(await content(written!), expected, `${written} is ${canonical}`);

@@ -1,7 +1,7 @@
 // Test vectors from research/sources.md §1.9 (ΑΦΜ), §1.1 (ΑΔΑ), §1.3 (ΑΔΑΜ), §1.2 (TED).
 import t from 'tap';
 import {
-  extractIdentifiers, isAda, isAdam, isTedPublicationNumber, isValidAfm, normalizeAda, normalizeAfm,
+  canonicalSourceId, extractIdentifiers, isAda, isAdam, isTedPublicationNumber, isValidAfm, normalizeAda, normalizeAfm,
 } from '../../lib/identifiers.js';
 
 t.test('when an AFM has a correct check digit, then it is valid', async (t) => {
@@ -82,4 +82,14 @@ t.test('when free text mentions AFMs and ADAs, then only valid AFMs and well-for
 
 t.test('when the text is empty, then nothing is extracted', async (t) => {
   t.same(extractIdentifiers(''), { afm: [], ada: [] });
+});
+
+t.test('when a document id is written another way, then canonicalSourceId gives the id ingest wrote; null when it is that id already', async (t) => {
+  t.equal(canonicalSourceId('e_procurement:26SYMV019848381'), 'kimdis:26SYMV019848381', 'the source alias');
+  t.equal(canonicalSourceId('ted:00449657-2026'), 'ted:449657-2026');
+  t.equal(canonicalSourceId('diavgeia:ω97τωξχ-8κλ'), 'diavgeia:Ω97ΤΩΞΧ-8ΚΛ');
+  t.equal(canonicalSourceId('e_procurement:ω97τωξχ-8κλ'), 'kimdis:ω97τωξχ-8κλ', 'a KIMDIS id is not read as an ΑΔΑ');
+  for (const id of ['kimdis:26SYMV019848381', 'ted:449657-2026', 'diavgeia:Ω97ΤΩΞΧ-8ΚΛ', 'no-colon', 'constructor:x', 'unknown:1']) {
+    t.equal(canonicalSourceId(id), null, id);
+  }
 });
