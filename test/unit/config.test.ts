@@ -41,6 +41,9 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
     [{ PDI_INDEX_PREFIX: 'UPPER' }, 'PDI_INDEX_PREFIX'],
     [{ PDI_DEMO: 'maybe' }, 'PDI_DEMO'],
     [{ PDI_INGEST_EVERY: 'hourly' }, 'PDI_INGEST_EVERY'],
+    // Past Node's timer limit (2^31 - 1 ms, 24.8 days) setInterval fires every millisecond instead.
+    [{ PDI_INGEST_EVERY: '25d' }, 'PDI_INGEST_EVERY'],
+    [{ PDI_INGEST_EVERY: '100000d' }, 'PDI_INGEST_EVERY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ PDI_EMBEDDED_READERS: 'two' }, 'PDI_EMBEDDED_READERS'],
     [{ PDI_EMBEDDED_READERS: '-1' }, 'PDI_EMBEDDED_READERS'],
@@ -62,6 +65,7 @@ t.test('when PDI_INGEST_EVERY is a duration, then it is parsed to milliseconds',
   t.equal(loadConfig({ PDI_INGEST_EVERY: '1h' }).ingestEveryMs, 3_600_000);
   t.equal(loadConfig({ PDI_INGEST_EVERY: '15m' }).ingestEveryMs, 900_000);
   t.equal(loadConfig({ PDI_INGEST_EVERY: 'off' }).ingestEveryMs, null);
+  t.equal(loadConfig({ PDI_INGEST_EVERY: '24d' }).ingestEveryMs, 24 * 86_400_000, 'the longest interval');
 });
 
 t.test('when the server starts with a bad variable, then it exits 2 with a clear message', async (t) => {
