@@ -4,6 +4,7 @@
 // The records' text is read as ingest reads it today (composedText: Greek letters, NFC), so a record
 // stored before a change of that reading is served, embedded and stored again as a new fetch would
 // store it.
+import { setImmediate } from 'node:timers/promises';
 import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { SourceName } from '../lib/sources.js';
@@ -30,6 +31,9 @@ export async function reindexSource(deps: PipelineDeps, source: SourceName, opts
   opts.onStart?.({ documents: documents.count(source), uncached: documents.uncached(source, cacheKey), cacheKey });
   async function* batches(): AsyncIterable<IndexedDocument[]> {
     for (const batch of documents.batches(source)) {
+      // One turn of the event loop a batch: a signal (Ctrl-C) arrives as a task there, and the embedded
+      // engine writes synchronously, so without it a stop was seen only after the swap.
+      await setImmediate();
       // Thrown inside the rebuild, whose failure path drops what it built.
       if (opts.signal?.aborted) throw new Error(`stopped before the end: ${stopReason(opts.signal)}`);
       const records = batch.map((r) => {

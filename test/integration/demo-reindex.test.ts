@@ -146,6 +146,13 @@ t.test('when a reindex is stopped, then the old index keeps serving and the run 
   t.match(app.ingestState.lastRuns('reindex').get('kimdis'), { status: 'failed', error: 'stopped before the end: interrupted (SIGINT)' });
   t.equal(app.ingestState.runningPid('kimdis'), null, 'the source is released');
   t.equal((await reindexSource(deps, 'kimdis')).documents, total, 'the next reindex runs');
+
+  // A signal arrives as a task of the event loop (Ctrl-C), not before the start: the rebuild must give
+  // the loop a turn between batches, or it is seen only once the rebuild has swapped (kimdis: 2 batches).
+  const later = new AbortController();
+  setImmediate(() => later.abort('interrupted (SIGINT)'));
+  await t.rejects(reindexSource(deps, 'kimdis', { signal: later.signal }), { message: 'stopped before the end: interrupted (SIGINT)' }, 'stopped after its start');
+  t.equal((await app.request('/v1/kimdis/documents', { key })).body.total, total, 'the old index serves');
 });
 
 t.test('when the embedded engine starts empty, then the demo loads and reindex swaps under reads', async (t) => {
