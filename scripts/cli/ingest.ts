@@ -12,7 +12,7 @@ import { SourceBusyError } from '../../ingest/state/store.js';
 import { isCalendarDay, utcDay } from '../../lib/clock.js';
 import { operatorMessage } from '../../lib/errors.js';
 import { createLogger } from '../../lib/logger.js';
-import { EmbeddedIndexDamagedError } from '../../lib/search/embedded.js';
+import { EmbeddedIndexDamagedError, EmbeddedProvider } from '../../lib/search/embedded.js';
 import type { IndexStats } from '../../lib/search/provider.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import { config, parse, stopOnSignals, UsageError, type Command } from './common.js';
@@ -141,6 +141,7 @@ export const reindexCommand: Command = {
     const sources = positionals.length ? [sourceArg(positionals[0], REINDEX_USAGE)] : [...SOURCE_NAMES];
     const signal = stopOnSignals();
     const rebuild = () => withRuntime(async (rt) => {
+      if (positionals.length === 0 && rt.search instanceof EmbeddedProvider) rt.search.checkFile();
       const skipped: SourceName[] = [];
       for (const source of sources) {
         if (signal.aborted) break;

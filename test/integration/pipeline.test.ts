@@ -571,6 +571,33 @@ t.test('when the embedded index is damaged, then pdi reindex (every source) move
   t.equal(status.sources.kimdis.indexed, 20);
 });
 
+t.test('when the embedded index is damaged where only a read finds it, then pdi reindex (every source) finds it too, moves it aside and rebuilds it', async (t) => {
+  const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  t.equal((await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url)).code, 0);
+  const index = path.join(dataDir, 'index.db');
+  const db = new Database(index);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.close();
+  // The last third of the pages (the source's postings and vectors), not the schema the open reads.
+  const pages = fs.statSync(index).size / pageSize;
+  const fd = fs.openSync(index, 'r+');
+  fs.writeSync(fd, Buffer.alloc(Math.floor(pages / 3) * pageSize, 0xa5), 0, undefined, Math.ceil((2 * pages) / 3) * pageSize);
+  fs.closeSync(fd);
+  const check = new Database(index, { readonly: true });
+  t.not(check.pragma('quick_check', { simple: true }), 'ok', 'damaged');
+  check.close();
+
+  const run = await pdi(dataDir, 'reindex');
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /^index\.db is damaged \(.+\): moved to index\.db\.damaged-\d{8}T\d{6}Z; rebuilding every source from documents\.db$/m);
+  t.match(run.stdout, /^kimdis: 20 documents now served by/m);
+  const rebuilt = new Database(index, { readonly: true });
+  t.equal(rebuilt.pragma('quick_check', { simple: true }), 'ok', 'the new file is sound');
+  rebuilt.close();
+});
+
 t.test('when the embedding model or its text recipe changed since the records were embedded, then pdi reindex says how many documents it embeds anew before it does', async (t) => {
   const dataDir = tempDir(t);
   const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));

@@ -367,6 +367,21 @@ export class EmbeddedProvider implements SearchProvider {
     }
   }
 
+  /**
+   * SQLite's quick_check of the whole file. Opening reads the schema alone, so damage in the pages of a
+   * source's postings or vectors is met only by a read of them: `pdi reindex` of every source checks
+   * first, rather than write a new generation into a damaged file. Throws EmbeddedIndexDamagedError.
+   */
+  checkFile(): void {
+    let result: unknown;
+    try {
+      result = this.open().pragma('quick_check(1)', { simple: true });
+    } catch (err) {
+      throw damaged(err) ? new EmbeddedIndexDamagedError(this.opts.file, (err as Error).message) : err;
+    }
+    if (result !== 'ok') throw new EmbeddedIndexDamagedError(this.opts.file, String(result).replace(/\s+/g, ' '));
+  }
+
   // ------------------------------------------------------------------ internals
 
   private open(): Sqlite {
