@@ -52,9 +52,14 @@ async function checkReplayDir(dir: string): Promise<void> {
     throw new UsageError(`--from ${dir} ${why}\n\n${INGEST_USAGE}`);
   }
   if (files.length === 0) throw new UsageError(`--from ${dir} holds no .json, .xml or .geojson file\n\n${INGEST_USAGE}`);
-  // A body is read as one string, and V8 holds none longer than this (a UTF-8 byte is at most one unit).
   for (const name of files) {
-    const { size } = await fs.stat(path.join(dir, name));
+    // stat follows links: a link to nothing is ENOENT. A pipe's read would wait for ever.
+    const stat = await fs.stat(path.join(dir, name)).catch(() => null);
+    if (!stat?.isFile()) {
+      throw new UsageError(`--from: ${name} is not a file (a folder, a pipe or a link to nothing); a saved body is one upstream response per file\n\n${INGEST_USAGE}`);
+    }
+    // A body is read as one string, and V8 holds none longer than this (a UTF-8 byte is at most one unit).
+    const { size } = stat;
     if (size > constants.MAX_STRING_LENGTH) {
       const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
       throw new UsageError(`--from: ${name} is ${mib(size)}; a saved body must be under ${mib(constants.MAX_STRING_LENGTH)} (one upstream response per file)\n\n${INGEST_USAGE}`);

@@ -1,6 +1,6 @@
 // The ingest pipeline end to end: a real source module (KIMDIS) against a loopback server replaying its
 // page format, the real CLI process, the embedded engine, the document store and checkpoints.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { constants } from 'node:buffer';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
@@ -408,6 +408,16 @@ t.test('when the ingest command has a mistake, then it exits 2 before any run an
   fs.writeFileSync(path.join(huge, 'page-0.json'), JSON.stringify(page(0)));
   fs.writeFileSync(path.join(huge, 'page-1.json'), '');
   fs.truncateSync(path.join(huge, 'page-1.json'), constants.MAX_STRING_LENGTH + 1);
+  // Named like saved bodies but none: a folder, a link to nothing, a pipe (whose read would never end).
+  const odd = (make: (file: string) => void) => {
+    const dir = tempDir(t);
+    fs.writeFileSync(path.join(dir, 'page-0.json'), JSON.stringify(page(0)));
+    make(path.join(dir, 'page-1.json'));
+    return dir;
+  };
+  const folder = odd((f) => fs.mkdirSync(f));
+  const dangling = odd((f) => fs.symlinkSync(path.join(f, 'nowhere'), f));
+  const pipe = odd((f) => execFileSync('mkfifo', [f]));
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const cases: [string[], RegExp][] = [
     [['--since', '2026-02-30'], /--since must be a date YYYY-MM-DD, got 2026-02-30/],
@@ -418,6 +428,9 @@ t.test('when the ingest command has a mistake, then it exits 2 before any run an
     [['--from', empty], /holds no \.json, \.xml or \.geojson file/],
     [['--from', good, '--since', since], /--from replays saved bodies: it takes no --since or --base-url/],
     [['--from', huge], /--from: page-1\.json is 512 MiB; a saved body must be under 512 MiB \(one upstream response per file\)/],
+    [['--from', folder], /--from: page-1\.json is not a file \(a folder, a pipe or a link to nothing\); a saved body is one upstream response per file/],
+    [['--from', dangling], /--from: page-1\.json is not a file/],
+    [['--from', pipe], /--from: page-1\.json is not a file/],
   ];
   for (const [args, message] of cases) {
     const run = await pdi(dataDir, 'ingest', 'kimdis', ...args);
