@@ -501,8 +501,12 @@ export class ElasticsearchProvider implements SearchProvider {
   /** The server's major version (indexSettings), read once. */
   private serverMajor?: Promise<number>;
   private brokenLoggedAt = -Infinity;
-  /** The last call could not reach Elasticsearch: the next ones first check that it answers. */
-  private unanswered = false;
+  /**
+   * The last call could not reach Elasticsearch, or none has yet: the next ones first check that it
+   * answers. True from the start, or a node frozen at start held each of init's calls (pdi status, the
+   * server start) for its whole request timeout.
+   */
+  private unanswered = true;
   private ping: Promise<void> | null = null;
 
   constructor(opts: ElasticsearchProviderOptions) {

@@ -753,6 +753,18 @@ t.test('when Elasticsearch stops answering (frozen, not down), then after one ti
   t.notOk(seen.includes('HEAD /'), 'once it answers, calls go straight to it again');
 });
 
+t.test('when Elasticsearch is frozen from the start, then init fails within a ping, not after a request timeout per call (pdi status, the server start)', async (t) => {
+  const seen: string[] = [];
+  const proxy = await holdingProxy(t, url, (req) => {
+    seen.push(`${req.method} ${req.url?.split('?')[0]}`);
+    return true;
+  });
+  const p = new ElasticsearchProvider({ url: proxy.url, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL, requestTimeoutMs: 30_000 });
+  t.teardown(() => p.close());
+  await t.rejects(p.init(), EngineUnavailableError);
+  t.same(seen, ['HEAD /'], 'it only asked whether Elasticsearch answers');
+});
+
 t.test('when Elasticsearch stops and starts again, then calls fail with 503 meanwhile and the same provider recovers', async (t) => {
   const node = own ?? (await privateElasticsearch(t, 'restart'));
   const prefix = randomPrefix();
