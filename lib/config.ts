@@ -61,7 +61,7 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   if (v === null) return fallback;
   if (['1', 'true', 'yes', 'on'].includes(v.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
-  throw new ConfigError(name, `must be one of 1, 0, true, false, got "${v}"`);
+  throw new ConfigError(name, `must be one of 1, 0, true, false, yes, no, on, off, got "${v}"`);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | null {
@@ -124,7 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '0.0.0.0',
     // The default is the checkout's own folder, not ./var of wherever a command runs: a key created by
     // `npx pdi` in a subfolder went to another database than the server's.
-    dataDir: path.resolve(text(env, 'PDI_DATA_DIR') ?? DEFAULT_DATA_DIR),
+    dataDir: dataDir(env),
     elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
     indexPrefix: prefix,
     // One per core, at most four: each runs one query at a time on a core of its own, and more than
@@ -138,6 +138,14 @@ export function loadConfig(env: Env = process.env): Config {
     ingestEveryMs,
     logLevel,
   };
+}
+
+/** PDI_DATA_DIR: created on first use; a file by that name is a mistake to say, not EEXIST from mkdir. */
+function dataDir(env: Env): string {
+  const dir = path.resolve(text(env, 'PDI_DATA_DIR') ?? DEFAULT_DATA_DIR);
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat && !stat.isDirectory()) throw new ConfigError('PDI_DATA_DIR', `${dir} is not a folder`);
+  return dir;
 }
 
 /** PDI_MODEL_DIR: unset means the lexical fallback embedder; set, it must name a folder. */

@@ -50,6 +50,7 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
     // Set, so meant: a typo must not quietly embed everything with the lexical fallback instead.
     [{ PDI_MODEL_DIR: '/nonexistent/model-folder' }, 'PDI_MODEL_DIR'],
     [{ PDI_MODEL_DIR: fileURLToPath(import.meta.url) }, 'PDI_MODEL_DIR'],
+    [{ PDI_DATA_DIR: fileURLToPath(import.meta.url) }, 'PDI_DATA_DIR'],
   ];
   for (const [env, name] of cases) {
     t.throws(() => loadConfig(env), new ConfigError(name, ''), name);
