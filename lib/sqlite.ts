@@ -13,8 +13,17 @@ export const BUSY_TIMEOUT_MS = 5_000;
 export function openSqlite(file: string): Sqlite {
   // Owner only, when this creates it: it holds the account database (key digests, organizations).
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  let db: Sqlite | undefined;
+  try {
+    db = new Database(file);
+    // Creates the -wal file: a read-only folder fails here when the database file exists.
+    db.pragma('journal_mode = WAL');
+  } catch (err) {
+    db?.close();
+    // SQLite's message names no file, and the data directory holds five databases.
+    if ((err as { code?: string }).code === 'SQLITE_CANTOPEN') (err as Error).message += ` ${file} (is its folder writable?)`;
+    throw err;
+  }
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
