@@ -5,7 +5,7 @@ import type { Config } from '../lib/config.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import type { Logger } from '../lib/logger.js';
-import { createSearchProvider } from '../lib/search/index.js';
+import { createSearchProvider, type CreateOptions } from '../lib/search/index.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
 import { DocumentStore } from './state/documents.js';
@@ -28,9 +28,9 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
   };
 }
 
-export async function openRuntime(config: Config, log: Logger): Promise<Runtime> {
+export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger: log });
-  const search = await createSearchProvider(config, embedder, log);
+  const search = await createSearchProvider(config, embedder, log, opts);
   const state = new IngestState(IngestState.pathIn(config.dataDir));
   const runtime = pipelineOn(config, search, embedder, state, log);
   return {

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { EngineUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { EmbeddedProvider } from './embedded.js';
+import { EmbeddedIndexDamagedError, EmbeddedProvider } from './embedded.js';
 import { ElasticsearchProvider } from './elasticsearch.js';
 import type { SearchProvider } from './provider.js';
 
@@ -13,7 +13,15 @@ export function embeddedIndexPath(dataDir: string): string {
   return path.join(dataDir, 'index.db');
 }
 
-export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger): Promise<SearchProvider> {
+export interface CreateOptions {
+  /**
+   * Return the provider even when the embedded index is damaged (its calls then fail as unavailable):
+   * `pdi status` still shows what the stores hold. The server and the other commands refuse to start.
+   */
+  tolerateDamage?: boolean;
+}
+
+export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger, opts: CreateOptions = {}): Promise<SearchProvider> {
   const provider: SearchProvider = config.elasticsearchUrl
     ? new ElasticsearchProvider({
       url: config.elasticsearchUrl,
@@ -34,6 +42,10 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
   } catch (err) {
     // An engine that is down at start must not keep the API down: index routes answer 503 until it
     // returns, and the Elasticsearch adapter creates missing indices on its first write.
+    if (opts.tolerateDamage && err instanceof EmbeddedIndexDamagedError) {
+      logger.error(err.message);
+      return provider;
+    }
     if (!(err instanceof EngineUnavailableError)) throw err;
     logger.warn('search engine unavailable at start; index routes answer 503 until it is reachable');
   }

@@ -13,6 +13,7 @@ import { isCalendarDay, utcDay } from '../../lib/clock.js';
 import { operatorMessage } from '../../lib/errors.js';
 import { createLogger } from '../../lib/logger.js';
 import { EmbeddedIndexDamagedError, EmbeddedProvider } from '../../lib/search/embedded.js';
+import type { CreateOptions } from '../../lib/search/index.js';
 import type { IndexStats } from '../../lib/search/provider.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
 import { config, parse, stopOnSignals, UsageError, type Command } from './common.js';
@@ -20,9 +21,9 @@ import { showProgress, showSummary } from './progress.js';
 
 const SOURCES = SOURCE_NAMES.join(', ');
 
-async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>): Promise<T> {
+async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>, opts: CreateOptions = {}): Promise<T> {
   const cfg = config();
-  const rt = await openRuntime(cfg, createLogger(process.env.LOG_LEVEL ?? 'warn', 2));
+  const rt = await openRuntime(cfg, createLogger(process.env.LOG_LEVEL ?? 'warn', 2), opts);
   try {
     return await fn(rt);
   } finally {
@@ -263,7 +264,7 @@ export const statusCommand: Command = {
           checkpoint: rt.state.checkpoint(s),
         }])),
       };
-    });
+    }, { tolerateDamage: true });
     if (report.engine_error) process.exitCode = 1;
     if (values.json) {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

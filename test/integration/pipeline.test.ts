@@ -564,6 +564,15 @@ t.test('when the embedded index is damaged, then pdi reindex (every source) move
   for (const f of [index, `${index}-wal`, `${index}-shm`]) fs.rmSync(f, { force: true });
   fs.writeFileSync(index, Buffer.alloc(64 * 1024, 0xa5));
 
+  // pdi status still shows what documents.db and the run log hold, as with an engine that is down.
+  const status = await pdi(dataDir, 'status');
+  t.equal(status.code, 1);
+  t.match(status.stdout, /^engine embedded; .*UNAVAILABLE/m);
+  t.match(status.stdout, /^ {2}kimdis +\? indexed +20 stored/m);
+  t.match(status.stdout, /UNAVAILABLE \(.*index\.db is damaged/, 'and why');
+  const statusJson = await pdi(dataDir, 'status', '--json');
+  t.equal(JSON.parse(statusJson.stdout).sources.kimdis.stored, 20);
+
   const server = ServerLock.acquire(dataDir); // as a running server holds it
   const refused = await pdi(dataDir, 'reindex');
   server.release();
@@ -580,8 +589,7 @@ t.test('when the embedded index is damaged, then pdi reindex (every source) move
   t.match(run.stdout, /^index\.db is damaged \(.+\): moved to index\.db\.damaged-\d{8}T\d{6}Z; rebuilding every source from documents\.db$/m);
   t.match(run.stdout, /^kimdis: 20 documents now served by/m);
   t.equal(fs.readdirSync(dataDir).filter((f) => /^index\.db\.damaged-\d{8}T\d{6}Z$/.test(f)).length, 1, 'the damaged file is kept, aside');
-  const status = JSON.parse((await pdi(dataDir, 'status', '--json')).stdout);
-  t.equal(status.sources.kimdis.indexed, 20);
+  t.equal(JSON.parse((await pdi(dataDir, 'status', '--json')).stdout).sources.kimdis.indexed, 20);
 });
 
 t.test('when the embedded index is damaged where only a read finds it, then pdi reindex (every source) finds it too, moves it aside and rebuilds it', async (t) => {

@@ -616,7 +616,8 @@ export class EmbeddedProvider implements SearchProvider {
         const why = err instanceof EmbeddedIndexDamagedError ? err : new EmbeddedIndexDamagedError(this.opts.file, (err as Error).message);
         if (!this.damageLogged) this.log?.error({ file: this.opts.file }, why.message);
         this.damageLogged = true;
-        throw new EngineUnavailableError();
+        // Clients get the message alone; the operator (pdi status, a failed run) also the damage.
+        throw new EngineUnavailableError(undefined, why.message);
       }
       throw err;
     }

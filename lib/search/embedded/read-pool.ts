@@ -55,14 +55,14 @@ export type ReadReply =
   | { id: number; counters: Counters; result: unknown }
   /** The call was revoked before the thread started it. */
   | { id: number; skipped: true }
-  | { id: number; counters: Counters; error: { name: string; message: string } }
+  | { id: number; counters: Counters; error: { name: string; message: string; why?: string | null } }
   /** A log line of the reader, written by the owner's logger (so it reaches the owner's stream). */
   | { log: string };
 
 /** Errors a reader may raise that the API answers with their own status; anything else is a 500. */
-const KNOWN_ERRORS = new Map<string, (message: string) => Error>([
+const KNOWN_ERRORS = new Map<string, (message: string, why: string | null) => Error>([
   ['BadRequestError', (m) => new BadRequestError(m)],
-  ['EngineUnavailableError', (m) => new EngineUnavailableError(m)],
+  ['EngineUnavailableError', (m, why) => new EngineUnavailableError(m, why)],
 ]);
 
 /** Calls posted to one thread at most: the one it runs and the next. */
@@ -234,9 +234,9 @@ export class ReadPool {
       if (reader.posted.length === 0) worker.unref();
       if ('counters' in reply) this.opts.onCounters(reply.counters);
       if (call && 'error' in reply) {
-        const { name, message } = reply.error;
+        const { name, message, why = null } = reply.error;
         const make = KNOWN_ERRORS.get(name);
-        settle(call, () => call.reject(make ? make(message) : Object.assign(new Error(message), { name })));
+        settle(call, () => call.reject(make ? make(message, why) : Object.assign(new Error(message), { name })));
       } else if (call && 'result' in reply) {
         settle(call, () => call.resolve(reply.result));
       }

@@ -45,7 +45,8 @@ port.on('message', async ({ id, op, arg }: ReadRequest) => {
     reply = { id, counters: delta(before), result };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    reply = { id, counters: delta(before), error: { name: e.name, message: e.message } };
+    // `why`: what an EngineUnavailableError tells the operator beyond its message (a damaged file).
+    reply = { id, counters: delta(before), error: { name: e.name, message: e.message, why: (e as { why?: string | null }).why ?? null } };
   }
   port.postMessage(reply);
 });
