@@ -79,9 +79,10 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return v.replace(/\/+$/, '');
 }
 
-/** Parses durations such as 90s, 15m, 1h, 1d into milliseconds. */
+/** The longest PDI_INGEST_EVERY: Node's timers hold at most 2^31 - 1 ms (24.8 days). */
 const MAX_INGEST_EVERY_MS = 24 * 86_400_000;
 
+/** Parses durations such as 90s, 15m, 1h, 1d into milliseconds. */
 export function parseDuration(v: string): number | null {
   const m = /^(\d+)\s*(s|m|h|d)$/.exec(v.trim());
   if (!m) return null;
@@ -112,7 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (every !== null && every !== 'off' && every !== '0') {
     ingestEveryMs = parseDuration(every);
     if (ingestEveryMs === null) throw new ConfigError('PDI_INGEST_EVERY', `must be a duration such as 30m, 1h or off, got "${every}"`);
-    // Node's timers hold at most 2^31 - 1 ms (24.8 days); a longer interval fires every millisecond.
+    // Past it, setInterval fires every millisecond.
     if (ingestEveryMs > MAX_INGEST_EVERY_MS) throw new ConfigError('PDI_INGEST_EVERY', `must be at most 24d, got "${every}"`);
   }
 
