@@ -86,6 +86,10 @@ export const ingestCommand: Command = {
     }, true);
     const baseUrl = values['base-url'];
     if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${INGEST_USAGE}`);
+    // The base URL goes into logs, run errors and pdi status: a password in it would be written there.
+    if (baseUrl !== undefined && URL.canParse(baseUrl) && (new URL(baseUrl).username || new URL(baseUrl).password)) {
+      throw new UsageError(`--base-url must not carry a user or password (it is logged)\n\n${INGEST_USAGE}`);
+    }
     if (values.since !== undefined) checkSince(values.since);
     if (values.all && (positionals.length > 0 || values.from)) throw new UsageError(`--all takes no source and no --from\n\n${INGEST_USAGE}`);
     if (!values.all && positionals.length !== 1) throw new UsageError(`Give one source, or --all\n\n${INGEST_USAGE}`);

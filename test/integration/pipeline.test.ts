@@ -431,6 +431,7 @@ t.test('when the ingest command has a mistake, then it exits 2 before any run an
     [['--from', folder], /--from: page-1\.json is not a file \(a folder, a pipe or a link to nothing\); a saved body is one upstream response per file/],
     [['--from', dangling], /--from: page-1\.json is not a file/],
     [['--from', pipe], /--from: page-1\.json is not a file/],
+    [['--base-url', 'http://user:secret@127.0.0.1:9/'], /--base-url must not carry a user or password \(it is logged\)/],
   ];
   for (const [args, message] of cases) {
     const run = await pdi(dataDir, 'ingest', 'kimdis', ...args);
