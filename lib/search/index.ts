@@ -40,12 +40,12 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
   try {
     await provider.init();
   } catch (err) {
-    // An engine that is down at start must not keep the API down: index routes answer 503 until it
-    // returns, and the Elasticsearch adapter creates missing indices on its first write.
     if (opts.tolerateDamage && err instanceof EmbeddedIndexDamagedError) {
       logger.error(err.message);
       return provider;
     }
+    // An engine that is down at start must not keep the API down: index routes answer 503 until it
+    // returns, and the Elasticsearch adapter creates missing indices on its first write.
     if (!(err instanceof EngineUnavailableError)) throw err;
     logger.warn('search engine unavailable at start; index routes answer 503 until it is reachable');
   }

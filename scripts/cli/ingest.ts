@@ -87,7 +87,8 @@ export const ingestCommand: Command = {
     const baseUrl = values['base-url'];
     if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${INGEST_USAGE}`);
     // The base URL goes into logs, run errors and pdi status: a password in it would be written there.
-    if (baseUrl !== undefined && URL.canParse(baseUrl) && (new URL(baseUrl).username || new URL(baseUrl).password)) {
+    const credentials = baseUrl !== undefined && URL.canParse(baseUrl) ? new URL(baseUrl) : null;
+    if (credentials && (credentials.username || credentials.password)) {
       throw new UsageError(`--base-url must not carry a user or password (it is logged)\n\n${INGEST_USAGE}`);
     }
     if (values.since !== undefined) checkSince(values.since);
@@ -138,8 +139,8 @@ const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
   Rebuilds the index of one source (or all) from the stored normalized records and cached
   embeddings — no refetch; only records without a vector for the current embedding model and text
   recipe are embedded (all of them after a change of either, which it says first) — and swaps it in
-  atomically. Of all sources, it also
-  replaces a damaged embedded index (moved aside as index.db.damaged-<time>) when no server runs.`;
+  atomically. Of all sources, it also replaces a damaged embedded index (moved aside as
+  index.db.damaged-<time>) when no server runs.`;
 
 export const reindexCommand: Command = {
   name: 'reindex',
