@@ -32,7 +32,7 @@ async function instructionsPerRequest(mode: Mode): Promise<number> {
   // Enterprise keys allow 1,000 requests a day each.
   const keyCount = Math.ceil((warmup + measured) / 900) + 1;
   const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`,
-    process.execPath, '--disable-warning=DEP0111', '--import', 'tsx', path.join(here, 'server.ts'), mode, keysFile, String(keyCount)], {
+    process.execPath, '--import', 'tsx', path.join(here, 'server.ts'), mode, keysFile, String(keyCount)], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const port = await new Promise<number>((resolve, reject) => {
