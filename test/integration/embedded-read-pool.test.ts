@@ -2,7 +2,7 @@
 // must not change (visibility of writes, answers, errors), and what the threads add (a thread that
 // dies, a process that must neither exit early nor hang). The shared search contract also runs on reader
 // threads (search-embedded.test.ts).
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
