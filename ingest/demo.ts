@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SOURCE_NAMES, type SourceName } from '../lib/sources.js';
+import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import { ingestSource, type PipelineDeps, type Progress, type RunSummary } from './pipeline.js';
 import { SOURCE_MODULES } from './sources/index.js';
 

@@ -9,7 +9,7 @@ import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { SourceBusyError } from '../../ingest/state/store.js';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
-import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
 
 /** The file in the data folder that marks a demo load not yet finished. */
 export const DEMO_UNFINISHED = 'demo-load-unfinished';

@@ -1,7 +1,8 @@
 // GET /v1/sources: the eight canonical sources; `status` is `active` when the source's last ingest
 // run succeeded, `unavailable` when it failed or the source was never ingested.
 import type { ContractRoutes } from './contract-routes.js';
-import { SOURCE_NAMES, SOURCES } from '../../lib/sources.js';
+import { SOURCE_NAMES } from '../../index-mappings/sources.js';
+import { SOURCES } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { replyJson } from '../middleware/reply.js';
 

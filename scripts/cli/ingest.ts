@@ -15,7 +15,7 @@ import { createLogger } from '../../lib/logger.js';
 import { EmbeddedIndexDamagedError, EmbeddedProvider } from '../../lib/search/embedded.js';
 import type { CreateOptions } from '../../lib/search/index.js';
 import type { IndexStats } from '../../lib/search/provider.js';
-import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import { resolveSource, SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
 import { config, parse, stopOnSignals, UsageError, type Command } from './common.js';
 import { showProgress, showSummary } from './progress.js';
 
