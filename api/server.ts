@@ -12,7 +12,7 @@ import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
-import { ServerLock } from './server-lock.js';
+import { ServerLock } from '../lib/server-lock.js';
 
 const DRAIN_MS = 10_000;
 /**
