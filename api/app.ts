@@ -8,11 +8,10 @@ import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import type { AppContext } from './context.js';
+import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { KeyStore } from './db/keys.js';
 import { UsageCounter } from './db/usage.js';
@@ -27,7 +26,7 @@ import { registerUsage } from './routes/usage.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
@@ -52,7 +51,7 @@ export function createApp(deps: AppDeps): App {
     log,
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
-    ingestState: deps.ingestState,
+    sourceRuns: deps.sourceRuns,
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,

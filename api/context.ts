@@ -2,10 +2,10 @@
 import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import type { SourceName } from '../index-mappings/sources.js';
 import type { KeyStore } from './db/keys.js';
 import type { UsageCounter } from './db/usage.js';
 
@@ -15,8 +15,13 @@ export interface AppContext {
   log: Logger;
   keys: KeyStore;
   usage: UsageCounter;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+}
+
+/** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */
+export interface SourceRuns {
+  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed' }>;
 }

@@ -9,7 +9,7 @@ import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
-import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
+import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from '../lib/server-lock.js';
@@ -49,7 +49,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
   const search = await createSearchProvider(config, embedder, logger);
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger });
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, logger });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;

@@ -8,7 +8,7 @@ import { replyJson } from '../middleware/reply.js';
 
 export function registerSources(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('get', '/v1/sources', async (_req, res) => {
-    const runs = ctx.ingestState.lastRuns();
+    const runs = ctx.sourceRuns.lastRuns();
     replyJson(res, SOURCE_NAMES.map((name) => {
       const { label, description, country } = SOURCES[name];
       return { name, label, status: runs.get(name)?.status === 'succeeded' ? 'active' : 'unavailable', description, country };

@@ -37,7 +37,7 @@ if (mode === 'bare' || mode === 'writer') {
   const app = createApp({
     config: loadConfig({ PDI_DATA_DIR: dir, LOG_LEVEL: 'silent' }),
     db,
-    ingestState: new IngestState(':memory:'),
+    sourceRuns: new IngestState(':memory:'),
     // The bench route touches neither; they are here because createApp needs them.
     search: new EmbeddedProvider({ file: ':memory:', dimension: 384, embeddingModel: 'pdi/hashing-384' }),
     blobs: new SqliteBlobStore(':memory:'),

@@ -81,7 +81,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
   const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
   await search.init();
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
