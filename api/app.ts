@@ -15,11 +15,15 @@ import type { SearchProvider } from '../lib/search/provider.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/database.js';
 import { KeyStore } from './db/keys.js';
+import { ReportStore } from './db/reports.js';
+import { JobQueue } from '../lib/job-queue.js';
+import { ReportService } from '../reports/service.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
+import { registerReports } from './routes/reports.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -40,6 +44,9 @@ export interface AppDeps {
 export interface App {
   server: Server;
   context: AppContext;
+  /** Background jobs (reports): the caller starts them once listening and stops them before close. */
+  jobs: JobQueue;
+  reports: ReportService;
   /** Flushes quota counts; call after the server stopped accepting requests. */
   close(): void;
 }
@@ -70,15 +77,26 @@ export function createApp(deps: AppDeps): App {
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
+  const jobs = new JobQueue(deps.db, {
+    concurrency: deps.config.reportConcurrency,
+    timeoutMs: deps.config.reportTimeoutMs,
+    maxAttempts: 3,
+    log: log.child({ component: 'jobs' }),
+  });
+  const reportStore = new ReportStore(deps.db);
+  const reports = new ReportService(reportStore, jobs, deps.search);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerReports(routes, reportStore, reports);
   routes.finish();
 
   return {
     server,
     context,
+    jobs,
+    reports,
     close: () => context.usage.close(),
   };
 }
