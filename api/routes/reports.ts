@@ -58,7 +58,8 @@ export function registerReports(routes: ContractRoutes, store: ReportStore, serv
   routes.add('post', '/v1/reports', async (req, res) => {
     const body = reportRequestOf(req.body);
     const { report } = service.create(principalOf(req).orgId, body.entity_identifier, body.identifier_type);
-    reply(res, 201, 'application/json', JSON.stringify(summaryOf(report)));
+    const { completed_at: _, ...created } = summaryOf(report);
+    reply(res, 201, 'application/json', JSON.stringify(created));
   });
 
   routes.add('get', '/v1/reports', async (req, res) => {
