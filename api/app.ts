@@ -14,16 +14,21 @@ import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/database.js';
+import { WebhookSecrets } from './alerts/secret.js';
+import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
 import { ReportStore } from './db/reports.js';
 import { JobQueue } from '../lib/job-queue.js';
 import { ReportService } from '../reports/service.js';
+import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
+import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
 import { registerReports } from './routes/reports.js';
+import { registerMonitoring } from './routes/monitoring.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -46,13 +51,19 @@ export interface App {
   context: AppContext;
   /** Background jobs (reports): the caller starts them once listening and stops them before close. */
   jobs: JobQueue;
-  reports: ReportService;
   /** Flushes quota counts; call after the server stopped accepting requests. */
   close(): void;
 }
 
 export function createApp(deps: AppDeps): App {
   const log = deps.logger.child({ component: 'api' });
+  const jobs = new JobQueue(deps.db, {
+    concurrency: deps.config.reportConcurrency,
+    timeoutMs: deps.config.reportTimeoutMs,
+    maxAttempts: 3,
+    log: log.child({ component: 'jobs' }),
+  });
+  const reportStore = new ReportStore(deps.db);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
@@ -63,6 +74,11 @@ export function createApp(deps: AppDeps): App {
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    alerts: new AlertStore(deps.db),
+    monitor: new MonitorStore(deps.db),
+    webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
+    reports: new ReportService(reportStore, jobs, deps.search),
+    reportStore,
   };
 
   const server = restify.createServer({
@@ -77,26 +93,19 @@ export function createApp(deps: AppDeps): App {
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
-  const jobs = new JobQueue(deps.db, {
-    concurrency: deps.config.reportConcurrency,
-    timeoutMs: deps.config.reportTimeoutMs,
-    maxAttempts: 3,
-    log: log.child({ component: 'jobs' }),
-  });
-  const reportStore = new ReportStore(deps.db);
-  const reports = new ReportService(reportStore, jobs, deps.search);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
-  registerReports(routes, reportStore, reports);
+  registerReports(routes, context);
+  registerAlerts(routes, context);
+  registerMonitoring(routes, context);
   routes.finish();
 
   return {
     server,
     context,
     jobs,
-    reports,
     close: () => context.usage.close(),
   };
 }

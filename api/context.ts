@@ -6,8 +6,13 @@ import type { IngestState } from '../ingest/state/store.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import type { WebhookSecrets } from './alerts/secret.js';
+import type { AlertStore } from './db/alerts.js';
 import type { KeyStore } from './db/keys.js';
+import type { MonitorStore } from './db/monitoring.js';
+import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
+import type { ReportService } from '../reports/service.js';
 
 export interface AppContext {
   config: Config;
@@ -19,4 +24,10 @@ export interface AppContext {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  alerts: AlertStore;
+  monitor: MonitorStore;
+  webhookSecrets: WebhookSecrets;
+  /** Due-diligence reports: `reports.create` records one and queues its generation. */
+  reports: ReportService;
+  reportStore: ReportStore;
 }

@@ -3,8 +3,8 @@
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
-import { IDENTIFIER_TYPES, type IdentifierType, type ReportRow, type ReportStore } from '../db/reports.js';
-import type { ReportService } from '../../reports/service.js';
+import type { AppContext } from '../context.js';
+import { IDENTIFIER_TYPES, type IdentifierType, type ReportRow } from '../db/reports.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { intParam, offsetParam } from '../middleware/validate.js';
@@ -54,10 +54,11 @@ function idParam(req: Request): string {
   return String((req.params as Record<string, string>).id ?? '');
 }
 
-export function registerReports(routes: ContractRoutes, store: ReportStore, service: ReportService): void {
+export function registerReports(routes: ContractRoutes, ctx: AppContext): void {
+  const store = ctx.reportStore;
   routes.add('post', '/v1/reports', async (req, res) => {
     const body = reportRequestOf(req.body);
-    const { report } = service.create(principalOf(req).orgId, body.entity_identifier, body.identifier_type);
+    const { report } = ctx.reports.create(principalOf(req).orgId, body.entity_identifier, body.identifier_type);
     const { completed_at: _, ...created } = summaryOf(report);
     reply(res, 201, 'application/json', JSON.stringify(created));
   });
