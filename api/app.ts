@@ -20,6 +20,7 @@ import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
+import { registerSemantic } from './routes/semantic.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerSemantic(routes, context);
   routes.finish();
 
   return {
