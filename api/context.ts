@@ -10,7 +10,9 @@ import type { WebhookSecrets } from './alerts/secret.js';
 import type { AlertStore } from './db/alerts.js';
 import type { KeyStore } from './db/keys.js';
 import type { MonitorStore } from './db/monitoring.js';
+import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
+import type { ReportService } from '../reports/service.js';
 
 export interface AppContext {
   config: Config;
@@ -25,4 +27,7 @@ export interface AppContext {
   alerts: AlertStore;
   monitor: MonitorStore;
   webhookSecrets: WebhookSecrets;
+  /** Due-diligence reports: `reports.create` records one and queues its generation. */
+  reports: ReportService;
+  reportStore: ReportStore;
 }
