@@ -157,9 +157,8 @@ t.test('when a handler throws before its first await, then 500 and the process k
 
 t.test('when a route is planned but not built, then 501 with a detail after the tier gate', async (t) => {
   const app = await startTestApp(t);
-  const res = await app.request('/v1/reports', { key: app.key('pro') });
-  t.equal(res.status, 501);
-  t.same(res.body, { detail: 'GET /v1/reports is not available yet' });
+  const denied = await app.request('/v1/monitor/entities/ent%3AABC/report', { key: app.key('pro') });
+  t.equal(denied.status, 403);
   const param = await app.request('/v1/monitor/entities/ent%3AABC/report', { key: app.key('enterprise') });
   t.equal(param.status, 501);
   t.same(param.body, { detail: 'GET /v1/monitor/entities/ent%3AABC/report is not available yet' }, 'the path sent, not the route template');
