@@ -28,6 +28,7 @@ import { registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
+import { registerSemantic } from './routes/semantic.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -97,6 +98,7 @@ export function createApp(deps: AppDeps): App {
   registerUsage(routes, context);
   registerDocuments(routes, context);
   registerReports(routes, context);
+  registerSemantic(routes, context);
   registerAlerts(routes, context);
   registerMonitoring(routes, context);
   routes.finish();
