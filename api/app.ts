@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { IngestState } from '../ingest/state/store.js';
+import type { DocumentStore } from '../ingest/state/documents.js';
+import { EntityIndex } from '../ingest/state/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -19,6 +21,7 @@ import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerEntity } from './routes/entity.js';
 import { registerModels } from './routes/models.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
@@ -31,6 +34,8 @@ export interface AppDeps {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  /** The document store (documents.db), read by the API for the entity index. */
+  documents: DocumentStore;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -56,6 +61,7 @@ export function createApp(deps: AppDeps): App {
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    entities: new EntityIndex(deps.documents.db),
   };
 
   const server = restify.createServer({
@@ -74,6 +80,7 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerEntity(routes, context);
   routes.finish();
 
   return {

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
@@ -41,6 +42,7 @@ export interface TestApp {
   search: SearchProvider;
   blobs: SqliteBlobStore;
   embedder: Embedder;
+  documents: DocumentStore;
   /** Creates a key of that tier and returns the secret. */
   key(tier: Tier, org?: string): string;
   request(pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -81,7 +83,8 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
   const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
   await search.init();
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
+  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+  const app = createApp({ config, db, ingestState, search, blobs, embedder, documents, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
@@ -90,6 +93,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     app.close();
     if (!opts.search) await search.close();
     blobs.close();
+    documents.close();
     ingestState.close();
     db.close();
   });
@@ -102,6 +106,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     search,
     blobs,
     embedder,
+    documents,
     key: (tier, org = `org-${tier}`) => app.context.keys.create(org, tier).key,
     request: (p, o) => request(url, p, o),
   };
