@@ -7,8 +7,13 @@ import type { EntityIndex } from '../ingest/state/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import type { WebhookSecrets } from './alerts/secret.js';
+import type { AlertStore } from './db/alerts.js';
 import type { KeyStore } from './db/keys.js';
+import type { MonitorStore } from './db/monitoring.js';
+import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
+import type { ReportService } from '../reports/service.js';
 
 export interface AppContext {
   config: Config;
@@ -21,4 +26,10 @@ export interface AppContext {
   blobs: BlobStore;
   embedder: Embedder;
   entities: EntityIndex;
+  alerts: AlertStore;
+  monitor: MonitorStore;
+  webhookSecrets: WebhookSecrets;
+  /** Due-diligence reports: `reports.create` records one and queues its generation. */
+  reports: ReportService;
+  reportStore: ReportStore;
 }

@@ -1,5 +1,6 @@
 // Listens and stops gracefully: on SIGTERM/SIGINT it stops accepting, lets requests in flight
-// finish (up to 10 s), flushes quota counts and closes the databases.
+// finish (up to 10 s), lets running report jobs finish (up to 10 s), flushes quota counts and closes
+// the databases.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
@@ -91,6 +92,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  // Reports left pending by a stop or a crash run again now.
+  app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
 
@@ -101,6 +104,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       const force = setTimeout(() => http.closeAllConnections(), DRAIN_MS);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       clearTimeout(force);
+      // A report still running after the wait stays pending and runs again at the next start.
+      await app.jobs.stop();
       await jobs.stop();
       await pipeline.close();
       app.close();

@@ -28,6 +28,10 @@ export interface Config {
   webhookAllowPrivate: boolean;
   demo: boolean;
   ingestEveryMs: number | null;
+  /** Reports generated at once (PDI_REPORT_CONCURRENCY). */
+  reportConcurrency: number;
+  /** A report generating longer is failed (PDI_REPORT_TIMEOUT, ms). */
+  reportTimeoutMs: number;
   logLevel: string;
 }
 
@@ -117,6 +121,10 @@ export function loadConfig(env: Env = process.env): Config {
     if (ingestEveryMs > MAX_INGEST_EVERY_MS) throw new ConfigError('PDI_INGEST_EVERY', `must be at most 24d, got "${every}"`);
   }
 
+  const timeout = text(env, 'PDI_REPORT_TIMEOUT') ?? '5m';
+  const reportTimeoutMs = parseDuration(timeout);
+  if (reportTimeoutMs === null) throw new ConfigError('PDI_REPORT_TIMEOUT', `must be a duration such as 90s or 5m, got "${timeout}"`);
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -137,6 +145,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
     demo: flag(env, 'PDI_DEMO', true),
     ingestEveryMs,
+    reportConcurrency: integer(env, 'PDI_REPORT_CONCURRENCY', 2, 1, 16),
+    reportTimeoutMs,
     logLevel,
   };
 }

@@ -157,9 +157,9 @@ t.test('when a handler throws before its first await, then 500 and the process k
 
 t.test('when a route is planned but not built, then 501 with a detail after the tier gate', async (t) => {
   const app = await startTestApp(t);
-  const res = await app.request('/v1/reports', { key: app.key('pro') });
+  const res = await app.request('/v1/monitor/entities/00000000-0000-4000-8000-000000000000/report', { key: app.key('enterprise') });
   t.equal(res.status, 501);
-  t.same(res.body, { detail: 'GET /v1/reports is not available yet' });
+  t.same(res.body, { detail: 'GET /v1/monitor/entities/00000000-0000-4000-8000-000000000000/report is not available yet' });
   const param = await app.request('/v1/similar/diavgeia%3AABC', { key: app.key('enterprise') });
   t.equal(param.status, 501);
   t.same(param.body, { detail: 'GET /v1/similar/diavgeia%3AABC is not available yet' }, 'the path sent, not the route template');
