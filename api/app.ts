@@ -32,6 +32,7 @@ import { registerEntity } from './routes/entity.js';
 import { registerModels } from './routes/models.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
+import { registerSemantic } from './routes/semantic.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps): App {
   registerDocuments(routes, context);
   registerEntity(routes, context);
   registerReports(routes, context);
+  registerSemantic(routes, context);
   registerAlerts(routes, context);
   registerMonitoring(routes, context);
   routes.finish();
