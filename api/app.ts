@@ -8,6 +8,7 @@ import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
+import type { EntityIndex } from '../lib/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -25,6 +26,7 @@ import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerEntity } from './routes/entity.js';
 import { registerModels } from './routes/models.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
@@ -40,6 +42,8 @@ export interface AppDeps {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  /** The entity index (documents.db) that GET /v1/entity reads. */
+  entities: EntityIndex;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -74,6 +78,7 @@ export function createApp(deps: AppDeps): App {
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    entities: deps.entities,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
@@ -97,6 +102,7 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerEntity(routes, context);
   registerReports(routes, context);
   registerSemantic(routes, context);
   registerAlerts(routes, context);
