@@ -14,12 +14,17 @@ import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/database.js';
+import { WebhookSecrets } from './alerts/secret.js';
+import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
+import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
+import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerModels } from './routes/models.js';
+import { registerMonitoring } from './routes/monitoring.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -56,6 +61,9 @@ export function createApp(deps: AppDeps): App {
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    alerts: new AlertStore(deps.db),
+    monitor: new MonitorStore(deps.db),
+    webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
   };
 
   const server = restify.createServer({
@@ -74,6 +82,8 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerAlerts(routes, context);
+  registerMonitoring(routes, context);
   routes.finish();
 
   return {

@@ -6,7 +6,10 @@ import type { IngestState } from '../ingest/state/store.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import type { WebhookSecrets } from './alerts/secret.js';
+import type { AlertStore } from './db/alerts.js';
 import type { KeyStore } from './db/keys.js';
+import type { MonitorStore } from './db/monitoring.js';
 import type { UsageCounter } from './db/usage.js';
 
 export interface AppContext {
@@ -19,4 +22,7 @@ export interface AppContext {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  alerts: AlertStore;
+  monitor: MonitorStore;
+  webhookSecrets: WebhookSecrets;
 }

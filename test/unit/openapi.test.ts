@@ -627,3 +627,25 @@ t.test('when the built routes answer, then their bodies and headers match the do
   t.match(examples('QuotaExceeded')[0], /^Daily quota exceeded\. Resets at \d{4}-\d{2}-\d{2}T00:00:00Z$/, 'the 429 example has the same form');
   t.match(over.headers.get('retry-after'), /^\d+$/, 'Retry-After sent on 429');
 });
+
+t.test('when the alert and monitoring routes answer, then their bodies match the documented schemas', async (t) => {
+  const app = await startTestApp(t);
+  const pro = app.key('pro');
+  const ent = app.key('enterprise');
+  const shape = (key: string, status: number, res: TestResponse) => {
+    t.equal(res.status, status, `${key}: ${res.text}`);
+    t.same(validate(responseSchema(op(key), status), res.body), [], `${key} body matches the schema`);
+  };
+  const created = await app.request('/v1/alerts/profiles', { key: pro, method: 'POST', body: { name: 'n', channels: ['email'], notify_email: 'a@example.com' } });
+  shape('POST /v1/alerts/profiles', 201, created);
+  shape('GET /v1/alerts/profiles', 200, await app.request('/v1/alerts/profiles', { key: pro }));
+  shape('PUT /v1/alerts/profiles/{id}', 200, await app.request(`/v1/alerts/profiles/${created.body.id}`, { key: pro, method: 'PUT', body: { name: 'm' } }));
+  shape('DELETE /v1/alerts/profiles/{id}', 200, await app.request(`/v1/alerts/profiles/${created.body.id}`, { key: pro, method: 'DELETE' }));
+  shape('GET /v1/alerts/deliveries', 200, await app.request('/v1/alerts/deliveries', { key: pro }));
+  const entity = await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
+  shape('POST /v1/monitor/entities', 200, entity);
+  shape('POST /v1/monitor/entities', 409, await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }));
+  shape('GET /v1/monitor/entities', 200, await app.request('/v1/monitor/entities', { key: ent }));
+  shape('GET /v1/monitor/events', 200, await app.request('/v1/monitor/events', { key: ent }));
+  shape('DELETE /v1/monitor/entities/{id}', 200, await app.request(`/v1/monitor/entities/${entity.body.id}`, { key: ent, method: 'DELETE' }));
+});
