@@ -11,13 +11,13 @@ import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, SearchHit, SearchProvider,
   SearchResult, TextQuery,
 } from '../provider.js';
-import { likeMatch } from './more-like-this.js';
+import { likeWords } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
-import { TEXT_VERSION, compareCodePoints, parseQuery, queryFor, type SetQuery } from './text.js';
+import { TEXT_VERSION, compareCodePoints, likeMatchFor, parseQuery, queryFor, termFor, type SetQuery } from './text.js';
 
 export type { Tuning } from './table-set.js';
 
@@ -350,11 +350,11 @@ export class EmbeddedProvider implements SearchProvider {
       const sets = this.serving(q.source);
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const match = likeMatch(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${token}"`), 0), documents);
-      if (match === null) return [];
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
-        for (const r of set.rank(match, limit + exclude.size)) candidates.push({ set, rid: r.rid, s: r.s });
+        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit + exclude.size)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)

@@ -230,7 +230,9 @@ export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
   const stems = version >= 3;
   const parts = dedupe(items.map((item): QueryItem => {
     if (!stems || item.kind === 'prefix') return item;
-    return item.kind === 'term' ? { kind: 'term', token: stem(item.token) } : { kind: 'phrase', tokens: item.tokens.map(stem) };
+    return item.kind === 'term'
+      ? { kind: 'term', token: termFor(item.token, version) }
+      : { kind: 'phrase', tokens: item.tokens.map((t) => termFor(t, version)) };
   }));
   const match = parts
     .map((item) => {
@@ -241,6 +243,16 @@ export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
     // FTS5 reads two phrases side by side as AND, but not a parenthesised group (a v3 prefix).
     .join(stems ? ' AND ' : ' ');
   return { match, single: parts.length === 1 && parts[0].kind === 'term' ? parts[0].token : null };
+}
+
+/** A query word as a table set of text `version` indexes it: stemmed from version 3. */
+export function termFor(token: string, version: number): string {
+  return version >= 3 ? stem(token) : token;
+}
+
+/** The FTS5 MATCH ORing `words` (likeWords) on a table set of text `version`. */
+export function likeMatchFor(words: string[], version: number): string {
+  return [...new Set(words.map((w) => termFor(w, version)))].map((t) => `"${t}"`).join(' OR ');
 }
 
 /** Compares strings by Unicode code point, which is UTF-8 byte order: SQLite's BINARY collation and
