@@ -10,7 +10,7 @@ import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { embeddedIndexPath } from '../../lib/search/index.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 
 const config = loadConfig();
 if (!config.elasticsearchUrl) throw new Error('set ELASTICSEARCH_URL');
