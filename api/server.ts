@@ -1,18 +1,21 @@
 // Listens and stops gracefully: on SIGTERM/SIGINT it stops accepting, lets requests in flight
-// finish (up to 10 s), flushes quota counts and closes the databases.
+// finish (up to 10 s), lets running report jobs finish (up to 10 s), flushes quota counts and closes
+// the databases.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
+import { DocumentStore } from '../ingest/state/documents.js';
+import { EntityIndex } from '../lib/entities.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
-import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
+import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
-import { ServerLock } from './server-lock.js';
+import { ServerLock } from '../lib/server-lock.js';
 
 const DRAIN_MS = 10_000;
 /**
@@ -49,7 +52,9 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
   const search = await createSearchProvider(config, embedder, logger);
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger });
+  // Opened before listening: a store without an entity index gets it built here, once.
+  const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), logger });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -79,6 +84,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     app.close();
     await search.close();
     blobs.close();
+    documents.close();
     ingestState.close();
     db.close();
     throw err;
@@ -87,6 +93,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  // Reports left pending by a stop or a crash run again now.
+  app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
 
@@ -97,11 +105,14 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       const force = setTimeout(() => http.closeAllConnections(), DRAIN_MS);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       clearTimeout(force);
+      // A report still running after the wait stays pending and runs again at the next start.
+      await app.jobs.stop();
       await jobs.stop();
       await pipeline.close();
       app.close();
       await search.close();
       blobs.close();
+      documents.close();
       ingestState.close();
       db.close();
       lock.release();

@@ -4,7 +4,7 @@
 // A rebuild creates a new physical index and moves the alias to it in one atomic update.
 // Builds of mapping version 5 and before kept one index per source (`<prefix>-docs-<source>-m<v>-<stamp>`)
 // behind a write alias `<prefix>-docs-<source>` each; a rebuild replaces them all (legacyIndexPattern).
-import { SOURCE_NAMES } from '../lib/sources.js';
+import { SOURCE_NAMES } from './sources.js';
 import { MAPPING_VERSION } from './version.js';
 
 /** The alias every read and write goes through: all sources, one physical index. */

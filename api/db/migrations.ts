@@ -33,4 +33,107 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'alert profiles, deliveries, monitored entities, monitor events, the watcher watermark',
+    sql: `
+      CREATE TABLE alert_profiles (
+        id           TEXT PRIMARY KEY,
+        org_id       TEXT NOT NULL REFERENCES organizations(id),
+        name         TEXT NOT NULL,
+        filters      TEXT NOT NULL,
+        channels     TEXT NOT NULL,
+        webhook_url  TEXT,
+        notify_email TEXT,
+        -- The webhook secret is HMAC(server signing key, salt): only the salt is stored (api/alerts/secret.ts).
+        secret_salt  TEXT NOT NULL,
+        is_active    INTEGER NOT NULL,
+        created_at   TEXT NOT NULL
+      );
+      CREATE INDEX alert_profiles_by_org ON alert_profiles (org_id);
+      CREATE TABLE monitored_entities (
+        id                TEXT PRIMARY KEY,
+        org_id            TEXT NOT NULL REFERENCES organizations(id),
+        entity_identifier TEXT NOT NULL,
+        identifier_type   TEXT NOT NULL,
+        -- The identifier as matched: the canonical AFM or ADA, or the folded name.
+        match_key         TEXT NOT NULL,
+        label             TEXT,
+        is_active         INTEGER NOT NULL,
+        created_at        TEXT NOT NULL,
+        last_alert_at     TEXT
+      );
+      CREATE UNIQUE INDEX monitored_once ON monitored_entities (org_id, identifier_type, match_key) WHERE is_active = 1;
+      CREATE TABLE monitor_events (
+        id                  TEXT PRIMARY KEY,
+        org_id              TEXT NOT NULL REFERENCES organizations(id),
+        monitored_entity_id TEXT NOT NULL REFERENCES monitored_entities(id),
+        document_source_id  TEXT NOT NULL,
+        event_type          TEXT NOT NULL,
+        summary             TEXT NOT NULL,
+        detected_at         TEXT NOT NULL,
+        acknowledged_at     TEXT,
+        UNIQUE (monitored_entity_id, document_source_id)
+      );
+      CREATE INDEX monitor_events_by_org ON monitor_events (org_id, detected_at);
+      CREATE TABLE alert_deliveries (
+        id                 TEXT PRIMARY KEY,
+        org_id             TEXT NOT NULL REFERENCES organizations(id),
+        alert_profile_id   TEXT NOT NULL REFERENCES alert_profiles(id),
+        document_source_id TEXT NOT NULL,
+        channel            TEXT NOT NULL,
+        -- '' for a document matching the profile; the event's id for a monitor event sent on its channels.
+        monitor_event_id   TEXT NOT NULL DEFAULT '',
+        -- What is sent: the document as it was matched (JSON), so a send never rereads the store.
+        document           TEXT NOT NULL,
+        delivery_status    TEXT NOT NULL CHECK (delivery_status IN ('pending', 'sent', 'failed')),
+        attempts           INTEGER NOT NULL DEFAULT 0,
+        last_error         TEXT,
+        next_attempt_at    TEXT NOT NULL,
+        created_at         TEXT NOT NULL,
+        delivered_at       TEXT,
+        UNIQUE (document_source_id, alert_profile_id, channel, monitor_event_id)
+      );
+      CREATE INDEX alert_deliveries_by_org ON alert_deliveries (org_id, alert_profile_id);
+      CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE delivery_status = 'pending';
+      -- The watcher's durable watermark: the document-store feed sequence matched up to, and when.
+      CREATE TABLE watcher_state (
+        name       TEXT PRIMARY KEY,
+        seq        INTEGER NOT NULL,
+        checked_at TEXT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'reports and the durable job queue',
+    sql: `
+      CREATE TABLE reports (
+        id                TEXT PRIMARY KEY,
+        org_id            TEXT NOT NULL REFERENCES organizations(id),
+        entity_identifier TEXT NOT NULL,
+        identifier_type   TEXT NOT NULL CHECK (identifier_type IN ('afm', 'name', 'ada')),
+        status            TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
+        created_at        TEXT NOT NULL,
+        completed_at      TEXT,
+        error_message     TEXT,
+        report_json       TEXT,
+        pdf               BLOB
+      );
+      CREATE INDEX reports_by_org ON reports (org_id, created_at DESC, id DESC);
+      -- Work that must survive a restart: queued or running rows are taken up again at start.
+      CREATE TABLE jobs (
+        id          TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        created_at  TEXT NOT NULL,
+        started_at  TEXT,
+        finished_at TEXT,
+        last_error  TEXT
+      );
+      CREATE INDEX jobs_open ON jobs (created_at) WHERE status IN ('queued', 'running');
+    `,
+  },
 ];

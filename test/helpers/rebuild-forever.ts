@@ -2,7 +2,7 @@
 // batch, says "loaded" on stdout, then waits for ever. Tests kill it there (a rebuild killed midway).
 // Arguments: URL PREFIX SOURCE DIMENSION MODEL
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { makeDoc } from './elasticsearch.js';
 
 const [url, prefix, source, dimension, model] = process.argv.slice(2);

@@ -9,7 +9,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { readAlias } from '../../index-mappings/index-names.js';
 import { sink } from '../../ingest/stages/bulk-sink.js';
 import { ElasticsearchProvider, unsupportedServer } from '../../lib/search/elasticsearch.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { aliasTargets, deleteIndices, elasticsearchUrl, es, esScript, indicesOf, makeDoc, randomPrefix } from '../helpers/elasticsearch.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 

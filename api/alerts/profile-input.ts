@@ -1,0 +1,148 @@
+// The alert profile body of POST and PUT (contract 2.7, decisions "Alerts and deliveries"), checked
+// member by member: each refusal is a 422 naming the member.
+import { ValidationError } from '../../lib/errors.js';
+import { resolveSource } from '../../index-mappings/sources.js';
+
+export const CHANNELS = ['email', 'webhook'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export interface Filters {
+  sectors: string[];
+  regions: string[];
+  keywords: string[];
+  min_value: number | null;
+  max_value: number | null;
+  sources: string[];
+}
+
+export interface ProfileFields {
+  name: string;
+  filters: Filters;
+  channels: Channel[];
+  webhook_url: string | null;
+  notify_email: string | null;
+}
+
+const MAX_NAME = 200;
+const MAX_ITEMS = 100;
+const MAX_ITEM = 200;
+const MAX_EMAIL = 254;
+const MAX_URL = 2048;
+const EMAIL = /^[^\s@",;<>()[\]\\]+@[^\s@",;<>()[\]\\]+\.[^\s@",;<>()[\]\\]+$/;
+const CONTROL = /\p{Cc}/u;
+const FILTER_ARRAYS = ['sectors', 'regions', 'keywords', 'sources'] as const;
+const CREATE_MEMBERS = new Set(['name', 'filters', 'channels', 'webhook_url', 'notify_email']);
+const UPDATE_MEMBERS = new Set([...CREATE_MEMBERS, 'is_active']);
+
+export function emptyFilters(): Filters {
+  return { sectors: [], regions: [], keywords: [], min_value: null, max_value: null, sources: [] };
+}
+
+function bodyObject(body: unknown, allowed: Set<string>): Record<string, unknown> {
+  if (body === undefined) throw new ValidationError('A JSON object body is required');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError('The body must be a JSON object');
+  const unknown = Object.keys(body).find((k) => !allowed.has(k));
+  if (unknown !== undefined) throw new ValidationError(`${unknown} is not a member of an alert profile`);
+  return body as Record<string, unknown>;
+}
+
+function name(v: unknown): string {
+  if (typeof v !== 'string' || v.trim() === '') throw new ValidationError('name is required and must be a non-empty string');
+  if ([...v].length > MAX_NAME) throw new ValidationError(`name must be at most ${MAX_NAME} characters`);
+  if (CONTROL.test(v)) throw new ValidationError('name must not hold control characters');
+  return v.trim();
+}
+
+function channels(v: unknown): Channel[] {
+  if (!Array.isArray(v) || v.length === 0) throw new ValidationError('channels is required: a non-empty array of "email" and/or "webhook"');
+  for (const c of v) {
+    if (!CHANNELS.includes(c as Channel)) throw new ValidationError(`channels holds an unknown channel: ${JSON.stringify(c)} (allowed: email, webhook)`);
+  }
+  return CHANNELS.filter((c) => v.includes(c));
+}
+
+function optionalText(v: unknown, member: string): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') throw new ValidationError(`${member} must be a string`);
+  return v.trim() === '' ? null : v.trim();
+}
+
+function email(v: string | null): string | null {
+  if (v === null) return null;
+  if (v.length > MAX_EMAIL || !EMAIL.test(v) || CONTROL.test(v)) throw new ValidationError('notify_email must be an email address');
+  return v;
+}
+
+function filterNumber(v: unknown, member: string): number | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ValidationError(`filters.${member} must be a number`);
+  return v;
+}
+
+function filters(v: unknown): Filters {
+  if (v === undefined || v === null) return emptyFilters();
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ValidationError('filters must be an object');
+  const raw = v as Record<string, unknown>;
+  const unknown = Object.keys(raw).find((k) => !(FILTER_ARRAYS as readonly string[]).includes(k) && k !== 'min_value' && k !== 'max_value');
+  if (unknown !== undefined) throw new ValidationError(`filters.${unknown} is not a filter (allowed: sectors, regions, keywords, min_value, max_value, sources)`);
+  const out = emptyFilters();
+  for (const member of FILTER_ARRAYS) {
+    const list = raw[member];
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list) || list.length > MAX_ITEMS) throw new ValidationError(`filters.${member} must be an array of at most ${MAX_ITEMS} strings`);
+    const items: string[] = [];
+    for (const item of list) {
+      if (typeof item !== 'string' || item.trim() === '' || [...item].length > MAX_ITEM || CONTROL.test(item)) {
+        throw new ValidationError(`filters.${member} must hold non-empty strings of at most ${MAX_ITEM} characters`);
+      }
+      items.push(item.trim());
+    }
+    out[member] = [...new Set(items)];
+  }
+  out.sources = out.sources.map((s) => {
+    const source = resolveSource(s);
+    if (!source) throw new ValidationError(`filters.sources holds an unknown source: ${s}`);
+    return source;
+  });
+  out.sources = [...new Set(out.sources)];
+  if (out.keywords.some((k) => !/[\p{L}\p{N}]/u.test(k))) throw new ValidationError('filters.keywords must hold words: each keyword needs a letter or digit');
+  out.min_value = filterNumber(raw.min_value, 'min_value');
+  out.max_value = filterNumber(raw.max_value, 'max_value');
+  if (out.min_value !== null && out.max_value !== null && out.min_value > out.max_value) {
+    throw new ValidationError('filters.min_value must not be greater than filters.max_value');
+  }
+  return out;
+}
+
+/** The profile a full profile must be: each channel has its address. URLs are checked by the caller. */
+function complete(p: ProfileFields): ProfileFields {
+  if (p.channels.includes('email') && p.notify_email === null) throw new ValidationError('notify_email is required with the email channel');
+  if (p.channels.includes('webhook') && p.webhook_url === null) throw new ValidationError('webhook_url is required with the webhook channel');
+  if (p.webhook_url !== null && p.webhook_url.length > MAX_URL) throw new ValidationError(`webhook_url must be at most ${MAX_URL} characters`);
+  return p;
+}
+
+export function createInput(body: unknown): ProfileFields {
+  const b = bodyObject(body, CREATE_MEMBERS);
+  return complete({
+    name: name(b.name),
+    filters: filters(b.filters),
+    channels: channels(b.channels),
+    webhook_url: optionalText(b.webhook_url, 'webhook_url'),
+    notify_email: email(optionalText(b.notify_email, 'notify_email')),
+  });
+}
+
+/** A PUT body over the stored profile: given members replace theirs (filters as a whole). */
+export function updateInput(body: unknown, current: ProfileFields): ProfileFields & { is_active?: boolean } {
+  const b = bodyObject(body, UPDATE_MEMBERS);
+  if (b.is_active !== undefined && typeof b.is_active !== 'boolean') throw new ValidationError('is_active must be a boolean');
+  const merged = complete({
+    name: b.name === undefined ? current.name : name(b.name),
+    filters: b.filters === undefined ? current.filters : filters(b.filters),
+    channels: b.channels === undefined ? current.channels : channels(b.channels),
+    webhook_url: b.webhook_url === undefined ? current.webhook_url : optionalText(b.webhook_url, 'webhook_url'),
+    notify_email: b.notify_email === undefined ? current.notify_email : email(optionalText(b.notify_email, 'notify_email')),
+  });
+  return b.is_active === undefined ? merged : { ...merged, is_active: b.is_active as boolean };
+}

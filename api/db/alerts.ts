@@ -1,0 +1,117 @@
+// Alert profiles and their deliveries in the account database, always scoped to one organization:
+// a row of another organization is never read, so it answers as not found.
+import { randomUUID } from 'node:crypto';
+import type { Channel, Filters, ProfileFields } from '../alerts/profile-input.js';
+import type { Db } from './database.js';
+
+export interface ProfileRecord extends ProfileFields {
+  id: string;
+  org_id: string;
+  secret_salt: string;
+  is_active: boolean;
+  created_at: string;
+}
+
+interface ProfileRow {
+  id: string;
+  org_id: string;
+  name: string;
+  filters: string;
+  channels: string;
+  webhook_url: string | null;
+  notify_email: string | null;
+  secret_salt: string;
+  is_active: number;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'sent' | 'failed';
+
+export interface DeliveryRecord {
+  id: string;
+  alert_profile_id: string;
+  document_source_id: string;
+  channel: Channel;
+  monitor_event_id: string | null;
+  delivery_status: DeliveryStatus;
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+function profileOf(row: ProfileRow): ProfileRecord {
+  return {
+    ...row,
+    filters: JSON.parse(row.filters) as Filters,
+    channels: JSON.parse(row.channels) as Channel[],
+    is_active: row.is_active === 1,
+  };
+}
+
+/** A page of items and the count of all. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export class AlertStore {
+  constructor(private readonly db: Db) {}
+
+  createProfile(orgId: string, fields: ProfileFields, salt: string, now: Date): ProfileRecord {
+    const row: ProfileRow = {
+      id: randomUUID(), org_id: orgId, name: fields.name, filters: JSON.stringify(fields.filters),
+      channels: JSON.stringify(fields.channels), webhook_url: fields.webhook_url, notify_email: fields.notify_email,
+      secret_salt: salt, is_active: 1, created_at: now.toISOString(),
+    };
+    this.db.prepare(
+      `INSERT INTO alert_profiles (id, org_id, name, filters, channels, webhook_url, notify_email, secret_salt, is_active, created_at)
+       VALUES (@id, @org_id, @name, @filters, @channels, @webhook_url, @notify_email, @secret_salt, @is_active, @created_at)`,
+    ).run(row);
+    return profileOf(row);
+  }
+
+  profile(orgId: string, id: string): ProfileRecord | null {
+    const row = this.db.prepare('SELECT * FROM alert_profiles WHERE id = ? AND org_id = ?').get(id, orgId) as ProfileRow | undefined;
+    return row ? profileOf(row) : null;
+  }
+
+  /** Newest first. */
+  profiles(orgId: string, limit: number, offset: number): Page<ProfileRecord> {
+    const rows = this.db.prepare('SELECT * FROM alert_profiles WHERE org_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?').all(orgId, limit, offset) as ProfileRow[];
+    const total = this.db.prepare('SELECT count(*) FROM alert_profiles WHERE org_id = ?').pluck().get(orgId) as number;
+    return { items: rows.map(profileOf), total };
+  }
+
+  /** Every active profile of every organization (the watcher's). */
+  activeProfiles(): ProfileRecord[] {
+    return (this.db.prepare('SELECT * FROM alert_profiles WHERE is_active = 1').all() as ProfileRow[]).map(profileOf);
+  }
+
+  updateProfile(orgId: string, id: string, fields: ProfileFields & { is_active?: boolean }): ProfileRecord | null {
+    this.db.prepare(
+      `UPDATE alert_profiles SET name = ?, filters = ?, channels = ?, webhook_url = ?, notify_email = ?,
+         is_active = coalesce(?, is_active) WHERE id = ? AND org_id = ?`,
+    ).run(fields.name, JSON.stringify(fields.filters), JSON.stringify(fields.channels), fields.webhook_url,
+      fields.notify_email, fields.is_active === undefined ? null : Number(fields.is_active), id, orgId);
+    return this.profile(orgId, id);
+  }
+
+  /** False when the organization has no such profile. */
+  deactivateProfile(orgId: string, id: string): boolean {
+    return this.db.prepare('UPDATE alert_profiles SET is_active = 0 WHERE id = ? AND org_id = ?').run(id, orgId).changes === 1;
+  }
+
+  /** Newest first; of one profile when `profileId` is given. */
+  deliveries(orgId: string, profileId: string | undefined, limit: number, offset: number): Page<DeliveryRecord> {
+    const where = profileId === undefined ? 'org_id = ?' : 'org_id = ? AND alert_profile_id = ?';
+    const args = profileId === undefined ? [orgId] : [orgId, profileId];
+    const rows = this.db.prepare(
+      `SELECT id, alert_profile_id, document_source_id, channel, nullif(monitor_event_id, '') AS monitor_event_id,
+              delivery_status, attempts, last_error, created_at, delivered_at
+         FROM alert_deliveries WHERE ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`,
+    ).all(...args, limit, offset) as DeliveryRecord[];
+    const total = this.db.prepare(`SELECT count(*) FROM alert_deliveries WHERE ${where}`).pluck().get(...args) as number;
+    return { items: rows, total };
+  }
+}

@@ -1,0 +1,91 @@
+// Alert profiles (Pro): POST/GET /v1/alerts/profiles, PUT/DELETE /v1/alerts/profiles/{id}, and
+// GET /v1/alerts/deliveries. Everything is scoped to the key's organization; another's is a 404.
+import type { Request } from 'restify';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { createInput, updateInput } from '../alerts/profile-input.js';
+import { WebhookSecrets } from '../alerts/secret.js';
+import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
+import type { ProfileRecord } from '../db/alerts.js';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../middleware/admission.js';
+import { reply, replyJson } from '../middleware/reply.js';
+import { intParam, offsetParam, stringParam } from '../middleware/validate.js';
+import type { ContractRoutes } from './contract-routes.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `:id` of the path when it can name a resource (a UUID), else null: nothing to find. */
+export function idParam(req: Request): string | null {
+  const id = String((req.params as Record<string, string>).id ?? '');
+  return UUID.test(id) ? id.toLowerCase() : null;
+}
+
+export function pageParams(req: Request): { limit: number; offset: number } {
+  return { limit: intParam(req, 'limit', 20, 1, 100), offset: offsetParam(req) };
+}
+
+/** The alert profile object of contract 2.7. */
+export function profileBody(p: ProfileRecord): Record<string, unknown> {
+  return {
+    id: p.id, name: p.name, filters: p.filters, channels: p.channels, webhook_url: p.webhook_url,
+    notify_email: p.notify_email, is_active: p.is_active, created_at: p.created_at,
+  };
+}
+
+async function checkTarget(url: string | null, allowPrivate: boolean): Promise<void> {
+  if (url === null) return;
+  try {
+    await resolveTarget(parseTarget(url, allowPrivate), allowPrivate);
+  } catch (err) {
+    if (err instanceof TargetError) throw new ValidationError(err.message);
+    throw err;
+  }
+}
+
+export function registerAlerts(routes: ContractRoutes, ctx: AppContext): void {
+  const allowPrivate = ctx.config.webhookAllowPrivate;
+  const notFound = (req: Request) => new NotFoundError(`Alert profile not found: ${String((req.params as Record<string, string>).id)}`);
+
+  routes.add('post', '/v1/alerts/profiles', async (req, res) => {
+    const fields = createInput(req.body);
+    await checkTarget(fields.webhook_url, allowPrivate);
+    const profile = ctx.alerts.createProfile(principalOf(req).orgId, fields, WebhookSecrets.newSalt(), ctx.clock());
+    const body = { ...profileBody(profile), webhook_secret: ctx.webhookSecrets.secretOf(profile.id, profile.secret_salt) };
+    reply(res, 201, 'application/json', JSON.stringify(body));
+  });
+
+  routes.add('get', '/v1/alerts/profiles', async (req, res) => {
+    const { limit, offset } = pageParams(req);
+    const page = ctx.alerts.profiles(principalOf(req).orgId, limit, offset);
+    replyJson(res, { items: page.items.map(profileBody), total: page.total, limit, offset });
+  });
+
+  routes.add('put', '/v1/alerts/profiles/:id', async (req, res) => {
+    const id = idParam(req);
+    const orgId = principalOf(req).orgId;
+    const current = id === null ? null : ctx.alerts.profile(orgId, id);
+    if (id === null || current === null) throw notFound(req);
+    const fields = updateInput(req.body, current);
+    if (fields.webhook_url !== current.webhook_url) await checkTarget(fields.webhook_url, allowPrivate);
+    const updated = ctx.alerts.updateProfile(orgId, id, fields);
+    if (updated === null) throw notFound(req);
+    replyJson(res, profileBody(updated));
+  });
+
+  routes.add('del', '/v1/alerts/profiles/:id', async (req, res) => {
+    const id = idParam(req);
+    if (id === null || !ctx.alerts.deactivateProfile(principalOf(req).orgId, id)) throw notFound(req);
+    replyJson(res, { status: 'deactivated', id });
+  });
+
+  routes.add('get', '/v1/alerts/deliveries', async (req, res) => {
+    const { limit, offset } = pageParams(req);
+    const orgId = principalOf(req).orgId;
+    const profileId = stringParam(req, 'profile_id');
+    if (profileId !== undefined && (!UUID.test(profileId) || ctx.alerts.profile(orgId, profileId.toLowerCase()) === null)) {
+      throw new NotFoundError(`Alert profile not found: ${profileId}`);
+    }
+    const page = ctx.alerts.deliveries(orgId, profileId?.toLowerCase(), limit, offset);
+    replyJson(res, { items: page.items, total: page.total, limit, offset });
+  });
+}

@@ -1,0 +1,122 @@
+// Alert profiles (contract 2.7, 3.2, 4.3; decisions "Alerts and deliveries"): create, list, update,
+// soft delete, validation and organization scoping.
+import t from 'tap';
+import { startTestApp } from '../helpers/app.js';
+
+const PUBLIC_HOOK = 'https://93.184.215.14/hook';
+
+t.test('when a profile is created, then 201 shows all six filter members, the secret once, and it lists without the secret', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  const res = await app.request('/v1/alerts/profiles', {
+    key, method: 'POST', body: { name: 'IT tenders', filters: { keywords: ['υπολογιστές'], min_value: 1000 }, channels: ['email', 'webhook'], notify_email: 'ops@example.com', webhook_url: PUBLIC_HOOK },
+  });
+  t.equal(res.status, 201, res.text);
+  t.match(res.body, { name: 'IT tenders', channels: ['email', 'webhook'], notify_email: 'ops@example.com', webhook_url: PUBLIC_HOOK, is_active: true });
+  t.same(res.body.filters, { sectors: [], regions: [], keywords: ['υπολογιστές'], min_value: 1000, max_value: null, sources: [] });
+  t.match(res.body.id, /^[0-9a-f-]{36}$/);
+  t.match(res.body.webhook_secret, /^whsec_[0-9a-f]{64}$/);
+  t.notOk(JSON.stringify(app.db.prepare('SELECT * FROM alert_profiles').all()).includes(res.body.webhook_secret.slice(6)), 'the secret is not stored');
+  const list = await app.request('/v1/alerts/profiles', { key });
+  t.equal(list.status, 200);
+  t.match(list.body, { total: 1, limit: 20, offset: 0 });
+  t.equal(list.body.items[0].id, res.body.id);
+  t.notOk('webhook_secret' in list.body.items[0], 'the secret is shown once');
+});
+
+t.test('when a body is invalid, then 422 names the member', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  const base = { name: 'n', channels: ['email'], notify_email: 'a@example.com' };
+  const cases: [unknown, RegExp][] = [
+    [{ channels: ['email'], notify_email: 'a@example.com' }, /^name is required/],
+    [{ name: 'n' }, /^channels is required/],
+    [{ ...base, channels: [] }, /^channels is required/],
+    [{ ...base, channels: ['sms'] }, /unknown channel: "sms"/],
+    [{ name: 'n', channels: ['email'] }, /^notify_email is required/],
+    [{ name: 'n', channels: ['webhook'] }, /^webhook_url is required/],
+    [{ ...base, notify_email: 'not-an-email' }, /^notify_email must be an email/],
+    [{ ...base, notify_email: 'a@example.com\r\nBcc: x@y.z' }, /^notify_email must be an email/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'not a url' }, /^webhook_url must be an absolute URL/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'http://93.184.215.14/hook' }, /^webhook_url must use https/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://127.0.0.1/hook' }, /private, loopback or link-local/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://10.1.2.3/hook' }, /private, loopback or link-local/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://169.254.169.254/latest' }, /private, loopback or link-local/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::1]/hook' }, /private, loopback or link-local/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::ffff:127.0.0.1]/hook' }, /private, loopback or link-local/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://localhost/hook' }, /private, loopback or link-local/],
+    [{ ...base, filters: { min_value: 'ten' } }, /^filters\.min_value must be a number/],
+    [{ ...base, filters: { min_value: 100, max_value: 10 } }, /^filters\.min_value must not be greater than filters\.max_value/],
+    [{ ...base, filters: { sources: ['nowhere'] } }, /unknown source: nowhere/],
+    [{ ...base, filters: { keywords: 'word' } }, /^filters\.keywords must be an array/],
+    [{ ...base, filters: { colour: ['red'] } }, /^filters\.colour is not a filter/],
+    [{ ...base, extra: 1 }, /^extra is not a member/],
+    [[1, 2], /must be a JSON object/],
+  ];
+  for (const [body, detail] of cases) {
+    const res = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
+    t.equal(res.status, 422, JSON.stringify(body));
+    t.match(res.body.detail, detail, JSON.stringify(body));
+  }
+  t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, 0, 'nothing was created');
+});
+
+t.test('when PDI_WEBHOOK_ALLOW_PRIVATE is set, then an http loopback target is accepted', async (t) => {
+  const app = await startTestApp(t, { env: { PDI_WEBHOOK_ALLOW_PRIVATE: '1' } });
+  const res = await app.request('/v1/alerts/profiles', { key: app.key('pro'), method: 'POST', body: { name: 'n', channels: ['webhook'], webhook_url: 'http://127.0.0.1:9/hook' } });
+  t.equal(res.status, 201, res.text);
+});
+
+t.test('when a profile is updated in part and deleted, then other members keep their values and it is deactivated, not removed', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  const created = (await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'a', channels: ['email'], notify_email: 'a@example.com', filters: { sources: ['e_procurement'] } } })).body;
+  t.same(created.filters.sources, ['kimdis'], 'the alias is stored as the canonical source');
+  const renamed = await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'PUT', body: { name: 'b' } });
+  t.equal(renamed.status, 200);
+  t.match(renamed.body, { id: created.id, name: 'b', notify_email: 'a@example.com', is_active: true, filters: { sources: ['kimdis'] } });
+  t.notOk('webhook_secret' in renamed.body);
+  const paused = await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'PUT', body: { is_active: false } });
+  t.equal(paused.body.is_active, false);
+  const resumed = await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'PUT', body: { is_active: true } });
+  t.equal(resumed.body.is_active, true);
+  const bad = await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'PUT', body: { channels: ['webhook'] } });
+  t.equal(bad.status, 422, 'the merged profile must still be complete');
+  t.match(bad.body.detail, /^webhook_url is required/);
+  t.equal((await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'PUT', body: { is_active: 'no' } })).status, 422);
+  const deleted = await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'DELETE' });
+  t.equal(deleted.status, 200);
+  t.same(deleted.body, { status: 'deactivated', id: created.id });
+  const list = await app.request('/v1/alerts/profiles', { key });
+  t.equal(list.body.total, 1, 'kept');
+  t.equal(list.body.items[0].is_active, false);
+});
+
+t.test('when another organization names a profile, then every route answers 404 and lists stay apart', async (t) => {
+  const app = await startTestApp(t);
+  const mine = app.key('pro', 'Acme');
+  const theirs = app.key('pro', 'Globex');
+  const created = (await app.request('/v1/alerts/profiles', { key: mine, method: 'POST', body: { name: 'a', channels: ['email'], notify_email: 'a@example.com' } })).body;
+  const put = await app.request(`/v1/alerts/profiles/${created.id}`, { key: theirs, method: 'PUT', body: { name: 'stolen' } });
+  t.equal(put.status, 404);
+  t.same(put.body, { detail: `Alert profile not found: ${created.id}` });
+  t.equal((await app.request(`/v1/alerts/profiles/${created.id}`, { key: theirs, method: 'DELETE' })).status, 404);
+  t.equal((await app.request(`/v1/alerts/deliveries?profile_id=${created.id}`, { key: theirs })).status, 404);
+  t.equal((await app.request('/v1/alerts/profiles', { key: theirs })).body.total, 0);
+  t.equal((await app.request('/v1/alerts/profiles/not-a-uuid', { key: mine, method: 'DELETE' })).status, 404);
+  const still = (await app.request('/v1/alerts/profiles', { key: mine })).body.items[0];
+  t.match(still, { name: 'a', is_active: true }, 'untouched');
+});
+
+t.test('when profiles are paged, then limit and offset are echoed and checked', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  for (const name of ['one', 'two', 'three']) await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name, channels: ['email'], notify_email: 'a@example.com' } });
+  const page = await app.request('/v1/alerts/profiles?limit=2&offset=1', { key });
+  t.match(page.body, { total: 3, limit: 2, offset: 1 });
+  t.same(page.body.items.map((p: { name: string }) => p.name), ['two', 'one'], 'newest first');
+  const bad = await app.request('/v1/alerts/profiles?limit=101', { key });
+  t.equal(bad.status, 422);
+  t.same(bad.body, { detail: 'limit must be an integer from 1 to 100' });
+  t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 0);
+});
