@@ -77,7 +77,7 @@ export function createApp(deps: AppDeps): App {
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, deps.search),
+    reports: new ReportService(reportStore, jobs, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
     reportStore,
   };
 

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { EngineUnavailableError } from '../lib/errors.js';
 import type { JobQueue } from '../lib/job-queue.js';
+import type { Logger } from '../lib/logger.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import type { IdentifierType, ReportRow, ReportStore } from '../api/db/reports.js';
 import { buildReport, type Report } from './build.js';
@@ -41,6 +42,7 @@ export class ReportService {
     private readonly queue: JobQueue,
     private readonly search: SearchProvider,
     private readonly now: () => Date = () => new Date(),
+    private readonly log?: Logger,
   ) {
     queue.register<ReportJobPayload>(REPORT_JOB, {
       run: (payload) => this.run(payload.report_id),
@@ -70,6 +72,8 @@ export class ReportService {
     // Already written by an earlier run, or failed: nothing to do (the worker is idempotent).
     if (!row || row.status !== 'pending') return;
     const done = await generateReport(this.search, row.entity_identifier, row.identifier_type, this.now());
-    this.store.complete(reportId, done.json, done.pdf, done.report.generated_at);
+    if (this.store.complete(reportId, done.json, done.pdf, done.report.generated_at)) {
+      this.log?.info({ report: reportId, documents: done.report.documents.covered, pdfBytes: done.pdf.length }, 'report completed');
+    }
   }
 }
