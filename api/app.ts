@@ -9,6 +9,8 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { IngestState } from '../ingest/state/store.js';
+import type { DocumentStore } from '../ingest/state/documents.js';
+import { EntityIndex } from '../ingest/state/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -26,9 +28,11 @@ import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerEntity } from './routes/entity.js';
 import { registerModels } from './routes/models.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
+import { registerSemantic } from './routes/semantic.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -40,6 +44,8 @@ export interface AppDeps {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  /** The document store (documents.db), read by the API for the entity index. */
+  documents: DocumentStore;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -74,6 +80,7 @@ export function createApp(deps: AppDeps): App {
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    entities: new EntityIndex(deps.documents.db),
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
@@ -97,7 +104,9 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerEntity(routes, context);
   registerReports(routes, context);
+  registerSemantic(routes, context);
   registerAlerts(routes, context);
   registerMonitoring(routes, context);
   routes.finish();

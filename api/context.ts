@@ -3,6 +3,7 @@ import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { IngestState } from '../ingest/state/store.js';
+import type { EntityIndex } from '../ingest/state/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -24,6 +25,7 @@ export interface AppContext {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  entities: EntityIndex;
   alerts: AlertStore;
   monitor: MonitorStore;
   webhookSecrets: WebhookSecrets;

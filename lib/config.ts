@@ -25,6 +25,8 @@ export interface Config {
   smtpUrl: string | null;
   modelDir: string | null;
   askModels: string[];
+  /** The answer generator of POST /v1/ask (PDI_LLM_URL + PDI_LLM_KEY), or null for the placeholder answer. */
+  llm: { url: string; key: string; timeoutMs: number } | null;
   webhookAllowPrivate: boolean;
   demo: boolean;
   ingestEveryMs: number | null;
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     modelDir: modelDir(env),
     askModels: [...new Set(askModels)],
+    llm: llm(env),
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
     demo: flag(env, 'PDI_DEMO', true),
     ingestEveryMs,
@@ -149,6 +152,24 @@ export function loadConfig(env: Env = process.env): Config {
     reportTimeoutMs,
     logLevel,
   };
+}
+
+/** The longest PDI_LLM_TIMEOUT: an ask waits for its answer that long at most. */
+const MAX_LLM_TIMEOUT_MS = 300_000;
+
+/** PDI_LLM_URL and PDI_LLM_KEY come together; PDI_LLM_TIMEOUT (default 20s) bounds each answer. */
+function llm(env: Env): Config['llm'] {
+  const endpoint = url(env, 'PDI_LLM_URL', ['http:', 'https:']);
+  const key = text(env, 'PDI_LLM_KEY');
+  if (endpoint === null && key === null) return null;
+  if (endpoint === null) throw new ConfigError('PDI_LLM_URL', 'must be set when PDI_LLM_KEY is (an OpenAI-compatible chat-completions endpoint)');
+  if (key === null) throw new ConfigError('PDI_LLM_KEY', 'must be set when PDI_LLM_URL is');
+  const timeout = text(env, 'PDI_LLM_TIMEOUT') ?? '20s';
+  const timeoutMs = parseDuration(timeout);
+  if (timeoutMs === null || timeoutMs > MAX_LLM_TIMEOUT_MS) {
+    throw new ConfigError('PDI_LLM_TIMEOUT', `must be a duration from 1s to 5m such as 20s, got "${timeout}"`);
+  }
+  return { url: endpoint, key, timeoutMs };
 }
 
 /** PDI_DATA_DIR: created on first use; a file by that name is a mistake to say, not EEXIST from mkdir. */

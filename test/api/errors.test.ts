@@ -157,12 +157,11 @@ t.test('when a handler throws before its first await, then 500 and the process k
 
 t.test('when a route is planned but not built, then 501 with a detail after the tier gate', async (t) => {
   const app = await startTestApp(t);
-  const res = await app.request('/v1/reports', { key: app.key('pro') });
-  t.equal(res.status, 501);
-  t.same(res.body, { detail: 'GET /v1/reports is not available yet' });
-  const param = await app.request('/v1/similar/diavgeia%3AABC', { key: app.key('enterprise') });
+  const denied = await app.request('/v1/monitor/entities/ent%3AABC/report', { key: app.key('pro') });
+  t.equal(denied.status, 403);
+  const param = await app.request('/v1/monitor/entities/ent%3AABC/report', { key: app.key('enterprise') });
   t.equal(param.status, 501);
-  t.same(param.body, { detail: 'GET /v1/similar/diavgeia%3AABC is not available yet' }, 'the path sent, not the route template');
+  t.same(param.body, { detail: 'GET /v1/monitor/entities/ent%3AABC/report is not available yet' }, 'the path sent, not the route template');
 });
 
 t.test('when the client asks for HTML, then errors are still JSON', async (t) => {
