@@ -21,7 +21,7 @@ import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
 import { ReportStore } from './db/reports.js';
 import { JobQueue } from '../lib/job-queue.js';
-import { ReportService } from '../reports/service.js';
+import { ReportService } from './jobs/reports.js';
 import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
@@ -70,6 +70,7 @@ export function createApp(deps: AppDeps): App {
     log: log.child({ component: 'jobs' }),
   });
   const reportStore = new ReportStore(deps.db);
+  const entities = new EntityIndex(deps.documents.db);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
@@ -80,11 +81,11 @@ export function createApp(deps: AppDeps): App {
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
-    entities: new EntityIndex(deps.documents.db),
+    entities,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
+    reports: new ReportService(reportStore, jobs, entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
     reportStore,
   };
 

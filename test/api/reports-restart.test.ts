@@ -1,17 +1,18 @@
 // A report accepted by a server that is then killed (SIGKILL) while generating it completes once a
 // server starts again on the same data directory: the job is in the account database, not in memory.
-// Real processes, a real Elasticsearch; a proxy holds the report's search so the kill lands mid-job.
+// Real processes, a real Elasticsearch; a proxy holds the report's document reads so the kill lands mid-job.
 import { spawn, type ChildProcess } from 'node:child_process';
 import t, { type Test } from 'tap';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
 import { KeyStore } from '../../api/db/keys.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { request, tempDir } from '../helpers/app.js';
 import { cliEnv } from '../helpers/cli.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { SUPPLIER, contractDoc } from '../helpers/report-docs.js';
+import { SUPPLIER, contractDoc, ingestDocs } from '../helpers/report-docs.js';
 
 interface Server {
   child: ChildProcess;
@@ -43,22 +44,23 @@ t.test('when the server is killed while a report is pending, then the report com
     await deleteIndices(esUrl, prefix);
   });
   await writer.init();
-  await writer.upsert([contractDoc('24SYMV000000001', { value: 120_000 }), contractDoc('24SYMV000000002', { value: 30_000, published: '2025-02-01T10:00:00Z' })]);
-  await writer.refresh();
-
   const dataDir = tempDir(t);
+  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+  await ingestDocs(documents, writer, [contractDoc('24SYMV000000001', { value: 120_000 }), contractDoc('24SYMV000000002', { value: 30_000, published: '2025-02-01T10:00:00Z' })]);
+  documents.close();
+
   const db = openDatabase(accountsDbPath(dataDir));
   const key = new KeyStore(db).create('Acme', 'pro').key;
   db.close();
 
-  // Searches hang at the proxy: the report job is running, and pending, when the kill comes.
-  const proxy = await holdingProxy(t, esUrl, (req) => (req.url ?? '').includes('/_search'));
+  // Document reads hang at the proxy: the report job is running, and pending, when the kill comes.
+  const proxy = await holdingProxy(t, esUrl, (req) => (req.url ?? '').includes('/_mget'));
   const env = { PDI_DATA_DIR: dataDir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDI_INDEX_PREFIX: prefix };
   const first = await startServer(t, { ...env, ELASTICSEARCH_URL: proxy.url });
   const created = await request(first.url, '/v1/reports', { key, method: 'POST', body: { entity_identifier: SUPPLIER.afm, identifier_type: 'afm' } });
   t.equal(created.status, 201);
   const held = await proxy.nextHeld();
-  t.match(held.path, /\/_search/, 'the job reached the engine');
+  t.match(held.path, /\/_mget/, 'the job reached the engine');
   t.equal((await request(first.url, `/v1/reports/${created.body.id}`, { key })).body.status, 'pending');
   const exited = new Promise((resolve) => first.child.once('exit', resolve));
   first.child.kill('SIGKILL');

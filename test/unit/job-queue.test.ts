@@ -6,7 +6,7 @@ import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js'
 import { JobQueue } from '../../lib/job-queue.js';
 import { createLogger } from '../../lib/logger.js';
 import { ReportStore } from '../../api/db/reports.js';
-import { ReportService } from '../../reports/service.js';
+import { ReportService } from '../../api/jobs/reports.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 
 function db(t: Test): Db {
@@ -104,7 +104,7 @@ t.test('when a report job runs twice (killed after writing its result, before ma
 
   // The next process: a queue and report service of its own on the same database, with a later clock.
   const again = queue(app.db);
-  new ReportService(new ReportStore(app.db), again, app.search, () => new Date(Date.now() + 3_600_000));
+  new ReportService(new ReportStore(app.db), again, app.app.context.entities, app.search, () => new Date(Date.now() + 3_600_000));
   again.start();
   await again.idle();
   const second = await app.request(`/v1/reports/${created.body.id}`, { key });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import t from 'tap';
 import { normalizeDiavgeia } from '../../../ingest/sources/diavgeia/normalize.js';
 import { normalizeKimdis } from '../../../ingest/sources/kimdis/normalize.js';
-import { factsOf, isDirectProcedure, partyOf } from '../../../reports/facts.js';
+import { factsOf, isDirectProcedure, partyOf } from '../../../lib/reports/facts.js';
 import type { StoredDocument } from '../../../lib/search/provider.js';
 import { FIXTURES } from '../../helpers/paths.js';
 

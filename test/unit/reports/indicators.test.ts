@@ -1,8 +1,8 @@
 // Each risk indicator fires on a constructed case, stays silent on its negative, and says
 // "not assessable" where the data cannot tell; the score is the flagged weights, monotone.
 import t from 'tap';
-import type { DocumentFacts, Party } from '../../../reports/facts.js';
-import { assessIndicators, riskScore, RULES, type Entity, type Indicator } from '../../../reports/indicators.js';
+import type { DocumentFacts, Party } from '../../../lib/reports/facts.js';
+import { assessIndicators, riskScore, RULES, type Entity, type Indicator } from '../../../lib/reports/indicators.js';
 
 const ENTITY: Entity = { identifier: '094014201', type: 'afm' };
 const ME: Party = { name: 'ΑΛΦΑ ΤΕΧΝΙΚΗ ΑΕ', afm: '094014201' };
