@@ -8,13 +8,11 @@ import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
-import type { DocumentStore } from '../ingest/state/documents.js';
-import { EntityIndex } from '../ingest/state/entities.js';
+import type { EntityIndex } from '../lib/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import type { AppContext } from './context.js';
+import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
 import { AlertStore } from './db/alerts.js';
@@ -40,12 +38,12 @@ import { registerUsage } from './routes/usage.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
-  /** The document store (documents.db), read by the API for the entity index. */
-  documents: DocumentStore;
+  /** The entity index (documents.db) that GET /v1/entity reads. */
+  entities: EntityIndex;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -70,22 +68,21 @@ export function createApp(deps: AppDeps): App {
     log: log.child({ component: 'jobs' }),
   });
   const reportStore = new ReportStore(deps.db);
-  const entities = new EntityIndex(deps.documents.db);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
     log,
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
-    ingestState: deps.ingestState,
+    sourceRuns: deps.sourceRuns,
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
-    entities,
+    entities: deps.entities,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
+    reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
     reportStore,
   };
 

@@ -9,7 +9,7 @@ import type { IdentifierType } from '../../lib/identifiers.js';
 import type { ReportRow, ReportStore } from '../db/reports.js';
 import { buildReport, type Report } from '../../lib/reports/build.js';
 import { entityDocuments } from './report-documents.js';
-import type { EntityIndex } from '../../ingest/state/entities.js';
+import type { EntityIndex } from '../../lib/entities.js';
 import { renderPdf } from '../../lib/reports/pdf.js';
 
 export const REPORT_JOB = 'report';

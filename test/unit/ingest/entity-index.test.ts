@@ -9,9 +9,9 @@ import { replayableFiles } from '../../../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../../../ingest/sources/index.js';
 import { DocumentStore } from '../../../ingest/state/documents.js';
 import { partiesOf } from '../../../ingest/state/entity-index.js';
-import { EntityIndex, parseEntityQuery } from '../../../ingest/state/entities.js';
+import { EntityIndex, parseEntityQuery } from '../../../lib/entities.js';
 import { createLogger } from '../../../lib/logger.js';
-import type { SourceName } from '../../../lib/sources.js';
+import type { SourceName } from '../../../index-mappings/sources.js';
 import { tempDir } from '../../helpers/app.js';
 import { makeDoc } from '../../helpers/elasticsearch.js';
 
