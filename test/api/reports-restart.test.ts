@@ -54,13 +54,13 @@ t.test('when the server is killed while a report is pending, then the report com
   db.close();
 
   // Document reads hang at the proxy: the report job is running, and pending, when the kill comes.
-  const proxy = await holdingProxy(t, esUrl, (req) => (req.url ?? '').includes('/_mget'));
+  const proxy = await holdingProxy(t, esUrl, (req) => req.method === 'GET' && (req.url ?? '').includes('/_doc/'));
   const env = { PDI_DATA_DIR: dataDir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDI_INDEX_PREFIX: prefix };
   const first = await startServer(t, { ...env, ELASTICSEARCH_URL: proxy.url });
   const created = await request(first.url, '/v1/reports', { key, method: 'POST', body: { entity_identifier: SUPPLIER.afm, identifier_type: 'afm' } });
   t.equal(created.status, 201);
   const held = await proxy.nextHeld();
-  t.match(held.path, /\/_mget/, 'the job reached the engine');
+  t.match(held.path, /\/_doc\//, 'the job reached the engine');
   t.equal((await request(first.url, `/v1/reports/${created.body.id}`, { key })).body.status, 'pending');
   const exited = new Promise((resolve) => first.child.once('exit', resolve));
   first.child.kill('SIGKILL');
