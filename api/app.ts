@@ -8,11 +8,11 @@ import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
+import type { EntityIndex } from '../lib/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import type { AppContext } from './context.js';
+import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
 import { AlertStore } from './db/alerts.js';
@@ -26,6 +26,7 @@ import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerEntity } from './routes/entity.js';
 import { registerModels } from './routes/models.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
@@ -37,10 +38,12 @@ import { registerUsage } from './routes/usage.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  /** The entity index (documents.db) that GET /v1/entity reads. */
+  entities: EntityIndex;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -71,10 +74,11 @@ export function createApp(deps: AppDeps): App {
     log,
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
-    ingestState: deps.ingestState,
+    sourceRuns: deps.sourceRuns,
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    entities: deps.entities,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
@@ -98,6 +102,7 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerEntity(routes, context);
   registerReports(routes, context);
   registerSemantic(routes, context);
   registerAlerts(routes, context);

@@ -30,7 +30,7 @@ import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW 
 import { fold, tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
-import { SOURCE_NAMES, type SourceName } from '../sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
 import {
   MIN_PREFIX_CHARS,
   type BulkFailure,

@@ -2,7 +2,7 @@
 // importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
-import type { SourceName } from '../sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 
 export type EngineName = 'elasticsearch' | 'embedded';
 

@@ -11,6 +11,8 @@ import { EngineUnavailableError } from '../../lib/errors.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
+import { EntityIndex } from '../../lib/entities.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
@@ -42,6 +44,7 @@ export interface TestApp {
   search: SearchProvider;
   blobs: SqliteBlobStore;
   embedder: Embedder;
+  documents: DocumentStore;
   /** Creates a key of that tier and returns the secret. */
   key(tier: Tier, org?: string): string;
   request(pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -88,7 +91,8 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     if (!(err instanceof EngineUnavailableError)) throw err;
   });
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
+  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
@@ -99,6 +103,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     app.close();
     if (!opts.search) await search.close();
     blobs.close();
+    documents.close();
     ingestState.close();
     db.close();
   });
@@ -111,6 +116,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     search,
     blobs,
     embedder,
+    documents,
     key: (tier, org = `org-${tier}`) => app.context.keys.create(org, tier).key,
     request: (p, o) => request(url, p, o),
   };

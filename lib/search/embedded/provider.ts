@@ -5,7 +5,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { SOURCE_NAMES, type SourceName } from '../../sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import { BUSY_TIMEOUT_MS, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, SearchHit, SearchProvider,
