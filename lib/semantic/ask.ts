@@ -48,9 +48,9 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
   return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
 }
 
-/** The contract's answer when no generator answers. */
+/** The contract's answer when no generator answers: fixed text, `documents` even for 1 (clients match it). */
 export function placeholderAnswer(found: number): string {
-  return `Found ${found} relevant document${found === 1 ? '' : 's'}. Generated answers are not yet available.`;
+  return `Found ${found} relevant documents. Generated answers are not yet available.`;
 }
 
 export interface AskDeps {
