@@ -11,6 +11,7 @@ import type { Logger } from '../lib/logger.js';
 import type { IngestState } from '../ingest/state/store.js';
 import type { DocumentStore } from '../ingest/state/documents.js';
 import { EntityIndex } from '../ingest/state/entities.js';
+import { EntityReaders } from '../ingest/state/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps): App {
     blobs: deps.blobs,
     embedder: deps.embedder,
     entities: new EntityIndex(deps.documents.db),
+    entityReaders: new EntityReaders(deps.documents.db),
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
@@ -115,6 +117,9 @@ export function createApp(deps: AppDeps): App {
     server,
     context,
     jobs,
-    close: () => context.usage.close(),
+    close: () => {
+      context.usage.close();
+      void context.entityReaders.close();
+    },
   };
 }
