@@ -8,14 +8,12 @@ import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
-import type { DocumentStore } from '../ingest/state/documents.js';
-import { EntityIndex } from '../ingest/state/entities.js';
-import { EntityReaders } from '../ingest/state/entity-readers.js';
+import type { EntityIndex } from '../lib/entities.js';
+import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import type { AppContext } from './context.js';
+import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
 import { AlertStore } from './db/alerts.js';
@@ -41,12 +39,14 @@ import { registerUsage } from './routes/usage.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
-  /** The document store (documents.db), read by the API for the entity index. */
-  documents: DocumentStore;
+  /** The entity index (documents.db) that GET /v1/entity reads. */
+  entities: EntityIndex;
+  /** The same index read on reader threads (its owner closes it). */
+  entityReaders: EntityReaders;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -77,12 +77,12 @@ export function createApp(deps: AppDeps): App {
     log,
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
-    ingestState: deps.ingestState,
+    sourceRuns: deps.sourceRuns,
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
-    entities: new EntityIndex(deps.documents.db),
-    entityReaders: new EntityReaders(deps.documents.db),
+    entities: deps.entities,
+    entityReaders: deps.entityReaders,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
@@ -117,9 +117,6 @@ export function createApp(deps: AppDeps): App {
     server,
     context,
     jobs,
-    close: () => {
-      context.usage.close();
-      void context.entityReaders.close();
-    },
+    close: () => context.usage.close(),
   };
 }

@@ -2,12 +2,12 @@
 import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
-import type { EntityIndex } from '../ingest/state/entities.js';
-import type { EntityReaders } from '../ingest/state/entity-readers.js';
+import type { EntityIndex } from '../lib/entities.js';
+import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import type { SourceName } from '../index-mappings/sources.js';
 import type { WebhookSecrets } from './alerts/secret.js';
 import type { AlertStore } from './db/alerts.js';
 import type { KeyStore } from './db/keys.js';
@@ -22,7 +22,7 @@ export interface AppContext {
   log: Logger;
   keys: KeyStore;
   usage: UsageCounter;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
@@ -36,4 +36,9 @@ export interface AppContext {
   /** Due-diligence reports: `reports.create` records one and queues its generation. */
   reports: ReportService;
   reportStore: ReportStore;
+}
+
+/** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */
+export interface SourceRuns {
+  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed' }>;
 }

@@ -7,14 +7,16 @@ import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
 import { DocumentStore } from '../ingest/state/documents.js';
+import { EntityIndex } from '../lib/entities.js';
+import { EntityReaders } from '../lib/entity-readers.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
-import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
+import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
-import { ServerLock } from './server-lock.js';
+import { ServerLock } from '../lib/server-lock.js';
 
 const DRAIN_MS = 10_000;
 /**
@@ -53,7 +55,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, documents, logger });
+  const entityReaders = new EntityReaders(documents.db);
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -83,6 +86,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     app.close();
     await search.close();
     blobs.close();
+    await entityReaders.close();
     documents.close();
     ingestState.close();
     db.close();
@@ -111,6 +115,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       app.close();
       await search.close();
       blobs.close();
+      await entityReaders.close();
       documents.close();
       ingestState.close();
       db.close();

@@ -1,6 +1,6 @@
 // The document model: what ingest produces (NormalizedDocument) and what the index holds
 // (IndexedDocument). The one home for these field names.
-import type { SourceName } from '../lib/sources.js';
+import type { SourceName } from './sources.js';
 
 export interface Entities {
   /** Greek VAT numbers (ΑΦΜ), 9 digits, check digit valid. */

@@ -1,8 +1,8 @@
 // GET /v1/entity/{identifier}?type=afm|name|ada (Enterprise): resolution across every source, read
-// from the entity index built at ingest (ingest/state/entities.ts) on reader threads, whichever
-// engine serves search.
+// from the entity index built at ingest (lib/entities.ts) on reader threads (lib/entity-readers.ts),
+// whichever engine serves search.
 import { ValidationError } from '../../lib/errors.js';
-import { parseEntityQuery } from '../../ingest/state/entities.js';
+import { parseEntityQuery } from '../../lib/entities.js';
 import type { AppContext } from '../context.js';
 import { replyJson } from '../middleware/reply.js';
 import { intParam, offsetParam, stringParam } from '../middleware/validate.js';

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { ensureEntityIndex, writeEntities } from './entity-index.js';
 
 export interface StoredRecord {

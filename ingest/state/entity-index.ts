@@ -6,6 +6,7 @@ import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { normalizeAda, validAfm } from '../../lib/identifiers.js';
 import { nameKey } from '../../lib/names.js';
+import type { Role } from '../../lib/entities.js';
 import type { Sqlite } from '../../lib/sqlite.js';
 
 /** Bump when what is written changes (name keys, parties, columns): stores are rebuilt on open. */
@@ -44,8 +45,6 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entity_name_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
   CREATE VIRTUAL TABLE IF NOT EXISTS entity_name_words USING fts5 (key, tokenize = 'unicode61');
 `;
-
-export type Role = 'buyer' | 'supplier';
 
 export interface Party {
   role: Role | null;

@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { documentText } from '../../lib/embedding/index.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { makeDoc } from '../helpers/elasticsearch.js';

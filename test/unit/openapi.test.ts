@@ -8,7 +8,7 @@ import { TIERS, type Tier } from '../../api/db/keys.js';
 import { UPGRADE_HINT } from '../../api/presenters/document.js';
 import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
-import { resolveSource, SOURCE_NAMES } from '../../lib/sources.js';
+import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { startTestApp, type TestResponse } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 

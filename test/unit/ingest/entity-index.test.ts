@@ -1,5 +1,5 @@
 // The entity index beside the document store: written with the documents, replaced on update, built
-// for stores that predate it, and read by entity resolution (ingest/state/entities.ts).
+// for stores that predate it, and read by entity resolution (lib/entities.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -9,10 +9,10 @@ import { replayableFiles } from '../../../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../../../ingest/sources/index.js';
 import { DocumentStore } from '../../../ingest/state/documents.js';
 import { partiesOf } from '../../../ingest/state/entity-index.js';
-import { EntityIndex, parseEntityQuery } from '../../../ingest/state/entities.js';
-import { EntityReaders } from '../../../ingest/state/entity-readers.js';
+import { EntityIndex, parseEntityQuery } from '../../../lib/entities.js';
+import { EntityReaders } from '../../../lib/entity-readers.js';
 import { createLogger } from '../../../lib/logger.js';
-import type { SourceName } from '../../../lib/sources.js';
+import type { SourceName } from '../../../index-mappings/sources.js';
 import { tempDir } from '../../helpers/app.js';
 import { makeDoc } from '../../helpers/elasticsearch.js';
 

@@ -1,11 +1,13 @@
 // Entity resolution over the entity index (entity-index.ts): an ΑΦΜ, a name or an ΑΔΑ → the documents
 // of every source that name it, with the aggregate GET /v1/entity returns (decisions.md "Entity
 // resolution"). Shared by the API, reports (an entity's aggregate) and monitoring (which documents match).
-import { ValidationError } from '../../lib/errors.js';
-import { isValidAfm, normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
-import { nameKeyWords } from '../../lib/names.js';
-import type { Sqlite } from '../../lib/sqlite.js';
-import type { Role } from './entity-index.js';
+import { ValidationError } from './errors.js';
+import { isValidAfm, normalizeAda, normalizeAfm } from './identifiers.js';
+import { nameKeyWords } from './names.js';
+import type { Sqlite } from './sqlite.js';
+
+/** A party's role in a procurement document. */
+export type Role = 'buyer' | 'supplier';
 
 export const ENTITY_TYPES = ['afm', 'name', 'ada'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];

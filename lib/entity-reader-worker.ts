@@ -1,7 +1,7 @@
 // An entity reader thread (entity-readers.ts): its own connection to documents.db, resolving one
 // query at a time.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite } from '../../lib/sqlite.js';
+import { openSqlite } from './sqlite.js';
 import { EntityIndex } from './entities.js';
 import type { ResolveReply, ResolveRequest } from './entity-readers.js';
 

@@ -3,7 +3,7 @@
 // of the API behind it, and ten clients resolving took turns on one core. Each thread opens its own
 // connection to documents.db (WAL: it sees every committed write and never waits for the writer).
 import { Worker } from 'node:worker_threads';
-import type { Sqlite } from '../../lib/sqlite.js';
+import type { Sqlite } from './sqlite.js';
 import { EntityIndex, type EntityAggregate, type EntityQuery } from './entities.js';
 
 export interface Page {
