@@ -10,6 +10,7 @@ import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
+import { startAlerts, type AlertService } from './alerts/service.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from './server-lock.js';
@@ -30,6 +31,7 @@ export interface RunningServer {
   url: string;
   app: App;
   jobs: IngestJobs;
+  alerts: AlertService;
   stop(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
+  const alerts = startAlerts(config, db, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -98,6 +101,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       await new Promise<void>((resolve) => http.close(() => resolve()));
       clearTimeout(force);
       await jobs.stop();
+      await alerts.stop();
       await pipeline.close();
       app.close();
       await search.close();
@@ -109,7 +113,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     })();
     return stopping;
   };
-  return { url, app, jobs, stop };
+  return { url, app, jobs, alerts, stop };
 }
 
 /** /proc/self/limits, or null where there is none (not Linux). */
