@@ -8,23 +8,29 @@ import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
+import type { EntityIndex } from '../lib/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import type { AppContext } from './context.js';
+import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
 import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
+import { ReportStore } from './db/reports.js';
+import { JobQueue } from '../lib/job-queue.js';
+import { ReportService } from '../reports/service.js';
 import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerEntity } from './routes/entity.js';
 import { registerModels } from './routes/models.js';
+import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
+import { registerSemantic } from './routes/semantic.js';
 import { ContractRoutes } from './routes/contract-routes.js';
 import { registerSources } from './routes/sources.js';
 import { registerUsage } from './routes/usage.js';
@@ -32,10 +38,12 @@ import { registerUsage } from './routes/usage.js';
 export interface AppDeps {
   config: Config;
   db: Db;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  /** The entity index (documents.db) that GET /v1/entity reads. */
+  entities: EntityIndex;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -45,25 +53,37 @@ export interface AppDeps {
 export interface App {
   server: Server;
   context: AppContext;
+  /** Background jobs (reports): the caller starts them once listening and stops them before close. */
+  jobs: JobQueue;
   /** Flushes quota counts; call after the server stopped accepting requests. */
   close(): void;
 }
 
 export function createApp(deps: AppDeps): App {
   const log = deps.logger.child({ component: 'api' });
+  const jobs = new JobQueue(deps.db, {
+    concurrency: deps.config.reportConcurrency,
+    timeoutMs: deps.config.reportTimeoutMs,
+    maxAttempts: 3,
+    log: log.child({ component: 'jobs' }),
+  });
+  const reportStore = new ReportStore(deps.db);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
     log,
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
-    ingestState: deps.ingestState,
+    sourceRuns: deps.sourceRuns,
     search: deps.search,
     blobs: deps.blobs,
     embedder: deps.embedder,
+    entities: deps.entities,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
+    reports: new ReportService(reportStore, jobs, deps.search),
+    reportStore,
   };
 
   const server = restify.createServer({
@@ -82,6 +102,9 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerEntity(routes, context);
+  registerReports(routes, context);
+  registerSemantic(routes, context);
   registerAlerts(routes, context);
   registerMonitoring(routes, context);
   routes.finish();
@@ -89,6 +112,7 @@ export function createApp(deps: AppDeps): App {
   return {
     server,
     context,
+    jobs,
     close: () => context.usage.close(),
   };
 }

@@ -2,15 +2,18 @@
 import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { IngestState } from '../ingest/state/store.js';
+import type { EntityIndex } from '../lib/entities.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import type { SourceName } from '../index-mappings/sources.js';
 import type { WebhookSecrets } from './alerts/secret.js';
 import type { AlertStore } from './db/alerts.js';
 import type { KeyStore } from './db/keys.js';
 import type { MonitorStore } from './db/monitoring.js';
+import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
+import type { ReportService } from '../reports/service.js';
 
 export interface AppContext {
   config: Config;
@@ -18,11 +21,20 @@ export interface AppContext {
   log: Logger;
   keys: KeyStore;
   usage: UsageCounter;
-  ingestState: IngestState;
+  sourceRuns: SourceRuns;
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  entities: EntityIndex;
   alerts: AlertStore;
   monitor: MonitorStore;
   webhookSecrets: WebhookSecrets;
+  /** Due-diligence reports: `reports.create` records one and queues its generation. */
+  reports: ReportService;
+  reportStore: ReportStore;
+}
+
+/** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */
+export interface SourceRuns {
+  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed' }>;
 }

@@ -1,19 +1,22 @@
 // Listens and stops gracefully: on SIGTERM/SIGINT it stops accepting, lets requests in flight
-// finish (up to 10 s), flushes quota counts and closes the databases.
+// finish (up to 10 s), lets running report jobs finish (up to 10 s), flushes quota counts and closes
+// the databases.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
+import { DocumentStore } from '../ingest/state/documents.js';
+import { EntityIndex } from '../lib/entities.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
-import { startIngestJobs, type IngestJobs } from './jobs/ingest-jobs.js';
-import { startAlerts, type AlertService } from './alerts/service.js';
+import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
+import { startAlerts, type AlertService } from './jobs/alerts.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
-import { ServerLock } from './server-lock.js';
+import { ServerLock } from '../lib/server-lock.js';
 
 const DRAIN_MS = 10_000;
 /**
@@ -51,7 +54,9 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
   const search = await createSearchProvider(config, embedder, logger);
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger });
+  // Opened before listening: a store without an entity index gets it built here, once.
+  const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), logger });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -81,6 +86,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     app.close();
     await search.close();
     blobs.close();
+    documents.close();
     ingestState.close();
     db.close();
     throw err;
@@ -89,9 +95,11 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  // Reports left pending by a stop or a crash run again now.
+  app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
-  const alerts = startAlerts(config, db, logger);
+  const alerts = startAlerts(config, db, documents, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -100,12 +108,15 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       const force = setTimeout(() => http.closeAllConnections(), DRAIN_MS);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       clearTimeout(force);
+      // A report still running after the wait stays pending and runs again at the next start.
+      await app.jobs.stop();
       await jobs.stop();
       await alerts.stop();
       await pipeline.close();
       app.close();
       await search.close();
       blobs.close();
+      documents.close();
       ingestState.close();
       db.close();
       lock.release();

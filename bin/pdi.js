@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../scripts/pdi.ts');
+await import('../cli/pdi.ts');

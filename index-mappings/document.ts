@@ -1,6 +1,6 @@
 // The document model: what ingest produces (NormalizedDocument) and what the index holds
 // (IndexedDocument). The one home for these field names.
-import type { SourceName } from '../lib/sources.js';
+import type { SourceName } from './sources.js';
 
 export interface Entities {
   /** Greek VAT numbers (ΑΦΜ), 9 digits, check digit valid. */
@@ -58,6 +58,17 @@ export interface IndexedDocument extends NormalizedDocument {
   original: OriginalRef | null;
   /** Unit-length embedding of title + content, or null when not embedded. */
   embedding: number[] | null;
+}
+
+/**
+ * A document as the document store's feed gives it, in store order: stored first (`new`) or changed
+ * (`updated`) at `stored_at`. Written by ingest, read by the API's watcher.
+ */
+export interface FeedEntry {
+  seq: number;
+  kind: 'new' | 'updated';
+  stored_at: string;
+  doc: NormalizedDocument;
 }
 
 /** The metadata fields every listing shows (contract 2.2). */

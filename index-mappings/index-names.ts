@@ -3,7 +3,7 @@
 //   read alias      <prefix>-docs                                       every source; clients query it
 //   write alias     <prefix>-docs-<source>                              one source; writes go through it
 // A rebuild creates a new physical index and moves both aliases to it in one atomic update.
-import type { SourceName } from '../lib/sources.js';
+import type { SourceName } from './sources.js';
 import { MAPPING_VERSION } from './version.js';
 
 /** The alias every read goes through: all sources. */

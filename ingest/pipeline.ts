@@ -9,7 +9,7 @@ import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import type { SourceName } from '../lib/sources.js';
+import type { SourceName } from '../index-mappings/sources.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import { HttpClient } from './http.js';
 import { embedAll } from './stages/embed.js';

@@ -7,7 +7,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
-import type { SourceName } from '../lib/sources.js';
+import type { SourceName } from '../index-mappings/sources.js';
 import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
 import { composedText } from './sources/normalize-helpers.js';

@@ -25,9 +25,15 @@ export interface Config {
   smtpUrl: string | null;
   modelDir: string | null;
   askModels: string[];
+  /** The answer generator of POST /v1/ask (PDI_LLM_URL + PDI_LLM_KEY), or null for the placeholder answer. */
+  llm: { url: string; key: string; timeoutMs: number } | null;
   webhookAllowPrivate: boolean;
   demo: boolean;
   ingestEveryMs: number | null;
+  /** Reports generated at once (PDI_REPORT_CONCURRENCY). */
+  reportConcurrency: number;
+  /** A report generating longer is failed (PDI_REPORT_TIMEOUT, ms). */
+  reportTimeoutMs: number;
   logLevel: string;
 }
 
@@ -117,6 +123,10 @@ export function loadConfig(env: Env = process.env): Config {
     if (ingestEveryMs > MAX_INGEST_EVERY_MS) throw new ConfigError('PDI_INGEST_EVERY', `must be at most 24d, got "${every}"`);
   }
 
+  const timeout = text(env, 'PDI_REPORT_TIMEOUT') ?? '5m';
+  const reportTimeoutMs = parseDuration(timeout);
+  if (reportTimeoutMs === null) throw new ConfigError('PDI_REPORT_TIMEOUT', `must be a duration such as 90s or 5m, got "${timeout}"`);
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -134,11 +144,32 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     modelDir: modelDir(env),
     askModels: [...new Set(askModels)],
+    llm: llm(env),
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
     demo: flag(env, 'PDI_DEMO', true),
     ingestEveryMs,
+    reportConcurrency: integer(env, 'PDI_REPORT_CONCURRENCY', 2, 1, 16),
+    reportTimeoutMs,
     logLevel,
   };
+}
+
+/** The longest PDI_LLM_TIMEOUT: an ask waits for its answer that long at most. */
+const MAX_LLM_TIMEOUT_MS = 300_000;
+
+/** PDI_LLM_URL and PDI_LLM_KEY come together; PDI_LLM_TIMEOUT (default 20s) bounds each answer. */
+function llm(env: Env): Config['llm'] {
+  const endpoint = url(env, 'PDI_LLM_URL', ['http:', 'https:']);
+  const key = text(env, 'PDI_LLM_KEY');
+  if (endpoint === null && key === null) return null;
+  if (endpoint === null) throw new ConfigError('PDI_LLM_URL', 'must be set when PDI_LLM_KEY is (an OpenAI-compatible chat-completions endpoint)');
+  if (key === null) throw new ConfigError('PDI_LLM_KEY', 'must be set when PDI_LLM_URL is');
+  const timeout = text(env, 'PDI_LLM_TIMEOUT') ?? '20s';
+  const timeoutMs = parseDuration(timeout);
+  if (timeoutMs === null || timeoutMs > MAX_LLM_TIMEOUT_MS) {
+    throw new ConfigError('PDI_LLM_TIMEOUT', `must be a duration from 1s to 5m such as 20s, got "${timeout}"`);
+  }
+  return { url: endpoint, key, timeoutMs };
 }
 
 /** PDI_DATA_DIR: created on first use; a file by that name is a mistake to say, not EEXIST from mkdir. */

@@ -1,6 +1,6 @@
 // Greek and EU public-sector identifiers: ΑΦΜ (VAT number), ΑΔΑ (Diavgeia decision id),
 // ΑΔΑΜ (KIMDIS registry id) and TED publication numbers. Formats: research/sources.md §1.1, §1.3, §1.9.
-import { resolveSource } from './sources.js';
+import { resolveSource } from '../index-mappings/sources.js';
 
 /** Latin capitals that look like Greek capitals; people type ADAs on Latin keyboards (`4AΓΤΛ-8`). */
 const LATIN_TO_GREEK: Record<string, string> = {

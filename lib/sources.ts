@@ -1,11 +1,6 @@
-// The catalogue of upstream sources: the one home for source names, labels and the alias.
-
-export const SOURCE_NAMES = ['ted', 'diavgeia', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'kimdis', 'geodata'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
-
-/** Names accepted wherever a source name is, mapped to the canonical one. */
-// A Map, not an object literal: a lookup in `{...}` also finds `constructor` and `__proto__`.
-const ALIASES = new Map<string, SourceName>([['e_procurement', 'kimdis']]);
+// The catalogue of upstream sources as the API shows them: label, description, country. The names
+// themselves and the alias are in index-mappings/sources.ts.
+import type { SourceName } from '../index-mappings/sources.js';
 
 export interface SourceInfo {
   name: SourceName;
@@ -64,9 +59,3 @@ export const SOURCES: Record<SourceName, SourceInfo> = {
     country: 'GR',
   },
 };
-
-/** Resolves a source name or alias to its canonical name, or null when unknown. */
-export function resolveSource(name: string): SourceName | null {
-  if ((SOURCE_NAMES as readonly string[]).includes(name)) return name as SourceName;
-  return ALIASES.get(name) ?? null;
-}

@@ -1,7 +1,7 @@
 // The alert profile body of POST and PUT (contract 2.7, decisions "Alerts and deliveries"), checked
 // member by member: each refusal is a 422 naming the member.
 import { ValidationError } from '../../lib/errors.js';
-import { resolveSource } from '../../lib/sources.js';
+import { resolveSource } from '../../index-mappings/sources.js';
 
 export const CHANNELS = ['email', 'webhook'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -106,6 +106,38 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 3,
+    name: 'reports and the durable job queue',
+    sql: `
+      CREATE TABLE reports (
+        id                TEXT PRIMARY KEY,
+        org_id            TEXT NOT NULL REFERENCES organizations(id),
+        entity_identifier TEXT NOT NULL,
+        identifier_type   TEXT NOT NULL CHECK (identifier_type IN ('afm', 'name', 'ada')),
+        status            TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'failed')),
+        created_at        TEXT NOT NULL,
+        completed_at      TEXT,
+        error_message     TEXT,
+        report_json       TEXT,
+        pdf               BLOB
+      );
+      CREATE INDEX reports_by_org ON reports (org_id, created_at DESC, id DESC);
+      -- Work that must survive a restart: queued or running rows are taken up again at start.
+      CREATE TABLE jobs (
+        id          TEXT PRIMARY KEY,
+        kind        TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        created_at  TEXT NOT NULL,
+        started_at  TEXT,
+        finished_at TEXT,
+        last_error  TEXT
+      );
+      CREATE INDEX jobs_open ON jobs (created_at) WHERE status IN ('queued', 'running');
+    `,
+  },
+  {
+    version: 4,
     name: 'deliveries share one stored copy of each matched document',
     sql: `
       -- A document matching many profiles was copied into each delivery; now it is kept once.

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
 import { normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
-import { phraseOf } from '../alerts/folding.js';
+import { nameKey } from '../../lib/names.js';
 import type { Page } from './alerts.js';
 import type { Db } from './database.js';
 
@@ -50,7 +50,7 @@ export function matchKeyOf(type: IdentifierType, identifier: string): string {
     if (ada === null) throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
     return ada;
   }
-  const name = phraseOf(identifier);
+  const name = nameKey(identifier);
   if (name === '') throw new ValidationError('entity_identifier must hold a letter or digit');
   return name;
 }

@@ -4,7 +4,7 @@ import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
-import { resolveSource, SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import { resolveSource, SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';

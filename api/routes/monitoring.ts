@@ -74,6 +74,16 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
     replyJson(res, { status: 'deactivated', id });
   });
 
+  // Contract 4.4: a GET that creates a report of the monitored entity (reports/service.ts runs it).
+  routes.add('get', '/v1/monitor/entities/:id/report', async (req, res) => {
+    const id = idParam(req);
+    const orgId = principalOf(req).orgId;
+    const entity = id === null ? null : ctx.monitor.entity(orgId, id);
+    if (entity === null) throw entityNotFound(req);
+    const { report } = ctx.reports.create(orgId, entity.entity_identifier, entity.identifier_type);
+    replyJson(res, { report_id: report.id, entity_id: entity.id, entity_identifier: entity.entity_identifier, status: report.status });
+  });
+
   routes.add('get', '/v1/monitor/events', async (req, res) => {
     const { limit, offset } = pageParams(req);
     const orgId = principalOf(req).orgId;

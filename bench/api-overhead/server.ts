@@ -19,6 +19,8 @@ import { IngestState } from '../../ingest/state/store.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
+import { EntityIndex } from '../../lib/entities.js';
 
 const [mode, keysFile, keyCount = '5000'] = process.argv.slice(2);
 const body = { hello: 'world' };
@@ -37,11 +39,12 @@ if (mode === 'bare' || mode === 'writer') {
   const app = createApp({
     config: loadConfig({ PDI_DATA_DIR: dir, LOG_LEVEL: 'silent' }),
     db,
-    ingestState: new IngestState(':memory:'),
-    // The bench route touches neither; they are here because createApp needs them.
+    sourceRuns: new IngestState(':memory:'),
+    // The bench route touches none of these; they are here because createApp needs them.
     search: new EmbeddedProvider({ file: ':memory:', dimension: 384, embeddingModel: 'pdi/hashing-384' }),
     blobs: new SqliteBlobStore(':memory:'),
     embedder: new HashingEmbedder(),
+    entities: new EntityIndex(new DocumentStore(':memory:').db),
     logger: createLogger('silent'),
   });
   // Enterprise keys allow 1,000 requests a day each: rotate over enough of them that none runs out.

@@ -8,7 +8,7 @@
 import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 
 // ------------------------------------------------------------------------------------------ vocabulary
 

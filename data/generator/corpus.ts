@@ -1,7 +1,7 @@
 // Builds the whole demo corpus for a seed and writes it out. Same seed → byte-identical files.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import type { OutFile } from './output.js';
 import { Rng } from './prng.js';
 import { renderDataGovGr } from './sources/data-gov-gr.js';

@@ -1,5 +1,5 @@
 // The registry of source modules: one per canonical source name.
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { data_gov_gr } from './data_gov_gr/index.js';
 import { diavgeia } from './diavgeia/index.js';
 import { elstat } from './elstat/index.js';

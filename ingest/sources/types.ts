@@ -3,7 +3,7 @@
 // saved response bodies straight to parse.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import type { Logger } from '../../lib/logger.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import type { HttpClient } from '../http.js';
 
 /** Per-source resume state, opaque to the pipeline, stored as JSON after the sink has flushed. */

@@ -1,9 +1,11 @@
 // The normalized records and their embeddings (PDI_DATA_DIR/documents.db). The search index is a
 // projection of this store: `pdi reindex` rebuilds it from here, without refetching or re-embedding.
+// The entity index (entity-index.ts) lives here too, written in the transactions that store records.
 import path from 'node:path';
-import type { NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
+import type { FeedEntry, NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
+import { ensureEntityIndex, writeEntities } from './entity-index.js';
 
 export interface StoredRecord {
   doc: NormalizedDocument;
@@ -46,14 +48,6 @@ const SCHEMA = `
   );
 `;
 
-/** A document as the feed gives it: stored first (`new`) or changed (`updated`) at `stored_at`. */
-export interface FeedEntry {
-  seq: number;
-  kind: 'new' | 'updated';
-  stored_at: string;
-  doc: NormalizedDocument;
-}
-
 export class DocumentStore {
   readonly db: Sqlite;
   private readonly hashOf;
@@ -62,6 +56,7 @@ export class DocumentStore {
   constructor(file: string) {
     this.db = openSqlite(file);
     this.db.exec(SCHEMA);
+    ensureEntityIndex(this.db);
     this.hashOf = this.db.prepare('SELECT content_hash FROM documents WHERE source_id = ?').pluck();
     this.vectorOf = this.db.prepare('SELECT vector FROM embeddings WHERE model = ? AND content_hash = ?').pluck();
   }
@@ -104,6 +99,7 @@ export class DocumentStore {
         put.run(r.doc.source_id, r.doc.source, r.content_hash, JSON.stringify(r.doc), r.original?.sha256 ?? null, r.original?.content_type ?? null, r.indexed_at);
         unreject.run(r.doc.source_id);
       }
+      writeEntities(this.db, records.map((r) => r.doc));
     })();
   }
 
@@ -127,6 +123,7 @@ export class DocumentStore {
     const put = this.db.prepare('UPDATE documents SET doc = ?, content_hash = ? WHERE source_id = ?');
     this.db.transaction(() => {
       for (const r of records) put.run(JSON.stringify(r.doc), r.content_hash, r.doc.source_id);
+      writeEntities(this.db, records.map((r) => r.doc));
     })();
   }
 

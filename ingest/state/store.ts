@@ -3,7 +3,7 @@
 // lets them read while one writes).
 import path from 'node:path';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import type { Checkpoint } from '../sources/types.js';
 
 export interface RunCounts {

@@ -30,13 +30,15 @@ import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW 
 import { fold, tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
-import { SOURCE_NAMES, type SourceName } from '../sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
 import {
   MIN_PREFIX_CHARS,
   type BulkFailure,
   type BulkResult,
   type KnnQuery,
   type MetadataDocument,
+  type MoreLikeThisQuery,
+  MORE_LIKE_THIS_TERMS,
   type ListQuery,
   type ReadOptions,
   type RebuildResult,
@@ -407,6 +409,27 @@ export function buildKnn(q: KnnQuery): estypes.KnnSearch {
     // 3 × k with the stored float vectors makes order and score exact cosine.
     rescore_vector: { oversample: 3 },
     filter: { bool: { filter, must_not: mustNot } },
+  };
+}
+
+/** more_like_this of a text (MoreLikeThisQuery): any of its most distinctive words, as on the embedded engine. */
+export function buildMoreLikeThis(q: MoreLikeThisQuery): Query {
+  return {
+    bool: {
+      must: [{
+        more_like_this: {
+          fields: TEXT_QUERY_FIELDS,
+          like: q.text,
+          // A question or a title holds each word once, and a word of one document must still count.
+          min_term_freq: 1,
+          min_doc_freq: 1,
+          max_query_terms: MORE_LIKE_THIS_TERMS,
+          minimum_should_match: '1',
+        },
+      }],
+      filter: q.source ? [{ term: { source: q.source } }] : [],
+      must_not: q.excludeIds?.length ? [{ ids: { values: q.excludeIds } }] : [],
+    },
   };
 }
 
@@ -1325,6 +1348,28 @@ export class ElasticsearchProvider implements SearchProvider {
         ),
       );
       // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
+      return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
+    } catch (err) {
+      return this.missingIndex(err, []);
+    }
+  }
+
+  async moreLikeThis(q: MoreLikeThisQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
+    if (q.limit <= 0 || !/[\p{L}\p{N}]/u.test(q.text)) return [];
+    try {
+      const res = await this.read(() =>
+        this.call('moreLikeThis', (options) =>
+          this.client.search<StoredDocument>({
+            index: readAlias(this.prefix),
+            query: buildMoreLikeThis(q),
+            size: q.limit,
+            _source: HIT_SOURCE,
+            track_total_hits: false,
+            allow_partial_search_results: false,
+          }, options),
+          opts.signal,
+        ),
+      );
       return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
     } catch (err) {
       return this.missingIndex(err, []);

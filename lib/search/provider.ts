@@ -2,7 +2,7 @@
 // importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
-import type { SourceName } from '../sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 
 export type EngineName = 'elasticsearch' | 'embedded';
 
@@ -68,6 +68,23 @@ export interface KnnQuery {
 }
 
 /**
+ * Documents sharing words with a text, more of its distinctive words first: Elasticsearch's
+ * more_like_this, and its equivalent on the embedded engine (the text's 25 words of highest tf·idf,
+ * ORed and ranked by BM25). Serves ask's full-text leg and similar's fallback for a document without
+ * a vector, where an ANDed search of a whole question or document would find nothing.
+ */
+export interface MoreLikeThisQuery {
+  text: string;
+  limit: number;
+  source?: SourceName;
+  /** source_ids left out. */
+  excludeIds?: string[];
+}
+
+/** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */
+export const MORE_LIKE_THIS_TERMS = 25;
+
+/**
  * A document the engine did not write. `document`: refused for what it holds (a mapping conflict, an
  * invalid field): sending it again changes nothing. `index`: refused by the index's state (writes
  * blocked, a full disk, overload): the same document goes through once the index takes writes again.
@@ -130,6 +147,8 @@ export interface SearchProvider {
   get(sourceId: string, opts?: ReadOptions): Promise<IndexedDocument | null>;
   /** Nearest neighbours by cosine similarity; score in 0..1. */
   knn(q: KnnQuery, opts?: ReadOptions): Promise<SearchHit[]>;
+  /** Best-match text retrieval (MoreLikeThisQuery); score is the engine's BM25, higher is better. */
+  moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
   stats(opts?: ReadOptions): Promise<IndexStats>;
   /** Makes every acknowledged write visible to reads. */
   refresh(): Promise<void>;

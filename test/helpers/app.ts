@@ -7,9 +7,12 @@ import { createApp, type App } from '../../api/app.js';
 import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js';
 import type { Tier } from '../../api/db/keys.js';
 import type { Clock } from '../../lib/clock.js';
+import { EngineUnavailableError } from '../../lib/errors.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
+import { EntityIndex } from '../../lib/entities.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
@@ -41,6 +44,7 @@ export interface TestApp {
   search: SearchProvider;
   blobs: SqliteBlobStore;
   embedder: Embedder;
+  documents: DocumentStore;
   /** Creates a key of that tier and returns the secret. */
   key(tier: Tier, org?: string): string;
   request(pathAndQuery: string, opts?: RequestOptions): Promise<TestResponse>;
@@ -71,25 +75,35 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 
-/** Options: `search` replaces the embedded engine (e.g. Elasticsearch in the engine contract tests). */
-export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider; logger?: Logger } = {}): Promise<TestApp> {
+/**
+ * Options: `search` replaces the embedded engine (e.g. Elasticsearch in the engine contract tests);
+ * `holdJobs` keeps background jobs (reports) queued until the test calls `app.jobs.start()`.
+ */
+export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider; logger?: Logger; holdJobs?: boolean } = {}): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir(t);
   const config = loadConfig({ PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const db = openDatabase(accountsDbPath(dataDir));
   const ingestState = new IngestState(IngestState.pathIn(dataDir));
   const embedder = new HashingEmbedder();
   const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
-  await search.init();
+  // As at server start (createSearchProvider), an engine that is down does not stop the API.
+  await search.init().catch((err: unknown) => {
+    if (!(err instanceof EngineUnavailableError)) throw err;
+  });
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
-  const app = createApp({ config, db, ingestState, search, blobs, embedder, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
+  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
+  if (!opts.holdJobs) app.jobs.start();
   t.teardown(async () => {
     await new Promise<void>((resolve) => app.server.close(() => resolve()));
+    await app.jobs.stop();
     app.close();
     if (!opts.search) await search.close();
     blobs.close();
+    documents.close();
     ingestState.close();
     db.close();
   });
@@ -102,6 +116,7 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
     search,
     blobs,
     embedder,
+    documents,
     key: (tier, org = `org-${tier}`) => app.context.keys.create(org, tier).key,
     request: (p, o) => request(url, p, o),
   };

@@ -5,7 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Test } from 'tap';
 import { IngestState } from '../../ingest/state/store.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { REPO_ROOT } from './paths.js';
 
 const exec = promisify(execFile);

@@ -11,7 +11,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, readAlias, writeAlias } from '../../index-mappings/index-names.js';
 import { buildMapping, METADATA_JSON_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
 import { buildSettings, ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from '../../index-mappings/settings.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { REPO_ROOT } from './paths.js';
 
 const run = promisify(execFile);

@@ -4,8 +4,8 @@
 import t, { type Test } from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
-import { startAlerts } from '../../api/alerts/service.js';
-import { Watcher } from '../../api/alerts/watcher.js';
+import { startAlerts } from '../../api/jobs/alerts.js';
+import { Watcher } from '../../api/jobs/watcher.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -23,6 +23,7 @@ function doc(id: string, overrides: Partial<NormalizedDocument> = {}): Normalize
   };
 }
 
+/** Stores documents as an ingest in another process does: through a connection of its own. */
 function store(app: TestApp, docs: NormalizedDocument[]): void {
   const documents = new DocumentStore(DocumentStore.pathIn(app.dataDir));
   documents.save(docs.map((d) => ({ doc: d, content_hash: d.source_id, original: null, indexed_at: '2026-06-12T00:00:00Z' })));
@@ -41,7 +42,7 @@ async function setup(t: Test) {
 t.test('when a stored document matches a profile, then one email and one signed webhook go out, and a 503 is retried on the same delivery', async (t) => {
   const { smtp, hook, app, config } = await setup(t);
   const key = app.key('pro');
-  const alerts = startAlerts(config, app.db, createLogger('silent'));
+  const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
   t.teardown(() => alerts.stop());
   await alerts.check(); // the watermark is set before the profile exists
   const created = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: {
@@ -97,10 +98,7 @@ t.test('when a monitored entity appears in a document, then an event is raised o
   const entity = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'Δήμος Δοκιμής', identifier_type: 'name', label: 'Δοκιμή' } });
   const byAfm = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
   // The watcher alone first: the events and their deliveries are recorded, nothing is sent yet.
-  const { DocumentStore: Store } = await import('../../ingest/state/documents.js');
-  const documents = new Store(Store.pathIn(app.dataDir));
-  t.teardown(() => documents.close());
-  const watcher = new Watcher({ db: app.db, documents, log: createLogger('silent') });
+  const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
   watcher.watermark();
   store(app, [doc('26SYMV000000003', { entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] } }), doc('26SYMV000000004', { entities: { afm: ['090252840'], ada: [], names: [] }, title: 'Άλλο' })]);
   await watcher.pass();
@@ -113,7 +111,7 @@ t.test('when a monitored entity appears in a document, then an event is raised o
   const ack = await app.request(`/v1/monitor/events/${byName.id}/acknowledge`, { key, method: 'POST' });
   t.equal(ack.status, 200);
 
-  const alerts = startAlerts(config, app.db, createLogger('silent'));
+  const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
   t.teardown(() => alerts.stop());
   const [sent] = await hook.answered(1);
   t.ok(sent!.verified);

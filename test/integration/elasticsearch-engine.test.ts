@@ -11,7 +11,7 @@ import { metadataOf } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
-import { SOURCE_NAMES, type SourceName } from '../../lib/sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
 import {
   aliasTargets,
   deleteIndices,

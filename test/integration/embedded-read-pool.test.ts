@@ -11,7 +11,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../lib/errors.js';
 import { DEFAULT_TUNING, EmbeddedProvider } from '../../lib/search/embedded.js';
 import { ReadPool } from '../../lib/search/embedded/read-pool.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { tempDir } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { startIngestJobs } from '../../api/jobs/ingest-jobs.js';
+import { startIngestJobs } from '../../ingest/schedule.js';
 import { pipelineOn } from '../../ingest/runtime.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test as Tap } from 'tap';
-import { ServerLock } from '../../api/server-lock.js';
+import { ServerLock } from '../../lib/server-lock.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { contentHash } from '../../ingest/stages/hash.js';
 import { IngestState } from '../../ingest/state/store.js';

@@ -6,7 +6,7 @@
 import type { Test } from 'tap';
 import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import type { SearchHit, SearchProvider, SearchResult } from '../../lib/search/provider.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 
 export const CONTRACT_DIMENSION = 8;
 

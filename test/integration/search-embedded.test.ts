@@ -15,7 +15,7 @@ import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../..
 import { TableSet } from '../../lib/search/embedded/table-set.js';
 import { VALUE_GAP, docText, indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
-import type { SourceName } from '../../lib/sources.js';
+import type { SourceName } from '../../index-mappings/sources.js';
 import { CONTRACT_DIMENSION, searchContract } from './search-contract.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'pdi-search-embedded-'));

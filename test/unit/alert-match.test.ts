@@ -2,10 +2,10 @@
 // text, the retry schedule and the address checks of webhook targets.
 import t from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
-import { composeMail } from '../../api/alerts/email.js';
-import { DocumentText, entityMatches, eventTypeOf, profileMatcher } from '../../api/alerts/match.js';
+import { composeMail } from '../../api/jobs/email.js';
+import { DocumentText, entityMatches, eventTypeOf, profileMatcher } from '../../api/jobs/match.js';
 import { emptyFilters, type Filters } from '../../api/alerts/profile-input.js';
-import { RETRY, retryDelayMs } from '../../api/alerts/sender.js';
+import { RETRY, retryDelayMs } from '../../api/jobs/deliveries.js';
 import { isPrivateAddress } from '../../api/alerts/targets.js';
 import type { ProfileRecord } from '../../api/db/alerts.js';
 import { matchKeyOf, type EntityRecord, type IdentifierType } from '../../api/db/monitoring.js';

@@ -8,7 +8,7 @@ import { TIERS, type Tier } from '../../api/db/keys.js';
 import { UPGRADE_HINT } from '../../api/presenters/document.js';
 import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
-import { resolveSource, SOURCE_NAMES } from '../../lib/sources.js';
+import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { startTestApp, type TestResponse } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -209,6 +209,8 @@ const CONTRACT_LIMITS: Record<string, { min: number; max: number; default: numbe
   'GET /v1/alerts/deliveries': { min: 1, max: 100, default: 20 },
   'GET /v1/monitor/entities': { min: 1, max: 100, default: 20 },
   'GET /v1/monitor/events': { min: 1, max: 100, default: 20 },
+  // Not in the contract's table: the entity's matches are paged like the other lists of section 8.
+  'GET /v1/entity/{identifier}': { min: 1, max: 100, default: 20 },
 };
 
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Tier'];
@@ -489,7 +491,7 @@ t.test('when an authenticated operation succeeds or fails after auth, then the r
 
 t.test('when engine-backed operations are read, then they document 503; the others do not', async (t) => {
   const engine = ['GET /v1/search', 'GET /v1/{source}/documents', 'GET /v1/documents/{source_id}/content', 'GET /v1/stats',
-    'POST /v1/ask', 'GET /v1/entity/{identifier}', 'GET /v1/similar/{source_id}'];
+    'POST /v1/ask', 'GET /v1/similar/{source_id}'];
   for (const o of OPS) t.equal(Boolean(o.op.responses['503']), engine.includes(o.key), `${o.key} 503`);
 });
 
@@ -596,6 +598,14 @@ t.test('when the built routes answer, then their bodies and headers match the do
   t.equal(content.headers.get('content-type'), 'application/pdf');
   t.ok(Object.keys(deref(op('GET /v1/documents/{source_id}/content').responses['200']).content).includes('application/pdf'));
   t.equal(content.text, pdf.toString());
+  // The entity index is written with the document store (ingest), not with the engine.
+  const { indexed_at: _i, content_hash: _h, original: _o, embedding: _e, ...stored } = sampleDoc();
+  app.documents.save([{ doc: stored, content_hash: 'h', original: null, indexed_at: '2024-05-02T00:00:00Z' }]);
+  const entity = await check('GET /v1/entity/{identifier}', '/v1/entity/090252840', 'enterprise');
+  t.equal(entity.body.total, 1, 'the sample document is resolved');
+  await check('GET /v1/entity/{identifier}', `/v1/entity/${encodeURIComponent('dimos athinaion')}?type=name`, 'enterprise');
+  await check('GET /v1/entity/{identifier}', '/v1/entity/123456789?limit=100&offset=3', 'enterprise');
+  await check('GET /v1/entity/{identifier}', '/v1/entity/12345?type=afm', 'enterprise', 422);
 
   const examples = (name: string) => Object.values<Json>(DOC.components.responses[name].content['application/json'].examples)
     .map((e) => e.value.detail);
@@ -647,5 +657,6 @@ t.test('when the alert and monitoring routes answer, then their bodies match the
   shape('POST /v1/monitor/entities', 409, await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }));
   shape('GET /v1/monitor/entities', 200, await app.request('/v1/monitor/entities', { key: ent }));
   shape('GET /v1/monitor/events', 200, await app.request('/v1/monitor/events', { key: ent }));
+  shape('GET /v1/monitor/entities/{id}/report', 200, await app.request(`/v1/monitor/entities/${entity.body.id}/report`, { key: ent }));
   shape('DELETE /v1/monitor/entities/{id}', 200, await app.request(`/v1/monitor/entities/${entity.body.id}`, { key: ent, method: 'DELETE' }));
 });

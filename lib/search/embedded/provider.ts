@@ -5,11 +5,13 @@ import * as sqliteVec from 'sqlite-vec';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { SOURCE_NAMES, type SourceName } from '../../sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import { BUSY_TIMEOUT_MS, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
-  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, ReadOptions, RebuildResult, SearchHit, SearchProvider, SearchResult, TextQuery,
+  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, SearchHit, SearchProvider,
+  SearchResult, TextQuery,
 } from '../provider.js';
+import { likeMatch } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
@@ -326,6 +328,31 @@ export class EmbeddedProvider implements SearchProvider {
         .map((c) => ({ doc: c.set.fetch(c.rid), score: Math.min(1, Math.max(0, 1 - c.s / 2)) }));
     }, opts.signal);
     this.debug('knn', started, { hits: hits.length });
+    return hits;
+  }
+
+  async moreLikeThis(q: MoreLikeThisQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
+    if (this.pool) return this.pool.call('moreLikeThis', q, opts.signal);
+    const started = performance.now();
+    const limit = Math.max(0, Math.floor(q.limit));
+    const exclude = new Set(q.excludeIds ?? []);
+    const hits = this.read(() => {
+      const sets = this.serving(q.source);
+      if (!limit || !sets.length) return [];
+      const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
+      const match = likeMatch(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${token}"`), 0), documents);
+      if (match === null) return [];
+      const candidates: Candidate[] = [];
+      for (const set of sets) {
+        for (const r of set.rank(match, limit + exclude.size)) candidates.push({ set, rid: r.rid, s: r.s });
+      }
+      return candidates
+        .sort(compareCandidates)
+        .filter((c) => !exclude.has(sidOf(c)))
+        .slice(0, limit)
+        .map((c) => ({ doc: c.set.fetch(c.rid), score: -c.s }));
+    }, opts.signal);
+    this.debug('moreLikeThis', started, { hits: hits.length });
     return hits;
   }
 

@@ -35,7 +35,7 @@ export interface ReaderData extends ReaderOptions {
   claim: Int32Array;
 }
 
-export type ReadOp = 'search' | 'list' | 'get' | 'knn' | 'stats';
+export type ReadOp = 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats';
 
 /** How searches were served (EmbeddedProvider.counters), as a delta per call. */
 export interface Counters {

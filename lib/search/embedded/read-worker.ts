@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
-import type { KnnQuery, ListQuery, SearchResult, TextQuery } from '../provider.js';
+import type { KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
 import { EmbeddedProvider } from './provider.js';
 import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderData } from './read-pool.js';
 
@@ -29,6 +29,7 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   list: (q: ListQuery) => provider.list(q),
   get: (sourceId: string) => provider.get(sourceId),
   knn: (q: KnnQuery) => provider.knn(q),
+  moreLikeThis: (q: MoreLikeThisQuery) => provider.moreLikeThis(q),
   stats: () => provider.stats(),
 };
 

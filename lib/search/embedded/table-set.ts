@@ -2,7 +2,7 @@
 // All methods are synchronous and expect the caller (provider.ts) to hold the right transaction.
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import type { SourceName } from '../../sources.js';
+import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';

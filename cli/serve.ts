@@ -12,7 +12,7 @@ export const serveCommand: Command = {
   async run(argv) {
     parse({ usage: USAGE }, argv, {});
     // Loaded lazily so that other commands do not load restify.
-    const { main } = await import('../../api/server.js');
+    const { main } = await import('../api/server.js');
     await main();
   },
 };

@@ -1,5 +1,5 @@
 // One progress line on a terminal (rewritten in place), nothing when piped; a summary line at the end.
-import type { Progress, RunSummary } from '../../ingest/pipeline.js';
+import type { Progress, RunSummary } from '../ingest/pipeline.js';
 
 const tty = process.stderr.isTTY;
 

@@ -1,9 +1,11 @@
 // The `pdi` operator command. Exit codes: 0 ok, 1 failure, 2 bad arguments or configuration.
 import { operatorMessage } from '../lib/errors.js';
-import { UsageError, type Command } from './cli/common.js';
-import { demoCommand, ingestCommand, reindexCommand, statusCommand } from './cli/ingest.js';
-import { keysCommand } from './cli/keys.js';
-import { serveCommand } from './cli/serve.js';
+import { UsageError, type Command } from './common.js';
+import { demoCommand, ingestCommand } from './ingest.js';
+import { keysCommand } from './keys.js';
+import { reindexCommand } from './reindex.js';
+import { serveCommand } from './serve.js';
+import { statusCommand } from './status.js';
 
 const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand];
 

@@ -1,7 +1,7 @@
 // pdi keys create|list|revoke: API key management against the account database.
 import fs from 'node:fs';
-import { accountsDbPath, openDatabase } from '../../api/db/database.js';
-import { KeyStore, orgNameProblem, printableOrgName, TIERS, type Tier } from '../../api/db/keys.js';
+import { accountsDbPath, openDatabase } from '../api/db/database.js';
+import { KeyStore, orgNameProblem, printableOrgName, TIERS, type Tier } from '../api/db/keys.js';
 import { config, parse, UsageError, type Command } from './common.js';
 
 const USAGE = `Usage:

@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { FULL_CONTENT_FIELDS, metadataOf, type NormalizedDocument } from '../../index-mappings/document.js';
-import type { DocumentStore, FeedEntry } from '../../ingest/state/documents.js';
+import { FULL_CONTENT_FIELDS, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
 import { AlertStore, type ProfileRecord } from '../db/alerts.js';
 import type { Db } from '../db/database.js';
 import { MonitorStore, type EntityRecord } from '../db/monitoring.js';
@@ -25,9 +24,15 @@ export function deliveredDocument(doc: NormalizedDocument): Record<string, unkno
   return out;
 }
 
+/** What the watcher reads of the document store (ingest/state/documents.ts). */
+export interface DocumentFeed {
+  feedAfter(seq: number, limit: number): FeedEntry[];
+  lastSeq(): number;
+}
+
 export interface WatcherOptions {
   db: Db;
-  documents: DocumentStore;
+  documents: DocumentFeed;
   log: Logger;
   clock?: Clock;
   /** Called after a batch recorded deliveries (the sender starts on them). */

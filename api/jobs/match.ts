@@ -1,11 +1,13 @@
 // Which active profiles and monitored entities a new document concerns (decisions "Alerts and
-// deliveries", "Monitoring"). Profiles and entities are compiled once per watcher pass; a document's
-// folded words once per document.
+// deliveries", "Monitoring"). Keywords fold as search does (lib/greek.ts tokens: case, accents, final
+// sigma); names as entity resolution does (lib/names.ts: also Greeklish and legal forms). Profiles are
+// compiled once per watcher pass, a document's words once per document.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { normalizeAda } from '../../lib/identifiers.js';
 import type { ProfileRecord } from '../db/alerts.js';
 import type { EntityRecord, EventType } from '../db/monitoring.js';
-import { phraseOf, wordsOf } from './folding.js';
+import { tokens } from '../../lib/greek.js';
+import { nameKey, nameKeyWords } from '../../lib/names.js';
 
 /** A document's text as matching reads it, computed on first use. */
 export class DocumentText {
@@ -20,7 +22,7 @@ export class DocumentText {
   }
 
   hasWord(word: string): boolean {
-    this.words ??= new Set(wordsOf(this.text()));
+    this.words ??= new Set(tokens(this.text()));
     return this.words.has(word);
   }
 
@@ -28,18 +30,20 @@ export class DocumentText {
   hasPhrase(phrase: string[]): boolean {
     if (phrase.length === 1) return this.hasWord(phrase[0]);
     if (!phrase.every((w) => this.hasWord(w))) return false;
-    this.phrase ??= ` ${wordsOf(this.text()).join(' ')} `;
+    this.phrase ??= ` ${tokens(this.text()).join(' ')} `;
     return this.phrase.includes(` ${phrase.join(' ')} `);
   }
 
-  /** The folded phrases of the document's names and title. */
+  /** The name keys of the document's names and of its title, space-padded. */
   namePhrases(): string[] {
-    this.names ??= [...this.doc.entities.names, this.doc.title].map((n) => ` ${phraseOf(n)} `);
+    this.names ??= [...this.doc.entities.names.map(nameKey), nameKeyWords(this.doc.title).join(' ')].map((k) => ` ${k} `);
     return this.names;
   }
 }
 
-const foldedSet = (items: string[]) => (items.length === 0 ? null : new Set(items.map(phraseOf)));
+/** Codes (sector, region) compare as their folded words. */
+const codeOf = (code: string) => tokens(code).join(' ');
+const foldedSet = (items: string[]) => (items.length === 0 ? null : new Set(items.map(codeOf)));
 
 export interface ProfileMatcher {
   profile: ProfileRecord;
@@ -51,14 +55,14 @@ export function profileMatcher(profile: ProfileRecord): ProfileMatcher {
   const sources = f.sources.length === 0 ? null : new Set(f.sources);
   const sectors = foldedSet(f.sectors);
   const regions = foldedSet(f.regions);
-  const keywords = f.keywords.map(wordsOf).filter((k) => k.length > 0);
+  const keywords = f.keywords.map(tokens).filter((k) => k.length > 0);
   return {
     profile,
     matches(text) {
       const d = text.doc;
       if (sources && !sources.has(d.source)) return false;
-      if (sectors && (d.sector === null || !sectors.has(phraseOf(d.sector)))) return false;
-      if (regions && (d.region === null || !regions.has(phraseOf(d.region)))) return false;
+      if (sectors && (d.sector === null || !sectors.has(codeOf(d.sector)))) return false;
+      if (regions && (d.region === null || !regions.has(codeOf(d.region)))) return false;
       if (f.min_value !== null && (d.amount === null || d.amount.value < f.min_value)) return false;
       if (f.max_value !== null && (d.amount === null || d.amount.value > f.max_value)) return false;
       return keywords.length === 0 || keywords.some((k) => text.hasPhrase(k));

@@ -1,6 +1,11 @@
-// Helpers shared by the CLI commands: argument parsing with --help, and failing with a message.
+// Helpers shared by the CLI commands: argument parsing with --help, failing with a message, source
+// arguments and the ingest runtime.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../../lib/config.js';
+import { resolveSource, SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
+import { openRuntime, type Runtime } from '../ingest/runtime.js';
+import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
+import type { CreateOptions } from '../lib/search/index.js';
 
 export class UsageError extends Error {}
 
@@ -60,4 +65,22 @@ export function stopOnSignals(): AbortSignal {
     });
   }
   return stop.signal;
+}
+
+export const SOURCES = SOURCE_NAMES.join(', ');
+
+export async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>, opts: CreateOptions = {}): Promise<T> {
+  const cfg = config();
+  const rt = await openRuntime(cfg, createLogger(process.env.LOG_LEVEL ?? 'warn', 2), opts);
+  try {
+    return await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+export function sourceArg(name: string | undefined, usage: string): SourceName {
+  const source = name ? resolveSource(name) : null;
+  if (!source) throw new UsageError(`${name ? `Unknown source: ${name}` : 'A source is required'} (one of ${SOURCES})\n\n${usage}`);
+  return source;
 }

@@ -4,10 +4,10 @@
 // crash is sent again after the restart under the same delivery id (receivers deduplicate on it).
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Channel } from './profile-input.js';
+import type { Channel } from '../alerts/profile-input.js';
 import type { Db } from '../db/database.js';
 import { composeMail, type Mailer, type MailDocument } from './email.js';
-import type { WebhookSecrets } from './secret.js';
+import type { WebhookSecrets } from '../alerts/secret.js';
 import { DeliveryError, postWebhook } from './webhook.js';
 
 /** Retry schedule: the n-th retry waits BASE_MS * FACTOR^(n-1), capped at MAX_DELAY_MS, times 0.5-1.5. */

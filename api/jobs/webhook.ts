@@ -4,8 +4,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { signature } from './secret.js';
-import { parseTarget, resolveTarget, TargetError, type ResolvedAddress } from './targets.js';
+import { signature } from '../alerts/secret.js';
+import { parseTarget, resolveTarget, TargetError, type ResolvedAddress } from '../alerts/targets.js';
 
 const TIMEOUT_MS = 10_000;
 /** Bytes of a receiver's answer read at most (it is only drained). */

@@ -3,12 +3,11 @@
 import type { Config } from '../../lib/config.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { DocumentStore } from '../../ingest/state/documents.js';
 import type { Db } from '../db/database.js';
 import { Mailer } from './email.js';
-import { WebhookSecrets } from './secret.js';
-import { DeliverySender } from './sender.js';
-import { Watcher } from './watcher.js';
+import { WebhookSecrets } from '../alerts/secret.js';
+import { DeliverySender } from './deliveries.js';
+import { Watcher, type DocumentFeed } from './watcher.js';
 
 /** How often the feed is read for documents another process (pdi ingest) or the server stored. */
 export const WATCH_EVERY_MS = 1_000;
@@ -21,9 +20,9 @@ export interface AlertService {
   stop(): Promise<void>;
 }
 
-export function startAlerts(config: Config, db: Db, logger: Logger, opts: { clock?: Clock; concurrency?: { email?: number; webhook?: number } } = {}): AlertService {
+/** `documents` is the document store's feed (server.ts opens it; api/ does not import ingest/). */
+export function startAlerts(config: Config, db: Db, documents: DocumentFeed, logger: Logger, opts: { clock?: Clock; concurrency?: { email?: number; webhook?: number } } = {}): AlertService {
   const log = logger.child({ component: 'alerts' });
-  const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
   const mailer = new Mailer(config.smtpUrl);
   const sender = new DeliverySender({
     db, mailer, log, clock: opts.clock, concurrency: opts.concurrency,
@@ -69,7 +68,6 @@ export function startAlerts(config: Config, db: Db, logger: Logger, opts: { cloc
       await pass;
       await sender.stop();
       mailer.close();
-      documents.close();
     },
   };
 }

@@ -1,0 +1,88 @@
+// Due-diligence reports (contract 4.2, Pro): create, list, detail and the PDF. Everything is scoped to
+// the caller's organization; another organization's report is 404, as an unknown one.
+import type { Request } from 'restify';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
+import type { AppContext } from '../context.js';
+import { IDENTIFIER_TYPES, type IdentifierType, type ReportRow } from '../db/reports.js';
+import { principalOf } from '../middleware/admission.js';
+import { reply, replyJson } from '../middleware/reply.js';
+import { intParam, offsetParam } from '../middleware/validate.js';
+import type { ContractRoutes } from './contract-routes.js';
+
+export const MAX_IDENTIFIER_LENGTH = 200;
+const CONTROL = /\p{Cc}/u;
+
+export interface ReportRequest {
+  entity_identifier: string;
+  identifier_type: IdentifierType;
+}
+
+/** The body of POST /v1/reports (and of the monitored-entity form), or a 422 naming the field. */
+export function reportRequestOf(body: unknown): ReportRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('The request body must be a JSON object with entity_identifier and identifier_type');
+  }
+  const b = body as Record<string, unknown>;
+  const type = b.identifier_type;
+  if (type === undefined) throw new ValidationError('identifier_type is required');
+  if (typeof type !== 'string' || !(IDENTIFIER_TYPES as readonly string[]).includes(type)) {
+    throw new ValidationError('identifier_type must be one of afm, name, ada');
+  }
+  const id = b.entity_identifier;
+  if (id === undefined) throw new ValidationError('entity_identifier is required');
+  if (typeof id !== 'string') throw new ValidationError('entity_identifier must be a string');
+  const value = id.trim();
+  if (value === '') throw new ValidationError('entity_identifier must not be empty');
+  if ([...value].length > MAX_IDENTIFIER_LENGTH) throw new ValidationError(`entity_identifier must be at most ${MAX_IDENTIFIER_LENGTH} characters`);
+  if (CONTROL.test(value)) throw new ValidationError('entity_identifier must not contain control characters');
+  if (type === 'afm' && normalizeAfm(value) === null) throw new ValidationError('entity_identifier must be a 9-digit AFM when identifier_type is afm');
+  if (type === 'ada' && normalizeAda(value) === null) throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
+  if (type === 'name' && !/[\p{L}\p{N}]/u.test(value)) throw new ValidationError('entity_identifier must contain a letter or digit when identifier_type is name');
+  return { entity_identifier: value, identifier_type: type as IdentifierType };
+}
+
+function summaryOf(r: ReportRow) {
+  return { id: r.id, status: r.status, entity_identifier: r.entity_identifier, identifier_type: r.identifier_type, created_at: r.created_at, completed_at: r.completed_at };
+}
+
+function detailOf(r: ReportRow) {
+  return { ...summaryOf(r), error_message: r.error_message, ...(r.status === 'completed' ? { report_json: r.report_json } : {}) };
+}
+
+function idParam(req: Request): string {
+  return String((req.params as Record<string, string>).id ?? '');
+}
+
+export function registerReports(routes: ContractRoutes, ctx: AppContext): void {
+  const store = ctx.reportStore;
+  routes.add('post', '/v1/reports', async (req, res) => {
+    const body = reportRequestOf(req.body);
+    const { report } = ctx.reports.create(principalOf(req).orgId, body.entity_identifier, body.identifier_type);
+    const { completed_at: _, ...created } = summaryOf(report);
+    reply(res, 201, 'application/json', JSON.stringify(created));
+  });
+
+  routes.add('get', '/v1/reports', async (req, res) => {
+    const limit = intParam(req, 'limit', 20, 1, 100);
+    const offset = offsetParam(req);
+    const { total, items } = store.list(principalOf(req).orgId, limit, offset);
+    replyJson(res, { items: items.map(summaryOf), total, limit, offset });
+  });
+
+  routes.add('get', '/v1/reports/:id', async (req, res) => {
+    const report = store.get(principalOf(req).orgId, idParam(req));
+    if (!report) throw new NotFoundError(`Report not found: ${idParam(req)}`);
+    replyJson(res, detailOf(report));
+  });
+
+  routes.add('get', '/v1/reports/:id/pdf', async (req, res) => {
+    const id = idParam(req);
+    const report = store.get(principalOf(req).orgId, id);
+    if (!report) throw new NotFoundError(`Report not found: ${id}`);
+    const pdf = store.pdf(principalOf(req).orgId, id);
+    if (!pdf) throw new NotFoundError(`Report ${id} is ${report.status}; its PDF exists once it is completed`);
+    res.setHeader('Content-Disposition', `attachment; filename="report-${id}.pdf"`);
+    reply(res, 200, 'application/pdf', pdf);
+  });
+}

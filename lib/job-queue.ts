@@ -1,0 +1,153 @@
+// A durable job queue in the account database (table `jobs`): a job is a row written in the same
+// transaction as the work's own record, so a job accepted is never lost, even to a SIGKILL. At start,
+// rows left `queued` or `running` by a process that died are run again (a job interrupted
+// `maxAttempts` times is failed instead). p-queue bounds how many run at once and fails a job that
+// runs past its timeout. Handlers must be idempotent: a job may run twice (a kill after its work was
+// written but before its row was marked done), and a job failed on timeout may still finish late.
+import PQueue, { TimeoutError } from 'p-queue';
+import { base62 } from './random.js';
+import type { Logger } from './logger.js';
+import type { Sqlite } from './sqlite.js';
+
+export interface JobKind<P> {
+  /** Does the work; throws to fail the job. */
+  run(payload: P, job: { id: string; attempt: number }): Promise<void>;
+  /** Records the failure where users see it (the job's own record); `message` is for the user. */
+  failed(payload: P, message: string): void;
+  /** The user's message for an error `run` threw. */
+  messageOf(err: unknown): string;
+}
+
+export interface JobQueueOptions {
+  /** Jobs running at once. */
+  concurrency: number;
+  /** A job running longer is failed (ms). */
+  timeoutMs: number;
+  /** Runs a job may start (the first included) before an interrupted one is failed. */
+  maxAttempts: number;
+  log: Logger;
+  now?: () => Date;
+}
+
+interface JobRow {
+  id: string;
+  kind: string;
+  payload: string;
+  status: string;
+  attempts: number;
+}
+
+export class JobQueue {
+  private readonly kinds = new Map<string, JobKind<any>>();
+  private readonly queue: PQueue;
+  private readonly now: () => Date;
+  private started = false;
+  private stopped = false;
+
+  constructor(private readonly db: Sqlite, private readonly opts: JobQueueOptions) {
+    this.queue = new PQueue({ concurrency: opts.concurrency, timeout: opts.timeoutMs });
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  register<P>(kind: string, handler: JobKind<P>): void {
+    this.kinds.set(kind, handler);
+  }
+
+  /**
+   * Writes the job, with `within` (the work's own record) in the same transaction, and runs it once
+   * the queue is started. Returns the job id.
+   */
+  enqueue<P>(kind: string, payload: P, within: () => void = () => {}): string {
+    if (!this.kinds.has(kind)) throw new Error(`no handler for job kind ${kind}`);
+    const id = `job_${base62(20)}`;
+    this.db.transaction(() => {
+      within();
+      this.db.prepare(`INSERT INTO jobs (id, kind, payload, status, created_at) VALUES (?, ?, ?, 'queued', ?)`)
+        .run(id, kind, JSON.stringify(payload), this.now().toISOString());
+    })();
+    if (this.started && !this.stopped) this.schedule(id);
+    return id;
+  }
+
+  /** Takes up every job left queued or running (by a process that died), then runs new ones as they come. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const open = this.db.prepare(`SELECT id, kind, payload, status, attempts FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, id`).all() as JobRow[];
+    for (const job of open) {
+      if (job.status === 'running' && job.attempts >= this.opts.maxAttempts) {
+        this.fail(job, `It was interrupted ${job.attempts} times by a server stop; create it again`);
+        continue;
+      }
+      if (job.status === 'running') this.opts.log.warn({ job: job.id, kind: job.kind }, 'job interrupted by a stop; running it again');
+      this.schedule(job.id);
+    }
+  }
+
+  /** Runs `id` now in this process (the CLI), outside the queue's concurrency; resolves when it ended. */
+  async runNow(id: string): Promise<void> {
+    await this.execute(id);
+  }
+
+  /** Takes no new jobs and waits for those running, up to `waitMs`; the rest run again at the next start. */
+  async stop(waitMs = 10_000): Promise<void> {
+    this.stopped = true;
+    this.queue.clear();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.queue.onIdle(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Jobs waiting or running in this process. */
+  get size(): number {
+    return this.queue.size + this.queue.pending;
+  }
+
+  /** Resolves when no job is waiting or running. */
+  idle(): Promise<void> {
+    return this.queue.onIdle();
+  }
+
+  private schedule(id: string): void {
+    this.queue.add(() => this.execute(id)).catch((err: unknown) => {
+      if (!(err instanceof TimeoutError)) throw err;
+      const job = this.row(id);
+      if (job?.status !== 'running') return;
+      this.fail(job, `It took longer than ${Math.round(this.opts.timeoutMs / 1000)} s and was stopped; try again later or for a narrower identifier`);
+    }).catch((err: unknown) => this.opts.log.error({ job: id, err }, 'job bookkeeping failed'));
+  }
+
+  private async execute(id: string): Promise<void> {
+    const job = this.row(id);
+    if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+    const handler = this.kinds.get(job.kind);
+    if (!handler) {
+      this.opts.log.error({ job: id, kind: job.kind }, 'job of an unknown kind left queued');
+      return;
+    }
+    const attempt = job.attempts + 1;
+    this.db.prepare(`UPDATE jobs SET status = 'running', attempts = ?, started_at = ? WHERE id = ?`).run(attempt, this.now().toISOString(), id);
+    try {
+      await handler.run(JSON.parse(job.payload), { id, attempt });
+    } catch (err) {
+      this.opts.log.error({ job: id, kind: job.kind, err }, 'job failed');
+      this.fail({ ...job, status: 'running' }, handler.messageOf(err));
+      return;
+    }
+    // A job failed on timeout meanwhile stays failed.
+    this.db.prepare(`UPDATE jobs SET status = 'done', finished_at = ?, last_error = NULL WHERE id = ? AND status = 'running'`).run(this.now().toISOString(), id);
+  }
+
+  private fail(job: JobRow, message: string): void {
+    const handler = this.kinds.get(job.kind);
+    this.db.transaction(() => {
+      this.db.prepare(`UPDATE jobs SET status = 'failed', finished_at = ?, last_error = ? WHERE id = ? AND status IN ('queued', 'running')`)
+        .run(this.now().toISOString(), message, job.id);
+      handler?.failed(JSON.parse(job.payload), message);
+    })();
+  }
+
+  private row(id: string): JobRow | undefined {
+    return this.db.prepare('SELECT id, kind, payload, status, attempts FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+  }
+}

@@ -1,0 +1,120 @@
+// POST /v1/ask: hybrid retrieval, passages, and the answer (grounded by a generator when one is
+// configured, the contract's placeholder otherwise). How it ranks: docs/api.md "How ask ranks".
+import type { Embedder } from '../embedding/embedder.js';
+import { greekLetters } from '../greek.js';
+import type { Logger } from '../logger.js';
+import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
+import { reciprocalRankFusion } from './fusion.js';
+import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
+import { bestPassage, questionWords, wordWeights } from './passages.js';
+
+/** Hits taken from each retrieval leg before fusion: deep enough that a document ranked well by one leg only still fuses in. */
+export const FUSION_DEPTH = 50;
+
+/** The longest context_preview, in characters. */
+export const PREVIEW_CHARS = 2000;
+
+export interface AskSource {
+  source_id: string;
+  source: string;
+  title: string;
+  relevance: number;
+}
+
+export interface AskResult {
+  question: string;
+  answer: string;
+  sources: AskSource[];
+  context_preview: string;
+}
+
+/** The two legs and their fusion, best first: what ask answers from and what bench/relevance measures. */
+export interface Retrieval {
+  text: SearchHit[];
+  semantic: SearchHit[];
+  hybrid: { doc: StoredDocument; relevance: number }[];
+}
+
+/** Runs both legs (the question embedded, and best-match full text) and fuses them. */
+export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, opts: ReadOptions = {}): Promise<Retrieval> {
+  // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
+  const text = greekLetters(question);
+  const [vector] = await embedder.embed([text]);
+  const [semantic, textHits] = await Promise.all([
+    search.knn({ vector, limit: depth }, opts),
+    search.moreLikeThis({ text, limit: depth }, opts),
+  ]);
+  const fused = reciprocalRankFusion([semantic, textHits], (h) => h.doc.source_id);
+  return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
+}
+
+/** The contract's answer when no generator answers. */
+export function placeholderAnswer(found: number): string {
+  return `Found ${found} relevant document${found === 1 ? '' : 's'}. Generated answers are not yet available.`;
+}
+
+export interface AskDeps {
+  search: SearchProvider;
+  embedder: Embedder;
+  /** Null when PDI_LLM_URL and PDI_LLM_KEY are not set. */
+  generator: ChatCompletions | null;
+  log: Logger;
+}
+
+export class AskService {
+  constructor(private readonly deps: AskDeps) {}
+
+  async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
+    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), opts);
+    const top = hybrid.slice(0, limit);
+    const words = questionWords(question);
+    const weights = wordWeights(words, top.map((t) => t.doc));
+    const passages: NumberedPassage[] = top.map(({ doc }, i) => ({
+      n: i + 1,
+      source_id: doc.source_id,
+      title: doc.title,
+      text: bestPassage(doc, words, weights),
+    }));
+    return {
+      question,
+      answer: await this.answer(question, model, passages, opts.signal),
+      sources: top.map(({ doc, relevance }) => ({
+        source_id: doc.source_id,
+        source: doc.source,
+        title: doc.title,
+        relevance: Math.round(relevance * 10_000) / 10_000,
+      })),
+      context_preview: preview(passages),
+    };
+  }
+
+  /** The generator's grounded answer, or the placeholder when there is none, nothing was found, or it failed. */
+  private async answer(question: string, model: string, passages: NumberedPassage[], signal?: AbortSignal): Promise<string> {
+    const { generator, log } = this.deps;
+    if (!generator || passages.length === 0) return placeholderAnswer(passages.length);
+    try {
+      return await generator.complete(model, groundedMessages(question, passages), signal);
+    } catch (err) {
+      // The client went away: nobody reads the answer, and nothing is wrong with the endpoint.
+      if (signal?.aborted) throw signal.reason;
+      const reason = err instanceof GeneratorError ? err.message : String(err);
+      log.warn({ model, reason }, 'the answer generator failed; ask answers with the placeholder');
+      return placeholderAnswer(passages.length);
+    }
+  }
+}
+
+/** The passages, numbered as `sources`, up to PREVIEW_CHARS. */
+function preview(passages: NumberedPassage[]): string {
+  let out = '';
+  for (const p of passages) {
+    const part = `[${p.n}] ${p.text}`;
+    const next = out ? `${out}\n\n${part}` : part;
+    if (next.length > PREVIEW_CHARS) {
+      if (!out) out = `${part.slice(0, PREVIEW_CHARS - 1)}…`;
+      break;
+    }
+    out = next;
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+// What a report reads from one document: its kind, value, parties and procedure. Parties and procedure
+// come from the labelled lines ingest writes into `content` (ingest/sources/*/normalize.ts): the index
+// keeps no buyer or supplier fields, only those lines and the flat `entities` lists.
+import { fold } from '../lib/greek.js';
+import type { StoredDocument } from '../lib/search/provider.js';
+
+export type FactKind = 'contract' | 'payment' | 'modification' | 'notice' | 'decision' | 'regulatory' | 'other';
+
+export interface Party {
+  name: string;
+  afm: string | null;
+}
+
+export interface DocumentFacts {
+  id: string;
+  source: string;
+  title: string;
+  source_url: string;
+  published_at: string;
+  year: number;
+  kind: FactKind;
+  /** EUR value, or null (none stated, or another currency). */
+  value: number | null;
+  buyers: Party[];
+  suppliers: Party[];
+  /** The procedure as the source wrote it, or null. */
+  procedure: string | null;
+  /** True for a direct award or a negotiated procedure without a call; null when the procedure is unknown. */
+  direct: boolean | null;
+  /** Tenders received, when the source states it. */
+  bidders: number | null;
+  /** The day the act was issued or signed (YYYY-MM-DD), when stated apart from publication. */
+  actDate: string | null;
+}
+
+/** doc_category → kind. Awards and contracts are the procurement the totals count. */
+const KIND_OF_CATEGORY: Record<string, FactKind> = {
+  award: 'contract',
+  contract: 'contract',
+  payment: 'payment',
+  modification: 'modification',
+  tender_notice: 'notice',
+  prior_information: 'notice',
+  procurement_request: 'notice',
+  licence: 'regulatory',
+};
+
+const BUYER_LABELS = ['Αναθέτουσα αρχή', 'Φορέας', 'Buyer'];
+const SUPPLIER_LABELS = ['Ανάδοχος', 'Winner', 'Δικαιούχος'];
+const PROCEDURE_LABELS = ['Διαδικασία', 'Procedure'];
+const BIDDER_LABELS = ['Αριθμός προσφορών', 'Tenders received', 'Number of tenders'];
+const ACT_DATE_LABELS = ['Ημερομηνία έκδοσης', 'Ημερομηνία υπογραφής'];
+
+/** Folded words that mark a procedure without competition (KIMDIS, Diavgeia, TED's eForms codes). */
+const DIRECT_MARKS = ['απευθειασ', 'direct award', 'neg-wo-call', 'without prior publication', 'without a call', 'χωρισ δημοσιευση', 'χωρισ προηγουμενη δημοσιευση'];
+
+function labelled(lines: string[], labels: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    for (const label of labels) {
+      if (line.startsWith(`${label}: `)) out.push(line.slice(label.length + 2).trim());
+    }
+  }
+  return out;
+}
+
+/** `ΟΝΟΜΑ (ΑΦΜ 123456789)` → name and AFM; a trailing `, 1000 EUR` (Diavgeia sponsors) is dropped. */
+export function partyOf(text: string): Party {
+  const bare = text.replace(/,\s*[\d.]+\s+[A-Z]{3}$/, '');
+  const m = /^(.*?)\s*\(ΑΦΜ (\d{9})\)$/.exec(bare);
+  return m ? { name: m[1]!.trim(), afm: m[2]! } : { name: bare.trim(), afm: null };
+}
+
+export function isDirectProcedure(procedure: string): boolean {
+  const folded = fold(procedure);
+  return DIRECT_MARKS.some((mark) => folded.includes(mark));
+}
+
+export function factsOf(doc: StoredDocument): DocumentFacts {
+  const lines = (doc.content ?? '').split('\n').map((l) => l.trim());
+  const procedure = labelled(lines, PROCEDURE_LABELS)[0] ?? null;
+  const bidders = labelled(lines, BIDDER_LABELS).map(Number).find((n) => Number.isInteger(n) && n >= 0) ?? null;
+  const actDate = labelled(lines, ACT_DATE_LABELS).find((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) ?? null;
+  const regulatory = doc.source === 'rae' || doc.doc_category === 'regulatory_act';
+  const kind: FactKind = regulatory ? 'regulatory' : KIND_OF_CATEGORY[doc.doc_category] ?? (doc.source === 'diavgeia' ? 'decision' : 'other');
+  return {
+    id: doc.source_id,
+    source: doc.source,
+    title: doc.title,
+    source_url: doc.source_url,
+    published_at: doc.published_at,
+    year: Number(doc.published_at.slice(0, 4)),
+    kind,
+    value: doc.amount && doc.amount.currency === 'EUR' && doc.amount.value > 0 ? doc.amount.value : null,
+    buyers: labelled(lines, BUYER_LABELS).map(partyOf),
+    suppliers: labelled(lines, SUPPLIER_LABELS).map(partyOf),
+    procedure,
+    direct: procedure === null ? null : isDirectProcedure(procedure),
+    bidders,
+    actDate,
+  };
+}
+
+/** Whether a party is the report's entity: its AFM, or its folded name containing the folded name. */
+export function isEntity(p: Party, identifier: string, type: 'afm' | 'name' | 'ada'): boolean {
+  if (type === 'afm') return p.afm === identifier;
+  if (type === 'name') return fold(p.name).includes(fold(identifier));
+  return false;
+}
+
+/** A party's key for grouping: its AFM, else its folded name. */
+export function partyKey(p: Party): string {
+  return p.afm ?? fold(p.name);
+}

@@ -1,0 +1,258 @@
+// The API contract of ask and similar documents, run against each engine by semantic-embedded.test.ts
+// and semantic-elasticsearch.test.ts. Vectors are the test app's embedder's (the lexical fallback).
+import { createHash } from 'node:crypto';
+import type { Test } from 'tap';
+import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
+import { documentText } from '../../lib/embedding/index.js';
+import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
+import type { SourceName } from '../../index-mappings/sources.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { makeDoc } from '../helpers/elasticsearch.js';
+
+const embedder = new HashingEmbedder();
+const SIMILAR_KEYS = [...METADATA_FIELDS, 'similarity'].sort();
+
+/** A document with its own content hash and, unless `vector: false`, its fallback embedding. */
+function doc(source: SourceName, id: string, fields: Partial<IndexedDocument>, vector = true): IndexedDocument {
+  const d = makeDoc(source, id, { content_hash: createHash('sha256').update(`${source}:${id}`).digest('hex'), ...fields });
+  d.embedding = vector ? embedder.embedOne(documentText(d)) : null;
+  return d;
+}
+
+export function corpus(): IndexedDocument[] {
+  const docs: IndexedDocument[] = [];
+  for (let i = 0; i < 6; i++) {
+    docs.push(doc('ted', `0065432${i}-2025`, {
+      title: `Road construction works contract ${i}`,
+      summary: 'Contract award notice for road construction in Attica.',
+      content: 'Contract award notice for road construction in Attica. Asphalt paving of the regional road network.',
+      language: 'en',
+      country: 'EU',
+    }));
+  }
+  for (let i = 0; i < 8; i++) {
+    docs.push(doc('diavgeia', `ΚΑΘ${i}ΑΒΓ-ΔΕΖ`, {
+      title: `Ανάθεση σύμβασης καθαριότητας σχολικών μονάδων ${i}`,
+      summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολείων του δήμου.',
+      content: 'Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στις σχολικές μονάδες του δήμου.',
+    }));
+  }
+  for (let i = 0; i < 5; i++) {
+    docs.push(doc('kimdis', `25SYMV00000010${i}`, {
+      title: `Σύμβαση συντήρησης οδοφωτισμού ${i}`,
+      summary: 'Σύμβαση για υπηρεσίες συντήρησης δικτύου οδοφωτισμού.',
+      content: 'Σύμβαση για υπηρεσίες συντήρησης του δικτύου οδοφωτισμού του δήμου.',
+      doc_type: 'contract',
+    }));
+  }
+  // Ordinary documents, so that the words above are rare, as in a real index (BM25 is per source on
+  // the embedded engine, and a word in most documents of a source weighs next to nothing).
+  for (const [source, prefix] of [['diavgeia', 'ΕΓΚ'], ['kimdis', '25SYMV00000030'], ['ted', '0077000']] as const) {
+    for (let i = 0; i < 20; i++) {
+      docs.push(doc(source, `${prefix}${i}${source === 'ted' ? '-2025' : ''}`, {
+        title: `Έγκριση δαπάνης για προμήθεια γραφικής ύλης ${i}`,
+        summary: 'Δαπάνη για προμήθεια γραφικής ύλης.',
+        content: 'Δαπάνη για προμήθεια γραφικής ύλης και χαρτιού φωτοτυπικού.',
+      }));
+    }
+  }
+  // The answer to a question sits in the middle of the content, after unrelated opening sentences.
+  docs.push(doc('diavgeia', 'ΛΙΜ1ΑΒΓ-ΔΕΖ', {
+    title: 'Annual report of the port authority',
+    summary: 'Yearly report of the port authority.',
+    content: 'Introduction and general remarks about the organisation and its staff. ' +
+      'The harbour dredging works were awarded to Marine Works SA for 2 million euros. ' +
+      'Closing remarks and signatures of the board.',
+    language: 'en',
+  }));
+  // Similar documents: a target, a near neighbour, and two exact duplicates of the target.
+  const hospital = {
+    title: 'Supply of hospital beds for the general hospital of Patras',
+    summary: 'Contract for the supply of 120 electric hospital beds.',
+    content: 'Contract for the supply of 120 electric hospital beds with mattresses for the general hospital of Patras.',
+    language: 'en',
+  };
+  const target = doc('kimdis', '25SYMV000000200', hospital);
+  docs.push(target);
+  docs.push(doc('kimdis', '25SYMV000000201', {
+    ...hospital,
+    title: 'Supply of hospital beds for the general hospital of Larisa',
+    content: 'Contract for the supply of 120 electric hospital beds with mattresses for the general hospital of Larisa.',
+  }));
+  docs.push(doc('kimdis', '25SYMV000000202', { ...hospital, title: 'Supply of beds', content_hash: target.content_hash }));
+  docs.push(doc('ted', '00999999-2025', hospital));
+  // Without vectors: one that shares words with others, one whose words no other document has.
+  docs.push(doc('diavgeia', 'ΑΝΑ1ΑΒΓ-ΔΕΖ', {
+    title: 'Ανάθεση σύμβασης καθαριότητας νηπιαγωγείων',
+    summary: 'Υπηρεσίες καθαριότητας σχολικών μονάδων.',
+    content: 'Ανάθεση υπηρεσιών καθαριότητας σε νηπιαγωγεία και σχολικές μονάδες.',
+  }, false));
+  docs.push(doc('diavgeia', 'ΜΟΝ1ΑΒΓ-ΔΕΖ', {
+    title: 'Ξυλόγλυπτα κειμήλια μοναστηριού',
+    summary: 'Καταγραφή ξυλόγλυπτων κειμηλίων.',
+    content: 'Καταγραφή ξυλόγλυπτων κειμηλίων.',
+  }, false));
+  return docs;
+}
+
+const ask = (app: TestApp, key: string, body: unknown) => app.request('/v1/ask', { key, method: 'POST', body });
+
+export function semanticContract(t: Test, engine: string, open: (t: Test) => Promise<SearchProvider>): void {
+  t.test(`${engine}: ask and similar API contract`, async (t) => {
+    const search = await open(t);
+    const app = await startTestApp(t, { search });
+    const result = await search.upsert(corpus());
+    t.equal(result.failed.length, 0);
+    await search.refresh();
+    const ent = app.key('enterprise');
+    const pro = app.key('pro');
+
+    t.test('when asking, then the sources answer the question, relevance falls in 0..1, and the answer is the placeholder', async (t) => {
+      const res = await ask(app, ent, { question: 'road construction contracts in Attica' });
+      t.equal(res.status, 200);
+      t.same(Object.keys(res.body).sort(), ['answer', 'context_preview', 'question', 'sources']);
+      t.equal(res.body.question, 'road construction contracts in Attica');
+      t.equal(res.body.sources.length, 5, 'limit defaults to 5');
+      t.equal(res.body.answer, 'Found 5 relevant documents. Generated answers are not yet available.');
+      for (const s of res.body.sources) {
+        t.same(Object.keys(s).sort(), ['relevance', 'source', 'source_id', 'title']);
+        t.ok(s.relevance > 0 && s.relevance <= 1, `relevance ${s.relevance}`);
+        t.equal(s.source, 'ted', s.title);
+      }
+      const relevances = res.body.sources.map((s: { relevance: number }) => s.relevance);
+      t.same(relevances, [...relevances].sort((a, b) => b - a), 'best first');
+    });
+
+    t.test('when asking in Greek with a limit, then that many sources, Greek documents first', async (t) => {
+      const res = await ask(app, ent, { question: 'Ποιες συμβάσεις καθαριότητας σχολικών μονάδων ανατέθηκαν;', limit: 3 });
+      t.equal(res.status, 200);
+      t.equal(res.body.sources.length, 3);
+      for (const s of res.body.sources) t.match(s.title, /καθαριότητας/);
+      t.equal(res.body.answer, 'Found 3 relevant documents. Generated answers are not yet available.');
+    });
+
+    t.test('when the answer sits mid-document, then context_preview carries that passage, not the opening', async (t) => {
+      const res = await ask(app, ent, { question: 'Who got the harbour dredging works?', limit: 5 });
+      t.equal(res.status, 200);
+      const n = res.body.sources.findIndex((s: { source_id: string }) => s.source_id === 'diavgeia:ΛΙΜ1ΑΒΓ-ΔΕΖ') + 1;
+      t.ok(n > 0, 'the report is a source');
+      t.match(res.body.context_preview, new RegExp(`(^|\\n\\n)\\[${n}\\] The harbour dredging works were awarded to Marine Works SA`));
+      t.notMatch(res.body.context_preview, /Introduction and general remarks/);
+    });
+
+    t.test('when a model from /v1/models is named, then it is accepted', async (t) => {
+      const models = (await app.request('/v1/models')).body.models.map((m: { id: string }) => m.id);
+      const res = await ask(app, ent, { question: 'road works', model: models[1], limit: 1 });
+      t.equal(res.status, 200);
+    });
+
+    t.test('when a field of the body is bad, then 422 naming it', async (t) => {
+      const cases: [unknown, RegExp][] = [
+        [{}, /^question is required$/],
+        [{ question: null }, /^question is required$/],
+        [{ question: 42 }, /^question must be a string$/],
+        [{ question: '   ' }, /^question must not be empty$/],
+        [{ question: 'x'.repeat(1001) }, /^question must be at most 1000 characters$/],
+        [{ question: 'roads', limit: 0 }, /^limit must be an integer from 1 to 20$/],
+        [{ question: 'roads', limit: 21 }, /^limit must be an integer from 1 to 20$/],
+        [{ question: 'roads', limit: 2.5 }, /^limit must be an integer from 1 to 20$/],
+        [{ question: 'roads', limit: '5' }, /^limit must be an integer from 1 to 20$/],
+        [{ question: 'roads', model: 'acme/nothing' }, /^model must be one of the ids listed by GET \/v1\/models: /],
+        [{ question: 'roads', model: 7 }, /^model must be one of the ids listed by GET \/v1\/models: /],
+        [['roads'], /^Request body must be a JSON object with a question$/],
+        ['roads', /^Request body must be a JSON object with a question$/],
+      ];
+      for (const [body, detail] of cases) {
+        const res = await ask(app, ent, body);
+        t.equal(res.status, 422, JSON.stringify(body).slice(0, 60));
+        t.match(res.body.detail, detail, JSON.stringify(body).slice(0, 60));
+      }
+      const none = await app.request('/v1/ask', { key: ent, method: 'POST' });
+      t.equal(none.status, 422);
+      t.same(none.body, { detail: 'question is required' });
+      const notJson = await app.request('/v1/ask', { key: ent, method: 'POST', rawBody: '{"question":', headers: { 'Content-Type': 'application/json' } });
+      t.equal(notJson.status, 400);
+    });
+
+    t.test('when a Pro or Free key calls ask or similar, then 403 naming Enterprise', async (t) => {
+      for (const key of [pro, app.key('free')]) {
+        const a = await ask(app, key, { question: 'roads' });
+        t.equal(a.status, 403);
+        t.same(a.body, { detail: 'This feature requires an Enterprise subscription' });
+        const s = await app.request('/v1/similar/ted:00654320-2025', { key });
+        t.equal(s.status, 403);
+      }
+    });
+
+    t.test('when similar documents are asked for, then neighbours by vector, without the document and its exact duplicates', async (t) => {
+      const res = await app.request(`/v1/similar/${encodeURIComponent('kimdis:25SYMV000000200')}`, { key: ent });
+      t.equal(res.status, 200);
+      t.same(Object.keys(res.body).sort(), ['results', 'source_id', 'total']);
+      t.equal(res.body.source_id, 'kimdis:25SYMV000000200');
+      t.equal(res.body.total, res.body.results.length);
+      t.equal(res.body.results.length, 10, 'limit defaults to 10');
+      const ids = res.body.results.map((r: { source_id: string }) => r.source_id);
+      t.equal(ids[0], 'kimdis:25SYMV000000201', 'the near neighbour first');
+      t.notOk(ids.includes('kimdis:25SYMV000000200'), 'not itself');
+      t.notOk(ids.includes('kimdis:25SYMV000000202'), 'not a copy with its content hash');
+      t.notOk(ids.includes('ted:00999999-2025'), 'not a copy with its text');
+      for (const r of res.body.results) {
+        t.same(Object.keys(r).sort(), SIMILAR_KEYS);
+        t.ok(r.similarity >= 0 && r.similarity <= 1, `similarity ${r.similarity}`);
+      }
+      const sims = res.body.results.map((r: { similarity: number }) => r.similarity);
+      t.same(sims, [...sims].sort((a, b) => b - a), 'most similar first');
+      t.ok(sims[0] > 0.8, `near neighbour ${sims[0]}`);
+    });
+
+    t.test('when similar takes a limit or the e_procurement alias, then it honours them', async (t) => {
+      const res = await app.request(`/v1/similar/${encodeURIComponent('e_procurement:25SYMV000000200')}?limit=3`, { key: ent });
+      t.equal(res.status, 200);
+      t.equal(res.body.source_id, 'kimdis:25SYMV000000200');
+      t.equal(res.body.results.length, 3);
+      t.equal(res.body.total, 3);
+    });
+
+    t.test('when a document has no vector, then similar falls back to its text', async (t) => {
+      const res = await app.request(`/v1/similar/${encodeURIComponent('diavgeia:ΑΝΑ1ΑΒΓ-ΔΕΖ')}?limit=5`, { key: ent });
+      t.equal(res.status, 200);
+      t.equal(res.body.results.length, 5);
+      for (const r of res.body.results) {
+        t.match(r.title, /καθαριότητας/);
+        t.not(r.source_id, 'diavgeia:ΑΝΑ1ΑΒΓ-ΔΕΖ');
+        t.ok(r.similarity > 0 && r.similarity <= 1, `similarity ${r.similarity}`);
+      }
+    });
+
+    t.test('when nothing is like the document, then 200 with no results', async (t) => {
+      const res = await app.request(`/v1/similar/${encodeURIComponent('diavgeia:ΜΟΝ1ΑΒΓ-ΔΕΖ')}`, { key: ent });
+      t.equal(res.status, 200);
+      t.same(res.body, { source_id: 'diavgeia:ΜΟΝ1ΑΒΓ-ΔΕΖ', results: [], total: 0 });
+    });
+
+    t.test('when similar gets a bad limit or an unknown document, then 422 or 404', async (t) => {
+      for (const limit of ['0', '101', 'ten', '1.5', '']) {
+        const res = await app.request(`/v1/similar/ted:00654320-2025?limit=${limit}`, { key: ent });
+        t.equal(res.status, 422, `limit=${limit}`);
+        t.same(res.body, { detail: 'limit must be an integer from 1 to 100' }, `limit=${limit}`);
+      }
+      const unknown = await app.request('/v1/similar/ted:00000000-2099', { key: ent });
+      t.equal(unknown.status, 404);
+      t.same(unknown.body, { detail: 'Document not found: ted:00000000-2099' });
+    });
+
+    t.test('when the index is empty, then ask finds nothing and says so', async (t) => {
+      const empty = await startTestApp(t, { search: await open(t) });
+      const key = empty.key('enterprise');
+      const res = await ask(empty, key, { question: 'road construction' });
+      t.equal(res.status, 200);
+      t.same(res.body, {
+        question: 'road construction',
+        answer: 'Found 0 relevant documents. Generated answers are not yet available.',
+        sources: [],
+        context_preview: '',
+      });
+    });
+  });
+}

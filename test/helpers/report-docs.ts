@@ -1,0 +1,38 @@
+// Procurement documents for report tests, written as the KIMDIS normalizer writes them
+// (ingest/sources/kimdis/normalize.ts): labelled content lines, entities and an amount.
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import { makeDoc } from './elasticsearch.js';
+
+export const BUYER = { name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090025537' };
+export const SUPPLIER = { name: 'ΑΛΦΑ ΤΕΧΝΙΚΗ ΑΕ', afm: '094014201' };
+
+export interface ContractSpec {
+  buyer?: { name: string; afm: string };
+  supplier?: { name: string; afm: string };
+  value?: number;
+  published?: string;
+  signed?: string;
+  procedure?: string;
+  category?: 'contract' | 'award' | 'payment' | 'modification';
+  title?: string;
+}
+
+export function contractDoc(id: string, spec: ContractSpec = {}): IndexedDocument {
+  const buyer = spec.buyer ?? BUYER;
+  const supplier = spec.supplier ?? SUPPLIER;
+  const published = spec.published ?? '2024-05-01T10:00:00Z';
+  const lines = [spec.title ?? `Σύμβαση προμήθειας ${id}`, `ΑΔΑΜ: ${id}`, `Αναθέτουσα αρχή: ${buyer.name} (ΑΦΜ ${buyer.afm})`, `Ανάδοχος: ${supplier.name} (ΑΦΜ ${supplier.afm})`];
+  if (spec.procedure) lines.push(`Διαδικασία: ${spec.procedure}`);
+  lines.push(`Ημερομηνία υπογραφής: ${spec.signed ?? published.slice(0, 10)}`);
+  if (spec.value !== undefined) lines.push(`Αξία χωρίς ΦΠΑ: ${spec.value} EUR`);
+  const category = spec.category ?? 'contract';
+  return makeDoc('kimdis', id, {
+    title: spec.title ?? `Σύμβαση προμήθειας ${id}`,
+    doc_type: category,
+    doc_category: category,
+    published_at: published,
+    content: lines.join('\n'),
+    entities: { afm: [buyer.afm, supplier.afm], ada: [], names: [buyer.name, supplier.name] },
+    amount: spec.value === undefined ? null : { value: spec.value, currency: 'EUR' },
+  });
+}

@@ -1,0 +1,69 @@
+// The layout's boundaries (README "Layout"), read from the imports themselves.
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.(ts|js)$/.test(e.name))
+    .map((e) => path.relative(REPO_ROOT, path.join(e.parentPath, e.name)));
+}
+
+/** The repository path of each of our files `file` imports (static, re-exported or dynamic). */
+function importedPaths(file: string, text: string): { spec: string; target: string }[] {
+  const found: { spec: string; target: string }[] = [];
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]*)['"]/gm)) {
+    found.push({ spec: m[1], target: path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1])) });
+  }
+  return found;
+}
+
+/** What each folder may import of ours besides itself (path prefixes); api/server.ts and cli/ compose. */
+const ALLOWED: Record<string, string[]> = {
+  'index-mappings': [],
+  lib: ['index-mappings/'],
+  ingest: ['index-mappings/', 'lib/'],
+  reports: ['index-mappings/', 'lib/', 'api/db/'],
+  api: ['index-mappings/', 'lib/', 'reports/'],
+  cli: ['index-mappings/', 'lib/', 'ingest/', 'api/', 'reports/'],
+};
+const COMPOSERS: Record<string, string[]> = { 'api/server.ts': ['ingest/'] };
+
+t.test('when the code is read, then every import keeps to the layout: index-mappings imports nothing of ours, lib neither api nor ingest, ingest nothing from api, and only api/server.ts and cli/ import both sides', async (t) => {
+  const broken: string[] = [];
+  let imports = 0;
+  for (const [dir, allowed] of Object.entries(ALLOWED)) {
+    for (const file of sourceFiles(dir)) {
+      for (const { spec, target } of importedPaths(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
+        imports++;
+        const may = [`${dir}/`, ...allowed, ...(COMPOSERS[file] ?? [])];
+        if (!may.some((prefix) => target.startsWith(prefix))) broken.push(`${file} imports ${spec}`);
+      }
+    }
+  }
+  t.ok(imports > 100, `the imports were found (${imports})`);
+  t.same(broken, [], 'no import crosses a boundary');
+});
+
+t.test('when a file imports across a boundary, then the reader sees it', async (t) => {
+  t.same(importedPaths('lib/search/x.ts', "import { a } from '../../api/app.js';\nconst m = await import('../../ingest/demo.js');\nexport * from './y.js';\nimport './z.js';"), [
+    { spec: '../../api/app.js', target: 'api/app.js' },
+    { spec: '../../ingest/demo.js', target: 'ingest/demo.js' },
+    { spec: './y.js', target: 'lib/search/y.js' },
+    { spec: './z.js', target: 'lib/search/z.js' },
+  ]);
+  t.same(importedPaths('index-mappings/a.ts', "import type { SourceName } from '../lib/sources.js';"), [{ spec: '../lib/sources.js', target: 'lib/sources.js' }]);
+  t.same(importedPaths('lib/a.ts', "import fs from 'node:fs';\nimport { pino } from 'pino';"), [], 'packages are not ours');
+});
+
+t.test('when the README is read, then its Layout names every top-level folder of the tree, one line each', async (t) => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const listed = block.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0].replace(/\/$/, ''));
+  const ignored = new Set(['.git', 'node_modules', 'var', '.tap', 'dist']);
+  const tree = fs.readdirSync(REPO_ROOT, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !ignored.has(e.name) && !e.name.startsWith('.tap'))
+    .map((e) => e.name);
+  t.same([...listed].sort(), [...tree].sort());
+});
