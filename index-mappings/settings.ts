@@ -38,13 +38,19 @@ export const ENGLISH_STOP_WORDS: readonly string[] = (
  */
 export const MAX_RESULT_WINDOW = 100_000;
 
-export function buildSettings(): Record<string, unknown> {
+/** Shards and replicas of a new index (PDI_ES_SHARDS, PDI_ES_REPLICAS; docs/operations.md sizing). */
+export interface ShardLayout {
+  shards: number;
+  /** null: one replica as soon as there is a second node to hold it; a single node stays green. */
+  replicas: number | null;
+}
+
+export function buildSettings(layout: ShardLayout = { shards: 1, replicas: null }): Record<string, unknown> {
   return {
     index: {
-      number_of_shards: 1,
+      number_of_shards: layout.shards,
       max_result_window: MAX_RESULT_WINDOW,
-      // One replica as soon as there is a second node to hold it; a single node stays green.
-      auto_expand_replicas: '0-1',
+      ...(layout.replicas === null ? { auto_expand_replicas: '0-1' } : { number_of_replicas: layout.replicas }),
       // No refresh_interval: left to Elasticsearch's default, which refreshes every second while the
       // shard is being searched and skips refreshes once nobody searched it for 30 s ("search idle").
       // An ingest with no readers then writes fewer, larger segments, with fewer vector graphs to build

@@ -1,9 +1,9 @@
 // The Elasticsearch adapter of the SearchProvider port: the only file that imports
 // @elastic/elasticsearch, and the place its errors become ours.
 //
-// Layout (index-mappings/index-names.ts): per source one physical index behind a write alias, all of
-// them behind one read alias. Reads go to the read alias; writes to a source's write alias with
-// `require_alias`, so a missing alias is an error rather than an auto-created, dynamically mapped index.
+// Layout (index-mappings/index-names.ts): one physical index per generation holds every source (`source`
+// a keyword filter), behind one alias. Reads and writes go to the alias, writes with `require_alias`,
+// so a missing alias is an error rather than an auto-created, dynamically mapped index.
 //
 // Errors: anything that means "cannot reach a working engine" (refused or reset connections,
 // timeouts, 429/502/503/504) becomes EngineUnavailableError (503) with our own message. With a single
@@ -11,7 +11,7 @@
 // no-op for one node), so the next request after Elasticsearch returns simply succeeds.
 import { Client, errors, Transport, type estypes } from '@elastic/elasticsearch';
 import { METADATA_FIELDS, metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
-import { indexMeta, physicalIndexName, readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { indexMeta, legacyIndexPatterns, physicalIndexName, physicalIndexPattern, readAlias } from '../../index-mappings/index-names.js';
 import {
   buildMapping,
   EMBEDDING_FIELD,
@@ -26,7 +26,7 @@ import {
   searchText,
   TEXT_QUERY_FIELDS,
 } from '../../index-mappings/mapping.js';
-import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW } from '../../index-mappings/settings.js';
+import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW, type ShardLayout } from '../../index-mappings/settings.js';
 import { fold, tokens } from '../greek.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -61,6 +61,8 @@ export interface ElasticsearchProviderOptions {
   dimension: number;
   /** The embedder's id, recorded in each index's `_meta`. */
   embeddingModel: string;
+  /** Shards and replicas of new indices (default: one shard, a replica once a second node holds it). */
+  layout?: ShardLayout;
   logger?: Logger;
   /** Per-request timeout in ms (default 30,000). */
   requestTimeoutMs?: number;
@@ -84,9 +86,16 @@ const PLAIN_WINDOW = 10_000;
 /** Bulk requests stay under this many bytes (estimated) and documents. */
 const BULK_MAX_BYTES = 8 * 1024 * 1024;
 const BULK_MAX_DOCS = 1_000;
-/** Retries of the items a bulk request rejected with 429 or 5xx. */
-const BULK_RETRIES = 3;
-const BULK_BACKOFF_MS = [200, 1_000, 3_000];
+/** Documents read per step when a rebuild carries sources over from the serving generation. */
+const CARRY_PAGE = 1_000;
+/**
+ * Documents indexed this long before a rebuild started are copied again from the serving generation
+ * once it is write-blocked, just before the swap: what other ingests wrote meanwhile (indexed_at comes
+ * from the writer's clock, hence the margin).
+ */
+const CATCH_UP_MARGIN_MS = 5 * 60_000;
+/** The oldest Elasticsearch major this adapter talks to (the client's major matches it). */
+export const MIN_SERVER_MAJOR = 9;
 /** A force merge of a large source (450k documents: ~1 min here) outlasts the per-request timeout. */
 const FORCE_MERGE_TIMEOUT_MS = 30 * 60_000;
 const FORCE_MERGE_POLL_MS = 250;
@@ -498,9 +507,19 @@ class QuickRetryTransport extends Transport {
 
 interface BulkOutcome {
   written: number;
-  /** Items that created a new document (the rest overwrote one): the count a fresh index must hold. */
-  created: number;
+  /** Items that created a new document (the rest overwrote one), by source: what a fresh index must hold. */
+  created: Map<string, number>;
   failed: BulkFailure[];
+}
+
+/** A physical index behind the alias and its mapping `_meta`. */
+interface ServingIndex {
+  index: string;
+  meta: Record<string, unknown>;
+}
+
+export function unsupportedServer(version: string): string {
+  return `Elasticsearch ${version} is not supported: pdi needs Elasticsearch ${MIN_SERVER_MAJOR}.x (8.x and older are no longer supported); upgrade the node, or unset ELASTICSEARCH_URL to use the embedded engine`;
 }
 
 export class ElasticsearchProvider implements SearchProvider {
@@ -515,14 +534,15 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly step: number;
   private readonly walks = new WalkCache(WALKS);
   private initialized = false;
-  /** Sources whose serving index another build made, and what to do about it (checkMeta). */
-  private readonly outdated = new Map<SourceName, string>();
+  /** Why what serves is not one index of this build (checkServing), or null when it is. */
+  private outdated: string | null = null;
   /** An index of a mapping version before SEARCH_TEXT_SINCE serves (olderIndicesServe), as last read. */
   private olderServing = false;
   private versionsReadAt = -Infinity;
   private versionsReading?: Promise<void>;
-  /** The server's major version (indexSettings), read once. */
-  private serverMajor?: Promise<number>;
+  /** The server's version (serverMajor), read once. */
+  private serverVersion?: Promise<{ major: number; version: string }>;
+  private readonly layout: ShardLayout | undefined;
   private brokenLoggedAt = -Infinity;
   /**
    * The last call could not reach Elasticsearch, or none has yet: the next ones first check that it
@@ -538,6 +558,7 @@ export class ElasticsearchProvider implements SearchProvider {
     this.prefix = opts.prefix;
     this.dimension = opts.dimension;
     this.embeddingModel = opts.embeddingModel;
+    this.layout = opts.layout;
     this.window = Math.min(PLAIN_WINDOW, Math.max(1, opts.pageWindow ?? PLAIN_WINDOW));
     this.step = opts.pageWindow === undefined ? MAX_RESULT_WINDOW : this.window;
     this.log = (opts.logger ?? createLogger('silent')).child({ component: 'elasticsearch' });
@@ -614,8 +635,8 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  private mappingFor(source: SourceName): Record<string, unknown> {
-    return buildMapping(this.dimension, { ...indexMeta(source, this.embeddingModel, this.dimension) });
+  private mapping(): estypes.MappingTypeMapping {
+    return buildMapping(this.dimension, { ...indexMeta(this.embeddingModel, this.dimension) }) as estypes.MappingTypeMapping;
   }
 
   /** Physical indices an alias points at ([] when the alias does not exist). */
@@ -630,14 +651,68 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async init(): Promise<void> {
-    // In parallel: index creations are cluster-state updates the master batches.
-    await Promise.all(SOURCE_NAMES.map((source) => this.initSource(source)));
+    await this.checkServerVersion();
+    const alias = readAlias(this.prefix);
+    await this.checkAliasName(alias);
+    let targets = await this.aliasTargets(alias);
+    if (targets.length === 0) {
+      // A fixed first-generation name: two processes initialising at once create one index, not two.
+      const index = physicalIndexName(this.prefix, 'init');
+      try {
+        const settings = await this.indexSettings();
+        await this.call('indices.create', () =>
+          this.client.indices.create({ index, settings, mappings: this.mapping(), aliases: { [alias]: { is_write_index: true } } }),
+        );
+        this.log.info({ index }, 'index created');
+      } catch (err) {
+        if (!(err instanceof EngineResponseError && err.type === 'resource_already_exists_exception')) throw err;
+      }
+      targets = await this.aliasTargets(alias);
+      if (targets.length === 0) {
+        // The index existed without its alias (an interrupted setup): attach it.
+        await this.call('indices.update_aliases', () =>
+          this.client.indices.updateAliases({ actions: [{ add: { index, alias, is_write_index: true } }] }),
+        );
+        targets = [index];
+      }
+    }
+    await this.checkServing();
+    for (const index of targets) await this.ensureResultWindow(index);
     this.initialized = true;
   }
 
   /**
-   * Refuses an index that stands where one of pdi's aliases must be (made by hand, or by a write to the
-   * name while its alias was gone): every alias action on the name fails with Elasticsearch's
+   * Refuses a node older than MIN_SERVER_MAJOR with an error naming its version. Asked without the
+   * client's compatibility header (`compatible-with=9`), which an 8.x node refuses with a 400 that
+   * names no version at all.
+   */
+  private async checkServerVersion(): Promise<void> {
+    const major = await this.serverMajor();
+    if (major.major < MIN_SERVER_MAJOR) throw new Error(unsupportedServer(major.version));
+  }
+
+  /** The server's version, read once. */
+  private serverMajor(): Promise<{ major: number; version: string }> {
+    this.serverVersion ??= this.call('nodes.info', () =>
+      this.client.transport.request<{ nodes?: Record<string, { version?: string }> }>(
+        { method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version' } },
+        { headers: { accept: 'application/json' } },
+      ),
+    ).then((res) => {
+      // The oldest node decides: a cluster mid-upgrade answers as its oldest member.
+      const versions = Object.values(res.nodes ?? {}).map((n) => String(n.version ?? 'unknown'));
+      const version = versions.sort((a, b) => (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0))[0] ?? 'unknown';
+      return { major: parseInt(version, 10) || 0, version };
+    }).catch((err: unknown) => {
+      this.serverVersion = undefined;
+      throw err;
+    });
+    return this.serverVersion;
+  }
+
+  /**
+   * Refuses an index that stands where pdi's alias must be (made by hand, or by a write to the name
+   * while its alias was gone): every alias action on the name fails with Elasticsearch's
    * invalid_alias_name_exception, which says nothing of what to do.
    */
   private async strayIndexAt(name: string): Promise<string | null> {
@@ -652,50 +727,6 @@ export class ElasticsearchProvider implements SearchProvider {
   private async checkAliasName(name: string): Promise<void> {
     const stray = await this.strayIndexAt(name);
     if (stray) throw new Error(stray);
-  }
-
-  private async initSource(source: SourceName): Promise<void> {
-    const read = readAlias(this.prefix);
-    const write = writeAlias(this.prefix, source);
-    await this.checkAliasName(write);
-    let targets = await this.aliasTargets(write);
-    if (targets.length === 0) {
-      // A fixed first-generation name: two processes initialising at once create one index, not two.
-      const index = physicalIndexName(this.prefix, source, 'init');
-      try {
-        const settings = await this.indexSettings();
-        await this.call('indices.create', () =>
-          this.client.indices.create({
-            index,
-            settings,
-            mappings: this.mappingFor(source) as estypes.MappingTypeMapping,
-            aliases: { [read]: {}, [write]: { is_write_index: true } },
-          }),
-        );
-        this.log.info({ index, source }, 'index created');
-      } catch (err) {
-        if (!(err instanceof EngineResponseError && err.type === 'resource_already_exists_exception')) throw err;
-      }
-      targets = await this.aliasTargets(write);
-      if (targets.length === 0) {
-        // The index existed without its aliases (an interrupted setup): attach them.
-        await this.call('indices.update_aliases', () =>
-          this.client.indices.updateAliases({
-            actions: [{ add: { index, alias: write, is_write_index: true } }, { add: { index, alias: read } }],
-          }),
-        );
-        targets = [index];
-      }
-    }
-    const readTargets = new Set(await this.aliasTargets(read));
-    const missing = targets.filter((t) => !readTargets.has(t));
-    if (missing.length > 0) {
-      await this.call('indices.update_aliases', () =>
-        this.client.indices.updateAliases({ actions: missing.map((index) => ({ add: { index, alias: read } })) }),
-      );
-    }
-    await this.checkMeta(source, targets[0]);
-    await this.ensureResultWindow(targets[0]);
   }
 
   /**
@@ -715,55 +746,58 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   /**
-   * Notes (and warns) when the serving index of a source was built for another mapping version or
-   * embedding model: reads go on (older records are read as they were stored), writes are refused
-   * until the source is rebuilt (refuseOutdated).
+   * Notes (and warns) when what serves is not one index of this build's mapping version and embedding
+   * model: per-source indices of a build before the one-index layout, or an index of another mapping
+   * or model. Reads go on (older records are read as they were stored), writes are refused until
+   * `pdi reindex` builds one index of this version (refuseOutdated). Returns the serving `_meta`s.
    */
-  private async checkMeta(source: SourceName, index: string): Promise<void> {
-    const res = await this.call('indices.get_mapping', () => this.client.indices.getMapping({ index }));
-    const meta = (Object.values(res)[0]?.mappings?._meta ?? {}) as Record<string, unknown>;
-    const expected = indexMeta(source, this.embeddingModel, this.dimension);
-    const labels = { mapping_version: 'mapping version', embedding_model: 'embedding model', embedding_dimension: 'embedding dimension' } as const;
-    const differs = (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => meta[k] !== expected[k]);
-    if (differs.length === 0) {
-      this.outdated.delete(source);
-      return;
+  private async checkServing(): Promise<ServingIndex[]> {
+    let res: estypes.IndicesGetMappingResponse = {};
+    try {
+      res = await this.call('indices.get_mapping', () => this.client.indices.getMapping({ index: readAlias(this.prefix) }));
+    } catch (err) {
+      if (!isIndexNotFound(err)) throw err;
     }
-    const why = `the index ${index} of ${source} was built for ${differs.map((k) => `${labels[k]} ${meta[k] ?? '(none)'}`).join(', ')}; ` +
-      `this build writes ${differs.map((k) => `${labels[k]} ${expected[k]}`).join(', ')}: ` +
-      `run pdi reindex ${source}, which rebuilds it from the stored documents without fetching them again`;
-    this.outdated.set(source, why);
-    this.log.warn({ source, index, found: meta, expected }, why);
+    const serving = Object.entries(res).map(([index, m]) => ({ index, meta: (m.mappings?._meta ?? {}) as Record<string, unknown> }));
+    const expected = indexMeta(this.embeddingModel, this.dimension);
+    const labels = { mapping_version: 'mapping version', embedding_model: 'embedding model', embedding_dimension: 'embedding dimension' } as const;
+    const rebuild = 'run pdi reindex, which builds one index of every source from the stored documents without fetching them again';
+    let why: string | null = null;
+    if (serving.length > 1) {
+      why = `${serving.length} indices serve ${readAlias(this.prefix)}, one per source (the layout of builds before mapping version 6); ` +
+        `this build keeps every source in one index: ${rebuild}`;
+    } else if (serving.length === 1) {
+      const [{ index, meta }] = serving;
+      const differs = (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => meta[k] !== expected[k]);
+      if (differs.length > 0) {
+        why = `the index ${index} was built for ${differs.map((k) => `${labels[k]} ${meta[k] ?? '(none)'}`).join(', ')}; ` +
+          `this build writes ${differs.map((k) => `${labels[k]} ${expected[k]}`).join(', ')}: ${rebuild}`;
+      }
+    }
+    if (why !== null && why !== this.outdated) this.log.warn({ serving: serving.map((s) => s.index), expected }, why);
+    this.outdated = why;
+    return serving;
   }
 
   /**
    * Writes into an index built for another mapping would be refused document by document (a field it
    * lacks is a strict-mapping error) or land in a form this build cannot read: an upgrade lost every
-   * document ingested before the reindex. The index is looked at again first, in case another process
+   * document ingested before the reindex. The alias is looked at again first, in case another process
    * (pdi reindex) rebuilt it since.
    */
-  private async refuseOutdated(source: SourceName): Promise<void> {
-    if (!this.outdated.has(source)) return;
-    const [index] = await this.aliasTargets(writeAlias(this.prefix, source));
-    if (index !== undefined) await this.checkMeta(source, index);
-    const why = this.outdated.get(source);
-    if (why !== undefined) throw new Error(`not written: ${why}`);
+  private async refuseOutdated(): Promise<void> {
+    if (this.outdated === null) return;
+    await this.checkServing();
+    if (this.outdated !== null) throw new Error(`not written: ${this.outdated}`);
   }
 
   /**
    * The settings of a new index. Elasticsearch 9 leaves dense vectors out of `_source` unless the index
-   * says otherwise, and a document read back by id then lacked its embedding; 8.x refuses that setting
-   * as unknown, so the server's major version is read first (once).
+   * says otherwise, and a document read back by id (or carried over by a rebuild) then lacked its embedding.
    */
   private async indexSettings(): Promise<Record<string, unknown>> {
-    this.serverMajor ??= this.call('nodes.info', () => this.client.nodes.info({ filter_path: 'nodes.*.version' }))
-      .then((res) => Math.min(...Object.values(res.nodes ?? {}).map((n) => parseInt(String(n.version), 10))))
-      .catch((err: unknown) => {
-        this.serverMajor = undefined;
-        throw err;
-      });
-    const settings = buildSettings();
-    if ((await this.serverMajor) >= 9) settings.index = { ...(settings.index as object), mapping: { exclude_source_vectors: false } };
+    const settings = buildSettings(this.layout);
+    settings.index = { ...(settings.index as object), mapping: { exclude_source_vectors: false } };
     return settings;
   }
 
@@ -828,111 +862,123 @@ export class ElasticsearchProvider implements SearchProvider {
     }
     if (valid.length === 0) return { written: 0, failed };
     await this.ensureInit();
-    for (const source of new Set(valid.map((d) => d.source))) await this.refuseOutdated(source);
-    const out = await this.bulk(valid, (doc) => writeAlias(this.prefix, doc.source), true);
+    await this.refuseOutdated();
+    const out = await this.bulk(valid, readAlias(this.prefix), true);
     return { written: out.written, failed: [...failed, ...out.failed] };
   }
 
-  /** Bulk-indexes in size-bounded requests; retries only the items rejected with 429 or 5xx. */
-  private async bulk(
-    docs: IndexedDocument[],
-    target: (doc: IndexedDocument) => string,
-    requireAlias: boolean,
-  ): Promise<BulkOutcome> {
-    const outcome: BulkOutcome = { written: 0, created: 0, failed: [] };
+  /**
+   * Bulk-indexes in size-bounded requests, once: each item refused is reported with its cause, and the
+   * caller decides what to send again (ingest/stages/bulk-sink.ts holds the one retry policy).
+   */
+  private async bulk(docs: IndexedDocument[], index: string, requireAlias: boolean): Promise<BulkOutcome> {
+    const outcome: BulkOutcome = { written: 0, created: new Map(), failed: [] };
     for (const chunk of chunks(docs)) {
-      let pending = chunk;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        const operations = pending.flatMap((doc) => [
-          { index: { _index: target(doc), _id: doc.source_id } },
-          { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc) },
-        ]);
-        const res = await this.call('bulk', () =>
-          this.client.bulk({ operations, require_alias: requireAlias, refresh: false }),
-        );
-        const retry: IndexedDocument[] = [];
-        res.items.forEach((item, i) => {
-          const r = item.index!;
-          const doc = pending[i];
-          if (!r.error) {
-            outcome.written++;
-            if (r.result === 'created') outcome.created++;
-          } else if ((r.status === 429 || r.status >= 500) && attempt < BULK_RETRIES) {
-            retry.push(doc);
-          } else {
-            // 400 is the document itself (mapper_parsing, strict_dynamic_mapping); anything else (403
-            // cluster_block, 429 after retries, 5xx, 404 no index) is the index's state.
-            outcome.failed.push({ source_id: doc.source_id, error: `${r.error.type}: ${r.error.reason ?? ''}`, cause: r.status === 400 ? 'document' : 'index' });
-          }
-        });
-        if (retry.length > 0) {
-          this.log.warn({ items: retry.length, attempt: attempt + 1 }, 'bulk items rejected; retrying them');
-          await delay(BULK_BACKOFF_MS[attempt] ?? 3_000);
+      const operations = chunk.flatMap((doc) => [
+        { index: { _index: index, _id: doc.source_id } },
+        { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc) },
+      ]);
+      const res = await this.call('bulk', () => this.client.bulk({ operations, require_alias: requireAlias, refresh: false }));
+      res.items.forEach((item, i) => {
+        const r = item.index!;
+        const doc = chunk[i];
+        if (!r.error) {
+          outcome.written++;
+          if (r.result === 'created') outcome.created.set(doc.source, (outcome.created.get(doc.source) ?? 0) + 1);
+          return;
         }
-        pending = retry;
-      }
+        // 400 is the document itself (mapper_parsing, strict_dynamic_mapping); anything else (403
+        // cluster_block: a rebuild swapping generations, or a full disk; 429; 5xx; 404 no index) is
+        // the index's state, which passes.
+        outcome.failed.push({ source_id: doc.source_id, error: `${r.error.type}: ${r.error.reason ?? ''}`, cause: r.status === 400 ? 'document' : 'index' });
+      });
     }
     return outcome;
   }
 
+  /**
+   * A new generation: `source` loaded from `batches`, every other source carried over from the serving
+   * generation (read back and written anew, so fields this build derives are written as it derives
+   * them), per-source counts verified, one atomic alias swap, the old generation pruned. Documents
+   * other ingests write meanwhile go to the serving generation; just before the swap it is
+   * write-blocked and what it received since the start is copied over (catchUp), so none is lost:
+   * writes refused during that moment are refused for the index's state, which the sink retries.
+   * One rebuild at a time (a second one fails at its swap, leaving the first one's generation serving).
+   */
   async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
     await this.ensureInit();
-    const read = readAlias(this.prefix);
-    const write = writeAlias(this.prefix, source);
-    const index = physicalIndexName(this.prefix, source);
-    await this.checkAliasName(write);
-    await this.checkAliasName(read);
+    const alias = readAlias(this.prefix);
+    await this.checkAliasName(alias);
+    const serving = await this.checkServing();
+    const old = serving.map((s) => s.index);
+    // Vectors of another model or dimension cannot be carried over; their documents come over without
+    // one until their own source is rebuilt (kNN misses them meanwhile, text search does not).
+    const expected = indexMeta(this.embeddingModel, this.dimension);
+    const keepVectors = serving.every((s) => s.meta.embedding_model === expected.embedding_model && s.meta.embedding_dimension === expected.embedding_dimension);
+    await this.unblockWrites(old);
+    await this.dropAbandoned(old);
+    const index = physicalIndexName(this.prefix);
     const settings = await this.indexSettings();
     await this.call('indices.create', () =>
       this.client.indices.create({
         index,
         // Loading into an index nobody reads: no refreshes until the end.
         settings: { ...settings, refresh_interval: '-1' },
-        mappings: this.mappingFor(source) as estypes.MappingTypeMapping,
+        mappings: this.mapping(),
       }),
     );
     this.log.info({ index, source }, 'rebuild started');
-    let old: { index: string; inWrite: boolean; inRead: boolean }[];
-    let count: number;
+    const started = Date.now();
+    let blocked = false;
+    let counts: Map<string, number>;
     try {
-      let created = 0;
+      const created = new Map<string, number>();
+      const add = (out: BulkOutcome) => {
+        for (const [s, n] of out.created) created.set(s, (created.get(s) ?? 0) + n);
+      };
       for await (const batch of batches) {
         const stray = batch.find((d) => d.source !== source);
         if (stray) throw new Error(`rebuild of ${source} was given ${stray.source_id} of source ${stray.source}`);
-        const out = await this.bulk(batch, () => index, false);
-        if (out.failed.length > 0) {
-          const first = out.failed[0];
-          throw new Error(`rebuild of ${source}: ${out.failed.length} documents failed (${first.source_id}: ${first.error})`);
-        }
-        created += out.created;
+        add(await this.loadInto(index, batch, source));
       }
+      const others: Query = { bool: { must_not: [{ term: { source } }] } };
+      if (old.length > 0) await this.copyInto(old, index, others, keepVectors, add);
       await this.call('indices.put_settings', () =>
         // Back to the default (settings.ts): null resets a setting, which the client's types do not allow.
         this.client.indices.putSettings({ index, settings: { index: { refresh_interval: null } } as unknown as estypes.IndicesIndexSettings }),
       );
-      await this.call('indices.refresh', () => this.client.indices.refresh({ index }));
-      count = (await this.call('count', () => this.client.count({ index }))).count;
-      if (count !== created) {
-        throw new Error(`rebuild of ${source}: the new index holds ${count} documents, ${created} were loaded`);
-      }
       // One segment before it serves: a rebuilt index is read far more than it is written, and every
       // search pays per segment (the 1M-document benchmark: rare term 2x, common term 1.3x the
       // throughput of the ~28 segments a bulk load leaves). Later upserts add segments as usual.
       await this.forceMerge(index);
-      const inWrite = new Set(await this.aliasTargets(write));
-      const prefixOfSource = `${write}-m`;
-      const inRead = new Set((await this.aliasTargets(read)).filter((i) => i.startsWith(prefixOfSource)));
-      old = [...new Set([...inWrite, ...inRead])].map((i) => ({ index: i, inWrite: inWrite.has(i), inRead: inRead.has(i) }));
-      // The swap: one cluster-state update, so every search sees either the old index or the new one.
-      const actions: estypes.IndicesUpdateAliasesAction[] = [];
-      for (const o of old) {
-        if (o.inWrite) actions.push({ remove: { index: o.index, alias: write } });
-        if (o.inRead) actions.push({ remove: { index: o.index, alias: read } });
+      if (old.length > 0) {
+        blocked = true;
+        await this.call('indices.add_block', () => this.client.indices.addBlock({ index: old.join(','), block: 'write' }));
+        await this.call('indices.refresh', () => this.client.indices.refresh({ index: old.join(',') }));
+        const since = new Date(started - CATCH_UP_MARGIN_MS).toISOString();
+        // Not the rebuilt source: its ingest waits for the rebuild (the ingest lock), and what the store
+        // no longer holds must not come back.
+        await this.copyInto(old, index, { bool: { filter: [{ range: { indexed_at: { gte: since } } }], must_not: [{ term: { source } }] } }, keepVectors, add);
       }
-      actions.push({ add: { index, alias: write, is_write_index: true } }, { add: { index, alias: read } });
+      await this.call('indices.refresh', () => this.client.indices.refresh({ index }));
+      counts = await this.countsBySource(index);
+      const before = old.length > 0 ? await this.countsBySource(old.join(',')) : new Map<string, number>();
+      for (const s of new Set([...counts.keys(), ...before.keys(), ...created.keys()])) {
+        const now = counts.get(s) ?? 0;
+        const loaded = created.get(s) ?? 0;
+        if (now !== loaded) throw new Error(`rebuild of ${source}: the new index holds ${now} documents of ${s}, ${loaded} were loaded`);
+        if (s !== source && now !== (before.get(s) ?? 0)) {
+          throw new Error(`rebuild of ${source}: the new index holds ${now} documents of ${s}, the serving one ${before.get(s) ?? 0}`);
+        }
+      }
+      // The swap: one cluster-state update, so every search sees either the old index or the new one.
+      // `must_exist`: a rebuild that finished first already replaced `old`; this one then fails.
+      const actions: estypes.IndicesUpdateAliasesAction[] = old.map((o) => ({ remove: { index: o, alias, must_exist: true } }));
+      actions.push({ add: { index, alias, is_write_index: true } });
       await this.call('indices.update_aliases', () => this.client.indices.updateAliases({ actions }));
     } catch (err) {
-      // Nothing was swapped: the old generation keeps serving; drop the half-built one.
+      // Nothing was swapped: the old generation keeps serving, writable again; drop the half-built one.
+      if (blocked) await this.unblockWrites(old).catch((e: unknown) => this.log.warn({ indices: old, error: describe(e) }, 'could not lift the write block'));
       try {
         await this.call('indices.delete', () => this.client.indices.delete({ index }));
       } catch (cleanupErr) {
@@ -941,21 +987,77 @@ export class ElasticsearchProvider implements SearchProvider {
       this.log.warn({ index, source, error: describe(err) }, 'rebuild failed; previous index still serving');
       throw err;
     }
-    this.outdated.delete(source);
-    this.log.info({ index, source, documents: count, replaced: old.map((o) => o.index) }, 'rebuild swapped in');
-    if (old.length > 0) await this.dropOld(old.map((o) => o.index));
-    await this.dropAbandoned(write, [index, ...old.map((o) => o.index)]);
-    return { source, documents: count, index };
+    this.outdated = null;
+    this.log.info({ index, source, documents: Object.fromEntries(counts), replaced: old }, 'rebuild swapped in');
+    if (old.length > 0) await this.dropOld(old);
+    return { source, documents: counts.get(source) ?? 0, index };
+  }
+
+  /** Writes one batch of a rebuild; any document refused fails the rebuild. */
+  private async loadInto(index: string, batch: IndexedDocument[], what: string): Promise<BulkOutcome> {
+    const out = await this.bulk(batch, index, false);
+    if (out.failed.length > 0) {
+      const first = out.failed[0];
+      throw new Error(`rebuild of ${what}: ${out.failed.length} documents failed (${first.source_id}: ${first.error})`);
+    }
+    return out;
   }
 
   /**
-   * Deletes the source's indices behind no alias: rebuilds that failed while their cleanup could not
-   * reach the node (hung, killed) left them, each holding disk. One rebuild per source runs at a time
-   * (the ingest lock), so no other build is under way.
+   * Copies the documents of `from` matching `query` into `index`, read back from `_source` in a point
+   * in time (whole documents, vector included) and written through bulk, which derives the search text
+   * and metadata record again (neither is in `_source`).
    */
-  private async dropAbandoned(write: string, keep: string[]): Promise<void> {
+  private async copyInto(from: string[], index: string, query: Query, keepVectors: boolean, add: (out: BulkOutcome) => void): Promise<void> {
+    const { id } = await this.call('open_point_in_time', () => this.client.openPointInTime({ index: from.join(','), keep_alive: PIT_KEEP_ALIVE }));
+    const walk = newWalk(id, 0);
     try {
-      const rows = await this.call('cat.indices', () => this.client.cat.indices({ index: `${write}-m*`, format: 'json', h: 'index', expand_wildcards: 'all' }));
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const res = await this.pitSearch(walk, query, undefined, { size: CARRY_PAGE, sort: ['_shard_doc'], search_after: after, track_total_hits: false });
+        const hits = res.hits.hits as estypes.SearchHit<IndexedDocument>[];
+        if (hits.length === 0) return;
+        after = hits[hits.length - 1].sort;
+        const docs = hits.map((h) => (keepVectors ? h._source! : { ...h._source!, embedding: null }));
+        add(await this.loadInto(index, docs, 'the carried-over sources'));
+      }
+    } finally {
+      void this.closeWalks([walk]);
+    }
+  }
+
+  /** Documents per source in `index` (an index, or several comma-separated). */
+  private async countsBySource(index: string): Promise<Map<string, number>> {
+    const res = await this.call('search.count', () =>
+      this.client.search({ index, size: 0, track_total_hits: true, aggs: { by_source: { terms: { field: 'source', size: SOURCE_NAMES.length + 10 } } } }),
+    );
+    const buckets = (res.aggregations?.by_source as { buckets?: { key: string; doc_count: number }[] } | undefined)?.buckets ?? [];
+    return new Map(buckets.map((b) => [b.key, b.doc_count]));
+  }
+
+  /** Lifts the write block a rebuild killed between its block and its swap left on the serving indices. */
+  private async unblockWrites(indices: string[]): Promise<void> {
+    if (indices.length === 0) return;
+    const res = await this.call('indices.get_settings', () =>
+      this.client.indices.getSettings({ index: indices.join(','), name: 'index.blocks.write', flat_settings: true }),
+    );
+    const blocked = Object.entries(res).filter(([, v]) => String((v.settings as Record<string, unknown> | undefined)?.['index.blocks.write']) === 'true').map(([k]) => k);
+    if (blocked.length === 0) return;
+    await this.call('indices.put_settings', () =>
+      this.client.indices.putSettings({ index: blocked.join(','), settings: { 'index.blocks.write': false } as estypes.IndicesIndexSettings }),
+    );
+    this.log.warn({ indices: blocked }, 'write block of an interrupted rebuild lifted');
+  }
+
+  /**
+   * Deletes this prefix's indices behind no alias (generations, and per-source indices of older builds):
+   * rebuilds that failed while their cleanup could not reach the node (hung, killed) left them, each
+   * holding disk. Called at a rebuild's start, when nothing else is being built.
+   */
+  private async dropAbandoned(keep: string[]): Promise<void> {
+    try {
+      const patterns = [physicalIndexPattern(this.prefix), ...legacyIndexPatterns(this.prefix)].join(',');
+      const rows = await this.call('cat.indices', () => this.client.cat.indices({ index: patterns, format: 'json', h: 'index', expand_wildcards: 'all' }));
       const abandoned = rows.map((r) => r.index!).filter((i) => i && !keep.includes(i));
       if (abandoned.length === 0) return;
       await this.call('indices.delete', () => this.client.indices.delete({ index: abandoned.join(',') }));
@@ -1011,12 +1113,9 @@ export class ElasticsearchProvider implements SearchProvider {
 
   // ---- reads ------------------------------------------------------------------------------------------
 
-  /**
-   * Where a read runs: one source's own alias (one index, one shard) when the read is restricted to
-   * that source, rather than the read alias's eight shards each answering the source filter.
-   */
-  private target(query: Query, source: SourceName | undefined, signal: AbortSignal | undefined): Target {
-    return { index: source ? writeAlias(this.prefix, source) : readAlias(this.prefix), query, signal };
+  /** Where a read runs: the alias; a read restricted to one source carries its filter in the query. */
+  private target(query: Query, signal: AbortSignal | undefined): Target {
+    return { index: readAlias(this.prefix), query, signal };
   }
 
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
@@ -1025,17 +1124,17 @@ export class ElasticsearchProvider implements SearchProvider {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
     const query = buildTextQuery(text, q.source, await this.olderIndicesServe());
-    const target = this.target(query, q.source, opts.signal);
+    const target = this.target(query, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     // A constant-score query ties everywhere: the score-window fast path could never place a page.
-    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE, !('constant_score' in query));
+    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE, !('constant_score' in (query as object)));
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (q.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) {
       throw new BadRequestError(`since must be a date YYYY-MM-DD, got "${q.since}"`);
     }
-    const target = this.target(buildListQuery(q.source, q.since), q.source, opts.signal);
+    const target = this.target(buildListQuery(q.source, q.since), opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     return this.paged(target, LIST_SORT, q.offset, q.limit);
   }
@@ -1310,23 +1409,22 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
-    // Real-time: mget sees a write before any refresh. One lookup per source's write alias, as the id's
-    // `<source>:` prefix is a convention of ingest, not something this layer should rely on.
-    const res = await this.call('mget', (options) =>
-      this.client.mget<IndexedDocument>({
-        docs: SOURCE_NAMES.map((s) => ({ _index: writeAlias(this.prefix, s), _id: sourceId })),
-      }, options),
-      opts.signal,
-    );
-    for (const d of res.docs) {
-      if ('found' in d && d.found && d._source) return d._source;
+    const index = readAlias(this.prefix);
+    try {
+      // Real-time: a get sees a write before any refresh.
+      const res = await this.call('get', (options) => this.client.get<IndexedDocument>({ index, id: sourceId }, options), opts.signal);
+      return res.found && res._source ? res._source : null;
+    } catch (err) {
+      if (err instanceof EngineResponseError && err.status === 404 && err.type !== 'index_not_found_exception') return null;
+      // Per-source indices of an older build serve (until pdi reindex): a get cannot address an alias
+      // of several indices, a search by id can (not real-time).
+      if (err instanceof EngineResponseError && err.type === 'illegal_argument_exception') {
+        const res = await this.call('search', (options) =>
+          this.client.search<IndexedDocument>({ index, query: { ids: { values: [sourceId] } }, size: 1 }, options), opts.signal);
+        return res.hits.hits[0]?._source ?? null;
+      }
+      return this.missingIndex(err, null);
     }
-    // Not found, but one source's alias resolved to no index: the document may be in the missing one.
-    const missing = res.docs.find((d) => 'error' in d && d.error.type === 'index_not_found_exception');
-    if (missing && 'error' in missing) {
-      return this.missingIndex(new EngineResponseError(404, missing.error.type, `Elasticsearch mget: ${missing.error.reason ?? ''}`), null);
-    }
-    return null;
   }
 
   async knn(q: KnnQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
