@@ -1,13 +1,11 @@
 // Monitored entities and their events in the account database, scoped to one organization.
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
-import { normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
+import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 import { nameKey } from '../../lib/names.js';
 import type { Page } from './alerts.js';
 import type { Db } from './database.js';
 
-export const IDENTIFIER_TYPES = ['afm', 'name', 'ada'] as const;
-export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
 export const EVENT_TYPES = ['new_decision', 'contract_award', 'regulatory_action', 'permit_change', 'other'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,6 +1,6 @@
 // Which active profiles and monitored entities a new document concerns (decisions "Alerts and
-// deliveries", "Monitoring"). Keywords fold as search does (lib/greek.ts tokens: case, accents, final
-// sigma); names as entity resolution does (lib/names.ts: also Greeklish and legal forms). Profiles are
+// deliveries", "Monitoring"). Keywords fold and stem as search does (lib/greek.ts tokens: case, accents,
+// final sigma; lib/stem.ts: `συμβάσεις` finds `σύμβαση`); names as entity resolution does (lib/names.ts: also Greeklish and legal forms). Profiles are
 // compiled once per watcher pass, a document's words once per document.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { normalizeAda } from '../../lib/identifiers.js';
@@ -8,6 +8,12 @@ import type { ProfileRecord } from '../db/alerts.js';
 import type { EntityRecord, EventType } from '../db/monitoring.js';
 import { tokens } from '../../lib/greek.js';
 import { nameKey, nameKeyWords } from '../../lib/names.js';
+import { stem } from '../../lib/stem.js';
+
+/** The words of a text as keywords are compared: folded, then stemmed. */
+export function keywordWords(text: string): string[] {
+  return tokens(text).map(stem);
+}
 
 /** A document's text as matching reads it, computed on first use. */
 export class DocumentText {
@@ -22,7 +28,7 @@ export class DocumentText {
   }
 
   hasWord(word: string): boolean {
-    this.words ??= new Set(tokens(this.text()));
+    this.words ??= new Set(keywordWords(this.text()));
     return this.words.has(word);
   }
 
@@ -30,7 +36,7 @@ export class DocumentText {
   hasPhrase(phrase: string[]): boolean {
     if (phrase.length === 1) return this.hasWord(phrase[0]);
     if (!phrase.every((w) => this.hasWord(w))) return false;
-    this.phrase ??= ` ${tokens(this.text()).join(' ')} `;
+    this.phrase ??= ` ${keywordWords(this.text()).join(' ')} `;
     return this.phrase.includes(` ${phrase.join(' ')} `);
   }
 
@@ -55,7 +61,7 @@ export function profileMatcher(profile: ProfileRecord): ProfileMatcher {
   const sources = f.sources.length === 0 ? null : new Set(f.sources);
   const sectors = foldedSet(f.sectors);
   const regions = foldedSet(f.regions);
-  const keywords = f.keywords.map(tokens).filter((k) => k.length > 0);
+  const keywords = f.keywords.map(keywordWords).filter((k) => k.length > 0);
   return {
     profile,
     matches(text) {

@@ -2,7 +2,8 @@
 // organization; another organization's entity or event is a 404.
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { EVENT_TYPES, IDENTIFIER_TYPES, type EntityRecord, type EventType, type IdentifierType } from '../db/monitoring.js';
+import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
+import { EVENT_TYPES, type EntityRecord, type EventType } from '../db/monitoring.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { replyJson } from '../middleware/reply.js';

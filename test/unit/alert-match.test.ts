@@ -8,7 +8,8 @@ import { emptyFilters, type Filters } from '../../api/alerts/profile-input.js';
 import { RETRY, retryDelayMs } from '../../api/jobs/deliveries.js';
 import { isPrivateAddress } from '../../api/alerts/targets.js';
 import type { ProfileRecord } from '../../api/db/alerts.js';
-import { matchKeyOf, type EntityRecord, type IdentifierType } from '../../api/db/monitoring.js';
+import { matchKeyOf, type EntityRecord } from '../../api/db/monitoring.js';
+import type { IdentifierType } from '../../lib/identifiers.js';
 
 const DOC: NormalizedDocument = {
   source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω', source: 'diavgeia', country: 'GR', title: 'ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
@@ -27,7 +28,9 @@ function profile(filters: Partial<Filters>): ProfileRecord {
 
 const matches = (filters: Partial<Filters>, doc = DOC) => profileMatcher(profile(filters)).matches(new DocumentText(doc));
 
-t.test('when keywords are compared, then case, accents and final sigma fold as in search, and words match whole', async (t) => {
+t.test('when keywords are compared, then case, accents and final sigma fold and words stem as in search, and words match whole', async (t) => {
+  t.ok(matches({ keywords: ['υπολογιστές'] }), 'another form of the word (stemmed)');
+  t.ok(matches({ keywords: ['ΣΥΜΒΑΣΕΙΣ'] }, { ...DOC, content: 'μία σύμβαση' }), 'plural keyword, singular text');
   t.ok(matches({ keywords: ['υπολογιστών'] }), 'lower case with accent against capitals');
   t.ok(matches({ keywords: ['ΥΠΟΛΟΓΙΣΤΏΝ'] }));
   t.ok(matches({ keywords: ['σχολικοσ'] }), 'final sigma folds to σ');
