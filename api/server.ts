@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
 import { DocumentStore } from '../ingest/state/documents.js';
 import { EntityIndex } from '../lib/entities.js';
+import { EntityReaders } from '../lib/entity-readers.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
@@ -56,7 +57,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
-  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), logger });
+  const entityReaders = new EntityReaders(documents.db);
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -86,6 +88,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     app.close();
     await search.close();
     blobs.close();
+    await entityReaders.close();
     documents.close();
     ingestState.close();
     db.close();
@@ -116,6 +119,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       app.close();
       await search.close();
       blobs.close();
+      await entityReaders.close();
       documents.close();
       ingestState.close();
       db.close();
