@@ -19,7 +19,7 @@ import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
 import { ReportStore } from './db/reports.js';
 import { JobQueue } from '../lib/job-queue.js';
-import { ReportService } from '../reports/service.js';
+import { ReportService } from './jobs/reports.js';
 import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): App {
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, deps.search),
+    reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
     reportStore,
   };
 

@@ -13,7 +13,7 @@ import type { KeyStore } from './db/keys.js';
 import type { MonitorStore } from './db/monitoring.js';
 import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
-import type { ReportService } from '../reports/service.js';
+import type { ReportService } from './jobs/reports.js';
 
 export interface AppContext {
   config: Config;
