@@ -436,8 +436,6 @@ export function buildMoreLikeThis(q: MoreLikeThisQuery): Query {
           minimum_should_match: '1',
         },
       }],
-      filter: q.source ? [{ term: { source: q.source } }] : [],
-      must_not: q.excludeIds?.length ? [{ ids: { values: q.excludeIds } }] : [],
     },
   };
 }
