@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { EntityIndex } from '../lib/entities.js';
+import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -19,7 +20,7 @@ import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
 import { ReportStore } from './db/reports.js';
 import { JobQueue } from '../lib/job-queue.js';
-import { ReportService } from '../reports/service.js';
+import { ReportService } from './jobs/reports.js';
 import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   embedder: Embedder;
   /** The entity index (documents.db) that GET /v1/entity reads. */
   entities: EntityIndex;
+  /** The same index read on reader threads (its owner closes it). */
+  entityReaders: EntityReaders;
   logger: Logger;
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
@@ -79,10 +82,11 @@ export function createApp(deps: AppDeps): App {
     blobs: deps.blobs,
     embedder: deps.embedder,
     entities: deps.entities,
+    entityReaders: deps.entityReaders,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, deps.search),
+    reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
     reportStore,
   };
 

@@ -3,6 +3,7 @@ import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { EntityIndex } from '../lib/entities.js';
+import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -13,7 +14,7 @@ import type { KeyStore } from './db/keys.js';
 import type { MonitorStore } from './db/monitoring.js';
 import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
-import type { ReportService } from '../reports/service.js';
+import type { ReportService } from './jobs/reports.js';
 
 export interface AppContext {
   config: Config;
@@ -25,7 +26,10 @@ export interface AppContext {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
+  /** The entity index, read on this thread (reports, monitoring). */
   entities: EntityIndex;
+  /** The same, read on reader threads: what GET /v1/entity uses, so it never holds the event loop. */
+  entityReaders: EntityReaders;
   alerts: AlertStore;
   monitor: MonitorStore;
   webhookSecrets: WebhookSecrets;

@@ -8,11 +8,13 @@ import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
 import { DocumentStore } from '../ingest/state/documents.js';
 import { EntityIndex } from '../lib/entities.js';
+import { EntityReaders } from '../lib/entity-readers.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
+import { startAlerts, type AlertService } from './jobs/alerts.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from '../lib/server-lock.js';
@@ -33,6 +35,7 @@ export interface RunningServer {
   url: string;
   app: App;
   jobs: IngestJobs;
+  alerts: AlertService;
   stop(): Promise<void>;
 }
 
@@ -54,7 +57,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
-  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), logger });
+  const entityReaders = new EntityReaders(documents.db);
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -84,19 +88,22 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     app.close();
     await search.close();
     blobs.close();
+    await entityReaders.close();
     documents.close();
     ingestState.close();
     db.close();
     throw err;
   });
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const bound = http.address();
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
+  const address = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : String(bound);
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  logger.info({ address, url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
   // Reports left pending by a stop or a crash run again now.
   app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
+  const alerts = startAlerts(config, db, documents, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -108,10 +115,12 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       // A report still running after the wait stays pending and runs again at the next start.
       await app.jobs.stop();
       await jobs.stop();
+      await alerts.stop();
       await pipeline.close();
       app.close();
       await search.close();
       blobs.close();
+      await entityReaders.close();
       documents.close();
       ingestState.close();
       db.close();
@@ -120,7 +129,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     })();
     return stopping;
   };
-  return { url, app, jobs, stop };
+  return { url, app, jobs, alerts, stop };
 }
 
 /** /proc/self/limits, or null where there is none (not Linux). */

@@ -1,24 +1,25 @@
 // Naming of indices and aliases (STYLE.md "Index lifecycle"):
-//   physical index  <prefix>-docs-<source>-m<MAPPING_VERSION>-<stamp>   one per source and generation
-//   read alias      <prefix>-docs                                       every source; clients query it
-//   write alias     <prefix>-docs-<source>                              one source; writes go through it
-// A rebuild creates a new physical index and moves both aliases to it in one atomic update.
-import type { SourceName } from './sources.js';
+//   physical index  <prefix>-docs-m<MAPPING_VERSION>-<stamp>   one per generation, every source in it
+//   alias           <prefix>-docs                              reads and writes (its one write index)
+// A rebuild creates a new physical index and moves the alias to it in one atomic update.
+// Builds of mapping version 5 and before kept one index per source (`<prefix>-docs-<source>-m<v>-<stamp>`)
+// behind a write alias `<prefix>-docs-<source>` each; a rebuild replaces them all (legacyIndexPattern).
+import { SOURCE_NAMES } from './sources.js';
 import { MAPPING_VERSION } from './version.js';
 
-/** The alias every read goes through: all sources. */
+/** The alias every read and write goes through: all sources, one physical index. */
 export function readAlias(prefix: string): string {
   return `${prefix}-docs`;
 }
 
-/** The alias one source's writes go through (and reads restricted to that source may use). */
-export function writeAlias(prefix: string, source: SourceName): string {
-  return `${prefix}-docs-${source}`;
+/** Pattern matching every physical index of this layout and prefix, whatever the mapping version. */
+export function physicalIndexPattern(prefix: string): string {
+  return `${prefix}-docs-m*`;
 }
 
-/** Pattern matching every physical index of this prefix, whatever the source or mapping version. */
-export function physicalIndexPattern(prefix: string): string {
-  return `${prefix}-docs-*-m*`;
+/** Patterns matching the per-source indices of builds before the one-index layout (mapping version ≤ 5). */
+export function legacyIndexPatterns(prefix: string): string[] {
+  return SOURCE_NAMES.map((source) => `${prefix}-docs-${source}-m*`);
 }
 
 /**
@@ -26,8 +27,8 @@ export function physicalIndexPattern(prefix: string): string {
  * which orders generations by name; `init` is used for the first generation `init()` creates, so that
  * two processes initialising at once agree on one name.
  */
-export function physicalIndexName(prefix: string, source: SourceName, stamp: string = timeStamp()): string {
-  return `${prefix}-docs-${source}-m${MAPPING_VERSION}-${stamp}`;
+export function physicalIndexName(prefix: string, stamp: string = timeStamp()): string {
+  return `${prefix}-docs-m${MAPPING_VERSION}-${stamp}`;
 }
 
 export function timeStamp(d: Date = new Date()): string {
@@ -37,11 +38,10 @@ export function timeStamp(d: Date = new Date()): string {
 /** What every index records in its mapping `_meta`. */
 export interface IndexMeta {
   mapping_version: number;
-  source: SourceName;
   embedding_model: string;
   embedding_dimension: number;
 }
 
-export function indexMeta(source: SourceName, embeddingModel: string, dimension: number): IndexMeta {
-  return { mapping_version: MAPPING_VERSION, source, embedding_model: embeddingModel, embedding_dimension: dimension };
+export function indexMeta(embeddingModel: string, dimension: number): IndexMeta {
+  return { mapping_version: MAPPING_VERSION, embedding_model: embeddingModel, embedding_dimension: dimension };
 }

@@ -15,7 +15,7 @@ export const FOLDED_NORMALIZER = 'pdi_folded';
 /**
  * Lucene's Greek stop set (`_greek_`), word for word, in the folded form the filter sees (after the
  * Greek lowercase filter: no tonos, σ for ς). Spelled out because the query builder must know which
- * words the Greek analysis drops (elasticsearch.ts buildTextQuery).
+ * words the Greek analysis drops (lib/search/elasticsearch/queries.ts buildTextQuery).
  */
 export const GREEK_STOP_WORDS: readonly string[] = (
   'ο η το οι τα του τησ των τον την και κι κ ειμαι εισαι ειναι ειμαστε ειστε στο στον στη στην μα αλλα απο ' +
@@ -32,19 +32,25 @@ export const ENGLISH_STOP_WORDS: readonly string[] = (
 
 /**
  * Hits one search may skip or return (from + size, or size after search_after): the step of a deep
- * walk (lib/search/elasticsearch.ts). Ten times Elasticsearch's default, so a jump deep into a large
+ * walk (lib/search/elasticsearch/paging.ts). Ten times Elasticsearch's default, so a jump deep into a large
  * result set takes a tenth of the passes, each scoring every match once. Pages within the first
  * 10,000 hits still use plain from/size.
  */
 export const MAX_RESULT_WINDOW = 100_000;
 
-export function buildSettings(): Record<string, unknown> {
+/** Shards and replicas of a new index (PDI_ES_SHARDS, PDI_ES_REPLICAS; docs/operations.md sizing). */
+export interface ShardLayout {
+  shards: number;
+  /** null: one replica as soon as there is a second node to hold it; a single node stays green. */
+  replicas: number | null;
+}
+
+export function buildSettings(layout: ShardLayout = { shards: 1, replicas: null }): Record<string, unknown> {
   return {
     index: {
-      number_of_shards: 1,
+      number_of_shards: layout.shards,
       max_result_window: MAX_RESULT_WINDOW,
-      // One replica as soon as there is a second node to hold it; a single node stays green.
-      auto_expand_replicas: '0-1',
+      ...(layout.replicas === null ? { auto_expand_replicas: '0-1' } : { number_of_replicas: layout.replicas }),
       // No refresh_interval: left to Elasticsearch's default, which refreshes every second while the
       // shard is being searched and skips refreshes once nobody searched it for 30 s ("search idle").
       // An ingest with no readers then writes fewer, larger segments, with fewer vector graphs to build

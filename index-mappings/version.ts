@@ -1,11 +1,12 @@
-// The version of the index contract (settings.ts + mapping.ts). Physical index names carry it
-// (`...-m<MAPPING_VERSION>-...`) and every index records it in `_meta`.
+// The version of the index contract (settings.ts + mapping.ts + the layout of index-names.ts). Physical
+// index names carry it (`...-m<MAPPING_VERSION>-...`) and every index records it in `_meta`.
 //
 // Bump it on any change an existing index cannot take in place: a field added, removed or retyped, an
-// analyzer or normalizer changed, `dynamic` rules, or the embedding model or dimension. After a bump,
-// every source needs a rebuild (`SearchProvider.rebuild`); the serving indices keep answering until then.
+// analyzer or normalizer changed, `dynamic` rules, the layout, or the embedding model or dimension.
+// After a bump, `pdi reindex` rebuilds every source; the serving indices keep answering until then.
 // A change that only touches query-time behaviour (boosts, query builders) needs no bump.
 // 4: the English analysis folds Greek (tonos, dialytika, final sigma) as the Greek analysis does.
 // 5: one searched field (mapping.ts SEARCH_TEXT_FIELD) holds title (written TITLE_WEIGHT times),
 //    content, summary and entity names; those fields are no longer searched themselves.
-export const MAPPING_VERSION = 5;
+// 6: one physical index for all sources (index-names.ts); `_meta` no longer names a source.
+export const MAPPING_VERSION = 6;

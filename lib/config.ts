@@ -20,6 +20,10 @@ export interface Config {
   dataDir: string;
   elasticsearchUrl: string | null;
   indexPrefix: string;
+  /** Primary shards of a new Elasticsearch index (PDI_ES_SHARDS, default 1). */
+  esShards: number;
+  /** Replicas of a new Elasticsearch index (PDI_ES_REPLICAS); null: one as soon as a second node holds it. */
+  esReplicas: number | null;
   /** Reader threads of the embedded engine; 0 runs its reads on the main thread. */
   embeddedReaders: number;
   smtpUrl: string | null;
@@ -138,6 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: dataDir(env),
     elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
     indexPrefix: prefix,
+    esShards: integer(env, 'PDI_ES_SHARDS', 1, 1, 64),
+    esReplicas: text(env, 'PDI_ES_REPLICAS') === null ? null : integer(env, 'PDI_ES_REPLICAS', 0, 0, 16),
     // One per core, at most four: each runs one query at a time on a core of its own, and more than
     // the cores would only queue in the OS instead of here.
     embeddedReaders: integer(env, 'PDI_EMBEDDED_READERS', Math.min(4, os.availableParallelism()), 0, 64),

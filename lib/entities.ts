@@ -25,6 +25,8 @@ export const MAX_MATCHES = 10_000;
 export const MAX_COUNTERPARTIES = 50;
 /** Names (and ΑΦΜs of a name) returned at most, the most frequent first. */
 export const MAX_NAMES = 20;
+/** Entities whose aggregate a reader keeps (until the next write to the database), the most recent. */
+const CACHED_QUERIES = 64;
 /** Documents whose amount is a contract's value: awards and contracts, not notices or payments. */
 const CONTRACT_CATEGORIES = new Set(['award', 'contract']);
 
@@ -79,30 +81,98 @@ export interface EntityAggregate {
 
 interface DocRow { source_id: string; source: string; published_at: string; category: string; amount: number | null; currency: string | null }
 interface PartyRow { role: Role | null; afm: string | null; name: string | null; name_key: string | null }
-interface Match extends DocRow { relevance: number; parties: PartyRow[]; self: PartyRow[] }
+interface Match extends DocRow { relevance: number; parties: PartyRow[]; self: PartyRow[]; adas: string[] }
+interface Found { row: DocRow; parties: PartyRow[]; adas: string[] }
+interface Resolved {
+  aggregate: Pick<EntityAggregate, 'names' | 'afm' | 'total' | 'sources' | 'first_seen' | 'last_seen' | 'total_contract_value' | 'counterparties'>;
+  matches: { source_id: string; relevance: number }[];
+}
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Reads the entity index of a document store's database (DocumentStore.db). */
 export class EntityIndex {
   private readonly keyDocs;
+  private readonly keyParties;
+  private readonly keyAdas;
   private readonly nameKeys;
-  private readonly docRow;
-  private readonly partiesOf;
-  private readonly adasOf;
   private readonly recordOf;
+  private readonly dataVersion;
+  private readonly totalChanges;
+  /** Runs its reads in one read transaction: one snapshot, whatever ingest commits meanwhile. */
+  private readonly snapshot;
+  private readonly cache = new Map<string, Resolved>();
+  private cachedAt = '';
 
+  // One statement each for all the documents of a key, not one per document: an ΑΦΜ of 174
+  // documents took 190 ms at p50 under 10 clients that way, against 18 ms for a rare-term search.
   constructor(db: Sqlite) {
-    this.keyDocs = db.prepare('SELECT source_id FROM entity_keys WHERE kind = ? AND key = ?').pluck();
+    const ofKey = 'FROM entity_keys k JOIN';
+    const where = 'ON x.source_id = k.source_id WHERE k.kind = ? AND k.key = ?';
+    this.keyDocs = db.prepare(`SELECT x.source_id, x.source, x.published_at, x.category, x.amount, x.currency ${ofKey} entity_docs x ${where}`);
+    this.keyParties = db.prepare(`SELECT x.source_id, x.role, x.afm, x.name, x.name_key ${ofKey} entity_parties x ${where}`);
+    this.keyAdas = db.prepare(`SELECT x.source_id, x.key ${ofKey} entity_keys x ${where} AND x.kind = 'ada'`);
     this.nameKeys = db.prepare('SELECT key FROM entity_name_words WHERE entity_name_words MATCH ? LIMIT ?').pluck();
-    this.docRow = db.prepare('SELECT source_id, source, published_at, category, amount, currency FROM entity_docs WHERE source_id = ?');
-    this.partiesOf = db.prepare('SELECT role, afm, name, name_key FROM entity_parties WHERE source_id = ?');
-    this.adasOf = db.prepare("SELECT key FROM entity_keys WHERE source_id = ? AND kind = 'ada'").pluck();
     this.recordOf = db.prepare('SELECT record FROM entity_docs WHERE source_id = ?').pluck();
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+    this.totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.snapshot = db.transaction((query: EntityQuery) => this.compute(query));
+  }
+
+  /** The documents holding a key, each with its parties and ΑΔΑs. */
+  private documentsOf(kind: string, key: string): Found[] {
+    const found = new Map<string, Found>();
+    for (const row of this.keyDocs.all(kind, key) as DocRow[]) found.set(row.source_id, { row, parties: [], adas: [] });
+    for (const p of this.keyParties.all(kind, key) as (PartyRow & { source_id: string })[]) {
+      const { source_id: id, ...party } = p;
+      found.get(id)?.parties.push(party);
+    }
+    for (const a of this.keyAdas.all(kind, key) as { source_id: string; key: string }[]) found.get(a.source_id)?.adas.push(a.key);
+    return [...found.values()];
   }
 
   /** The entity's documents across sources, aggregated; `page` cuts `matches` only. */
   resolve(query: EntityQuery, page: { limit: number; offset: number } = { limit: 20, offset: 0 }): EntityAggregate {
+    const { aggregate, matches } = this.resolved(query);
+    return {
+      identifier: query.identifier,
+      type: query.type,
+      valid: query.type === 'afm' ? isValidAfm(query.afm) : null,
+      ...aggregate,
+      matches: matches.slice(page.offset, page.offset + page.limit).map((m) => ({
+        ...(JSON.parse(this.recordOf.get(m.source_id) as string) as Record<string, unknown>),
+        relevance: m.relevance,
+      })),
+      limit: page.limit,
+      offset: page.offset,
+    };
+  }
+
+  /**
+   * The aggregate and ordered matches of a query, from the cache while nothing was written to the
+   * database since they were computed (by another connection, data_version; or by this one,
+   * total_changes): the same entity asked again costs a lookup, not its documents read and aggregated.
+   */
+  private resolved(query: EntityQuery): Resolved {
+    const version = `${this.dataVersion.get()}:${this.totalChanges.get()}`;
+    if (version !== this.cachedAt) {
+      this.cache.clear();
+      this.cachedAt = version;
+    }
+    const key = query.type === 'afm' ? `afm:${query.afm}` : query.type === 'ada' ? `ada:${query.ada}` : `name:${query.words.join(' ')}`;
+    let found = this.cache.get(key);
+    if (found) {
+      // Least recently used last: re-inserted at the end.
+      this.cache.delete(key);
+    } else {
+      found = this.snapshot(query);
+      if (this.cache.size >= CACHED_QUERIES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(key, found);
+    return found;
+  }
+
+  private compute(query: EntityQuery): Resolved {
     const matches = this.match(query);
     const sources: Record<string, number> = {};
     let first: string | null = null;
@@ -114,50 +184,40 @@ export class EntityIndex {
     }
     const { names, afm } = this.identity(query, matches);
     return {
-      identifier: query.identifier,
-      type: query.type,
-      valid: query.type === 'afm' ? isValidAfm(query.afm) : null,
-      names,
-      afm,
-      total: matches.length,
-      sources,
-      first_seen: first,
-      last_seen: last,
-      total_contract_value: this.contractValue(matches),
-      counterparties: counterparties(matches),
-      matches: matches.slice(page.offset, page.offset + page.limit).map((m) => ({
-        ...(JSON.parse(this.recordOf.get(m.source_id) as string) as Record<string, unknown>),
-        relevance: m.relevance,
-      })),
-      limit: page.limit,
-      offset: page.offset,
+      aggregate: {
+        names,
+        afm,
+        total: matches.length,
+        sources,
+        first_seen: first,
+        last_seen: last,
+        total_contract_value: this.contractValue(matches),
+        counterparties: counterparties(matches),
+      },
+      // Only what a page needs is kept: the parties were for the aggregate.
+      matches: matches.map((m) => ({ source_id: m.source_id, relevance: m.relevance })),
     };
   }
 
   /** The matching documents, most relevant first, then newest, then by id; at most MAX_MATCHES. */
   private match(query: EntityQuery): Match[] {
     const found = new Map<string, Match>();
-    const add = (sourceId: string, relevance: (parties: PartyRow[]) => { relevance: number; self: PartyRow[] }) => {
-      if (found.has(sourceId) || found.size >= MAX_MATCHES) return;
-      const row = this.docRow.get(sourceId) as DocRow | undefined;
-      if (!row) return;
-      const parties = this.partiesOf.all(sourceId) as PartyRow[];
-      found.set(sourceId, { ...row, parties, ...relevance(parties) });
+    const add = (docs: Found[], relevance: (f: Found) => { relevance: number; self: PartyRow[] }) => {
+      for (const f of docs) {
+        if (found.has(f.row.source_id) || found.size >= MAX_MATCHES) continue;
+        found.set(f.row.source_id, { ...f.row, parties: f.parties, adas: f.adas, ...relevance(f) });
+      }
     };
     if (query.type === 'afm') {
       // A party of the document (a buyer, a winner, a payee) is the entity itself; an ΑΦΜ found only
       // in the text is a mention.
-      for (const id of this.keyDocs.all('afm', query.afm) as string[]) {
-        add(id, (parties) => {
-          const self = parties.filter((p) => p.afm === query.afm);
-          return { relevance: self.length > 0 ? 1 : 0.8, self };
-        });
-      }
+      add(this.documentsOf('afm', query.afm), (f) => {
+        const self = f.parties.filter((p) => p.afm === query.afm);
+        return { relevance: self.length > 0 ? 1 : 0.8, self };
+      });
     } else if (query.type === 'ada') {
       // The decision itself, then the records that refer to it (KIMDIS contracts, Mitos rules, later decisions).
-      for (const id of this.keyDocs.all('ada', query.ada) as string[]) {
-        add(id, () => ({ relevance: id === `diavgeia:${query.ada}` ? 1 : 0.8, self: [] }));
-      }
+      add(this.documentsOf('ada', query.ada), (f) => ({ relevance: f.row.source_id === `diavgeia:${query.ada}` ? 1 : 0.8, self: [] }));
     } else {
       // Names whose key holds every word of the query's: the same key is the entity (1), a longer
       // name holding it ranks by the share of its words the query covers.
@@ -166,9 +226,8 @@ export class EntityIndex {
         .map((key) => ({ key, relevance: key === wanted ? 1 : round3(0.9 * Math.min(1, query.words.length / key.split(' ').length)) }))
         .sort((a, b) => b.relevance - a.relevance);
       for (const { key, relevance } of keys) {
-        for (const id of this.keyDocs.all('name', key) as string[]) {
-          add(id, (parties) => ({ relevance, self: parties.filter((p) => p.name_key === key) }));
-        }
+        if (found.size >= MAX_MATCHES) break;
+        add(this.documentsOf('name', key), (f) => ({ relevance, self: f.parties.filter((p) => p.name_key === key) }));
       }
     }
     return [...found.values()].sort((a, b) => b.relevance - a.relevance
@@ -214,7 +273,7 @@ export class EntityIndex {
     const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
     const byAda = new Map<string, number>();
     counted.forEach((m, i) => {
-      for (const ada of this.adasOf.all(m.source_id) as string[]) {
+      for (const ada of m.adas) {
         const j = byAda.get(ada);
         if (j === undefined) byAda.set(ada, i);
         else parent[find(i)] = find(j);

@@ -2,6 +2,10 @@
 // ΑΔΑΜ (KIMDIS registry id) and TED publication numbers. Formats: research/sources.md §1.1, §1.3, §1.9.
 import { resolveSource } from '../index-mappings/sources.js';
 
+/** How a client names an entity: its ΑΦΜ, its name, or a Diavgeia decision (ΑΔΑ) about it. */
+export const IDENTIFIER_TYPES = ['afm', 'name', 'ada'] as const;
+export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
+
 /** Latin capitals that look like Greek capitals; people type ADAs on Latin keyboards (`4AΓΤΛ-8`). */
 const LATIN_TO_GREEK: Record<string, string> = {
   A: 'Α', B: 'Β', E: 'Ε', Z: 'Ζ', H: 'Η', I: 'Ι', K: 'Κ', M: 'Μ', N: 'Ν', O: 'Ο', P: 'Ρ', T: 'Τ', Y: 'Υ', X: 'Χ',

@@ -113,7 +113,7 @@ export class JobQueue {
       if (!(err instanceof TimeoutError)) throw err;
       const job = this.row(id);
       if (job?.status !== 'running') return;
-      this.fail(job, `It took longer than ${Math.round(this.opts.timeoutMs / 1000)} s and was stopped; try again later or for a narrower identifier`);
+      this.fail(job, `It took longer than ${duration(this.opts.timeoutMs)} and was stopped; try again later or for a narrower identifier`);
     }).catch((err: unknown) => this.opts.log.error({ job: id, err }, 'job bookkeeping failed'));
   }
 
@@ -150,4 +150,10 @@ export class JobQueue {
   private row(id: string): JobRow | undefined {
     return this.db.prepare('SELECT id, kind, payload, status, attempts FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
+}
+
+/** `300000` → `5 min`, `90000` → `90 s`, `50` → `50 ms`. */
+function duration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
 }

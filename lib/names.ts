@@ -2,7 +2,7 @@
 // spellings of one organization meet (Greek in any case or accent, ELOT 743 Latin, informal Greeklish,
 // with or without its legal form): `ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ`, `Δήμος Αθηναίων`, `dimos athinaion`, `DHMOS A8HNAIWN`.
 // Used by the entity index (entity resolution), monitoring and alerts; bump ENTITY_INDEX_VERSION
-// (ingest/state/entities.ts) when a key changes, so stored keys are rebuilt.
+// (ingest/state/entity-index.ts) when a key changes, so stored keys are rebuilt.
 import { fold, greekLetters } from './greek.js';
 
 // ELOT 743 (= ISO 843, transcription), on folded text (lower case, no accents, σ for ς).

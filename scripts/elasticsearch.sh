@@ -9,8 +9,8 @@
 #
 # Environment (all optional):
 #   PDI_CACHE_DIR      where the distribution zip is fetched and unzipped (default ~/.cache/pdi)
-#   PDI_ES_VERSION     default 8.19.21 (the integ-test-zip from Maven Central: no bundled JDK); 9.x runs
-#                      too (docs/operations.md) and needs a JDK 21+, looked for in /usr/lib/jvm
+#   PDI_ES_VERSION     default 9.5.4 (the newest integ-test-zip Maven Central serves: no bundled JDK);
+#                      9.x needs a JDK 21+, looked for in /usr/lib/jvm. pdi does not run on 8.x.
 #   PDI_ES_INSTANCE    name of an independent instance (default "default"); tests use their own
 #   PDI_ES_RUN_DIR     parent of instance directories (default ${TMPDIR:-/tmp}/pdi-es)
 #   PDI_ES_PORT        HTTP port; default: the port this instance used last, else a random free one
@@ -21,7 +21,7 @@
 #   PDI_ES_START_TIMEOUT  seconds to wait for cluster health yellow (default 120)
 set -euo pipefail
 
-ES_VERSION="${PDI_ES_VERSION:-8.19.21}"
+ES_VERSION="${PDI_ES_VERSION:-9.5.4}"
 CACHE="${PDI_CACHE_DIR:-$HOME/.cache/pdi}"
 INSTANCE="${PDI_ES_INSTANCE:-default}"
 RUN_ROOT="${PDI_ES_RUN_DIR:-${TMPDIR:-/tmp}/pdi-es}"

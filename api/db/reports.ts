@@ -1,9 +1,8 @@
 // Due-diligence reports of organizations (contract 2.6, 3.1): the rows the routes read and the report
 // job writes. Every read is scoped to an organization: another organization's report is not found.
+import type { IdentifierType } from '../../lib/identifiers.js';
 import type { Db } from './database.js';
 
-export const IDENTIFIER_TYPES = ['afm', 'name', 'ada'] as const;
-export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 export type ReportStatus = 'pending' | 'completed' | 'failed';
 
 export interface ReportRow {

@@ -1,5 +1,6 @@
 // GET /v1/entity/{identifier}?type=afm|name|ada (Enterprise): resolution across every source, read
-// from the entity index built at ingest (lib/entities.ts), whichever engine serves search.
+// from the entity index built at ingest (lib/entities.ts) on reader threads (lib/entity-readers.ts),
+// whichever engine serves search.
 import { ValidationError } from '../../lib/errors.js';
 import { parseEntityQuery } from '../../lib/entities.js';
 import type { AppContext } from '../context.js';
@@ -14,6 +15,6 @@ export function registerEntity(routes: ContractRoutes, ctx: AppContext): void {
     const query = parseEntityQuery(identifier, stringParam(req, 'type') ?? 'afm');
     const limit = intParam(req, 'limit', 20, 1, 100);
     const offset = offsetParam(req);
-    replyJson(res, ctx.entities.resolve(query, { limit, offset }));
+    replyJson(res, await ctx.entityReaders.resolve(query, { limit, offset }));
   });
 }

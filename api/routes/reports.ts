@@ -2,9 +2,9 @@
 // the caller's organization; another organization's report is 404, as an unknown one.
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
+import { IDENTIFIER_TYPES, normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 import type { AppContext } from '../context.js';
-import { IDENTIFIER_TYPES, type IdentifierType, type ReportRow } from '../db/reports.js';
+import type { ReportRow } from '../db/reports.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { intParam, offsetParam } from '../middleware/validate.js';

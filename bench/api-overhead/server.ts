@@ -21,6 +21,7 @@ import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { EntityIndex } from '../../lib/entities.js';
+import { EntityReaders } from '../../lib/entity-readers.js';
 
 const [mode, keysFile, keyCount = '5000'] = process.argv.slice(2);
 const body = { hello: 'world' };
@@ -36,6 +37,7 @@ if (mode === 'bare' || mode === 'writer') {
 } else {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-'));
   const db = openDatabase(path.join(dir, 'accounts.db'));
+  const documents = new DocumentStore(':memory:');
   const app = createApp({
     config: loadConfig({ PDI_DATA_DIR: dir, LOG_LEVEL: 'silent' }),
     db,
@@ -44,7 +46,8 @@ if (mode === 'bare' || mode === 'writer') {
     search: new EmbeddedProvider({ file: ':memory:', dimension: 384, embeddingModel: 'pdi/hashing-384' }),
     blobs: new SqliteBlobStore(':memory:'),
     embedder: new HashingEmbedder(),
-    entities: new EntityIndex(new DocumentStore(':memory:').db),
+    entities: new EntityIndex(documents.db),
+    entityReaders: new EntityReaders(documents.db),
     logger: createLogger('silent'),
   });
   // Enterprise keys allow 1,000 requests a day each: rotate over enough of them that none runs out.

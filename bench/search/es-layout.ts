@@ -91,8 +91,8 @@ await buildOneIndex();
 const results = [];
 for (const q of QUERIES) {
   const variants: [string, string, object][] = [
-    ['per-source', perSource, buildTextQuery(q.text)],
-    ['one-index', oneIndex, buildTextQuery(q.text)],
+    ['per-source', perSource, buildTextQuery(q.text) as object],
+    ['one-index', oneIndex, buildTextQuery(q.text) as object],
     ['combined', oneIndex, combined(q.field, q.title, q.text)],
     ['combined-bare', oneIndex, combined(q.field, null, q.text)],
   ];

@@ -1,12 +1,11 @@
 // Issue 3's option "one index for all sources", as an experiment: the whole generated corpus in ONE
 // Elasticsearch index behind the read alias, written by the adapter itself (so the mapping, the
-// searched field and the stored record are production's). The adapter has no such layout: the corpus
-// is rebuilt as if it all were diavgeia's (`source` relabelled; the records keep their size), then the
-// seven other sources' empty indices are taken off the read alias, so a search without `source=`
-// reads one shard. Used by `bench/search/api.ts --layout one-index`; results in docs/benchmarks.md.
+// searched field and the stored record are production's). The corpus is rebuilt as if it all were
+// diavgeia's (`source` relabelled; the records keep their size). Since mapping version 6 the adapter
+// keeps every source in one index anyway. Used by `bench/search/api.ts --layout one-index`; results in docs/benchmarks.md.
 import { Client } from '@elastic/elasticsearch';
 import type { IndexedDocument } from '../../index-mappings/document.js';
-import { readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { readAlias } from '../../index-mappings/index-names.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { Generator } from './generate.js';
 
@@ -29,11 +28,7 @@ export async function loadOneIndex(
       progress(`one index: ${gen.n} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
     const behind = Object.keys(await client.indices.getAlias({ name: read }));
-    const others = behind.filter((index) => !index.startsWith(`${writeAlias(prefix, HOLDER)}-`));
-    if (others.length > 0) {
-      await client.indices.updateAliases({ actions: others.map((index) => ({ remove: { index, alias: read } })) });
-    }
-    progress(`read alias ${read}: ${behind.length - others.length} index`);
+    progress(`read alias ${read}: ${behind.length} index`);
   } finally {
     await client.close();
   }

@@ -92,6 +92,13 @@ export function writeEntities(db: Sqlite, docs: NormalizedDocument[]): void {
   const putParty = db.prepare('INSERT INTO entity_parties (source_id, role, afm, name, name_key) VALUES (?, ?, ?, ?, ?)');
   const newName = db.prepare('INSERT OR IGNORE INTO entity_name_keys (key) VALUES (?)');
   const nameWords = db.prepare('INSERT INTO entity_name_words (key) VALUES (?)');
+  // A page names the same bodies again and again (a municipality in most of its decisions).
+  const keys = new Map<string, string>();
+  const keyOf = (name: string) => {
+    let key = keys.get(name);
+    if (key === undefined) keys.set(name, (key = nameKey(name)));
+    return key;
+  };
   for (const doc of docs) {
     const id = doc.source_id;
     for (const d of drop) d.run(id);
@@ -103,7 +110,7 @@ export function writeEntities(db: Sqlite, docs: NormalizedDocument[]): void {
       if (a) putKey.run('ada', a, id);
     }
     for (const p of parties) {
-      const key = p.name === null ? '' : nameKey(p.name);
+      const key = p.name === null ? '' : keyOf(p.name);
       putParty.run(id, p.role, p.afm, p.name, key || null);
       if (key === '') continue;
       putKey.run('name', key, id);

@@ -28,6 +28,7 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
       prefix: config.indexPrefix,
       dimension: embedder.dimension,
       embeddingModel: embedder.id,
+      layout: { shards: config.esShards, replicas: config.esReplicas },
       logger,
     })
     : new EmbeddedProvider({

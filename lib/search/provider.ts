@@ -1,4 +1,4 @@
-// The port to the search engine. Two adapters implement it: elasticsearch.ts (production, the only
+// The port to the search engine. Two adapters implement it: elasticsearch/ (production, the only
 // importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
@@ -76,9 +76,6 @@ export interface KnnQuery {
 export interface MoreLikeThisQuery {
   text: string;
   limit: number;
-  source?: SourceName;
-  /** source_ids left out. */
-  excludeIds?: string[];
 }
 
 /** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */
@@ -137,11 +134,16 @@ export interface SearchProvider {
   readonly engine: EngineName;
   /** Creates what is missing (indices, aliases, tables). Idempotent. */
   init(): Promise<void>;
-  /** Inserts or overwrites by source_id in the serving index of each document's source. */
+  /**
+   * Inserts or overwrites by source_id in the serving generation. Each document is sent once; a refused
+   * one is reported with its cause, and the caller decides on a retry (ingest/stages/bulk-sink.ts).
+   */
   upsert(docs: IndexedDocument[]): Promise<BulkResult>;
   /**
-   * Builds a new generation of one source's index from `batches`, verifies the count, then swaps it in
-   * atomically and drops the old one. A failure leaves the old generation serving.
+   * Builds a new generation where `source` holds exactly `batches` and every other source is kept as
+   * it is, verifies the counts, then swaps it in atomically and drops the old one. A failure leaves
+   * the old generation serving. One rebuild at a time; the source is not ingested meanwhile (the
+   * ingest lock), other sources may be.
    */
   rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
   /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc. */

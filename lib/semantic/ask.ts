@@ -11,6 +11,16 @@ import { bestPassage, questionWords, wordWeights } from './passages.js';
 /** Hits taken from each retrieval leg before fusion: deep enough that a document ranked well by one leg only still fuses in. */
 export const FUSION_DEPTH = 50;
 
+/**
+ * The full-text ranking's weight in the fusion when the embedder is a sentence model (the semantic
+ * ranking weighs 1). A best-match search of a question's words ranks on shared words alone, and its
+ * tail holds documents that share one common word: at equal weights it pulled paraphrased and
+ * cross-language questions down; at half it still lifts names and exact terms (docs/benchmarks.md
+ * "Relevance of ask's retrieval"). With the lexical fallback embedder both rankings are lexical and
+ * weigh the same.
+ */
+export const TEXT_WEIGHT = 0.5;
+
 /** The longest context_preview, in characters. */
 export const PREVIEW_CHARS = 2000;
 
@@ -44,13 +54,13 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     search.knn({ vector, limit: depth }, opts),
     search.moreLikeThis({ text, limit: depth }, opts),
   ]);
-  const fused = reciprocalRankFusion([semantic, textHits], (h) => h.doc.source_id);
+  const fused = reciprocalRankFusion([semantic, textHits], (h) => h.doc.source_id, [1, embedder.fallback ? 1 : TEXT_WEIGHT]);
   return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
 }
 
-/** The contract's answer when no generator answers. */
+/** The contract's answer when no generator answers: fixed text, `documents` even for 1 (clients match it). */
 export function placeholderAnswer(found: number): string {
-  return `Found ${found} relevant document${found === 1 ? '' : 's'}. Generated answers are not yet available.`;
+  return `Found ${found} relevant documents. Generated answers are not yet available.`;
 }
 
 export interface AskDeps {

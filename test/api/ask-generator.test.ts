@@ -80,7 +80,7 @@ t.test('when the endpoint answers out of shape, then the placeholder', async (t)
   const { app, key } = await appWith(t, () => ({ status: 200, body: { choices: [] } }));
   const res = await app.request('/v1/ask', { key, method: 'POST', body: { question: 'road construction', limit: 1 } });
   t.equal(res.status, 200);
-  t.equal(res.body.answer, 'Found 1 relevant document. Generated answers are not yet available.');
+  t.equal(res.body.answer, 'Found 1 relevant documents. Generated answers are not yet available.');
 });
 
 t.test('when the endpoint never answers, then the placeholder once the timeout passes', async (t) => {

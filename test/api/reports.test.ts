@@ -6,7 +6,7 @@ import path from 'node:path';
 import t from 'tap';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
-import { BUYER, SUPPLIER, contractDoc } from '../helpers/report-docs.js';
+import { BUYER, SUPPLIER, contractDoc, ingestDocs, storeDocs } from '../helpers/report-docs.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -21,11 +21,10 @@ function hasPdftotext(): boolean {
 
 t.test('when a report is created, then it is pending, its PDF is 404, and once generated it is completed with report_json and a PDF', async (t) => {
   const app = await startTestApp(t, { holdJobs: true });
-  await app.search.upsert([
+  await ingestDocs(app.documents, app.search, [
     contractDoc('24SYMV000000001', { value: 120_000, published: '2023-03-01T10:00:00Z' }),
     contractDoc('24SYMV000000002', { value: 80_000, published: '2024-06-01T10:00:00Z', procedure: 'Απευθείας ανάθεση' }),
   ]);
-  await app.search.refresh();
   const key = app.key('pro');
 
   const created = await app.request('/v1/reports', { key, method: 'POST', body: { entity_identifier: SUPPLIER.afm, identifier_type: 'afm' } });
@@ -161,6 +160,8 @@ t.test('when generation fails (the search engine is down), then the report ends 
   const search = new ElasticsearchProvider({ url: 'http://127.0.0.1:9', prefix: 'reports-down', dimension: 384, embeddingModel: 'pdi/hashing-384', requestTimeoutMs: 2_000 });
   t.teardown(() => search.close());
   const app = await startTestApp(t, { search });
+  // Known to the entity index, so the report reads the document from the engine.
+  storeDocs(app.documents, [contractDoc('24SYMV000000001', { value: 120_000 })]);
   const key = app.key('pro');
   const created = await app.request('/v1/reports', { key, method: 'POST', body: { entity_identifier: SUPPLIER.afm, identifier_type: 'afm' } });
   await app.app.jobs.idle();

@@ -237,6 +237,9 @@ export function semanticContract(t: Test, engine: string, open: (t: Test) => Pro
         t.equal(res.status, 422, `limit=${limit}`);
         t.same(res.body, { detail: 'limit must be an integer from 1 to 100' }, `limit=${limit}`);
       }
+      const blank = await app.request('/v1/similar/%20', { key: ent });
+      t.equal(blank.status, 422);
+      t.same(blank.body, { detail: 'source_id must not be empty' });
       const unknown = await app.request('/v1/similar/ted:00000000-2099', { key: ent });
       t.equal(unknown.status, 404);
       t.same(unknown.body, { detail: 'Document not found: ted:00000000-2099' });

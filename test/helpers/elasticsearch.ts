@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
-import { indexMeta, readAlias, writeAlias } from '../../index-mappings/index-names.js';
+import { indexMeta, readAlias } from '../../index-mappings/index-names.js';
 import { buildMapping, METADATA_JSON_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
 import { buildSettings, ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from '../../index-mappings/settings.js';
 import type { SourceName } from '../../index-mappings/sources.js';
@@ -117,19 +117,21 @@ export async function aliasTargets(url: string, alias: string): Promise<string[]
 
 /** A complete IndexedDocument for tests; `overrides` win. */
 /**
- * Makes the serving index of `source` under `prefix` one an older build made: `version` in its _meta,
+ * Makes a serving index of `source` under `prefix` one an older build made, in the layout of builds
+ * before mapping version 6 (one index per source behind the read alias and a write alias of its own,
+ * `<prefix>-docs-<source>`, and `source` in its _meta): `version` in its _meta,
  * and for version 2 the metadata record as a keyword (raw JSON) instead of binary (base64). Call before
  * a provider initialises the prefix. Returns the index name.
  */
 export async function olderIndex(url: string, prefix: string, source: SourceName, version: number, dimension: number, model: string): Promise<string> {
   const index = `${prefix}-docs-${source}-m${version}-old`;
-  const mappings = buildMapping(dimension, { ...indexMeta(source, model, dimension), mapping_version: version }) as OlderMapping;
+  const mappings = buildMapping(dimension, { ...indexMeta(model, dimension), source, mapping_version: version }) as OlderMapping;
   if (version === 2) mappings.properties[METADATA_JSON_FIELD] = { type: 'keyword', index: false, doc_values: true };
   if (version <= 4) searchedAsBefore5(mappings);
   const created = await es(url, 'PUT', `/${index}`, {
     settings: buildSettings(),
     mappings,
-    aliases: { [readAlias(prefix)]: {}, [writeAlias(prefix, source)]: { is_write_index: true } },
+    aliases: { [readAlias(prefix)]: {}, [`${prefix}-docs-${source}`]: { is_write_index: true } },
   });
   if (created.status !== 200) throw new Error(`index of mapping version ${version}: ${created.status} ${JSON.stringify(created.body)}`);
   return index;

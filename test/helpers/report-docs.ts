@@ -1,6 +1,8 @@
 // Procurement documents for report tests, written as the KIMDIS normalizer writes them
 // (ingest/sources/kimdis/normalize.ts): labelled content lines, entities and an amount.
 import type { IndexedDocument } from '../../index-mappings/document.js';
+import type { DocumentStore } from '../../ingest/state/documents.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
 import { makeDoc } from './elasticsearch.js';
 
 export const BUYER = { name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090025537' };
@@ -35,4 +37,16 @@ export function contractDoc(id: string, spec: ContractSpec = {}): IndexedDocumen
     entities: { afm: [buyer.afm, supplier.afm], ada: [], names: [buyer.name, supplier.name] },
     amount: spec.value === undefined ? null : { value: spec.value, currency: 'EUR' },
   });
+}
+
+/** Writes documents into the document store and its entity index, as ingest does first. */
+export function storeDocs(documents: DocumentStore, docs: IndexedDocument[]): void {
+  documents.save(docs.map(({ embedding: _e, indexed_at, content_hash, original, ...doc }) => ({ doc, indexed_at, content_hash, original })));
+}
+
+/** Writes documents as ingest does: the document store (and its entity index), then the search index. */
+export async function ingestDocs(documents: DocumentStore, search: SearchProvider, docs: IndexedDocument[]): Promise<void> {
+  storeDocs(documents, docs);
+  await search.upsert(docs);
+  await search.refresh();
 }

@@ -1,7 +1,7 @@
 // The one contract suite every SearchProvider runs (search-embedded.test.ts, search-elasticsearch.test.ts).
 // Engine-neutral: it writes through the port, calls refresh() after writes, and asserts only what both
-// engines promise. In particular it never depends on stemming (Elasticsearch-only): no query word has
-// another inflection anywhere in the fixtures. Stop words are searched only where both engines find them.
+// engines promise. Both stem (Greek and English); the stemming cases use words whose stems the two
+// engines' stemmers agree on. Stop words are searched only where both engines find them.
 // open() must return a provider whose embedding dimension is CONTRACT_DIMENSION; the suite calls init().
 import type { Test } from 'tap';
 import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
@@ -248,6 +248,25 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(ids(await search(p, '"οδικού δικτύου"')), ['kimdis:K04']);
       t.same(sorted(ids(await search(p, 'οδικού δικτύου'))), ['kimdis:K04', 'mitos:M02']);
       t.equal((await search(p, '"δικτύου οδικού"')).total, 0);
+    });
+
+    t.test('when a Greek word is typed in another inflection, then the documents with its other forms are found', async (t) => {
+      t.same(sorted(ids(await search(p, 'συμβάσεις'))), ['kimdis:K01', 'kimdis:K02'], 'σύμβαση found as συμβάσεις');
+      t.same(ids(await search(p, 'ΣΥΜΒΑΣΕΩΝ', { source: 'kimdis' })), ids(await search(p, 'Σύμβαση', { source: 'kimdis' })));
+      t.same(ids(await search(p, '"οδικών δικτύων"')), ['kimdis:K04'], 'a phrase in other inflections still needs the words adjacent');
+      t.same(sorted(ids(await search(p, 'λιμάνια'))), ['diavgeia:D03', 'diavgeia:D04'], 'λιμάνι, λιμάνια, λιμανιού');
+    });
+
+    t.test('when an English word is typed in the plural or singular, then the other form is found', async (t) => {
+      t.same(sorted(ids(await search(p, 'installations'))), ['ted:T04']);
+      t.same(sorted(ids(await search(p, 'membrane'))), ['ted:T03']);
+      t.same(sorted(ids(await search(p, 'plants'))), ['ted:T02']);
+      t.same(sorted(ids(await search(p, '"desalination membrane"'))), ['ted:T03']);
+    });
+
+    t.test('when a prefix is longer than a word\'s stem, then it still matches the word as written', async (t) => {
+      t.same(sorted(ids(await search(p, 'φωτοβολταϊκού*'))), ['rae:R01']);
+      t.same(sorted(ids(await search(p, 'installation*'))), ['ted:T04']);
     });
 
     t.test('when a phrase would run from the end of the title into its start or into the content, then it does not match', async (t) => {

@@ -13,7 +13,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../../lib/search/embedded.js';
 import { TableSet } from '../../lib/search/embedded/table-set.js';
-import { VALUE_GAP, docText, indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
+import { RAW_MARK, TEXT_VERSION, VALUE_GAP, docText, indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { CONTRACT_DIMENSION, searchContract } from './search-contract.js';
@@ -48,6 +48,33 @@ function doc(source_id: string, published_at: string, title: string, content: st
 
 const ids = (hits: { doc: { source_id: string } }[]) => hits.map((h) => h.doc.source_id);
 
+/**
+ * An index as a build of text `version` left it: the documents written by this build, then each FTS5 row
+ * and token count rewritten in `version`'s tokens and the versions recorded as that build recorded them
+ * (before version 2, no version per set).
+ */
+async function olderIndex(version: number, docs: IndexedDocument[]): Promise<string> {
+  const file = newFile();
+  const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  await p.upsert(docs);
+  await p.close();
+  const raw = new Database(file);
+  for (const d of docs) {
+    const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE source = ? AND state = 'serving'`).pluck().get(d.source) as string;
+    const rid = raw.prepare(`SELECT rid FROM "${set}_docs" WHERE source_id = ?`).safeIntegers(true).pluck().get(d.source_id) as bigint;
+    const now = docText(d, TEXT_VERSION);
+    const then = docText(d, version);
+    raw.prepare(`INSERT INTO "${set}_fts" ("${set}_fts", rowid, title, body) VALUES ('delete', ?, ?, ?)`).run(rid, now.title.join(' '), now.body.join(' '));
+    raw.prepare(`INSERT INTO "${set}_fts" (rowid, title, body) VALUES (?, ?, ?)`).run(rid, then.title.join(' '), then.body.join(' '));
+    raw.prepare(`UPDATE "${set}_docs" SET ntok = ? WHERE rid = ?`).run(then.title.length + then.body.length, rid);
+    if (version >= 2) raw.prepare(`UPDATE meta SET value = ? WHERE key = ?`).run(String(version), `text_version:${set}`);
+  }
+  raw.prepare(`UPDATE meta SET value = ? WHERE key = 'text_version'`).run(String(version));
+  if (version < 2) raw.prepare(`DELETE FROM meta WHERE key LIKE 'text_version:%'`).run();
+  raw.close();
+  return file;
+}
+
 // ------------------------------------------------------------------------------------------ tests
 
 t.test('when the index is reopened with another dimension or model, then it refuses to open', async (t) => {
@@ -73,18 +100,7 @@ t.test('when an index was written before phrases stopped at value boundaries (te
     doc(id, '2024-01-01T00:00:00Z', 'Οδικά έργα', 'Ασφαλτόστρωση δρόμων', { entities: { afm: [], ada: [], names } });
   // One value each: tokenized the same in versions 1 and 2.
   const signs = doc('kimdis:K1', '2024-01-01T00:00:00Z', 'Οδικά έργα', 'Σήμανση δρόμων');
-  /** An index as a build before version 2 left it: at version 1, with no version per set. */
-  const versionOne = async () => {
-    const file = newFile();
-    const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
-    await p.upsert([signs]);
-    await p.close();
-    const raw = new Database(file);
-    raw.prepare(`UPDATE meta SET value = '1' WHERE key = 'text_version'`).run();
-    raw.prepare(`DELETE FROM meta WHERE key LIKE 'text_version:%'`).run();
-    raw.close();
-    return file;
-  };
+  const versionOne = () => olderIndex(1, [signs]);
   const file = await versionOne();
   const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
   await p.upsert([roads('kimdis:K2', ['Οδοποιία Κάσου ΑΕ'])]);
@@ -102,7 +118,7 @@ t.test('when an index was written before phrases stopped at value boundaries (te
   await control.close();
   await p.close();
   const check = new Database(file);
-  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'text_version'`).pluck().get(), '2', 'an older build now refuses the index');
+  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'text_version'`).pluck().get(), String(TEXT_VERSION), 'an older build now refuses the index');
   check.close();
 
   const again = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
@@ -112,21 +128,45 @@ t.test('when an index was written before phrases stopped at value boundaries (te
   t.equal((await search(again, '"δρόμων Οδοποιία"')).total, 0, 'the rebuilt set keeps values apart');
 });
 
+t.test('when an index was written before stemming (text version 2), then it keeps serving and writing unstemmed until its source is rebuilt', async (t) => {
+  const contract = (id: string) => doc(id, '2024-01-01T00:00:00Z', 'Σύμβαση καθαρισμού', 'Υπογραφή σύμβασης');
+  const file = await olderIndex(2, [contract('kimdis:K1')]);
+  const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => p.close());
+  const total = async (q: string) => (await p.search({ text: q, limit: 10, offset: 0 })).total;
+  t.equal(await total('σύμβαση'), 1, 'the version-2 set answers');
+  t.equal(await total('συμβάσεις'), 0, 'unstemmed, as before');
+  t.equal(await total('συμβάσ*'), 1, 'prefixes too');
+  await p.upsert([contract('kimdis:K2')]);
+  t.equal(await total('σύμβαση'), 2, 'a new document joins the set in version 2');
+  t.equal(await total('συμβάσεις'), 0);
+  await p.upsert([doc('kimdis:K2', '2024-01-01T00:00:00Z', 'Άλλο', 'τίποτα')]);
+  t.equal(await total('σύμβαση'), 1, 'an overwrite takes out exactly the version-2 tokens');
+  await p.rebuild('kimdis', (async function* () { yield [contract('kimdis:K1'), contract('kimdis:K2')]; })());
+  t.equal(await total('συμβάσεις'), 2, 'the rebuilt set stems');
+  t.equal(await total('"σύμβασης υπογραφή"'), 0, 'phrases keep their order');
+  t.equal(await total('"υπογραφή συμβάσεων"'), 2);
+});
+
 t.test('when a document has several text values, then the body has one gap between non-empty values, and no common-term list is made for the gap', async (t) => {
   const d = doc('rae:G1', '2024-01-01T00:00:00Z', 'Άδεια', 'Αιολικό πάρκο', { entities: { afm: [], ada: [], names: ['Άνεμος ΑΕ', ''] } });
   t.same(docText(d, 2).body, ['αιολικο', 'παρκο', VALUE_GAP, 'ανεμοσ', 'αε'], 'the empty summary and name add nothing');
   t.same(docText(d, 1).body, ['αιολικο', 'παρκο', 'ανεμοσ', 'αε']);
-  t.throws(() => docText(d, 3), /unknown text version 3/);
+  t.same(docText(d, 3).body, ['αιολικ', 'παρκ', VALUE_GAP, 'ανεμ', 'αε', VALUE_GAP, ...['αιολικο', 'παρκο', 'ανεμοσ'].map((w) => RAW_MARK + w)],
+    'version 3: stems, then each word its stem changed, once, marked');
+  t.same(docText(d, 3).title, ['αδει', VALUE_GAP, `${RAW_MARK}αδεια`]);
+  t.throws(() => docText(d, 4), /unknown text version 4/);
 
   const file = newFile();
   const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: 1 } });
   await p.rebuild('rae', (async function* () { yield [d]; })());
   await p.close();
   const raw = new Database(file);
-  const hot = raw.prepare(`SELECT term FROM s_rae_1_hot`).pluck().all();
+  const hot = raw.prepare(`SELECT term FROM s_rae_1_hot`).pluck().all() as string[];
   raw.close();
-  t.ok(hot.includes('παρκο'), 'every other term got its list');
+  t.ok(hot.includes('παρκ'), 'every other term got its list');
   t.notOk(hot.includes(VALUE_GAP));
+  t.notOk(hot.some((term) => term.startsWith(RAW_MARK)), 'nor for the unstemmed copies');
 });
 
 t.test('when the index was written by a build with a newer text version, then it refuses to open', async (t) => {
@@ -138,7 +178,7 @@ t.test('when the index was written by a build with a newer text version, then it
   raw.prepare(`UPDATE meta SET value = '99' WHERE key = 'text_version'`).run();
   raw.close();
   const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
-  await t.rejects(p.init(), /text_version=99.*text_version=2.*Reindex required/s);
+  await t.rejects(p.init(), new RegExp(`text_version=99.*text_version=${TEXT_VERSION}.*Reindex required`, 's'));
   await p.close();
 });
 
@@ -204,9 +244,13 @@ t.test('when the user text is parsed, then only quotes and trailing stars are sy
     'one-letter prefixes are plain terms; a star not ending a word is a separator');
   t.same(parseQuery('same Same SAME'), [{ kind: 'term', token: 'same' }], 'duplicates collapse');
   t.same(parseQuery('"" 😀 ()'), []);
-  t.equal(toMatch(parseQuery('"a b" cc* d')), '"a b" "cc"* "d"');
-  for (const text of ['"; DROP TABLE x; --', 'NEAR(a b, 3)', '{title}: x', 'a"b"c', '\\"']) {
-    t.notMatch(toMatch(parseQuery(text)), /[^"\p{L}\p{N} *]/u, `${text}: only quoted tokens`);
+  t.equal(toMatch(parseQuery('"a b" cc* d'), 2), '"a b" "cc"* "d"');
+  t.equal(toMatch(parseQuery('"contracts signed" δημ* Συμβάσεις'), 3), `"contract sign" AND ("δημ"* OR "${RAW_MARK}δημ"*) AND "συμβασ"`,
+    'version 3: terms and phrases stemmed, a prefix on stems and unstemmed words');
+  for (const text of ['"; DROP TABLE x; --', 'NEAR(a b, 3)', '{title}: x', 'a"b"c', '\\"', 'x* OR y*']) {
+    t.notMatch(toMatch(parseQuery(text), 2), /[^"\p{L}\p{N} *]/u, `${text}: only quoted tokens`);
+    // Outside the quotes, version 3 adds only AND, OR and parentheses around a prefix's two forms.
+    t.notMatch(toMatch(parseQuery(text), 3).replace(/"[^"]*"\*?/g, '').replace(/\b(AND|OR)\b/g, ''), /[^ ()]/u, `${text}: v3, only quoted tokens`);
   }
 });
 

@@ -9,7 +9,7 @@ import {
   physicalIndexPattern,
   readAlias,
   timeStamp,
-  writeAlias,
+  legacyIndexPatterns,
 } from '../../index-mappings/index-names.js';
 import { buildMapping, METADATA_JSON_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
 import { buildSettings } from '../../index-mappings/settings.js';
@@ -28,8 +28,8 @@ t.test('when the mapping is built for an embedder, then the vector field takes i
 });
 
 t.test('when _meta is passed, then it is merged over the version and dimension', async (t) => {
-  const m = buildMapping(4, { ...indexMeta('ted', 'some/model', 4) });
-  t.same(m._meta, { mapping_version: MAPPING_VERSION, embedding_dimension: 4, source: 'ted', embedding_model: 'some/model' });
+  const m = buildMapping(4, { ...indexMeta('some/model', 4) });
+  t.same(m._meta, { mapping_version: MAPPING_VERSION, embedding_dimension: 4, embedding_model: 'some/model' });
 });
 
 t.test('when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record and the search text', async (t) => {
@@ -49,11 +49,18 @@ t.test('when an indexed document is compared with the mapping, then every field 
   t.equal(buildMapping(4).dynamic, 'strict');
 });
 
-t.test('when index names are built, then they follow <prefix>-docs-<source>-m<version>-<stamp>', async (t) => {
+t.test('when index names are built, then they follow <prefix>-docs-m<version>-<stamp>, one index for every source', async (t) => {
   t.equal(readAlias('pdi'), 'pdi-docs');
-  t.equal(writeAlias('pdi', 'data_gov_gr'), 'pdi-docs-data_gov_gr');
-  t.equal(physicalIndexName('pdi', 'kimdis', 'init'), `pdi-docs-kimdis-m${MAPPING_VERSION}-init`);
+  t.equal(physicalIndexName('pdi', 'init'), `pdi-docs-m${MAPPING_VERSION}-init`);
   t.equal(timeStamp(new Date('2025-01-02T03:04:05.678Z')), '20250102t030405678');
-  t.match(physicalIndexName('pdi', 'ted'), new RegExp(`^pdi-docs-ted-m${MAPPING_VERSION}-\\d{8}t\\d{9}$`));
-  t.equal(physicalIndexPattern('pdi'), 'pdi-docs-*-m*');
+  t.match(physicalIndexName('pdi'), new RegExp(`^pdi-docs-m${MAPPING_VERSION}-\\d{8}t\\d{9}$`));
+  t.equal(physicalIndexPattern('pdi'), 'pdi-docs-m*');
+  t.ok(legacyIndexPatterns('pdi').includes('pdi-docs-kimdis-m*'), 'the per-source indices of older builds');
+});
+
+t.test('when shards and replicas are configured, then a new index takes them; by default one shard and a replica once a second node holds it', async (t) => {
+  t.match(buildSettings().index, { number_of_shards: 1, auto_expand_replicas: '0-1' });
+  const set = buildSettings({ shards: 3, replicas: 2 }).index as Record<string, unknown>;
+  t.match(set, { number_of_shards: 3, number_of_replicas: 2 });
+  t.notOk('auto_expand_replicas' in set, 'an explicit replica count is not auto-expanded');
 });

@@ -24,9 +24,8 @@ const ALLOWED: Record<string, string[]> = {
   'index-mappings': [],
   lib: ['index-mappings/'],
   ingest: ['index-mappings/', 'lib/'],
-  reports: ['index-mappings/', 'lib/', 'api/db/'],
-  api: ['index-mappings/', 'lib/', 'reports/'],
-  cli: ['index-mappings/', 'lib/', 'ingest/', 'api/', 'reports/'],
+  api: ['index-mappings/', 'lib/'],
+  cli: ['index-mappings/', 'lib/', 'ingest/', 'api/'],
 };
 const COMPOSERS: Record<string, string[]> = { 'api/server.ts': ['ingest/'] };
 

@@ -13,6 +13,13 @@ t.test('when two rankings are fused, then a document high in both beats one firs
   for (const f of fused) t.ok(f.relevance > 0 && f.relevance < 1, `${f.item}: ${f.relevance}`);
 });
 
+t.test('when the rankings weigh differently, then the heavier one breaks the tie, and first in both is still 1', async (t) => {
+  const fused = reciprocalRankFusion([['a', 'b'], ['b', 'a']], (x) => x, [1, 0.5]);
+  t.same(fused.map((f) => f.item), ['a', 'b']);
+  t.equal(reciprocalRankFusion([['x'], ['x']], (x) => x, [1, 0.5])[0].relevance, 1);
+  t.ok(fused[1].relevance < fused[0].relevance && fused[0].relevance < 1);
+});
+
 t.test('when scores tie, then the order of first appearance decides; empty rankings fuse to nothing', async (t) => {
   t.same(reciprocalRankFusion([['a', 'b'], ['c', 'd']], (x) => x).map((f) => f.item), ['a', 'c', 'b', 'd']);
   t.same(reciprocalRankFusion([[], []], (x: string) => x), []);

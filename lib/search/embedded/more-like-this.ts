@@ -14,10 +14,11 @@ const STOP = new Set([...GREEK_STOP_WORDS, ...ENGLISH_STOP_WORDS]);
 const MAX_TEXT_CHARS = 2_000;
 
 /**
- * The FTS5 MATCH of the text's most distinctive words, or null when it has none. `dfOf` gives a word's
- * document frequency over the searched table sets, `documents` their size.
+ * The text's most distinctive words (folded, as written), or null when it has none. `dfOf` gives a
+ * word's document frequency over the searched table sets, `documents` their size. Each table set then
+ * ORs them in its own text version's terms (text.ts likeMatchFor).
  */
-export function likeMatch(text: string, dfOf: (token: string) => number, documents: number): string | null {
+export function likeWords(text: string, dfOf: (token: string) => number, documents: number): string[] | null {
   const scored: { token: string; weight: number }[] = [];
   for (const [token, f] of termCounts(text.slice(0, MAX_TEXT_CHARS))) {
     if (STOP.has(token)) continue;
@@ -27,7 +28,7 @@ export function likeMatch(text: string, dfOf: (token: string) => number, documen
   }
   if (!scored.length) return null;
   scored.sort((a, b) => b.weight - a.weight || (a.token < b.token ? -1 : 1));
-  return scored.slice(0, MORE_LIKE_THIS_TERMS).map((s) => `"${s.token}"`).join(' OR ');
+  return scored.slice(0, MORE_LIKE_THIS_TERMS).map((s) => s.token);
 }
 
 /** Occurrences of each word of `text`, tokenized as query words are (parseQuery dedupes, so word by word). */

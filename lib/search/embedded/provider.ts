@@ -11,13 +11,13 @@ import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, SearchHit, SearchProvider,
   SearchResult, TextQuery,
 } from '../provider.js';
-import { likeMatch } from './more-like-this.js';
+import { likeWords } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
-import { TEXT_VERSION, compareCodePoints, parseQuery, toMatch } from './text.js';
+import { TEXT_VERSION, compareCodePoints, likeMatchFor, parseQuery, queryFor, termFor, type SetQuery } from './text.js';
 
 export type { Tuning } from './table-set.js';
 
@@ -214,20 +214,28 @@ export class EmbeddedProvider implements SearchProvider {
     const limit = Math.max(0, Math.floor(q.limit));
     const offset = Math.max(0, Math.floor(q.offset));
     if (!items.length) return { total: 0, hits: [] };
-    const match = toMatch(items);
-    // One plain term: the common-term list path applies (an infinite hotMinDf turns it off).
-    const single = items.length === 1 && items[0].kind === 'term' && Number.isFinite(this.tuning.hotMinDf) ? items[0].token : null;
+    // Each table set is asked in its own text version's terms (stemmed from version 3); one plain term
+    // takes the common-term list path (an infinite hotMinDf turns it off).
+    const queries = new Map<number, SetQuery>();
+    const queryOf = (set: TableSet): SetQuery => {
+      let sq = queries.get(set.textVersion);
+      if (!sq) queries.set(set.textVersion, (sq = queryFor(items, set.textVersion)));
+      return sq;
+    };
+    const lists = Number.isFinite(this.tuning.hotMinDf);
     const k = offset + limit;
     // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
     // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
     // of a broad prefix (`προμηθ*` matches ~70% of documents).
     const constant = items.every((item) => item.kind === 'prefix');
-    const maintain: TableSet[] = [];
+    const maintain: { set: TableSet; term: string }[] = [];
     const result = this.read(() => {
       const sets = this.serving(q.source);
       // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
       // pages neither read nor keep a ranking.
-      const paging = offset > 0 ? { key: JSON.stringify([sets.map((set) => set.name), match, constant]), version: this.indexVersion() } : null;
+      const paging = offset > 0
+        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant]), version: this.indexVersion() }
+        : null;
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
         this.counters.fromRanking += 1;
@@ -235,17 +243,18 @@ export class EmbeddedProvider implements SearchProvider {
       }
       const parts: { set: TableSet; count: number; top: Ranked[] | null }[] = [];
       for (const set of sets) {
-        const hot = single ? set.hotTop(single, k) : null;
+        const { match, single } = queryOf(set);
+        const hot = single && lists ? set.hotTop(single, k) : null;
         if (hot?.kind === 'ok') {
           this.counters.fromList += 1;
           parts.push({ set, count: hot.total, top: hot.top });
           continue;
         }
         const count = set.count(match);
-        if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push(set);
+        if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push({ set, term: single! });
         // A fresh list certifies about hotListSize minus the ties at its cut; a stale one that fails on the
         // first half is worth rebuilding (deeper pages simply stay on FTS5).
-        if (hot?.kind === 'stale' && k <= this.tuning.hotListSize / 2) maintain.push(set);
+        if (hot?.kind === 'stale' && k <= this.tuning.hotListSize / 2) maintain.push({ set, term: single! });
         parts.push({ set, count, top: null });
       }
       const total = parts.reduce((sum, p) => sum + p.count, 0);
@@ -258,6 +267,7 @@ export class EmbeddedProvider implements SearchProvider {
       for (const { set, count, top } of parts) {
         if (!count) continue;
         if (!top) this.counters.rankedByFts += 1;
+        const { match } = queryOf(set);
         const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(depth, count)) : set.rank(match, Math.min(depth, count)));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
@@ -269,7 +279,7 @@ export class EmbeddedProvider implements SearchProvider {
     }, opts.signal);
     // A common term without a usable list: build it now, so the next call is fast. Best effort, and
     // never waits for another process's write lock.
-    for (const set of maintain) this.maintain(set, single!);
+    for (const { set, term } of maintain) this.maintain(set, term);
     this.debug('search', started, { total: result.total, hits: result.hits.length, lists: maintain.length });
     return result;
   }
@@ -335,20 +345,18 @@ export class EmbeddedProvider implements SearchProvider {
     if (this.pool) return this.pool.call('moreLikeThis', q, opts);
     const started = performance.now();
     const limit = Math.max(0, Math.floor(q.limit));
-    const exclude = new Set(q.excludeIds ?? []);
     const hits = this.read(() => {
-      const sets = this.serving(q.source);
+      const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const match = likeMatch(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${token}"`), 0), documents);
-      if (match === null) return [];
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
-        for (const r of set.rank(match, limit + exclude.size)) candidates.push({ set, rid: r.rid, s: r.s });
+        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)
-        .filter((c) => !exclude.has(sidOf(c)))
         .slice(0, limit)
         .map((c) => ({ doc: c.set.fetch(c.rid), score: -c.s }));
     }, opts.signal);

@@ -6,7 +6,7 @@ import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
-import { VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
+import { RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 
 export interface Tuning {
   /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
@@ -120,7 +120,7 @@ export class TableSet {
     readonly source: SourceName,
     readonly gen: number,
     /** The text version (text.ts) this set's rows are tokenized with. */
-    private readonly textVersion: number,
+    readonly textVersion: number,
     private readonly tuning: Tuning,
     private readonly warn: (msg: string, extra?: object) => void,
   ) {
@@ -439,7 +439,9 @@ export class TableSet {
     const vocab = `"${this.name}_vocab"`;
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, '${this.name}_fts', 'row')`);
     try {
-      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ?`).pluck().all(minDf, VALUE_GAP) as string[];
+      // The gap and the unstemmed copies (only prefixes read those) get no list.
+      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ? AND substr(term, 1, 1) != ?`)
+        .pluck().all(minDf, VALUE_GAP, RAW_MARK) as string[];
     } finally {
       this.db.exec(`DROP TABLE IF EXISTS temp.${vocab}`);
     }

@@ -11,14 +11,16 @@
 // was written with (schema.ts), and docText() keeps producing every older version's tokens: a
 // contentless FTS5 delete must repeat exactly the tokens the row was inserted with.
 import { fold } from '../../greek.js';
+import { stem } from '../../stem.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { MIN_PREFIX_CHARS } from '../provider.js';
 
 /**
  * The version new table sets are written with. 1: body values joined, so a phrase could run from one
- * value into the next; 2: VALUE_GAP between them.
+ * value into the next; 2: VALUE_GAP between them; 3: words stemmed (stem.ts), each column followed by
+ * the unstemmed words marked with RAW_MARK, for prefixes.
  */
-export const TEXT_VERSION = 2;
+export const TEXT_VERSION = 3;
 
 /**
  * A token between two values of the body column (content, summary, each entity name), so that a quoted
@@ -27,6 +29,13 @@ export const TEXT_VERSION = 2;
  * only (U+2029 is a paragraph separator). It counts in the document's length, like any token.
  */
 export const VALUE_GAP = '\u2029';
+
+/**
+ * Marks an unstemmed copy of a word (text version 3): prefixes match the words as written, as on
+ * Elasticsearch, where a prefix is not analysed and also meets the English analysis's unstemmed Greek
+ * words. Not a letter or digit, so no query token is one; FTS5's `ascii` tokenizer keeps it in the token.
+ */
+export const RAW_MARK = '\u2028';
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
 const TOKEN_CHAR = /[\p{L}\p{N}]/u;
@@ -102,7 +111,7 @@ export function docText(doc: TextFields, version: number): DocText {
   const values = [doc.content ?? '', doc.summary ?? '', ...(doc.entities?.names ?? [])];
   const title = indexTokens(doc.title ?? '');
   if (version === 1) return { title, body: indexTokens(values.join('\n')) };
-  if (version !== 2) throw new Error(`unknown text version ${version}`);
+  if (version !== 2 && version !== 3) throw new Error(`unknown text version ${version}`);
   const body: string[] = [];
   for (const value of values) {
     const tokens = indexTokens(value);
@@ -110,7 +119,24 @@ export function docText(doc: TextFields, version: number): DocText {
     if (body.length > 0) body.push(VALUE_GAP);
     for (const token of tokens) body.push(token);
   }
-  return { title, body };
+  if (version === 2) return { title, body };
+  return { title: stemmed(title), body: stemmed(body) };
+}
+
+/**
+ * A column's words stemmed, then each distinct word that its stem changed, marked (RAW_MARK), after a
+ * gap: only prefixes look for those, and a prefix needs a word's presence, not its count or position.
+ */
+function stemmed(tokens: string[]): string[] {
+  const out: string[] = [];
+  const raw = new Set<string>();
+  for (const token of tokens) {
+    const s = token === VALUE_GAP ? token : stem(token);
+    out.push(s);
+    if (s !== token) raw.add(RAW_MARK + token);
+  }
+  if (raw.size) out.push(VALUE_GAP, ...raw);
+  return out;
 }
 
 /** Weighted term frequency per term, as bm25(fts, TITLE_WEIGHT, BODY_WEIGHT) accumulates it. */
@@ -184,18 +210,49 @@ function dedupe(items: QueryItem[]): QueryItem[] {
   });
 }
 
+/** What one table set is asked: the MATCH string, and the term when the query is one plain term. */
+export interface SetQuery {
+  match: string;
+  single: string | null;
+}
+
 /**
- * The FTS5 MATCH string for `items`. Built only from tokens we produced: each is letters/digits only, so
- * it cannot contain a double quote, and is always quoted, so FTS5 never sees an operator or column name.
+ * The FTS5 MATCH string for `items` on a table set of text `version`. Built only from tokens we produced:
+ * each is letters/digits only (RAW_MARK aside), so it cannot contain a double quote, and is always quoted,
+ * so FTS5 never sees an operator or column name. From version 3 terms and phrases are stemmed, as the
+ * set's words are, and a prefix meets both the stems and the unstemmed words.
  */
-export function toMatch(items: QueryItem[]): string {
-  return items
+export function toMatch(items: QueryItem[], version = TEXT_VERSION): string {
+  return queryFor(items, version).match;
+}
+
+export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
+  const stems = version >= 3;
+  const parts = dedupe(items.map((item): QueryItem => {
+    if (!stems || item.kind === 'prefix') return item;
+    return item.kind === 'term'
+      ? { kind: 'term', token: termFor(item.token, version) }
+      : { kind: 'phrase', tokens: item.tokens.map((t) => termFor(t, version)) };
+  }));
+  const match = parts
     .map((item) => {
       if (item.kind === 'phrase') return `"${item.tokens.join(' ')}"`;
-      if (item.kind === 'prefix') return `"${item.token}"*`;
+      if (item.kind === 'prefix') return stems ? `("${item.token}"* OR "${RAW_MARK}${item.token}"*)` : `"${item.token}"*`;
       return `"${item.token}"`;
     })
-    .join(' ');
+    // FTS5 reads two phrases side by side as AND, but not a parenthesised group (a v3 prefix).
+    .join(stems ? ' AND ' : ' ');
+  return { match, single: parts.length === 1 && parts[0].kind === 'term' ? parts[0].token : null };
+}
+
+/** A query word as a table set of text `version` indexes it: stemmed from version 3. */
+export function termFor(token: string, version: number): string {
+  return version >= 3 ? stem(token) : token;
+}
+
+/** The FTS5 MATCH ORing `words` (likeWords) on a table set of text `version`. */
+export function likeMatchFor(words: string[], version: number): string {
+  return [...new Set(words.map((w) => termFor(w, version)))].map((t) => `"${t}"`).join(' OR ');
 }
 
 /** Compares strings by Unicode code point, which is UTF-8 byte order: SQLite's BINARY collation and

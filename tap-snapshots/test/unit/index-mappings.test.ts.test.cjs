@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 5,
+      "mapping_version": 6,
     },
     "_source": Object {
       "excludes": Array [

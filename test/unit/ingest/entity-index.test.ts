@@ -1,5 +1,5 @@
 // The entity index beside the document store: written with the documents, replaced on update, built
-// for stores that predate it, and read by entity resolution (ingest/state/entities.ts).
+// for stores that predate it, and read by entity resolution (lib/entities.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -10,6 +10,7 @@ import { SOURCE_MODULES } from '../../../ingest/sources/index.js';
 import { DocumentStore } from '../../../ingest/state/documents.js';
 import { partiesOf } from '../../../ingest/state/entity-index.js';
 import { EntityIndex, parseEntityQuery } from '../../../lib/entities.js';
+import { EntityReaders } from '../../../lib/entity-readers.js';
 import { createLogger } from '../../../lib/logger.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { tempDir } from '../../helpers/app.js';
@@ -188,4 +189,19 @@ t.test('when the real normalizers write role lines, then the buyers and supplier
     }
     t.same([...roles].sort(), ['buyer', 'supplier'], source);
   }
+});
+
+t.test('when entities are resolved on reader threads, then each answer is the one resolved on this thread', async (t) => {
+  const s = store(t);
+  save(s, awards());
+  const readers = new EntityReaders(s.db, 2);
+  t.teardown(() => readers.close());
+  const index = new EntityIndex(s.db);
+  const queries = [parseEntityQuery(SUPPLIER), parseEntityQuery(BUYER), parseEntityQuery('tomes', 'name'), parseEntityQuery('ΩΑΒΓ469Β7Δ-ΤΛ4', 'ada'), parseEntityQuery(OTHER)];
+  const answers = await Promise.all([...queries, ...queries].map((q) => readers.resolve(q, { limit: 2, offset: 1 })));
+  t.same(answers, [...queries, ...queries].map((q) => index.resolve(q, { limit: 2, offset: 1 })));
+  save(s, [doc('rae', 'late', { entities: { afm: [SUPPLIER], ada: [], names: [] } })]);
+  t.equal((await readers.resolve(queries[0]!)).total, 5, 'a write committed after the threads started is seen');
+  await readers.close();
+  await t.rejects(readers.resolve(queries[0]!), { message: 'The entity readers are closed' });
 });

@@ -1,9 +1,9 @@
 // report_json (decisions.md "Reports"): the entity, its procurement, decisions, regulatory records,
 // risk indicators and score, and a summary written from those figures. The PDF renders this object.
-import { isValidAfm } from '../lib/identifiers.js';
-import type { StoredDocument } from '../lib/search/provider.js';
-import type { IdentifierType } from '../api/db/reports.js';
-import { factsOf, isEntity, partyKey, type DocumentFacts, type Party } from './facts.js';
+import { isValidAfm } from '../identifiers.js';
+import type { StoredDocument } from '../search/provider.js';
+import type { IdentifierType } from '../identifiers.js';
+import { factsOf, isEntity, partyKey, type DocumentFacts, type Entity, type Party } from './facts.js';
 import { assessIndicators, riskScore, type Indicator, type Lang } from './indicators.js';
 import { executiveSummary } from './summary.js';
 
@@ -54,8 +54,7 @@ export interface Report {
 }
 
 export interface BuildInput {
-  identifier: string;
-  type: IdentifierType;
+  entity: Entity;
   documents: StoredDocument[];
   total: number;
   truncated: boolean;
@@ -90,14 +89,15 @@ function languageOf(identifier: string, type: IdentifierType, docs: StoredDocume
 }
 
 export function buildReport(input: BuildInput): Report {
-  const { identifier, type } = input;
+  const { entity } = input;
+  const { identifier, type } = entity;
   const facts = input.documents.map(factsOf).sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
   const lang = languageOf(identifier, type, input.documents);
-  const self = (p: Party) => isEntity(p, identifier, type);
+  const self = (p: Party) => isEntity(p, entity);
 
-  // The entity's own names: the parties that are the entity, else (an ADA) every name the documents hold.
+  // The names the entity goes by: the resolver's, else the parties that are the entity.
   const own = facts.flatMap((f) => [...f.buyers, ...f.suppliers].filter(self).map((p) => p.name));
-  const names = [...new Set(own.length ? own : input.documents.flatMap((d) => d.entities?.names ?? []))].slice(0, 20);
+  const names = [...new Set(entity.names?.length ? entity.names : own)].slice(0, 20);
 
   const contracts = facts.filter((f) => f.kind === 'contract');
   const years = new Map<number, { contracts: number; value: number }>();
@@ -110,7 +110,7 @@ export function buildReport(input: BuildInput): Report {
   const bySource = new Map<string, number>();
   for (const f of facts) bySource.set(f.source, (bySource.get(f.source) ?? 0) + 1);
 
-  const indicators = assessIndicators(facts, { identifier, type }, lang);
+  const indicators = assessIndicators(facts, entity, lang);
   const dates = facts.map((f) => f.published_at).sort();
   const report: Report = {
     entity: {

@@ -27,6 +27,9 @@ const MARGIN = 18;
 const BOTTOM = PAGE_H - 22;
 const WIDTH = PAGE_W - 2 * MARGIN;
 const LINE = 4.6;
+/** Evidence ids printed per indicator; report_json lists them all. */
+const MAX_EVIDENCE_SHOWN = 16;
+const CHART_HEIGHT = 60;
 
 const TEXT = {
   el: {
@@ -36,7 +39,7 @@ const TEXT = {
     procurement: 'Δημόσιες συμβάσεις', byYear: 'Σύνολα ανά έτος', year: 'Έτος', contracts: 'Συμβάσεις', value: 'Αξία', date: 'Ημ/νία',
     titleCol: 'Τίτλος', buyer: 'Αναθέτουσα αρχή', supplier: 'Ανάδοχος', buyers: 'Κύριες αναθέτουσες αρχές', suppliers: 'Κύριοι ανάδοχοι',
     decisions: 'Αποφάσεις', regulatory: 'Ρυθμιστικές εγγραφές', page: 'Σελίδα', of: 'από', none: 'Κανένα έγγραφο.',
-    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε', name: 'Επωνυμία', docs: 'Έγγραφα', source: 'Πηγή',
+    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε', name: 'Επωνυμία', docs: 'Έγγραφα', source: 'Πηγή', more: 'ακόμη (στο report_json)',
   },
   en: {
     title: 'Due-diligence report', entity: 'Entity', afm: 'VAT (AFM)', valid: 'valid', invalid: 'check digit invalid', identifier: 'Identifier',
@@ -45,7 +48,7 @@ const TEXT = {
     procurement: 'Public procurement', byYear: 'Totals by year', year: 'Year', contracts: 'Contracts', value: 'Value', date: 'Date',
     titleCol: 'Title', buyer: 'Buyer', supplier: 'Supplier', buyers: 'Main buyers', suppliers: 'Main suppliers',
     decisions: 'Decisions', regulatory: 'Regulatory records', page: 'Page', of: 'of', none: 'No documents.',
-    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated', name: 'Name', docs: 'Documents', source: 'Source',
+    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated', name: 'Name', docs: 'Documents', source: 'Source', more: 'more (in report_json)',
   },
 };
 
@@ -133,7 +136,7 @@ class Writer {
 
 function barChart(w: Writer, data: { year: number; value: number }[], lang: 'el' | 'en'): void {
   if (data.length === 0) return;
-  const height = 60;
+  const height = CHART_HEIGHT;
   w.room(height + 14);
   const { doc } = w;
   const top = w.y;
@@ -218,13 +221,14 @@ export function renderPdf(report: Report): Buffer {
     }
     doc.setTextColor(0, 0, 0);
     if (ind.evidence.length) {
+      const shown = ind.evidence.slice(0, MAX_EVIDENCE_SHOWN);
       const urls = new Map([...p.contracts, ...report.sections.decisions, ...report.sections.regulatory].map((r) => [r.id, r.source_url]));
       w.font(8);
       let x = MARGIN;
       w.room(LINE);
       doc.text(`${t.evidence}:`, x, w.y);
       x += doc.getTextWidth(`${t.evidence}: `);
-      for (const id of ind.evidence) {
+      for (const id of shown) {
         const width = doc.getTextWidth(`${id}  `);
         if (x + width > MARGIN + WIDTH) {
           w.y += 3.8;
@@ -238,14 +242,16 @@ export function renderPdf(report: Report): Buffer {
         doc.setTextColor(0, 0, 0);
         x += width;
       }
+      if (shown.length < ind.evidence.length) doc.text(`+${ind.evidence.length - shown.length} ${t.more}`, x, w.y);
       w.y += 4;
     }
     w.y += 3;
   }
 
+  // The section's heading and the chart's title stay with the chart.
+  w.room(p.totals_by_year.length ? CHART_HEIGHT + 36 : 24);
   w.heading(t.procurement);
   w.font(11, true);
-  w.room(8);
   doc.text(t.byYear, MARGIN, w.y);
   w.y += 6;
   barChart(w, p.totals_by_year, report.entity.language);

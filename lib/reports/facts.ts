@@ -1,8 +1,10 @@
 // What a report reads from one document: its kind, value, parties and procedure. Parties and procedure
 // come from the labelled lines ingest writes into `content` (ingest/sources/*/normalize.ts): the index
 // keeps no buyer or supplier fields, only those lines and the flat `entities` lists.
-import { fold } from '../lib/greek.js';
-import type { StoredDocument } from '../lib/search/provider.js';
+import { fold } from '../greek.js';
+import type { IdentifierType } from '../identifiers.js';
+import { sameName } from '../names.js';
+import type { StoredDocument } from '../search/provider.js';
 
 export type FactKind = 'contract' | 'payment' | 'modification' | 'notice' | 'decision' | 'regulatory' | 'other';
 
@@ -101,11 +103,23 @@ export function factsOf(doc: StoredDocument): DocumentFacts {
   };
 }
 
-/** Whether a party is the report's entity: its AFM, or its folded name containing the folded name. */
-export function isEntity(p: Party, identifier: string, type: 'afm' | 'name' | 'ada'): boolean {
-  if (type === 'afm') return p.afm === identifier;
-  if (type === 'name') return fold(p.name).includes(fold(identifier));
-  return false;
+/** The report's entity: as asked, with the names and ΑΦΜs the resolver found it goes by. */
+export interface Entity {
+  identifier: string;
+  type: IdentifierType;
+  names?: string[];
+  afms?: string[];
+}
+
+/**
+ * Whether a party is the report's entity: its ΑΦΜ; for a name, an ΑΦΜ the name goes with, the same
+ * name (folded, Greeklish included) or a name holding it. A decision (ΑΔΑ) is no party.
+ */
+export function isEntity(p: Party, e: Entity): boolean {
+  if (e.type === 'afm') return p.afm === e.identifier;
+  if (e.type !== 'name') return false;
+  if (p.afm !== null && e.afms?.includes(p.afm)) return true;
+  return (e.names ?? []).some((n) => sameName(n, p.name)) || sameName(e.identifier, p.name) || fold(p.name).includes(fold(e.identifier));
 }
 
 /** A party's key for grouping: its AFM, else its folded name. */

@@ -1,8 +1,7 @@
 // Risk indicators: named rules over a report's document facts, after opentender.eu's and the
 // Digiwhist/GTI integrity indicators (docs/risk-indicators.md says where each comes from). Each rule
 // says `flagged` with its evidence documents, `clear`, or `not_assessable` when the data cannot tell.
-import { partyKey, isEntity, type DocumentFacts, type Party } from './facts.js';
-import type { IdentifierType } from '../api/db/reports.js';
+import { partyKey, isEntity, type DocumentFacts, type Entity, type Party } from './facts.js';
 
 export type Lang = 'el' | 'en';
 export type IndicatorStatus = 'flagged' | 'clear' | 'not_assessable';
@@ -18,10 +17,7 @@ export interface Indicator {
   explanation: string;
 }
 
-export interface Entity {
-  identifier: string;
-  type: IdentifierType;
-}
+export type { Entity };
 
 /** Procurement thresholds in EUR without VAT: Greek direct award (Law 4412/2016 art. 118), EU 2024-25. */
 export const PROCUREMENT_THRESHOLDS = [30_000, 143_000, 221_000, 5_538_000];
@@ -44,7 +40,7 @@ interface Rule {
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 const contractsOf = (facts: DocumentFacts[]) => facts.filter((f) => f.kind === 'contract');
 const roleOf = (f: DocumentFacts, e: Entity): 'buyer' | 'supplier' | null =>
-  f.suppliers.some((p) => isEntity(p, e.identifier, e.type)) ? 'supplier' : f.buyers.some((p) => isEntity(p, e.identifier, e.type)) ? 'buyer' : null;
+  f.suppliers.some((p) => isEntity(p, e)) ? 'supplier' : f.buyers.some((p) => isEntity(p, e)) ? 'buyer' : null;
 /** The other side of a contract from the entity's point of view. */
 const counterparties = (f: DocumentFacts, e: Entity): Party[] => (roleOf(f, e) === 'supplier' ? f.buyers : roleOf(f, e) === 'buyer' ? f.suppliers : []);
 

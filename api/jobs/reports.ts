@@ -1,13 +1,16 @@
 // Report creation and generation: a report row and its job are written in one transaction; the job
 // gathers the entity's documents, builds report_json and the PDF, and stores both once.
 import { randomUUID } from 'node:crypto';
-import { EngineUnavailableError } from '../lib/errors.js';
-import type { JobQueue } from '../lib/job-queue.js';
-import type { SearchProvider } from '../lib/search/provider.js';
-import type { IdentifierType, ReportRow, ReportStore } from '../api/db/reports.js';
-import { buildReport, type Report } from './build.js';
-import { canonicalIdentifier, entityDocuments } from './entity-documents.js';
-import { renderPdf } from './pdf.js';
+import { EngineUnavailableError } from '../../lib/errors.js';
+import type { JobQueue } from '../../lib/job-queue.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
+import type { IdentifierType } from '../../lib/identifiers.js';
+import type { ReportRow, ReportStore } from '../db/reports.js';
+import { buildReport, type Report } from '../../lib/reports/build.js';
+import { entityDocuments } from './report-documents.js';
+import type { EntityIndex } from '../../lib/entities.js';
+import { renderPdf } from '../../lib/reports/pdf.js';
 
 export const REPORT_JOB = 'report';
 
@@ -22,10 +25,9 @@ export interface GeneratedReport {
 }
 
 /** The report of an entity as of `now`: no storage, used by the job and by `pdi report create`. */
-export async function generateReport(search: SearchProvider, identifier: string, type: IdentifierType, now: Date): Promise<GeneratedReport> {
-  const id = canonicalIdentifier(identifier, type);
-  const found = await entityDocuments(search, id, type);
-  const report = buildReport({ identifier: id, type, documents: found.documents, total: found.total, truncated: found.truncated, now });
+export async function generateReport(entities: EntityIndex, search: SearchProvider, identifier: string, type: IdentifierType, now: Date): Promise<GeneratedReport> {
+  const found = await entityDocuments(entities, search, identifier, type);
+  const report = buildReport({ entity: found.entity, documents: found.documents, total: found.total, truncated: found.truncated, now });
   return { report, json: JSON.stringify(report), pdf: renderPdf(report) };
 }
 
@@ -39,8 +41,10 @@ export class ReportService {
   constructor(
     private readonly store: ReportStore,
     private readonly queue: JobQueue,
+    private readonly entities: EntityIndex,
     private readonly search: SearchProvider,
     private readonly now: () => Date = () => new Date(),
+    private readonly log?: Logger,
   ) {
     queue.register<ReportJobPayload>(REPORT_JOB, {
       run: (payload) => this.run(payload.report_id),
@@ -69,7 +73,9 @@ export class ReportService {
     const row = this.store.byId(reportId);
     // Already written by an earlier run, or failed: nothing to do (the worker is idempotent).
     if (!row || row.status !== 'pending') return;
-    const done = await generateReport(this.search, row.entity_identifier, row.identifier_type, this.now());
-    this.store.complete(reportId, done.json, done.pdf, done.report.generated_at);
+    const done = await generateReport(this.entities, this.search, row.entity_identifier, row.identifier_type, this.now());
+    if (this.store.complete(reportId, done.json, done.pdf, done.report.generated_at)) {
+      this.log?.info({ report: reportId, documents: done.report.documents.covered, pdfBytes: done.pdf.length }, 'report completed');
+    }
   }
 }

@@ -6,6 +6,11 @@ export function formatEur(value: number, lang: 'el' | 'en'): string {
   return `${value.toLocaleString(lang === 'el' ? 'el-GR' : 'en-GB', { maximumFractionDigits: 0 })} €`;
 }
 
+/** `n` with the singular or plural word. */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function executiveSummary(r: Report): string {
   const lang = r.entity.language;
   const p = r.sections.procurement;
@@ -21,11 +26,11 @@ export function executiveSummary(r: Report): string {
     if (r.documents.covered === 0) {
       out.push(`Δεν βρέθηκαν έγγραφα για την οντότητα ${who}${afm} στις πηγές δεδομένων.`);
     } else {
-      out.push(`Η οντότητα ${who}${afm} εμφανίζεται σε ${r.documents.covered} έγγραφα από ${r.sections.sources.length} πηγές, από ${r.documents.first_seen!.slice(0, 10)} έως ${r.documents.last_seen!.slice(0, 10)}.`);
+      out.push(`Η οντότητα ${who}${afm} εμφανίζεται σε ${count(r.documents.covered, 'έγγραφο', 'έγγραφα')} από ${count(r.sections.sources.length, 'πηγή', 'πηγές')}, από ${r.documents.first_seen!.slice(0, 10)} έως ${r.documents.last_seen!.slice(0, 10)}.`);
       out.push(p.contract_count > 0
-        ? `Καταγράφονται ${p.contract_count} αναθέσεις και συμβάσεις συνολικής αξίας ${formatEur(p.total_value, lang)}${busiest ? `, με τη μεγαλύτερη αξία το ${busiest.year} (${formatEur(busiest.value, lang)})` : ''}.`
+        ? `${p.contract_count === 1 ? 'Καταγράφεται 1 ανάθεση ή σύμβαση' : `Καταγράφονται ${p.contract_count} αναθέσεις και συμβάσεις`} συνολικής αξίας ${formatEur(p.total_value, lang)}${busiest ? `, με τη μεγαλύτερη αξία το ${busiest.year} (${formatEur(busiest.value, lang)})` : ''}.`
         : 'Δεν καταγράφονται αναθέσεις ή συμβάσεις.');
-      if (counterpart) out.push(`Κύριος αντισυμβαλλόμενος: ${counterpart.name} (${counterpart.contracts} συμβάσεις, ${formatEur(counterpart.value, lang)}).`);
+      if (counterpart) out.push(`Κύριος αντισυμβαλλόμενος: ${counterpart.name} (${count(counterpart.contracts, 'σύμβαση', 'συμβάσεις')}, ${formatEur(counterpart.value, lang)}).`);
     }
     out.push(flagged.length
       ? `Ενεργοποιήθηκαν ${flagged.length} από ${total} δείκτες κινδύνου: ${flagged.map((i) => i.name).join(', ')}.`
@@ -37,11 +42,11 @@ export function executiveSummary(r: Report): string {
     if (r.documents.covered === 0) {
       out.push(`No documents were found for ${who}${afm} in the data sources.`);
     } else {
-      out.push(`${who}${afm} appears in ${r.documents.covered} documents from ${r.sections.sources.length} sources, from ${r.documents.first_seen!.slice(0, 10)} to ${r.documents.last_seen!.slice(0, 10)}.`);
+      out.push(`${who}${afm} appears in ${count(r.documents.covered, 'document', 'documents')} from ${count(r.sections.sources.length, 'source', 'sources')}, from ${r.documents.first_seen!.slice(0, 10)} to ${r.documents.last_seen!.slice(0, 10)}.`);
       out.push(p.contract_count > 0
-        ? `${p.contract_count} awards and contracts are recorded, worth ${formatEur(p.total_value, lang)} in total${busiest ? `, the most in ${busiest.year} (${formatEur(busiest.value, lang)})` : ''}.`
+        ? `${p.contract_count === 1 ? '1 award or contract is recorded' : `${p.contract_count} awards and contracts are recorded`}, worth ${formatEur(p.total_value, lang)} in total${busiest ? `, the most in ${busiest.year} (${formatEur(busiest.value, lang)})` : ''}.`
         : 'No awards or contracts are recorded.');
-      if (counterpart) out.push(`Main counterparty: ${counterpart.name} (${counterpart.contracts} contracts, ${formatEur(counterpart.value, lang)}).`);
+      if (counterpart) out.push(`Main counterparty: ${counterpart.name} (${count(counterpart.contracts, 'contract', 'contracts')}, ${formatEur(counterpart.value, lang)}).`);
     }
     out.push(flagged.length
       ? `${flagged.length} of ${total} risk indicators are flagged: ${flagged.map((i) => i.name).join(', ')}.`

@@ -1,0 +1,63 @@
+// The demo corpus (data/demo) as the index holds it, for the relevance benchmark: normalized through the
+// real pipeline once, then embedded per embedder with the ingest cache (vectors kept in
+// ~/.cache/pdi/relevance/vectors.db, so the real model embeds the corpus once per machine).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { IndexedDocument, NormalizedDocument } from '../../index-mappings/document.js';
+import { loadDemo } from '../../ingest/demo.js';
+import { embedAll } from '../../ingest/stages/embed.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
+import { IngestState } from '../../ingest/state/store.js';
+import { SqliteBlobStore } from '../../lib/blob-store.js';
+import type { Embedder } from '../../lib/embedding/embedder.js';
+import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
+import { createLogger } from '../../lib/logger.js';
+import { EmbeddedProvider } from '../../lib/search/embedded.js';
+
+export interface DemoRecord {
+  doc: NormalizedDocument;
+  content_hash: string;
+  indexed_at: string;
+}
+
+/** Every document of the demo corpus, normalized by the ingest pipeline (in a throw-away data folder). */
+export async function demoRecords(): Promise<DemoRecord[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-relevance-'));
+  try {
+    const embedder = new HashingEmbedder();
+    const search = new EmbeddedProvider({ file: path.join(dir, 'index.db'), dimension: embedder.dimension, embeddingModel: embedder.id });
+    await search.init();
+    const deps = {
+      search,
+      embedder,
+      blobs: new SqliteBlobStore(SqliteBlobStore.pathIn(dir)),
+      state: new IngestState(IngestState.pathIn(dir)),
+      documents: new DocumentStore(DocumentStore.pathIn(dir)),
+      log: createLogger('silent'),
+    };
+    const load = await loadDemo(deps);
+    if (load.notLoaded.length) throw new Error(`demo sources not loaded: ${JSON.stringify(load.notLoaded)}`);
+    const rows = deps.documents.db.prepare('SELECT doc, content_hash, indexed_at FROM documents ORDER BY source_id').all() as
+      { doc: string; content_hash: string; indexed_at: string }[];
+    await search.close();
+    deps.blobs.close();
+    deps.state.close();
+    deps.documents.close();
+    return rows.map((r) => ({ doc: JSON.parse(r.doc), content_hash: r.content_hash, indexed_at: r.indexed_at }));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The records as indexed documents with `embedder`'s vectors (cached across runs). */
+export async function withVectors(records: DemoRecord[], embedder: Embedder, cacheDir: string): Promise<IndexedDocument[]> {
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const store = new DocumentStore(path.join(cacheDir, 'vectors.db'));
+  try {
+    const { vectors } = await embedAll(embedder, store, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+    return records.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: null, embedding: vectors[i] }));
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,137 @@
+// The one-index rebuild of Elasticsearch against a real node: documents other ingests write during a
+// rebuild, a rebuild killed midway (a real process, SIGKILL), and the refusal of a node older than 9.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t, { type Test } from 'tap';
+import type { IndexedDocument } from '../../index-mappings/document.js';
+import { readAlias } from '../../index-mappings/index-names.js';
+import { sink } from '../../ingest/stages/bulk-sink.js';
+import { ElasticsearchProvider, unsupportedServer } from '../../lib/search/elasticsearch.js';
+import type { SourceName } from '../../index-mappings/sources.js';
+import { aliasTargets, deleteIndices, elasticsearchUrl, es, esScript, indicesOf, makeDoc, randomPrefix } from '../helpers/elasticsearch.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+t.setTimeout(600_000);
+
+const DIM = 4;
+const MODEL = 'test/model-4';
+const url = await elasticsearchUrl(t);
+
+function open(t: Test, prefix = randomPrefix()): ElasticsearchProvider {
+  const p = new ElasticsearchProvider({ url, prefix, dimension: DIM, embeddingModel: MODEL });
+  t.teardown(async () => {
+    await p.close();
+    await deleteIndices(url, prefix);
+  });
+  return p;
+}
+
+function docs(source: SourceName, from: number, n: number, title: string): IndexedDocument[] {
+  // indexed_at as the pipeline writes it: the time of the write.
+  return Array.from({ length: n }, (_, i) => makeDoc(source, `d${String(from + i).padStart(5, '0')}`, { title: `${title} ${from + i}`, indexed_at: new Date().toISOString() }));
+}
+
+t.test('when other sources are ingested while a source is rebuilt, then every document written is searchable after the swap', async (t) => {
+  const prefix = randomPrefix();
+  const p = open(t, prefix);
+  await p.init();
+  await p.upsert(docs('ted', 0, 50, 'Προκήρυξη'));
+  await p.refresh();
+  let rebuilding = true;
+  let written = 0;
+  let batches = 0;
+  const failed: unknown[] = [];
+  // An ingest of ted running through the whole rebuild, its swap included, through the pipeline's sink.
+  const writer = (async () => {
+    for (let from = 50; rebuilding; from += 10) {
+      const r = await sink(p, docs('ted', from, 10, 'Προκήρυξη'));
+      written += r.written;
+      failed.push(...r.failed);
+      batches++;
+    }
+  })();
+  async function* slowly(): AsyncGenerator<IndexedDocument[]> {
+    for (let i = 0; i < 10; i++) {
+      // Each batch waits for a write of the other ingest, so they interleave.
+      const seen = batches;
+      while (batches === seen) await new Promise((resolve) => setImmediate(resolve));
+      yield docs('diavgeia', i * 20, 20, 'Απόφαση');
+    }
+  }
+  const r = await p.rebuild('diavgeia', slowly());
+  rebuilding = false;
+  await writer;
+  await p.refresh();
+  t.same(failed, [], 'no write was lost by the sink');
+  t.ok(written > 100, `writes ran during the rebuild (${written})`);
+  t.equal(r.documents, 200);
+  t.same(await aliasTargets(url, readAlias(prefix)), [r.index]);
+  t.equal((await p.list({ source: 'ted', limit: 0, offset: 0 })).total, 50 + written, 'every ted document written is served');
+  t.equal((await p.search({ text: 'Προκήρυξη', source: 'ted', limit: 0, offset: 0 })).total, 50 + written, 'and found by text');
+});
+
+t.test('when a rebuild is killed midway, then the old generation keeps serving and taking writes, and the next rebuild succeeds and clears what it left', async (t) => {
+  const prefix = randomPrefix();
+  const p = open(t, prefix);
+  await p.init();
+  await p.upsert([...docs('kimdis', 0, 30, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια')]);
+  await p.refresh();
+  const [serving] = await aliasTargets(url, readAlias(prefix));
+  // A process rebuilding kimdis whose batches never end after the first: killed once it has loaded one.
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/helpers/rebuild-forever.ts'), url, prefix, 'kimdis', String(DIM), MODEL], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
+    child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+
+  t.equal((await indicesOf(url, prefix)).length, 2, 'the killed rebuild left its half-built index');
+  t.same(await aliasTargets(url, readAlias(prefix)), [serving], 'the old generation serves');
+  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 30);
+  t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια')), { written: 1, failed: [] }, 'and takes writes');
+  // What a kill between the write block and the swap leaves: the serving index blocked.
+  t.equal((await es(url, 'PUT', `/${serving}/_block/write`)).status, 200);
+
+  const r = await p.rebuild('kimdis', (async function* () { yield docs('kimdis', 0, 25, 'Νέα'); })());
+  t.equal(r.documents, 25);
+  t.same(await indicesOf(url, prefix), [r.index], 'the abandoned index and the old generation are gone');
+  t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 6, 'the other source carried over');
+  t.same(await p.upsert(docs('rae', 6, 1, 'Άδεια')), { written: 1, failed: [] }, 'the new generation takes writes');
+});
+
+t.test('when the node is Elasticsearch 8, then init refuses naming its version', async (t) => {
+  t.match(unsupportedServer('8.19.21'), /^Elasticsearch 8\.19\.21 is not supported: pdi needs Elasticsearch 9\.x \(8\.x and older are no longer supported\)/);
+  const zip = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'elasticsearch-8.19.21.zip');
+  if (!fs.existsSync(zip)) {
+    t.comment(`WARNING: ${zip} is not cached; the refusal of a real 8.x node is not tested`);
+    return;
+  }
+  const instance = `test-es8-${process.pid}`;
+  const before = process.env.PDI_ES_VERSION;
+  process.env.PDI_ES_VERSION = '8.19.21';
+  let out: string;
+  try {
+    out = await esScript('start', instance);
+  } finally {
+    if (before === undefined) delete process.env.PDI_ES_VERSION;
+    else process.env.PDI_ES_VERSION = before;
+  }
+  t.teardown(() => {
+    process.env.PDI_ES_VERSION = '8.19.21';
+    return esScript('purge', instance).then(() => undefined).finally(() => {
+      if (before === undefined) delete process.env.PDI_ES_VERSION;
+      else process.env.PDI_ES_VERSION = before;
+    });
+  });
+  const es8 = out.trim().split('\n').pop()!.replace(/^ELASTICSEARCH_URL=/, '');
+  const p = new ElasticsearchProvider({ url: es8, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL });
+  await t.rejects(p.init(), { message: /^Elasticsearch 8\.19\.21 is not supported: pdi needs Elasticsearch 9\.x/ });
+  await p.close();
+});

@@ -1,0 +1,114 @@
+// The durable job queue (lib/job-queue.ts) on a real account database: bounded concurrency, a job
+// past its timeout failed with its message, interrupted jobs run again up to their attempts, and a
+// report job run twice writes one result.
+import t, { type Test } from 'tap';
+import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js';
+import { JobQueue } from '../../lib/job-queue.js';
+import { createLogger } from '../../lib/logger.js';
+import { ReportStore } from '../../api/db/reports.js';
+import { ReportService } from '../../api/jobs/reports.js';
+import { startTestApp, tempDir } from '../helpers/app.js';
+
+function db(t: Test): Db {
+  const d = openDatabase(accountsDbPath(tempDir(t)));
+  t.teardown(() => d.close());
+  return d;
+}
+
+function queue(d: Db, opts: Partial<{ concurrency: number; timeoutMs: number; maxAttempts: number }> = {}): JobQueue {
+  return new JobQueue(d, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 3, log: createLogger('silent'), ...opts });
+}
+
+const status = (d: Db, id: string) => d.prepare('SELECT status, attempts, last_error FROM jobs WHERE id = ?').get(id) as { status: string; attempts: number; last_error: string | null };
+
+t.test('when more jobs are queued than the concurrency, then no more than that many run at once, and all finish', async (t) => {
+  const d = db(t);
+  const q = queue(d, { concurrency: 2 });
+  let running = 0;
+  let peak = 0;
+  const ran: number[] = [];
+  q.register<{ n: number }>('work', {
+    run: async ({ n }) => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setImmediate(r));
+      ran.push(n);
+      running -= 1;
+    },
+    failed: () => {},
+    messageOf: () => 'failed',
+  });
+  const ids = [1, 2, 3, 4, 5].map((n) => q.enqueue('work', { n }));
+  q.start();
+  await q.idle();
+  t.equal(peak, 2);
+  t.same(ran.sort(), [1, 2, 3, 4, 5]);
+  t.same(ids.map((id) => status(d, id).status), ['done', 'done', 'done', 'done', 'done']);
+});
+
+t.test('when a job runs past its timeout, then it ends failed with a message saying so, and finishing late changes nothing', async (t) => {
+  const d = db(t);
+  const q = queue(d, { timeoutMs: 50 });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const failures: string[] = [];
+  q.register('slow', { run: () => held, failed: (_p, message) => failures.push(message), messageOf: () => 'failed' });
+  const id = q.enqueue('slow', {});
+  q.start();
+  await q.idle();
+  t.same(failures, ['It took longer than 50 ms and was stopped; try again later or for a narrower identifier']);
+  t.match(status(d, id), { status: 'failed', attempts: 1, last_error: failures[0] });
+  release();
+  await held;
+  await new Promise((r) => setImmediate(r));
+  t.equal(status(d, id).status, 'failed', 'the late end does not mark it done');
+});
+
+t.test('when a job was left running by a killed process, then the next start runs it again, and fails it after its last attempt', async (t) => {
+  const d = db(t);
+  const insert = d.prepare(`INSERT INTO jobs (id, kind, payload, status, attempts, created_at) VALUES (?, 'work', '{}', 'running', ?, '2026-01-01T00:00:00Z')`);
+  insert.run('job_again', 1);
+  insert.run('job_spent', 3);
+  const q = queue(d, { maxAttempts: 3 });
+  const ran: string[] = [];
+  const failures: string[] = [];
+  q.register('work', { run: async (_p, job) => void ran.push(job.id), failed: (_p, m) => failures.push(m), messageOf: () => 'failed' });
+  q.start();
+  await q.idle();
+  t.same(ran, ['job_again']);
+  t.match(status(d, 'job_again'), { status: 'done', attempts: 2 });
+  t.match(status(d, 'job_spent'), { status: 'failed', last_error: 'It was interrupted 3 times by a server stop; create it again' });
+  t.same(failures, ['It was interrupted 3 times by a server stop; create it again']);
+});
+
+t.test('when a handler throws, then the job and its record end failed with the handler\'s user message', async (t) => {
+  const d = db(t);
+  const q = queue(d);
+  const failures: string[] = [];
+  q.register('boom', { run: async () => { throw new Error('internal detail'); }, failed: (_p, m) => failures.push(m), messageOf: (err) => `user words (${(err as Error).name})` });
+  const id = q.enqueue('boom', {});
+  q.start();
+  await q.idle();
+  t.same(failures, ['user words (Error)']);
+  t.equal(status(d, id).status, 'failed');
+});
+
+t.test('when a report job runs twice (killed after writing its result, before marking the job done), then the report keeps its one result', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  const created = await app.request('/v1/reports', { key, method: 'POST', body: { entity_identifier: '094014201', identifier_type: 'afm' } });
+  await app.app.jobs.idle();
+  const first = await app.request(`/v1/reports/${created.body.id}`, { key });
+  t.equal(first.body.status, 'completed');
+  app.db.prepare(`UPDATE jobs SET status = 'running'`).run();
+
+  // The next process: a queue and report service of its own on the same database, with a later clock.
+  const again = queue(app.db);
+  new ReportService(new ReportStore(app.db), again, app.app.context.entities, app.search, () => new Date(Date.now() + 3_600_000));
+  again.start();
+  await again.idle();
+  const second = await app.request(`/v1/reports/${created.body.id}`, { key });
+  t.equal(second.body.completed_at, first.body.completed_at);
+  t.equal(second.body.report_json, first.body.report_json, 'the same generated_at: not written again');
+  t.same(app.db.prepare('SELECT status FROM jobs').pluck().all(), ['done']);
+});
