@@ -35,6 +35,12 @@ export interface Config {
   /** A report generating longer is failed (PDI_REPORT_TIMEOUT, ms). */
   reportTimeoutMs: number;
   logLevel: string;
+  /** Requests one API key may have in flight at once; more are answered 429 (docs/api.md "Limits"). */
+  maxInFlightPerKey: number;
+  /** The same for all the keys of one organization together. */
+  maxInFlightPerOrg: number;
+  /** How long the API waits for one engine read before answering 504. */
+  engineDeadlineMs: number;
 }
 
 /** Used when PDI_ASK_MODELS is unset; the first entry is the default. */
@@ -127,6 +133,18 @@ export function loadConfig(env: Env = process.env): Config {
   const reportTimeoutMs = parseDuration(timeout);
   if (reportTimeoutMs === null) throw new ConfigError('PDI_REPORT_TIMEOUT', `must be a duration such as 90s or 5m, got "${timeout}"`);
 
+  const deadline = text(env, 'PDI_ENGINE_DEADLINE') ?? '10s';
+  const engineDeadlineMs = parseDuration(deadline);
+  // Past the server's 60 s request timeout the client would be gone before its 504.
+  if (engineDeadlineMs === null || engineDeadlineMs > 60_000) {
+    throw new ConfigError('PDI_ENGINE_DEADLINE', `must be a duration from 1s to 60s, such as 10s, got "${deadline}"`);
+  }
+  const maxInFlightPerKey = integer(env, 'PDI_MAX_IN_FLIGHT_PER_KEY', 8, 1, 10_000);
+  const maxInFlightPerOrg = integer(env, 'PDI_MAX_IN_FLIGHT_PER_ORG', Math.max(16, maxInFlightPerKey), 1, 10_000);
+  if (maxInFlightPerOrg < maxInFlightPerKey) {
+    throw new ConfigError('PDI_MAX_IN_FLIGHT_PER_ORG', `must be at least PDI_MAX_IN_FLIGHT_PER_KEY (${maxInFlightPerKey}), got "${maxInFlightPerOrg}"`);
+  }
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -151,6 +169,9 @@ export function loadConfig(env: Env = process.env): Config {
     reportConcurrency: integer(env, 'PDI_REPORT_CONCURRENCY', 2, 1, 16),
     reportTimeoutMs,
     logLevel,
+    maxInFlightPerKey,
+    maxInFlightPerOrg,
+    engineDeadlineMs,
   };
 }
 
