@@ -83,12 +83,20 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   try {
     parsed = new URL(v);
   } catch {
-    throw new ConfigError(name, `must be a URL, got "${v}"`);
+    throw new ConfigError(name, `must be a URL, got "${withoutPassword(v)}"`);
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   }
   return v.replace(/\/+$/, '');
+}
+
+/**
+ * A URL as it may be shown: its password (ELASTICSEARCH_URL, SMTP_URL carry one) replaced by ***, in
+ * text that does not parse as a URL too (`user:secret@host` with a typo in the scheme).
+ */
+export function withoutPassword(v: string): string {
+  return v.replace(/^([^@/?#]*\/\/)?([^@/?#:]*):[^/?#]*@/, (_, scheme: string | undefined, user: string) => `${scheme ?? ''}${user}:***@`);
 }
 
 /** The longest PDI_INGEST_EVERY: Node's timers hold at most 2^31 - 1 ms (24.8 days). */
