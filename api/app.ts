@@ -13,6 +13,7 @@ import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
+import { withReadDeadline } from '../lib/search/deadline.js';
 import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
@@ -24,6 +25,7 @@ import { ReportService } from './jobs/reports.js';
 import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
+import { InFlight } from './middleware/in-flight.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
@@ -78,7 +80,8 @@ export function createApp(deps: AppDeps): App {
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
     sourceRuns: deps.sourceRuns,
-    search: deps.search,
+    // Every engine read of a request ends by the deadline: a 504 rather than a client left waiting.
+    search: withReadDeadline(deps.search, deps.config.engineDeadlineMs),
     blobs: deps.blobs,
     embedder: deps.embedder,
     entities: deps.entities,
@@ -98,7 +101,7 @@ export function createApp(deps: AppDeps): App {
     // contract sets no limit, and a URL is bounded by Node's 16 KiB header limit anyway.
     maxParamLength: 16_384,
   });
-  const admit = admission(context.keys, context.usage, context.clock);
+  const admit = admission(context.keys, context.usage, context.clock, new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg));
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);

@@ -8,6 +8,7 @@ import { ingestSource, replayableFiles } from '../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../ingest/sources/index.js';
 import { SourceBusyError } from '../ingest/state/store.js';
 import { isCalendarDay, utcDay } from '../lib/clock.js';
+import { printable } from '../lib/terminal.js';
 import { parse, sourceArg, SOURCES, stopOnSignals, UsageError, withRuntime, type Command } from './common.js';
 import { showProgress, showSummary } from './progress.js';
 
@@ -113,7 +114,7 @@ export const demoCommand: Command = {
     const signal = stopOnSignals();
     const { runs, notLoaded } = await withRuntime((rt) => loadDemo(rt, { onProgress: showProgress, signal }));
     for (const r of runs) showSummary(r);
-    if (notLoaded.length > 0) process.stderr.write(`pdi: not loaded: ${notLoaded.map((n) => `${n.source} (${n.reason})`).join('; ')}\n`);
+    if (notLoaded.length > 0) process.stderr.write(`pdi: not loaded: ${notLoaded.map((n) => `${n.source} (${printable(n.reason)})`).join('; ')}\n`);
     if ((runs.some((r) => r.status === 'failed') || notLoaded.length > 0) && !signal.aborted) process.exitCode = 1;
   },
 };

@@ -1,7 +1,8 @@
 // pdi keys create|list|revoke: API key management against the account database.
 import fs from 'node:fs';
 import { accountsDbPath, openDatabase } from '../api/db/database.js';
-import { KeyStore, orgNameProblem, printableOrgName, TIERS, type Tier } from '../api/db/keys.js';
+import { KeyStore, orgNameProblem, TIERS, type Tier } from '../api/db/keys.js';
+import { printable } from '../lib/terminal.js';
 import { config, parse, UsageError, type Command } from './common.js';
 
 const USAGE = `Usage:
@@ -60,7 +61,7 @@ export const keysCommand: Command = {
       }
       if (keys.length === 0) process.stdout.write('No keys yet. Create one with: pdi keys create --org NAME --tier free\n');
       for (const k of keys) {
-        process.stdout.write(`${k.id}  ${k.tier.padEnd(10)} ${printableOrgName(k.org)}  created ${k.created_at}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}\n`);
+        process.stdout.write(`${k.id}  ${k.tier.padEnd(10)} ${printable(k.org)}  created ${k.created_at}${k.revoked_at ? `  REVOKED ${k.revoked_at}` : ''}\n`);
       }
       return;
     }

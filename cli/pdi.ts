@@ -1,5 +1,6 @@
 // The `pdi` operator command. Exit codes: 0 ok, 1 failure, 2 bad arguments or configuration.
 import { operatorMessage } from '../lib/errors.js';
+import { printable } from '../lib/terminal.js';
 import { UsageError, type Command } from './common.js';
 import { demoCommand, ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
@@ -38,6 +39,7 @@ run(process.argv.slice(2)).catch((err) => {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
   }
-  process.stderr.write(`pdi: ${operatorMessage(err)}\n`);
+  // Errors may quote an upstream's text (a body that does not parse): printed as data.
+  process.stderr.write(`pdi: ${printable(operatorMessage(err))}\n`);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 // One progress line on a terminal (rewritten in place), nothing when piped; a summary line at the end.
 import type { Progress, RunSummary } from '../ingest/pipeline.js';
+import { printable } from '../lib/terminal.js';
 
 const tty = process.stderr.isTTY;
 
@@ -13,6 +14,7 @@ export function showProgress(p: Progress): void {
 
 export function showSummary(s: RunSummary): void {
   if (tty) process.stderr.write('\r\x1b[K');
-  const outcome = s.status === 'succeeded' ? 'done' : `FAILED: ${s.error}`;
+  // The error may quote an upstream's text.
+  const outcome = s.status === 'succeeded' ? 'done' : `FAILED: ${printable(String(s.error))}`;
   process.stdout.write(`${line(s)}  (${(s.ms / 1000).toFixed(1)} s) ${outcome}\n`);
 }

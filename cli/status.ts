@@ -2,6 +2,7 @@
 import { SOURCE_NAMES } from '../index-mappings/sources.js';
 import { operatorMessage } from '../lib/errors.js';
 import type { IndexStats } from '../lib/search/provider.js';
+import { printable, printableJson } from '../lib/terminal.js';
 import { parse, withRuntime, type Command } from './common.js';
 
 const STATUS_USAGE = `Usage: pdi status [--json]
@@ -44,19 +45,20 @@ export const statusCommand: Command = {
     }, { tolerateDamage: true });
     if (report.engine_error) process.exitCode = 1;
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      // Run errors and checkpoints may quote an upstream's text: printed as data, not terminal control.
+      process.stdout.write(`${printableJson(report)}\n`);
       return;
     }
-    const documents = report.engine_error ? `UNAVAILABLE (${report.engine_error}): indexed counts unknown` : `${report.total_documents} documents`;
+    const documents = report.engine_error ? `UNAVAILABLE (${printable(report.engine_error)}): indexed counts unknown` : `${report.total_documents} documents`;
     process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${documents}\n`);
     for (const [name, s] of Object.entries(report.sources)) {
       const last = s.last_run;
       // A run whose process ended is shown before the next run closes it: it has no end time yet.
       const run = last ? `last ingest ${last.status} ${last.finished_at ?? `(started ${last.started_at})`}` : 'never ingested';
-      const parts = [last?.error ? `${run} (${last.error})` : run];
+      const parts = [last?.error ? `${run} (${printable(last.error)})` : run];
       if (last?.failed) parts.push(`${last.failed} failed`);
       if (s.running_pid !== null) parts.push(`running now (pid ${s.running_pid})`);
-      if (s.checkpoint) parts.push(`checkpoint ${JSON.stringify(s.checkpoint)}`);
+      if (s.checkpoint) parts.push(`checkpoint ${printable(JSON.stringify(s.checkpoint))}`);
       process.stdout.write(`  ${name.padEnd(12)} ${String(s.indexed ?? '?').padStart(7)} indexed ${String(s.stored).padStart(7)} stored ${s.rejected ? `${s.rejected} rejected ` : ''} ${parts.join(', ')}\n`);
     }
   },

@@ -1,10 +1,13 @@
 // The one HTTP client of the ingesters: polite (bounded concurrency and a request rate per source,
 // via p-queue), patient (retries with exponential backoff and jitter on network errors, 429 and 5xx,
 // honouring Retry-After up to a bound), strict (a body shorter than its Content-Length is an error,
-// never data; a redirected POST is an error, never replayed as a GET; a body has a size limit) and
+// never data; a redirected POST is an error, never replayed as a GET; a body has a size limit),
+// careful where it goes (a redirect is followed by hand: the same scheme or up to https, a bounded
+// number of hops, never to a private, loopback or link-local address the operator did not name) and
 // stoppable (the run's signal ends a request, a queued one or a wait between attempts at once).
 import { setTimeout as wait } from 'node:timers/promises';
 import PQueue from 'p-queue';
+import { privateAddressOf } from '../lib/addresses.js';
 import { stopReason } from '../lib/errors.js';
 
 export interface HttpClientOptions {
@@ -20,8 +23,13 @@ export interface HttpClientOptions {
   /** The longest Retry-After honoured; a longer one fails the request at once. */
   maxRetryAfterMs?: number;
   timeoutMs?: number;
-  /** The largest body read (default 128 MiB); a larger one fails the request, not retried. */
+  /** The largest body read, decoded (default 128 MiB); a larger one fails the request, not retried. */
   maxBodyBytes?: number;
+  /**
+   * Origins the operator named (an explicit --base-url): a redirect may lead there even when its
+   * address is private (a mirror on the operator's network, a replay server on loopback).
+   */
+  trustedOrigins?: string[];
   userAgent?: string;
   /** Stops every request of the client: the run is interrupted (Ctrl-C) or the server shuts down. */
   signal?: AbortSignal;
@@ -58,13 +66,19 @@ const defaultSleep = (ms: number, signal?: AbortSignal) => wait(ms, undefined, {
  */
 const MAX_BODY_BYTES = 128 * 2 ** 20;
 
+/** Redirects followed for one request at most; fetch's own limit is 20. */
+export const MAX_REDIRECTS = 5;
+
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
 function retryable(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
 export class HttpClient {
   private readonly queue: PQueue;
-  private readonly opts: Required<Omit<HttpClientOptions, 'concurrency' | 'intervalCap' | 'intervalMs' | 'signal'>>;
+  private readonly opts: Required<Omit<HttpClientOptions, 'concurrency' | 'intervalCap' | 'intervalMs' | 'signal' | 'trustedOrigins'>>;
+  private readonly trusted: Set<string>;
   private readonly signal: AbortSignal | undefined;
 
   constructor(options: HttpClientOptions = {}) {
@@ -84,6 +98,7 @@ export class HttpClient {
       sleep: options.sleep ?? defaultSleep,
     };
     this.signal = options.signal;
+    this.trusted = new Set(options.trustedOrigins);
   }
 
   /** Waits, as between attempts: ended at once (rejecting) when the run is stopped. */
@@ -148,13 +163,14 @@ export class HttpClient {
       headers['Content-Type'] = 'application/json';
       body = JSON.stringify(init.json);
     }
-    const res = await fetch(url, {
-      method,
-      headers,
-      body,
-      redirect: method === 'GET' ? 'follow' : 'manual',
-      signal: this.signal ? AbortSignal.any([this.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs),
-    });
+    const signal = this.signal ? AbortSignal.any([this.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs);
+    let res = await fetch(url, { method, headers, body, redirect: 'manual', signal });
+    for (let hops = 0, at = url; method === 'GET' && REDIRECT.has(res.status) && res.headers.get('location'); hops++) {
+      await res.body?.cancel();
+      const to = await this.redirectTarget(url, at, res.status, res.headers.get('location')!, hops);
+      at = to.href;
+      res = await fetch(at, { method, headers, redirect: 'manual', signal });
+    }
     const bytes = await this.readBody(res, `${method} ${url}`);
     const declared = res.headers.get('content-length');
     if (declared !== null && !res.headers.get('content-encoding') && Number(declared) !== bytes.length) {
@@ -170,10 +186,35 @@ export class HttpClient {
     };
   }
 
+  /**
+   * Where a redirect from `at` may go, or an UpstreamError (not retried: the next answer would redirect
+   * the same way) saying why not.
+   */
+  private async redirectTarget(url: string, at: string, status: number, location: string, hops: number): Promise<URL> {
+    const from = new URL(at);
+    let to: URL;
+    try {
+      to = new URL(location, from);
+    } catch {
+      throw new UpstreamError(`GET ${url} was redirected (${status}) to an invalid address`, status);
+    }
+    const refused = (why: string) => new UpstreamError(`GET ${url} was redirected (${status}) to ${to.href}, not followed: ${why}`, status);
+    if (hops >= MAX_REDIRECTS) throw refused(`more than ${MAX_REDIRECTS} redirects`);
+    if (to.protocol !== from.protocol && !(from.protocol === 'http:' && to.protocol === 'https:')) {
+      throw refused(`a redirect may keep the scheme or move to https, not go from ${from.protocol} to ${to.protocol}`);
+    }
+    if (!this.trusted.has(to.origin)) {
+      const address = await privateAddressOf(to.hostname);
+      if (address !== null) throw refused(`${address} is a private, loopback or link-local address (name it with --base-url to ingest from it)`);
+    }
+    return to;
+  }
+
   /** The body's bytes, refused (not retried: the next answer would be as large) past maxBodyBytes. */
   private async readBody(res: Response, request: string): Promise<Buffer> {
     const max = this.opts.maxBodyBytes;
-    const tooLarge = () => new UpstreamError(`${request} sent a body over ${max} bytes, more than this client accepts (a page this large is an upstream fault)`, res.status);
+    const bound = max % 2 ** 20 === 0 ? `${max / 2 ** 20} MiB` : `${max} bytes`;
+    const tooLarge = () => new UpstreamError(`${request} sent a body over ${bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
     if (Number(res.headers.get('content-length')) > max) {
       await res.body?.cancel();
       throw tooLarge();

@@ -216,7 +216,9 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
   let error: string | null = null;
   let inflight: Promise<void> | null = null;
   try {
-    const http = opts.fromDir ? null : (opts.http ?? new HttpClient({ signal: opts.signal }));
+    // A base URL the operator named may be on a private network, and an upstream may redirect there.
+    const trustedOrigins = opts.baseUrl && URL.canParse(opts.baseUrl) ? [new URL(opts.baseUrl).origin] : [];
+    const http = opts.fromDir ? null : (opts.http ?? new HttpClient({ signal: opts.signal, trustedOrigins, maxBodyBytes: module.maxPageBytes }));
     const baseUrl = opts.baseUrl ?? module.defaultBaseUrl;
     const normalize: Normalize = module.prepare
       ? await module.prepare({

@@ -39,6 +39,12 @@ export interface Config {
   /** A report generating longer is failed (PDI_REPORT_TIMEOUT, ms). */
   reportTimeoutMs: number;
   logLevel: string;
+  /** Requests one API key may have in flight at once; more are answered 429 (docs/api.md "Limits"). */
+  maxInFlightPerKey: number;
+  /** The same for all the keys of one organization together. */
+  maxInFlightPerOrg: number;
+  /** How long the API waits for one engine read before answering 504. */
+  engineDeadlineMs: number;
 }
 
 /** Used when PDI_ASK_MODELS is unset; the first entry is the default. */
@@ -81,12 +87,20 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   try {
     parsed = new URL(v);
   } catch {
-    throw new ConfigError(name, `must be a URL, got "${v}"`);
+    throw new ConfigError(name, `must be a URL, got "${withoutPassword(v)}"`);
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   }
   return v.replace(/\/+$/, '');
+}
+
+/**
+ * A URL as it may be shown: its password (ELASTICSEARCH_URL, SMTP_URL carry one) replaced by ***, in
+ * text that does not parse as a URL too (`user:secret@host` with a typo in the scheme).
+ */
+export function withoutPassword(v: string): string {
+  return v.replace(/^([^@/?#]*\/\/)?([^@/?#:]*):[^/?#]*@/, (_, scheme: string | undefined, user: string) => `${scheme ?? ''}${user}:***@`);
 }
 
 /** The longest PDI_INGEST_EVERY: Node's timers hold at most 2^31 - 1 ms (24.8 days). */
@@ -131,6 +145,18 @@ export function loadConfig(env: Env = process.env): Config {
   const reportTimeoutMs = parseDuration(timeout);
   if (reportTimeoutMs === null) throw new ConfigError('PDI_REPORT_TIMEOUT', `must be a duration such as 90s or 5m, got "${timeout}"`);
 
+  const deadline = text(env, 'PDI_ENGINE_DEADLINE') ?? '10s';
+  const engineDeadlineMs = parseDuration(deadline);
+  // Past the server's 60 s request timeout the client would be gone before its 504.
+  if (engineDeadlineMs === null || engineDeadlineMs > 60_000) {
+    throw new ConfigError('PDI_ENGINE_DEADLINE', `must be a duration from 1s to 60s, such as 10s, got "${deadline}"`);
+  }
+  const maxInFlightPerKey = integer(env, 'PDI_MAX_IN_FLIGHT_PER_KEY', 8, 1, 10_000);
+  const maxInFlightPerOrg = integer(env, 'PDI_MAX_IN_FLIGHT_PER_ORG', Math.max(16, maxInFlightPerKey), 1, 10_000);
+  if (maxInFlightPerOrg < maxInFlightPerKey) {
+    throw new ConfigError('PDI_MAX_IN_FLIGHT_PER_ORG', `must be at least PDI_MAX_IN_FLIGHT_PER_KEY (${maxInFlightPerKey}), got "${maxInFlightPerOrg}"`);
+  }
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -157,6 +183,9 @@ export function loadConfig(env: Env = process.env): Config {
     reportConcurrency: integer(env, 'PDI_REPORT_CONCURRENCY', 2, 1, 16),
     reportTimeoutMs,
     logLevel,
+    maxInFlightPerKey,
+    maxInFlightPerOrg,
+    engineDeadlineMs,
   };
 }
 

@@ -35,6 +35,10 @@ export class ValidationError extends AppError {
 export class QuotaExceededError extends AppError {
   constructor(message: string, readonly retryAfterSeconds: number) { super(429, message); }
 }
+/** More requests of one key (or organization) in flight than it may have at once; not counted against the quota. */
+export class TooManyInFlightError extends AppError {
+  constructor(message: string, readonly retryAfterSeconds: number) { super(429, message); }
+}
 export class NotImplementedError extends AppError {
   constructor(message: string) { super(501, message); }
 }
@@ -54,6 +58,12 @@ export class EngineUnavailableError extends AppError {
   /** The message with what happened, for the operator. */
   get full(): string {
     return this.why ? `${this.message} (${this.why})` : this.message;
+  }
+}
+/** An engine read ran past the server's deadline (PDI_ENGINE_DEADLINE): it is abandoned, not waited for. */
+export class EngineTimeoutError extends AppError {
+  constructor(seconds: number) {
+    super(504, `The search engine did not answer within ${seconds} s; try again, or narrow the query`);
   }
 }
 /**

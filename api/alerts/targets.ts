@@ -4,38 +4,7 @@
 // runs at creation and again at each send, on the very address then connected to (no DNS rebinding).
 import dns from 'node:dns/promises';
 import net from 'node:net';
-
-const V4_BLOCKED: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-];
-const V6_BLOCKED: [string, number][] = [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32],
-];
-const blocked = new net.BlockList();
-for (const [a, p] of V4_BLOCKED) blocked.addSubnet(a, p, 'ipv4');
-for (const [a, p] of V6_BLOCKED) blocked.addSubnet(a, p, 'ipv6');
-
-/** The IPv4 address inside an IPv4-mapped, -compatible or NAT64 IPv6 address, else null. */
-function embeddedV4(v6: string): string | null {
-  const m = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(v6);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6);
-  if (!hex) return null;
-  const hi = parseInt(hex[1], 16);
-  const lo = parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-}
-
-/** Whether `address` is private, loopback, link-local, unspecified, multicast or reserved. */
-export function isPrivateAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedV4(address);
-  return v4 !== null ? blocked.check(v4, 'ipv4') : blocked.check(address, 'ipv6');
-}
+import { isPrivateAddress } from '../../lib/addresses.js';
 
 export class TargetError extends Error {}
 

@@ -2,6 +2,7 @@
 // creation; only its SHA-256 digest is stored.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { base62 } from '../../lib/random.js';
+import { TERMINAL_CONTROL } from '../../lib/terminal.js';
 import type { Db } from './database.js';
 
 export const TIERS = ['free', 'pro', 'enterprise'] as const;
@@ -135,8 +136,6 @@ export class KeyStore {
 
 export const MAX_ORG_NAME = 200;
 
-/** Control characters, and the bidirectional controls that reorder what a terminal shows. */
-const TERMINAL_CONTROL = /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 /**
  * Why a name cannot name an organization, or null. Names are printed to operators' terminals (pdi
@@ -147,9 +146,4 @@ export function orgNameProblem(name: string): string | null {
   if ([...name].length > MAX_ORG_NAME) return `is longer than ${MAX_ORG_NAME} characters`;
   if (TERMINAL_CONTROL.test(name)) return 'holds a control character';
   return null;
-}
-
-/** A name stored before names were checked, with its control characters escaped (`\n`, `\u001b`). */
-export function printableOrgName(name: string): string {
-  return name.replace(new RegExp(TERMINAL_CONTROL, 'gu'), (c) => JSON.stringify(c).slice(1, -1));
 }

@@ -1,4 +1,5 @@
-// Admission: the API key and the daily quota, checked on every /v1 request except GET /v1/models.
+// Admission: the API key, the requests in flight (in-flight.ts) and the daily quota, checked on every
+// /v1 request except GET /v1/models.
 // It runs inside each route's first step (see gate.ts) and, for requests that match no route (404,
 // 405), in the error listener (errors.ts), so unknown routes are authenticated and counted too. It is
 // not a restify `pre` handler: a chain step of its own cost more than the check itself.
@@ -8,6 +9,7 @@ import { QuotaExceededError, UnauthorizedError } from '../../lib/errors.js';
 import type { KeyStore, Principal } from '../db/keys.js';
 import type { UsageCounter } from '../db/usage.js';
 import { DAILY_QUOTA } from '../tiers.js';
+import type { InFlight } from './in-flight.js';
 
 declare module 'restify' {
   interface Request {
@@ -15,7 +17,7 @@ declare module 'restify' {
   }
 }
 
-/** Sets req.principal and res.quotaHeaders, or throws 401/429 (a 429 with its quota headers). */
+/** Sets req.principal and res.quotaHeaders, or throws 401/429 (a 429 with its quota headers and Retry-After). */
 export type Admit = (req: Request, res: Response) => void;
 
 const PUBLIC_PATHS = new Set(['/v1/models', '/v1/models/']);
@@ -71,7 +73,20 @@ function authorizationHeaders(raw: string[]): number {
   return n;
 }
 
-export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Admit {
+/**
+ * Written with the answer (reply.ts), or by the error listener for a refusal. Strings, not numbers:
+ * Node would convert a number twice (to validate it, then to write it).
+ */
+function quotaHeaders(principal: Principal, remaining: number, resetHeader: string): string[] {
+  return [
+    'X-RateLimit-Limit', LIMIT_HEADER[principal.tier]!,
+    'X-RateLimit-Remaining', String(Math.max(0, remaining)),
+    'X-RateLimit-Reset', resetHeader,
+    'X-Tier', principal.tier,
+  ];
+}
+
+export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inFlight: InFlight): Admit {
   const today = dayClock(clock);
   return function admit(req: Request, res: Response): void {
     const header = req.headers.authorization;
@@ -92,15 +107,15 @@ export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Ad
 
     const { now, day, resetMs, resetHeader } = today();
     const quota = DAILY_QUOTA[principal.tier];
+    try {
+      inFlight.enter(principal, res);
+    } catch (err) {
+      // Refused before it was counted: the quota headers say what is left, unchanged.
+      res.quotaHeaders = quotaHeaders(principal, quota - usage.used(principal.keyId, day), resetHeader);
+      throw err;
+    }
     const { allowed, used } = usage.consume(principal.keyId, day, quota);
-    // Written with the answer (reply.ts), or by the error listener for a refusal. Strings, not numbers:
-    // Node would convert a number twice (to validate it, then to write it).
-    res.quotaHeaders = [
-      'X-RateLimit-Limit', LIMIT_HEADER[principal.tier]!,
-      'X-RateLimit-Remaining', String(Math.max(0, quota - used)),
-      'X-RateLimit-Reset', resetHeader,
-      'X-Tier', principal.tier,
-    ];
+    res.quotaHeaders = quotaHeaders(principal, quota - used, resetHeader);
     if (!allowed) {
       const retryAfter = Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000));
       res.setHeader('Retry-After', retryAfter);

@@ -1,7 +1,8 @@
 // The engine reads of a request stop mattering when its client goes away (a timeout, a closed tab): the
 // signal handed to them (ReadOptions) aborts then, so a read still queued is dropped instead of
-// costing an engine slot that a waiting client needs.
-import type { Response } from 'restify';
+// costing an engine slot that a waiting client needs. They also name the request's API key as their
+// tenant, whom the embedded engine's reader queue serves in turn with the others.
+import type { Request, Response } from 'restify';
 import type { ReadOptions } from '../../lib/search/provider.js';
 import { ClientGoneError } from '../../lib/errors.js';
 
@@ -11,5 +12,5 @@ export function readOptionsFor(res: Response): ReadOptions {
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new ClientGoneError());
   });
-  return { signal: controller.signal };
+  return { signal: controller.signal, tenant: (res.req as Request | undefined)?.principal?.keyId };
 }

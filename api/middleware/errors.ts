@@ -6,7 +6,7 @@ import type { Request, Response, Server } from 'restify';
 import { AppError, operatorMessage } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { needsAdmission, type Admit } from './admission.js';
-import { setQuotaHeaders } from './reply.js';
+import { NO_STORE, SECURITY_HEADERS, setQuotaHeaders } from './reply.js';
 import { percentDecode } from './validate.js';
 
 const MASKED = 'Internal server error';
@@ -90,8 +90,18 @@ function endWithError(socket: Duplex, status: number, detail: string): void {
   const body = JSON.stringify({ detail });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\n${ERROR_HEADERS.map(([n, v]) => `${n}: ${v}\r\n`).join('')}Connection: close\r\n\r\n${body}`,
   );
+}
+
+/** The headers of every error (reply.ts): written by hand where there is no response object. */
+const ERROR_HEADERS: [string, string][] = [[SECURITY_HEADERS[0], SECURITY_HEADERS[1]], [NO_STORE[0], NO_STORE[1]]];
+
+/** A complete error answer on a response restify never saw. */
+function answerError(res: ServerResponse, status: number, detail: string): void {
+  const body = JSON.stringify({ detail });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...Object.fromEntries(ERROR_HEADERS) });
+  res.end(body);
 }
 
 export function installErrorHandling(server: Server, log: Logger, admit: Admit): void {
@@ -109,9 +119,7 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
   // What Node answers itself without a body: an Expect other than 100-continue (417) and CONNECT
   // (the connection closed without a word). The contract wants {"detail"} on every error.
   server.server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({ detail: `Expect: ${req.headers.expect} is not supported` });
-    res.writeHead(417, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-    res.end(body);
+    answerError(res, 417, `Expect: ${req.headers.expect} is not supported`);
   });
   server.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     endWithError(socket, 405, 'Method CONNECT is not allowed: this is no proxy');
@@ -123,14 +131,13 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
   server.server.removeAllListeners('request');
   server.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.headers.host !== undefined || req.httpVersion !== '1.1') return restifyRequest(req, res);
-    const body = JSON.stringify({ detail: 'An HTTP/1.1 request needs a Host header' });
-    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
-    res.end(body);
+    answerError(res, 400, 'An HTTP/1.1 request needs a Host header');
   });
 
   server.on('restifyError', (req: Request, res: Response, err: HttpError, cb: () => void) => {
     // Errors are always JSON, whatever the client's Accept header asked for.
     res.setHeader('Content-Type', 'application/json');
+    for (const [name, value] of ERROR_HEADERS) res.setHeader(name, value);
     // A request body not read to its end (refused before or while reading it): closing the connection
     // after the answer is cheaper than Node reading the rest, however long, to keep it alive.
     if (!req.complete) res.setHeader('Connection', 'close');
@@ -152,6 +159,7 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
     if (status === 499) log.debug({ method: req.method, path: req.getPath() }, 'client went away; its engine read was dropped');
     else if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
     else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: operatorMessage(err) }, 'engine unavailable');
+    else if (status === 504) log.warn({ method: req.method, path: req.getPath() }, 'engine read ran past its deadline; abandoned');
     else if (status >= 500) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     return cb();
   });

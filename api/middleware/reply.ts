@@ -13,9 +13,23 @@ declare module 'restify' {
   }
 }
 
-/** Answers `body` as it is. Nothing may have been written to `res` before. */
-export function reply(res: Response, status: number, contentType: string, body: string | Buffer): void {
-  const head = ['Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)];
+/**
+ * On every response, errors included (errors.ts): no MIME sniffing of what we send, and no cache
+ * keeping an answer meant for one API key.
+ */
+export const SECURITY_HEADERS = ['X-Content-Type-Options', 'nosniff'] as const;
+export const NO_STORE = ['Cache-Control', 'no-store'] as const;
+
+/**
+ * Answers `body` as it is, with SECURITY_HEADERS and `headers` (name, value, …; by default NO_STORE).
+ * Nothing may have been written to `res` before.
+ */
+export function reply(res: Response, status: number, contentType: string, body: string | Buffer, headers: readonly string[] = NO_STORE): void {
+  const head = [
+    'Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+    SECURITY_HEADERS[0], SECURITY_HEADERS[1],
+  ];
+  for (let i = 0; i < headers.length; i++) head.push(headers[i]!);
   const quota = res.quotaHeaders;
   if (quota !== undefined) for (let i = 0; i < quota.length; i++) head.push(quota[i]!);
   res.writeHead(status, head);
@@ -24,8 +38,8 @@ export function reply(res: Response, status: number, contentType: string, body: 
 }
 
 /** Answers `value` as JSON with status 200. */
-export function replyJson(res: Response, value: unknown): void {
-  reply(res, 200, 'application/json', JSON.stringify(value));
+export function replyJson(res: Response, value: unknown, headers?: readonly string[]): void {
+  reply(res, 200, 'application/json', JSON.stringify(value), headers);
 }
 
 /** Puts the quota headers on an answer that leaves through restify's send (errors). */

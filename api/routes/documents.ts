@@ -12,6 +12,7 @@ import { reply, replyJson } from '../middleware/reply.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { listingOf, searchBody, UPGRADE_HINT } from '../presenters/document.js';
+import { downloadHeaders, downloadType } from '../presenters/download.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 
@@ -72,7 +73,8 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
     const bytes = doc.original ? await ctx.blobs.get(doc.original.sha256) : null;
     if (!doc.original || !bytes) throw new NotFoundError(`No original is stored for ${sourceId}`);
-    reply(res, 200, doc.original.content_type, bytes);
+    const type = downloadType(doc.original.content_type);
+    reply(res, 200, type, bytes, downloadHeaders(doc.source_id, type));
   });
 
   routes.add('get', '/v1/stats', async (_req, res) => {

@@ -3,6 +3,9 @@ import type { RequestHandler, Server } from 'restify';
 import type { AppContext } from '../context.js';
 import { replyJson } from '../middleware/reply.js';
 
+/** The same for every client and changed only by a restart: shared caches may keep it a while. */
+const PUBLIC_CACHE = ['Cache-Control', 'public, max-age=300'];
+
 export function registerModels(server: Server, ctx: AppContext): void {
   const [fallback] = ctx.config.askModels;
   const body = {
@@ -10,7 +13,7 @@ export function registerModels(server: Server, ctx: AppContext): void {
     default: fallback,
   };
   const send: RequestHandler = async (_req, res) => {
-    replyJson(res, body);
+    replyJson(res, body, PUBLIC_CACHE);
   };
   server.get('/v1/models', send);
   server.head('/v1/models', send);

@@ -52,6 +52,11 @@ export interface SourceModule {
   name: SourceName;
   /** The production base URL. */
   defaultBaseUrl: string;
+  /**
+   * The largest response body (decoded) this source is expected to send, with a wide margin: past it a
+   * page is refused as an upstream fault before it is held in memory (the client's own bound is 128 MiB).
+   */
+  maxPageBytes: number;
   /** Yields raw pages in order; throws (UpstreamError) when a page cannot be had after retries. */
   fetch(ctx: FetchContext): AsyncIterable<FetchedPage>;
   /** Splits one response body into records; throws on a truncated or invalid body. */

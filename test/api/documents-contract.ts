@@ -266,11 +266,17 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       t.same(res.body, { detail: `Document not found: ${id}` }, 'the route matched; only the document is missing');
     });
 
-    t.test('when Enterprise downloads an original, then its bytes with their content type', async (t) => {
+    t.test('when Enterprise downloads an original, then its bytes with their content type, as a file to save', async (t) => {
       const res = await fetch(`${app.url}/v1/documents/${encodeURIComponent(withOriginal.source_id)}/content`, { headers: { Authorization: `Bearer ${ent}` } });
       t.equal(res.status, 200);
       t.equal(res.headers.get('content-type'), 'application/xml');
       t.same(Buffer.from(await res.arrayBuffer()), original);
+      // An original is upstream bytes (a TED notice may carry XHTML with a <script>): never a page of the API's origin.
+      const name = `${withOriginal.source_id.replace(':', '_')}.xml`;
+      t.equal(res.headers.get('content-disposition'), `attachment; filename="${name}"; filename*=UTF-8''${name}`);
+      t.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      t.equal(res.headers.get('content-security-policy'), "default-src 'none'; sandbox");
+      t.equal(res.headers.get('cache-control'), 'no-store');
       const noOriginal = await app.request(`/v1/documents/${encodeURIComponent(docs[0].source_id)}/content`, { key: ent });
       t.equal(noOriginal.status, 404);
       t.same(noOriginal.body, { detail: `No original is stored for ${docs[0].source_id}` });

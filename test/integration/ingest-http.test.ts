@@ -4,7 +4,7 @@ import t from 'tap';
 import { HttpClient, UpstreamError } from '../../ingest/http.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
 
-function client(sleeps: number[], opts: { maxRetryAfterMs?: number; maxBodyBytes?: number } = {}) {
+function client(sleeps: number[], opts: { maxRetryAfterMs?: number; maxBodyBytes?: number; trustedOrigins?: string[] } = {}) {
   return new HttpClient({ retries: 2, baseDelayMs: 10, intervalCap: 1000, intervalMs: 1, sleep: async (ms) => void sleeps.push(ms), ...opts });
 }
 
@@ -48,7 +48,38 @@ t.test('when a POST is redirected, then it is not replayed as a GET: the request
   }
   const upstream = await startUpstream((req) => (req.path === '/old' ? { status: 301, headers: { Location: '/new' }, body: '' } : { body: { at: req.path } }));
   t.teardown(upstream.close);
-  t.same(JSON.parse((await client([]).request(`${upstream.url}/old`)).body), { at: '/new' }, 'a GET is followed');
+  t.same(JSON.parse((await client([], { trustedOrigins: [upstream.url] }).request(`${upstream.url}/old`)).body), { at: '/new' }, 'a GET is followed');
+});
+
+t.test('when an upstream redirects a GET to a loopback address the operator did not name, then it is not followed', async (t) => {
+  const inside = await startUpstream(() => ({ body: { secret: true } }));
+  t.teardown(inside.close);
+  const port = new URL(inside.url).port;
+  for (const target of [`${inside.url}/admin`, `http://localhost:${port}/admin`, `http://[::ffff:127.0.0.1]:${port}/admin`]) {
+    const named = await startUpstream(() => ({ status: 302, headers: { Location: target }, body: '' }));
+    t.teardown(named.close);
+    // The operator named `named` (--base-url), not `inside`.
+    const err = await client([], { trustedOrigins: [named.url] }).request(`${named.url}/page`).catch((e: unknown) => e);
+    t.ok(err instanceof UpstreamError, target);
+    t.match((err as Error).message, new RegExp(`^GET ${named.url}/page was redirected \\(302\\) to .*/admin, not followed: .* is a private, loopback or link-local address \\(name it with --base-url to ingest from it\\)$`), target);
+    t.equal(named.requests.length, 1, `${target}: not retried`);
+  }
+  t.equal(inside.requests.length, 0, 'nothing reached the loopback address');
+});
+
+t.test('when a redirect changes the scheme other than to https, or redirects go on, then they are not followed past the bound', async (t) => {
+  const upstream = await startUpstream((req) => {
+    if (req.path === '/ftp') return { status: 301, headers: { Location: 'ftp://files.example/x' }, body: '' };
+    const n = Number(/^\/hop(\d+)$/.exec(req.path)?.[1]);
+    return { status: 307, headers: { Location: `/hop${n + 1}` }, body: '' };
+  });
+  t.teardown(upstream.close);
+  const http = client([], { trustedOrigins: [upstream.url] });
+  const scheme = await http.request(`${upstream.url}/ftp`).catch((e: unknown) => e);
+  t.match((scheme as Error).message, `GET ${upstream.url}/ftp was redirected (301) to ftp://files.example/x, not followed: a redirect may keep the scheme or move to https, not go from http: to ftp:`);
+  const loop = await http.request(`${upstream.url}/hop0`).catch((e: unknown) => e);
+  t.match((loop as Error).message, `GET ${upstream.url}/hop0 was redirected (307) to ${upstream.url}/hop6, not followed: more than 5 redirects`);
+  t.same(upstream.requests.slice(1).map((r) => r.path), ['/hop0', '/hop1', '/hop2', '/hop3', '/hop4', '/hop5'], 'five hops followed, then none, and not retried');
 });
 
 t.test('when the connection is refused, then the error names the cause', async (t) => {

@@ -20,6 +20,36 @@ t.test('when nothing is set, then the documented defaults apply', async (t) => {
   t.equal(c.ingestEveryMs, null);
   t.equal(c.embeddedReaders, Math.min(4, os.availableParallelism()));
   t.equal(loadConfig({ PDI_EMBEDDED_READERS: '0' }).embeddedReaders, 0);
+  t.equal(c.maxInFlightPerKey, 8);
+  t.equal(c.maxInFlightPerOrg, 16);
+  t.equal(c.engineDeadlineMs, 10_000);
+});
+
+t.test('when a URL setting with a password is invalid, then the error shows the URL with the password masked', async (t) => {
+  for (const [name, value, shown] of [
+    ['ELASTICSEARCH_URL', 'http//elastic:s3cr3t@es.internal:9200', 'http//elastic:***@es.internal:9200'],
+    ['SMTP_URL', 'smtp://mailer:s3cr3t@mail host:25', 'smtp://mailer:***@mail host:25'],
+    ['SMTP_URL', 'smtps//mailer:s3cr3t@mail.internal', 'smtps//mailer:***@mail.internal'],
+  ]) {
+    const err = t.throws(() => loadConfig({ [name]: value })) as Error;
+    t.equal(err.message, `Invalid configuration: ${name} must be a URL, got "${shown}"`);
+    t.notMatch(err.message, 's3cr3t');
+  }
+  // And where the server prints it on start.
+  const err = await run(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: REPO_ROOT, env: { ...process.env, ELASTICSEARCH_URL: 'https//elastic:s3cr3t@es.internal:9200' },
+  }).then(() => null, (e) => e as { code: number; stderr: string });
+  t.equal(err?.code, 2, String(err?.stderr));
+  t.notMatch(err!.stderr, 's3cr3t');
+  t.match(err!.stderr, 'ELASTICSEARCH_URL must be a URL, got "https//elastic:***@es.internal:9200"');
+});
+
+t.test('when the tenant limits are set, then they are read, and an organization cap below the key cap is refused', async (t) => {
+  const c = loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '2', PDI_MAX_IN_FLIGHT_PER_ORG: '5', PDI_ENGINE_DEADLINE: '30s' });
+  t.same([c.maxInFlightPerKey, c.maxInFlightPerOrg, c.engineDeadlineMs], [2, 5, 30_000]);
+  t.equal(loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '20' }).maxInFlightPerOrg, 20, 'the organization default follows a larger key cap');
+  t.throws(() => loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '8', PDI_MAX_IN_FLIGHT_PER_ORG: '4' }), { message: 'Invalid configuration: PDI_MAX_IN_FLIGHT_PER_ORG must be at least PDI_MAX_IN_FLIGHT_PER_KEY (8), got "4"' });
+  t.throws(() => loadConfig({ PDI_ENGINE_DEADLINE: '2m' }), { message: 'Invalid configuration: PDI_ENGINE_DEADLINE must be a duration from 1s to 60s, such as 10s, got "2m"' });
 });
 
 t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var folder from any working directory; a relative one is read from the working directory', async (t) => {

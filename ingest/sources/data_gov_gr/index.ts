@@ -1,4 +1,4 @@
-// data.gov.gr: open datasets of Greek public bodies, one document per dataset and reference period.
+// Data.gov.gr: open datasets of Greek public bodies, one document per dataset and reference period.
 import type { SourceModule } from '../types.js';
 import { fetchDataGovGr } from './fetch.js';
 import { normalizeDataGovGr } from './normalize.js';
@@ -9,6 +9,8 @@ export function createDataGovGrSource(options: DataGovGrOptions = {}): SourceMod
   return {
     name: 'data_gov_gr',
     defaultBaseUrl: 'https://data.gov.gr',
+    // A dataset for a span of days, as one array.
+    maxPageBytes: 32 * 2 ** 20,
     fetch: (ctx) => fetchDataGovGr(ctx, options),
     parse: parseDataGovGr,
     normalize: normalizeDataGovGr,

@@ -12,6 +12,8 @@ export function createDiavgeiaSource(options: DiavgeiaFetchOptions = {}): Source
   return {
     name: 'diavgeia',
     defaultBaseUrl: DIAVGEIA_BASE_URL,
+    // Pages of decisions and the organisation directory: a few MB.
+    maxPageBytes: 16 * 2 ** 20,
     fetch: createDiavgeiaFetch(options),
     parse: (body) => parseDiavgeia(body),
     normalize: (record) => normalizeDiavgeia(record),

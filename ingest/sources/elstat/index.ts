@@ -1,5 +1,5 @@
 // ΕΛΣΤΑΤ: official statistics for Greece, taken from Eurostat's dissemination API (JSON-stat), one document
-// per indicator series release.
+// Per indicator series release.
 import type { SourceModule } from '../types.js';
 import { fetchElstat } from './fetch.js';
 import { normalizeElstat } from './normalize.js';
@@ -10,6 +10,8 @@ export function createElstatSource(options: ElstatOptions = {}): SourceModule {
   return {
     name: 'elstat',
     defaultBaseUrl: 'https://ec.europa.eu',
+    // A whole Eurostat JSON-stat cube.
+    maxPageBytes: 64 * 2 ** 20,
     fetch: (ctx) => fetchElstat(ctx, options),
     parse: parseElstat,
     normalize: normalizeElstat,

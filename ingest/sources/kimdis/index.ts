@@ -1,5 +1,5 @@
 // ΚΗΜΔΗΣ (KIMDIS, alias e_procurement): the Greek central registry of public contracts.
-// fetch → parse → normalize.
+// Fetch → parse → normalize.
 import type { SourceModule } from '../types.js';
 import { createKimdisFetch, type KimdisFetchOptions } from './fetch.js';
 import { KIMDIS_BASE_URL, normalizeKimdis } from './normalize.js';
@@ -12,6 +12,8 @@ export function createKimdisSource(options: KimdisFetchOptions = {}): SourceModu
   return {
     name: 'kimdis',
     defaultBaseUrl: KIMDIS_BASE_URL,
+    // Pages of contracts: ~20 KB.
+    maxPageBytes: 16 * 2 ** 20,
     fetch: createKimdisFetch(options),
     parse: (body) => parseKimdis(body),
     normalize: normalizeKimdis,

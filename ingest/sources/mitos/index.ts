@@ -9,6 +9,8 @@ export function createMitosSource(options: MitosOptions = {}): SourceModule {
   return {
     name: 'mitos',
     defaultBaseUrl: 'https://api.digigov.grnet.gr/v1',
+    // Pages of services.
+    maxPageBytes: 16 * 2 ** 20,
     fetch: (ctx) => fetchMitos(ctx, options),
     parse: parseMitos,
     normalize: normalizeMitos,

@@ -1,5 +1,5 @@
 // ΡΑΑΕΥ geoportal: energy licences and applications (photovoltaic, wind, hydro), one document per
-// licence and layer, with snapshot comparison standing in for the missing modification dates.
+// Licence and layer, with snapshot comparison standing in for the missing modification dates.
 import type { SourceModule } from '../types.js';
 import { fetchRae } from './fetch.js';
 import { normalizeRae } from './normalize.js';
@@ -10,6 +10,8 @@ export function createRaeSource(options: RaeOptions = {}): SourceModule {
   return {
     name: 'rae',
     defaultBaseUrl: 'https://geo.rae.gr/geoserver/wfs',
+    // A whole WFS layer as GeoJSON.
+    maxPageBytes: 64 * 2 ** 20,
     fetch: (ctx) => fetchRae(ctx, options),
     parse: parseRae,
     normalize: normalizeRae,

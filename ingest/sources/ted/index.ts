@@ -10,6 +10,8 @@ export function createTedSource(options: TedFetchOptions = {}): SourceModule {
   return {
     name: 'ted',
     defaultBaseUrl: TED_BASE_URL,
+    // Pages of notices: ~200 KB.
+    maxPageBytes: 16 * 2 ** 20,
     fetch: createTedFetch(options),
     parse: parseTed,
     normalize: normalizeTed,

@@ -36,6 +36,8 @@ export interface EmbeddedOptions {
    * need them; 0 (the default, and always for ':memory:') runs reads on the calling thread.
    */
   readers?: number;
+  /** For tests: the reader threads' entry module (ReadPoolOptions.entry), e.g. one that holds a read on demand. */
+  readerEntry?: URL;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -109,7 +111,7 @@ export class EmbeddedProvider implements SearchProvider {
         this.counters.fromRanking += d.fromRanking;
       };
       const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
-      this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log });
+      this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
   }
 

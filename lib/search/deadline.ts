@@ -1,0 +1,38 @@
+// Every engine read the API makes ends by a deadline (PDI_ENGINE_DEADLINE), on either engine: past it
+// the read's signal aborts with a 504, which drops a read still queued (embedded reader pool) or ends
+// the HTTP request (Elasticsearch, which then cancels the search), and the caller is answered at once
+// even where the engine cannot stop (an embedded query already running finishes unobserved).
+import { EngineTimeoutError } from '../errors.js';
+import type { ReadOptions, SearchProvider } from './provider.js';
+
+/** The reads of SearchProvider and where their ReadOptions argument is. */
+const READS: Record<string, number> = { search: 1, list: 1, get: 1, knn: 1, moreLikeThis: 1, stats: 0 };
+
+/** `provider` with a deadline of `ms` on each read; everything else passes through unchanged. */
+export function withReadDeadline(provider: SearchProvider, ms: number): SearchProvider {
+  return new Proxy(provider, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      const at = typeof prop === 'string' ? READS[prop] : undefined;
+      if (at === undefined) return value.bind(target);
+      return (...args: unknown[]) => {
+        const opts = (args[at] ?? {}) as ReadOptions;
+        return byDeadline(ms, opts, (withSignal) => {
+          args[at] = withSignal;
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        });
+      };
+    },
+  });
+}
+
+function byDeadline<T>(ms: number, opts: ReadOptions, read: (opts: ReadOptions) => Promise<T>): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new EngineTimeoutError(Math.round(ms / 100) / 10)), ms);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+  return new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    read({ ...opts, signal }).then(resolve, reject);
+  }).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,44 @@
+// Every engine read of a request has a server-side deadline (PDI_ENGINE_DEADLINE): a read past it is
+// abandoned and the client gets a 504 that says so, on either engine, and the API keeps serving.
+import t from 'tap';
+import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
+import { startTestApp } from '../helpers/app.js';
+import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
+import { startHoldingApp } from '../helpers/holding-engine.js';
+import { holdingProxy } from '../helpers/holding-proxy.js';
+
+const TIMED_OUT = { detail: 'The search engine did not answer within 1 s; try again, or narrow the query' };
+
+t.test('when an embedded read runs past the deadline, then 504 with a detail, and the key is served again at once', async (t) => {
+  const app = await startHoldingApp(t, { PDI_ENGINE_DEADLINE: '1s', PDI_MAX_IN_FLIGHT_PER_KEY: '1' });
+  const key = app.key('pro');
+  const res = await app.request('/v1/search?q=hold', { key });
+  t.equal(res.status, 504);
+  t.same(res.body, TIMED_OUT);
+  t.equal(res.headers.get('x-ratelimit-remaining'), '99', 'counted, as any answered request');
+  // /v1/usage reads no engine: it shows the request's one slot in flight (PDI_MAX_IN_FLIGHT_PER_KEY) given back.
+  t.equal((await app.request('/v1/usage', { key })).status, 200, 'its slot in flight was given back');
+});
+
+t.test('when an Elasticsearch read runs past the deadline, then 504 with a detail, and the engine request is closed', async (t) => {
+  const url = await elasticsearchUrl(t);
+  // Everything reaches Elasticsearch except searches, which hang as a very slow one would.
+  const proxy = await holdingProxy(t, url, (req) => (req.url ?? '').includes('/_search'));
+  const prefix = randomPrefix();
+  // A request timeout far beyond the deadline: only the deadline ends the request in time.
+  const search = new ElasticsearchProvider({ url: proxy.url, prefix, dimension: 384, embeddingModel: 'pdi/hashing-384', requestTimeoutMs: 60_000 });
+  t.teardown(async () => {
+    await search.close();
+    await deleteIndices(url, prefix);
+  });
+  const app = await startTestApp(t, { search, env: { PDI_ENGINE_DEADLINE: '1s' } });
+  const key = app.key('pro');
+  const answer = app.request(`/v1/search?q=${encodeURIComponent('σύμβαση')}`, { key });
+  const held = await proxy.nextHeld();
+  const res = await answer;
+  t.equal(res.status, 504);
+  t.same(res.body, TIMED_OUT);
+  await held.closed;
+  t.pass('the engine request was closed by the deadline');
+  t.equal((await app.request('/v1/usage', { key })).status, 200);
+});
