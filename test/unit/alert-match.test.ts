@@ -6,7 +6,7 @@ import { composeMail } from '../../api/jobs/email.js';
 import { DocumentText, entityMatches, eventTypeOf, profileMatcher } from '../../api/jobs/match.js';
 import { emptyFilters, type Filters } from '../../api/alerts/profile-input.js';
 import { RETRY, retryDelayMs } from '../../api/jobs/deliveries.js';
-import { isPrivateAddress } from '../../api/alerts/targets.js';
+import { isPrivateAddress } from '../../lib/addresses.js';
 import type { ProfileRecord } from '../../api/db/alerts.js';
 import { matchKeyOf, type EntityRecord } from '../../api/db/monitoring.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
