@@ -123,6 +123,11 @@ export interface ReadOptions {
    * yet is dropped, and the call rejects with the signal's reason. Never sent across threads.
    */
   signal?: AbortSignal;
+  /**
+   * Whose read it is (the API key): an engine that queues reads serves tenants in turn, so one that
+   * sends many cannot make another's wait behind all of them. Reads without one share one line.
+   */
+  tenant?: string;
 }
 
 export interface SearchProvider {
@@ -152,6 +157,8 @@ export interface SearchProvider {
   /** Best-match text retrieval (MoreLikeThisQuery); score is the engine's BM25, higher is better. */
   moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
   stats(opts?: ReadOptions): Promise<IndexStats>;
+  /** Checks storage the engine keeps itself (the embedded file) before every source is rebuilt; throws when it is damaged. */
+  checkStorage?(): void;
   /** Makes every acknowledged write visible to reads. */
   refresh(): Promise<void>;
   close(): Promise<void>;
