@@ -52,6 +52,6 @@ t.test(`when the server starts, loads the demo corpus and answers, then Node ${p
 
   // Its exit code says whether the engine answered within 5 s, which a loaded machine may miss.
   const status = await pdi(dir, ['status']);
-  t.match(status.stdout, /^engine embedded; /, status.stderr);
+  t.match(status.stdout, /^engine embedded; /m, status.stderr);
   t.notMatch(status.stderr, NODE_WARNING, 'pdi status');
 });
