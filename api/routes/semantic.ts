@@ -47,7 +47,10 @@ function sourceIdParam(req: Request): string {
 export function registerSemantic(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('post', '/v1/ask', async (req, res) => {
     const { question, limit, model } = askBody(req.body, ctx.config.askModels);
-    replyJson(res, await ctx.asking.ask(question, limit, model, readOptionsFor(res)));
+    const result = await ctx.asking.ask(question, limit, model, readOptionsFor(res));
+    // Contract 2.5's source fields; MCP's ask_question also gives source_url.
+    const sources = result.sources.map(({ source_id, source, title, relevance }) => ({ source_id, source, title, relevance }));
+    replyJson(res, { ...result, sources });
   });
 
   routes.add('get', '/v1/similar/:source_id', async (req, res) => {

@@ -28,7 +28,7 @@ export interface AskSource {
   source_id: string;
   source: string;
   title: string;
-  /** The original at its publisher (beyond contract 2.5: what a reader or an assistant cites). */
+  /** The original at its publisher: what the MCP tool's reader cites (POST /v1/ask shows contract 2.5's four fields). */
   source_url: string;
   relevance: number;
 }
