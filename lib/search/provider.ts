@@ -123,6 +123,11 @@ export interface ReadOptions {
    * yet is dropped, and the call rejects with the signal's reason. Never sent across threads.
    */
   signal?: AbortSignal;
+  /**
+   * Whose read it is (the API key): an engine that queues reads serves tenants in turn, so one that
+   * sends many cannot make another's wait behind all of them. Reads without one share one line.
+   */
+  tenant?: string;
 }
 
 export interface SearchProvider {
