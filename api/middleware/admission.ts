@@ -86,40 +86,74 @@ function quotaHeaders(principal: Principal, remaining: number, resetHeader: stri
   ];
 }
 
+/** Who a request's Authorization header names: a principal, or why not (the 401's detail). */
+export function identify(keys: KeyStore, req: Request): Principal | 'Missing API key' | 'Invalid API key' {
+  const header = req.headers.authorization;
+  if (!header) return 'Missing API key';
+  const key = bearerKey(header);
+  // Node keeps the first of two Authorization headers; a proxy in front may check the last. Two
+  // credentials are no credential.
+  const principal = key === undefined || authorizationHeaders(req.rawHeaders) > 1 ? null : keys.authenticate(key, header);
+  return principal ?? 'Invalid API key';
+}
+
+export interface QuotaUse {
+  allowed: boolean;
+  used: number;
+  quota: number;
+  now: Date;
+  resetMs: number;
+  /** X-RateLimit-Reset: unix seconds of resetMs. */
+  resetHeader: string;
+}
+
+/** Counts one use of a key's daily quota (a request, or an MCP tool call: the same counter). */
+export function quotaCounter(usage: UsageCounter, clock: Clock): (principal: Principal) => QuotaUse {
+  const today = dayClock(clock);
+  return (principal) => {
+    const { now, day, resetMs, resetHeader } = today();
+    const quota = DAILY_QUOTA[principal.tier];
+    const { allowed, used } = usage.consume(principal.keyId, day, quota);
+    return { allowed, used, quota, now, resetMs, resetHeader };
+  };
+}
+
+/** The 429 of a spent quota, saying when it resets. */
+export function quotaExceeded(use: QuotaUse): QuotaExceededError {
+  const retryAfter = Math.max(1, Math.ceil((use.resetMs - use.now.getTime()) / 1000));
+  return new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(new Date(use.resetMs))}`, retryAfter);
+}
+
 export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inFlight: InFlight): Admit {
+  const count = quotaCounter(usage, clock);
   const today = dayClock(clock);
   return function admit(req: Request, res: Response): void {
-    const header = req.headers.authorization;
+    const principal = identify(keys, req);
     // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme, and why a token given was refused.
-    if (!header) {
+    if (principal === 'Missing API key') {
       res.setHeader('WWW-Authenticate', 'Bearer');
-      throw new UnauthorizedError('Missing API key');
+      throw new UnauthorizedError(principal);
     }
-    const key = bearerKey(header);
-    // Node keeps the first of two Authorization headers; a proxy in front may check the last. Two
-    // credentials are no credential.
-    const principal = key === undefined || authorizationHeaders(req.rawHeaders) > 1 ? null : keys.authenticate(key, header);
-    if (!principal) {
+    if (principal === 'Invalid API key') {
       res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
-      throw new UnauthorizedError('Invalid API key');
+      throw new UnauthorizedError(principal);
     }
     req.principal = principal;
 
-    const { now, day, resetMs, resetHeader } = today();
-    const quota = DAILY_QUOTA[principal.tier];
     try {
       inFlight.enter(principal, res);
     } catch (err) {
       // Refused before it was counted: the quota headers say what is left, unchanged.
-      res.quotaHeaders = quotaHeaders(principal, quota - usage.used(principal.keyId, day), resetHeader);
+      const { day, resetHeader } = today();
+      res.quotaHeaders = quotaHeaders(principal, DAILY_QUOTA[principal.tier] - usage.used(principal.keyId, day), resetHeader);
       throw err;
     }
-    const { allowed, used } = usage.consume(principal.keyId, day, quota);
-    res.quotaHeaders = quotaHeaders(principal, quota - used, resetHeader);
-    if (!allowed) {
-      const retryAfter = Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000));
-      res.setHeader('Retry-After', retryAfter);
-      throw new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(new Date(resetMs))}`, retryAfter);
+    const use = count(principal);
+    res.quotaHeaders = quotaHeaders(principal, use.quota - use.used, use.resetHeader);
+    if (!use.allowed) {
+      const err = quotaExceeded(use);
+      res.setHeader('Retry-After', err.retryAfterSeconds);
+      throw err;
     }
   };
 }
