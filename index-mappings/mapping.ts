@@ -48,7 +48,7 @@ export function searchText(doc: SearchedText): string[] {
 
 /**
  * The fields a full-text query searches. A word is looked up in one analysis when the other cannot add
- * a match (elasticsearch.ts buildTextQuery): Greek words in the Greek analysis, Latin words in the
+ * a match (lib/search/elasticsearch/queries.ts buildTextQuery): Greek words in the Greek analysis, Latin words in the
  * English one, and both for prefixes, mixed scripts, digits and stop words.
  */
 export const GREEK_QUERY_FIELDS = [SEARCH_TEXT_FIELD];

@@ -1,4 +1,4 @@
-// The port to the search engine. Two adapters implement it: elasticsearch.ts (production, the only
+// The port to the search engine. Two adapters implement it: elasticsearch/ (production, the only
 // importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
@@ -76,9 +76,6 @@ export interface KnnQuery {
 export interface MoreLikeThisQuery {
   text: string;
   limit: number;
-  source?: SourceName;
-  /** source_ids left out. */
-  excludeIds?: string[];
 }
 
 /** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */
@@ -126,6 +123,11 @@ export interface ReadOptions {
    * yet is dropped, and the call rejects with the signal's reason. Never sent across threads.
    */
   signal?: AbortSignal;
+  /**
+   * Whose read it is (the API key): an engine that queues reads serves tenants in turn, so one that
+   * sends many cannot make another's wait behind all of them. Reads without one share one line.
+   */
+  tenant?: string;
 }
 
 export interface SearchProvider {

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import t, { type Test } from 'tap';
 import { accountsDbPath } from '../../api/db/database.js';
 import { request, tempDir } from '../helpers/app.js';
