@@ -157,6 +157,8 @@ export interface SearchProvider {
   /** Best-match text retrieval (MoreLikeThisQuery); score is the engine's BM25, higher is better. */
   moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
   stats(opts?: ReadOptions): Promise<IndexStats>;
+  /** Checks storage the engine keeps itself (the embedded file) before every source is rebuilt; throws when it is damaged. */
+  checkStorage?(): void;
   /** Makes every acknowledged write visible to reads. */
   refresh(): Promise<void>;
   close(): Promise<void>;

@@ -407,7 +407,7 @@ export class EmbeddedProvider implements SearchProvider {
    * source's postings or vectors is met only by a read of them: `pdi reindex` of every source checks
    * first, rather than write a new generation into a damaged file. Throws EmbeddedIndexDamagedError.
    */
-  checkFile(): void {
+  checkStorage(): void {
     let result: unknown;
     try {
       result = this.open().pragma('quick_check(1)', { simple: true });
