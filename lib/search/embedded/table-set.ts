@@ -316,14 +316,8 @@ export class TableSet {
 
   /**
    * The best `k` documents for one term from its list, with the exact FTS5 scores, or 'cold' (no list) /
-   * 'stale' (the list cannot prove these are the true top k). See docs/search-engines.md.
-   *
-   * Why it is exact: the list holds every document whose cost c = (1-b+b·D/a0)/f is below the cut-off θ
-   * (a0 = avgdl when the list was cut). A document outside has c ≥ θ at a0; at today's avgdl A its cost is
-   * ≥ θ·min(1, a0/A) (c is 0.25/f + 0.75·(D/f)/avgdl; both parts shrink at most by a0/A when A > a0, and
-   * grow when A < a0). BM25 for one term falls as c grows, so if the k-th best entry has a cost below that
-   * bound (with a margin far above rounding error), nothing outside can reach the first k. Entries are
-   * read in c0 order, first only a prefix: unread entries are bounded the same way by the next c0.
+   * 'stale' (the list cannot prove these are the true top k): exact when the k-th entry's cost is below
+   * min(θ, next unread c0)·min(1, a0/avgdl). Proof: docs/search-engines.md "Why the list gives exactly the first k".
    */
   hotTop(term: string, k: number): HotResult {
     const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
