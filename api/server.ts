@@ -14,7 +14,6 @@ import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
-import { startAlerts, type AlertService } from './jobs/alerts.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from '../lib/server-lock.js';
@@ -35,7 +34,6 @@ export interface RunningServer {
   url: string;
   app: App;
   jobs: IngestJobs;
-  alerts: AlertService;
   stop(): Promise<void>;
 }
 
@@ -102,7 +100,6 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
-  const alerts = startAlerts(config, db, documents, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -114,7 +111,6 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       // A report still running after the wait stays pending and runs again at the next start.
       await app.jobs.stop();
       await jobs.stop();
-      await alerts.stop();
       await pipeline.close();
       app.close();
       await search.close();
@@ -128,7 +124,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     })();
     return stopping;
   };
-  return { url, app, jobs, alerts, stop };
+  return { url, app, jobs, stop };
 }
 
 /** /proc/self/limits, or null where there is none (not Linux). */

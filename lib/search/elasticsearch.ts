@@ -21,6 +21,7 @@ import {
   OLDER_ENGLISH_QUERY_FIELDS,
   OLDER_GREEK_QUERY_FIELDS,
   OLDER_TEXT_QUERY_FIELDS,
+  SEARCH_LATIN_FIELD,
   SEARCH_TEXT_FIELD,
   SEARCH_TEXT_SINCE,
   searchText,
@@ -28,6 +29,7 @@ import {
 } from '../../index-mappings/mapping.js';
 import { buildSettings, ENGLISH_STOP_WORDS, GREEK_STOP_WORDS, MAX_RESULT_WINDOW, type ShardLayout } from '../../index-mappings/settings.js';
 import { fold, tokens } from '../greek.js';
+import { exonymOf, latinPhraseKeys, latinValues } from './latin-names.js';
 import { BadRequestError, EngineUnavailableError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
@@ -166,22 +168,43 @@ export class EngineResponseError extends Error {
  */
 export function buildTextQuery(text: string, source?: SourceName, olderIndices = false): Query {
   const groups = new Map<FieldGroup, string[]>();
+  const latin: Query[] = [];
   for (const chunk of queryChunks(text)) {
     const group = fieldGroupOf(chunk);
+    const names = group === 'english' && !isPrefix(chunk) ? latinNameQueries(chunk, olderIndices) : [];
+    if (names.length) {
+      latin.push({ bool: { should: [simpleQuery(chunk, group, olderIndices), ...names], minimum_should_match: 1 } });
+      continue;
+    }
     const chunks = groups.get(group);
     if (chunks) chunks.push(chunk);
     else groups.set(group, [chunk]);
   }
   // Nothing to search for (no letter or digit anywhere): no hits, as on the embedded engine. Sent as
   // written, `*` alone would match every document.
-  const must: Query[] = groups.size === 0
+  const must: Query[] = groups.size === 0 && latin.length === 0
     ? [{ match_none: {} }]
-    : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices));
+    : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
   const query: Query = { bool: { must, filter: source ? [{ term: { source } }] : [] } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
   // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
   const prefixesOnly = groups.size > 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
   return prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
+}
+
+/**
+ * What else a Latin word or phrase may be: the Latin keys of Greek names (SEARCH_LATIN_FIELD, a
+ * phrase of keys: `dimos athinaion` meets `Δήμος Αθηναίων`), and for a word, the Greek name it is an
+ * English name of (`athens`: `αθηνα`, looked up in the Greek analysis). latin-names.ts.
+ */
+function latinNameQueries(chunk: string, olderIndices: boolean): Query[] {
+  const words = tokens(chunk);
+  const out: Query[] = [];
+  const keys = latinPhraseKeys(words);
+  if (keys) out.push({ match_phrase: { [SEARCH_LATIN_FIELD]: keys.join(' ') } });
+  const greek = words.length === 1 && !chunk.startsWith('"') ? exonymOf(words[0]) : null;
+  if (greek) out.push(simpleQuery(greek, 'greek', olderIndices));
+  return out;
 }
 
 type FieldGroup = 'greek' | 'english' | 'all';
@@ -436,6 +459,8 @@ export function buildMoreLikeThis(q: MoreLikeThisQuery): Query {
           minimum_should_match: '1',
         },
       }],
+      filter: q.source ? [{ term: { source: q.source } }] : [],
+      must_not: q.excludeIds?.length ? [{ ids: { values: q.excludeIds } }] : [],
     },
   };
 }
@@ -874,7 +899,7 @@ export class ElasticsearchProvider implements SearchProvider {
     for (const chunk of chunks(docs)) {
       const operations = chunk.flatMap((doc) => [
         { index: { _index: index, _id: doc.source_id } },
-        { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc) },
+        { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc), [SEARCH_LATIN_FIELD]: latinValues(doc) },
       ]);
       const res = await this.call('bulk', () => this.client.bulk({ operations, require_alias: requireAlias, refresh: false }));
       res.items.forEach((item, i) => {

@@ -76,6 +76,9 @@ export interface KnnQuery {
 export interface MoreLikeThisQuery {
   text: string;
   limit: number;
+  source?: SourceName;
+  /** source_ids left out. */
+  excludeIds?: string[];
 }
 
 /** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */

@@ -345,18 +345,20 @@ export class EmbeddedProvider implements SearchProvider {
     if (this.pool) return this.pool.call('moreLikeThis', q, opts.signal);
     const started = performance.now();
     const limit = Math.max(0, Math.floor(q.limit));
+    const exclude = new Set(q.excludeIds ?? []);
     const hits = this.read(() => {
-      const sets = this.serving();
+      const sets = this.serving(q.source);
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
       const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
-        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit)) candidates.push({ set, rid: r.rid, s: r.s });
+        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit + exclude.size)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)
+        .filter((c) => !exclude.has(sidOf(c)))
         .slice(0, limit)
         .map((c) => ({ doc: c.set.fetch(c.rid), score: -c.s }));
     }, opts.signal);
