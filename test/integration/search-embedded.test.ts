@@ -170,6 +170,7 @@ t.test('when a document has several text values, then the body has one gap betwe
   t.ok(hot.includes('παρκ'), 'every other term got its list');
   t.notOk(hot.includes(VALUE_GAP));
   t.notOk(hot.some((term) => term.startsWith(RAW_MARK)), 'nor for the unstemmed copies');
+  t.notOk(hot.some((term) => term.startsWith(LATIN_MARK)), 'nor for the Latin keys');
 });
 
 t.test('when the index was written by a build with a newer text version, then it refuses to open', async (t) => {
