@@ -92,10 +92,11 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     db.close();
     throw err;
   });
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const bound = http.address();
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
+  const address = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : String(bound);
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
-  logger.info({ url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  logger.info({ address, url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
   // Reports left pending by a stop or a crash run again now.
   app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);

@@ -4,10 +4,11 @@ import { UsageError, type Command } from './common.js';
 import { demoCommand, ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
 import { reindexCommand } from './reindex.js';
+import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
 
-const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand];
+const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand, reportCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -49,14 +49,14 @@ export function searchText(doc: SearchedText): string[] {
 /**
  * The Latin keys of the Greek words of the title and of each entity name, one value each (written by the
  * adapter: lib/search/latin-names.ts latinValues), so that a Latin-script query (`Thessaloniki`, `Dimos
- * Athinaion`) finds the Greek names (elasticsearch.ts buildTextQuery). Keys are lower-case Latin
+ * Athinaion`) finds the Greek names (elasticsearch/queries.ts buildTextQuery). Keys are lower-case Latin
  * letters; the standard analyzer splits them at spaces. Not in `_source`.
  */
 export const SEARCH_LATIN_FIELD = 'search_latin';
 
 /**
  * The fields a full-text query searches. A word is looked up in one analysis when the other cannot add
- * a match (elasticsearch.ts buildTextQuery): Greek words in the Greek analysis, Latin words in the
+ * a match (lib/search/elasticsearch/queries.ts buildTextQuery): Greek words in the Greek analysis, Latin words in the
  * English one, and both for prefixes, mixed scripts, digits and stop words.
  */
 export const GREEK_QUERY_FIELDS = [SEARCH_TEXT_FIELD];

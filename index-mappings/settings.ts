@@ -15,7 +15,7 @@ export const FOLDED_NORMALIZER = 'pdi_folded';
 /**
  * Lucene's Greek stop set (`_greek_`), word for word, in the folded form the filter sees (after the
  * Greek lowercase filter: no tonos, σ for ς). Spelled out because the query builder must know which
- * words the Greek analysis drops (elasticsearch.ts buildTextQuery).
+ * words the Greek analysis drops (lib/search/elasticsearch/queries.ts buildTextQuery).
  */
 export const GREEK_STOP_WORDS: readonly string[] = (
   'ο η το οι τα του τησ των τον την και κι κ ειμαι εισαι ειναι ειμαστε ειστε στο στον στη στην μα αλλα απο ' +
@@ -32,7 +32,7 @@ export const ENGLISH_STOP_WORDS: readonly string[] = (
 
 /**
  * Hits one search may skip or return (from + size, or size after search_after): the step of a deep
- * walk (lib/search/elasticsearch.ts). Ten times Elasticsearch's default, so a jump deep into a large
+ * walk (lib/search/elasticsearch/paging.ts). Ten times Elasticsearch's default, so a jump deep into a large
  * result set takes a tenth of the passes, each scoring every match once. Pages within the first
  * 10,000 hits still use plain from/size.
  */

@@ -15,7 +15,8 @@ import { HttpClient } from './http.js';
 import { embedAll } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 import { sink } from './stages/bulk-sink.js';
-import { composedText, plausiblyDated } from './sources/normalize-helpers.js';
+import { composedText } from './sources/text.js';
+import { plausiblyDated } from './sources/values.js';
 import type { DocumentStore, StoredRecord } from './state/documents.js';
 import type { IngestState, RunCounts } from './state/store.js';
 import type { FetchedPage, ParsedRecord, SourceModule } from './sources/types.js';
@@ -115,11 +116,22 @@ class SeenPages {
   }
 }
 
-/**
- * Parse → normalize → hash → skip unchanged → originals → embed. `pending` holds the hashes of the
- * page whose write is still in flight, so a document repeated on the next page is judged against it.
- */
-async function preparePage(deps: PipelineDeps, module: SourceModule, normalize: Normalize, page: FetchedPage, counts: Progress, log: Logger, pending: Map<string, string>, seen: SeenPages | null): Promise<Prepared | null> {
+/** What the pages of one run share. */
+interface PageRun {
+  deps: PipelineDeps;
+  module: SourceModule;
+  normalize: Normalize;
+  counts: Progress;
+  log: Logger;
+  /** Hashes of the page whose write is still in flight, so a document repeated on the next page is judged against it. */
+  pending: Map<string, string>;
+  /** Pages this run fetched, to stop at a repeat; null when replaying saved bodies. */
+  seen: SeenPages | null;
+}
+
+/** Parse → normalize → hash → skip unchanged → originals → embed. */
+async function preparePage(run: PageRun, page: FetchedPage): Promise<Prepared | null> {
+  const { deps, module, normalize, counts, log, pending, seen } = run;
   let records;
   try {
     records = module.parse(page.body, page.contentType);
@@ -166,7 +178,8 @@ async function preparePage(deps: PipelineDeps, module: SourceModule, normalize: 
 }
 
 /** Bulk write → record in the document store → counts. */
-async function commitPage(deps: PipelineDeps, module: SourceModule, prepared: Prepared, counts: Progress, log: Logger, pending: Map<string, string>): Promise<void> {
+async function commitPage(run: PageRun, prepared: Prepared): Promise<void> {
+  const { deps, module, counts, log, pending } = run;
   const result = await sink(deps.search, prepared.indexed);
   const failed = new Map(result.failed.map((f) => [f.source_id, f.error]));
   const blocked = result.failed.filter((f) => f.cause === 'index');
@@ -225,10 +238,9 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     // One page's write is in flight while the next page is fetched and prepared (bench/ingest: the
     // Elasticsearch bulk round trips were otherwise idle time). Writes, records and checkpoints still
     // happen strictly in page order, each checkpoint only after its page is flushed.
-    const pending = new Map<string, string>();
     const unparsable: string[] = [];
     // Saved bodies may repeat one another (two saves of one page); only a fetching run is checked.
-    const seen = opts.fromDir ? null : new SeenPages();
+    const run: PageRun = { deps, module, normalize, counts, log, pending: new Map(), seen: opts.fromDir ? null : new SeenPages() };
     let cut = false;
     for await (const page of pages) {
       if (opts.signal?.aborted) {
@@ -237,7 +249,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
       }
       let prepared: Prepared | null = null;
       try {
-        prepared = await preparePage(deps, module, normalize, page, counts, log, pending, seen);
+        prepared = await preparePage(run, page);
       } catch (err) {
         // A saved body that does not parse is skipped and counted, the others are still ingested, and
         // the run fails at the end naming it; a fetched one stops the run before its checkpoint, so the
@@ -249,7 +261,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
       }
       await inflight;
       inflight = (async () => {
-        if (prepared) await commitPage(deps, module, prepared, counts, log, pending);
+        if (prepared) await commitPage(run, prepared);
         counts.pages++;
         if (!opts.fromDir) deps.state.saveCheckpoint(module.name, page.checkpoint);
         opts.onProgress?.({ ...counts });
@@ -274,6 +286,8 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     deps.state.endRun(module.name, runId, counts, error, log);
   }
   const summary: RunSummary = { ...counts, runId, status: error ? 'failed' : 'succeeded', error, ms: Date.now() - started };
-  log.info(summary, 'ingest run finished');
+  // `source` is already in the logger's bindings; twice in one JSON object, readers disagree on it.
+  const { source: _source, ...fields } = summary;
+  log.info(fields, 'ingest run finished');
   return summary;
 }

@@ -10,7 +10,7 @@ import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { SourceName } from '../index-mappings/sources.js';
 import type { RebuildResult } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
-import { composedText } from './sources/normalize-helpers.js';
+import { composedText } from './sources/text.js';
 import { embedAll, embeddingCacheKey } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 

@@ -99,6 +99,8 @@ export class EntityIndex {
   private readonly recordOf;
   private readonly dataVersion;
   private readonly totalChanges;
+  /** Runs its reads in one read transaction: one snapshot, whatever ingest commits meanwhile. */
+  private readonly snapshot;
   private readonly cache = new Map<string, Resolved>();
   private cachedAt = '';
 
@@ -114,6 +116,7 @@ export class EntityIndex {
     this.recordOf = db.prepare('SELECT record FROM entity_docs WHERE source_id = ?').pluck();
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
     this.totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.snapshot = db.transaction((query: EntityQuery) => this.compute(query));
   }
 
   /** The documents holding a key, each with its parties and ΑΔΑs. */
@@ -162,7 +165,7 @@ export class EntityIndex {
       // Least recently used last: re-inserted at the end.
       this.cache.delete(key);
     } else {
-      found = this.compute(query);
+      found = this.snapshot(query);
       if (this.cache.size >= CACHED_QUERIES) this.cache.delete(this.cache.keys().next().value!);
     }
     this.cache.set(key, found);

@@ -70,7 +70,7 @@ try {
   const cases = [
     { name: `rare-term search \`${rare}\``, path: `/v1/search?q=${encodeURIComponent(rare)}&limit=100` },
     { name: `entity by ΑΦΜ ${afm} (${afmDocs} documents)`, path: `/v1/entity/${afm}` },
-    { name: `entity by ΑΦΜ, ${afms.length} ΑΦΜs in turn (every call resolved afresh)`, path: '/', rotate: true },
+    { name: `entity by ΑΦΜ, ${afms.length} ΑΦΜs in turn (more than the readers keep: resolved afresh)`, path: '/', rotate: true },
     { name: `entity by name \`${name}\``, path: `/v1/entity/${encodeURIComponent(name)}?type=name` },
   ];
   for (const c of cases) {

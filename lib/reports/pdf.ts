@@ -248,10 +248,10 @@ export function renderPdf(report: Report): Buffer {
     w.y += 3;
   }
 
+  // The section's heading and the chart's title stay with the chart.
+  w.room(p.totals_by_year.length ? CHART_HEIGHT + 36 : 24);
   w.heading(t.procurement);
   w.font(11, true);
-  // The title stays with its chart.
-  w.room(p.totals_by_year.length ? CHART_HEIGHT + 20 : 8);
   doc.text(t.byYear, MARGIN, w.y);
   w.y += 6;
   barChart(w, p.totals_by_year, report.entity.language);

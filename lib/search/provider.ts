@@ -1,4 +1,4 @@
-// The port to the search engine. Two adapters implement it: elasticsearch.ts (production, the only
+// The port to the search engine. Two adapters implement it: elasticsearch/ (production, the only
 // importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import { pino } from 'pino';
 import t from 'tap';
 import { connectionLimit, startServer } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
@@ -185,4 +186,13 @@ t.test('when the server starts, then slow clients get 15 s for their headers and
   t.equal(connectionLimit('Limit                     Soft Limit           Hard Limit           Units\nMax open files            20000                20000                files\n'), 19_488);
   t.equal(connectionLimit('Max open files            100                  100                  files'), 64, 'never below 64');
   t.equal(connectionLimit(null), null, 'no /proc: no cap');
+});
+
+t.test('when the server listens on any address, then the listening line names the address bound and its port', async (t) => {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const running = await startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'info' }), logger);
+  t.teardown(() => running.stop());
+  const port = new URL(running.url).port;
+  t.match(lines.find((l) => l.msg === 'listening'), { address: `0.0.0.0:${port}`, url: `http://127.0.0.1:${port}` });
 });

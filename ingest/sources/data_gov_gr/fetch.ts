@@ -3,8 +3,7 @@
 // the last `date_to` fetched; the next run starts again at that day, because the latest day is often
 // published incomplete and refetching it is harmless (document ids are deterministic).
 // Yearly tables (efet_inspections) ignore dates and are fetched whole on every run.
-import { utcDay } from '../../../lib/clock.js';
-import { addDays, dateWindows } from '../normalize-helpers.js';
+import { addDays, dateWindows, utcDay } from '../../../lib/clock.js';
 import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
 import { withDataset } from './parse.js';
 import { DEFAULT_DATASETS, profileFor, type DataGovGrCheckpoint, type DataGovGrOptions } from './types.js';
@@ -42,7 +41,7 @@ export async function* fetchDataGovGr(ctx: FetchContext, options: DataGovGrOptio
     const start = ctx.since ?? state[dataset] ?? addDays(today, -lookback);
     for (const window of dateWindows(start, today, windowDays)) {
       const res = await ctx.http.request(queryUrl(ctx.baseUrl, dataset, window));
-      ctx.log.debug({ source: 'data_gov_gr', dataset, ...window, bytes: res.body.length }, 'fetched window');
+      ctx.log.debug({ dataset, ...window, bytes: res.body.length }, 'fetched window');
       state[dataset] = window.to;
       yield { body: res.body, contentType: withDataset(res.contentType, dataset), checkpoint: { datasets: { ...state } } };
     }

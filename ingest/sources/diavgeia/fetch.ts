@@ -5,9 +5,8 @@
 //   nothing inside its window stops the run, because then the filter itself was ignored;
 // - `submissionTimestamp` (when it was posted), not `issueDate`, is what "new since" means.
 // Each window ends in the past (at most `now`), so records posted during the walk cannot shift pages.
-import { isoSeconds } from '../../../lib/clock.js';
 import { UpstreamError } from '../../http.js';
-import { instantToMs, instantWindows, type InstantWindow } from '../normalize-helpers.js';
+import { instantToMs, instantWindows, isoSeconds, type InstantWindow } from '../../../lib/clock.js';
 import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
 import { parseSearchPage } from './parse.js';
 import type { DiavgeiaCheckpoint, DiavgeiaDecision } from './types.js';
@@ -59,13 +58,13 @@ function planWindows(ctx: FetchContext, now: Date, o: Required<DiavgeiaFetchOpti
     const since = new Date(`${ctx.since}T00:00:00Z`);
     if (since.getTime() < FIRST_DAY.getTime()) {
       // Each 180-day window is a request: --since 1600-01-01 walked 860 empty ones first.
-      ctx.log.warn({ source: 'diavgeia', since: ctx.since }, `diavgeia: nothing is posted before Diavgeia opened (October 2010); the walk starts at ${FIRST_DAY.toISOString().slice(0, 10)}`);
+      ctx.log.warn({ since: ctx.since }, `diavgeia: nothing is posted before Diavgeia opened (October 2010); the walk starts at ${FIRST_DAY.toISOString().slice(0, 10)}`);
       return plain(FIRST_DAY);
     }
     return plain(since);
   }
   const cp = readCheckpoint(ctx.checkpoint);
-  if (ctx.checkpoint !== null && cp === null) ctx.log.warn({ source: 'diavgeia', checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
+  if (ctx.checkpoint !== null && cp === null) ctx.log.warn({ checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
   if (cp === null) return plain(new Date(now.getTime() - o.defaultLookbackDays * DAY_MS));
   if (cp.to === null) return plain(new Date(cp.from));
   // Finish the interrupted window exactly as it was cut (same bounds, so the same pages), then go on.

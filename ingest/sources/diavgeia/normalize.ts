@@ -3,7 +3,10 @@
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
 import { extractIdentifiers, normalizeAda, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
-import { collapse, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
+import { collapse } from '../text.js';
+import { formatAmount, isObject, roundMoney, toNumber, uniq } from '../values.js';
+import { instantToIso } from '../../../lib/clock.js';
+import { normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
 import { NO_ORGANIZATIONS, type Organizations } from './organizations.js';
 import type { DiavgeiaAfmName, DiavgeiaAmount, DiavgeiaDecision, DiavgeiaExtraFields } from './types.js';

@@ -47,7 +47,7 @@ export async function loadOrganizations(ctx: PrepareContext): Promise<Organizati
       const res = await ctx.http.request(url, { headers: { Accept: 'application/json' }, retries: 1 });
       const organizations = parseOrganizations(res.body);
       ctx.store(REFERENCE, res.body);
-      ctx.log.info({ source: 'diavgeia', organizations: organizations.size }, 'organisation directory fetched');
+      ctx.log.info({ organizations: organizations.size }, 'organisation directory fetched');
       return organizations;
     } catch (err) {
       if (ctx.signal?.aborted) throw err;

@@ -2,7 +2,7 @@
 // `{decisions, info}` (`/search`, `/search/advanced`) and a single decision (`/decisions/{ADA}`).
 import type { ParsedRecord } from '../types.js';
 import type { DiavgeiaDecision, DiavgeiaSearchPage } from './types.js';
-import { isObject, parseJsonBody } from '../normalize-helpers.js';
+import { isObject, parseJsonBody } from '../values.js';
 
 export function isSearchPage(v: unknown): v is DiavgeiaSearchPage {
   if (!isObject(v) || !Array.isArray(v.decisions) || !isObject(v.info)) return false;

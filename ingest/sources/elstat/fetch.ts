@@ -50,7 +50,7 @@ export async function* fetchElstat(ctx: FetchContext, options: ElstatOptions = {
     const key = indicatorKey(ind);
     const updated = updatedOf(res.body);
     if (!ctx.since && updated !== null && state[key] === updated) {
-      ctx.log.info({ source: 'elstat', dataset: ind.dataset, updated }, 'release already ingested; skipped');
+      ctx.log.info({ dataset: ind.dataset, updated }, 'release already ingested; skipped');
       continue;
     }
     if (updated !== null) state[key] = updated;

@@ -6,7 +6,7 @@
 // normalizer against (fixtures/kimdis). The normalizer reads the act type from the ΑΔΑΜ, so `auction`
 // (awards), `notice`, `request` and `payment` can be switched on through `resources` once checked.
 import { UpstreamError } from '../../http.js';
-import { addDays, dateWindows, utcDate, type DateWindow } from '../normalize-helpers.js';
+import { addDays, dateWindows, utcDay, type DateWindow } from '../../../lib/clock.js';
 import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
 import { parseKimdisPage } from './parse.js';
 import type { KimdisCheckpoint, KimdisResource } from './types.js';
@@ -48,7 +48,7 @@ function planWindows(ctx: FetchContext, today: string, o: Required<KimdisFetchOp
     return plain(ctx.since);
   }
   const cp = readCheckpoint(ctx.checkpoint, o.resources);
-  if (ctx.checkpoint !== null && cp === null) ctx.log.warn({ source: 'kimdis', checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
+  if (ctx.checkpoint !== null && cp === null) ctx.log.warn({ checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
   if (cp === null) return plain(addDays(today, -o.defaultLookbackDays));
   if (cp.dateTo === null) return plain(cp.dateFrom);
   const interrupted: PlannedWindow = { from: cp.dateFrom, to: cp.dateTo, resourceIndex: o.resources.indexOf(cp.resource), firstPage: cp.page };
@@ -67,7 +67,7 @@ export function createKimdisFetch(options: KimdisFetchOptions = {}) {
   }
 
   return async function* fetchKimdis(ctx: FetchContext): AsyncIterable<FetchedPage> {
-    const today = utcDate(ctx.now);
+    const today = utcDay(ctx.now);
     const windows = planWindows(ctx, today, o);
     const base = ctx.baseUrl.replace(/\/+$/, '');
 

@@ -3,7 +3,10 @@
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
 import { normalizeAda, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
-import { athensLocalToIso, collapse, dateOnlyToIso, formatAmount, instantToIso, isObject, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq } from '../normalize-helpers.js';
+import { athensLocalToIso, dateOnlyToIso, instantToIso } from '../../../lib/clock.js';
+import { collapse } from '../text.js';
+import { formatAmount, isObject, roundMoney, toNumber, uniq } from '../values.js';
+import { isNutsCode, normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
 import type { KeyValue, KimdisMember, KimdisRecord } from './types.js';
 
@@ -64,11 +67,9 @@ export function kimdisAmount(r: KimdisRecord): { amount: Amount; vat: 'without' 
   return null;
 }
 
-const NUTS_RE = /^[A-Z]{2}[0-9A-Z]{0,3}$/;
-
 function regionOf(r: KimdisRecord): { code: string; label: string } | null {
   const candidates = [kv(r.nutsCode), ...objects(r.nutsCodes).map((n) => kv(n.nutsCode))];
-  const hit = candidates.find((c) => NUTS_RE.test(c.key));
+  const hit = candidates.find((c) => isNutsCode(c.key));
   return hit ? { code: hit.key, label: hit.value } : null;
 }
 

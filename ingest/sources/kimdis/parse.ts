@@ -3,7 +3,7 @@
 // (what harvesters save, e.g. the fixture contract_content_items.json).
 import type { ParsedRecord } from '../types.js';
 import type { KimdisPage, KimdisRecord } from './types.js';
-import { isObject, parseJsonBody } from '../normalize-helpers.js';
+import { isObject, parseJsonBody } from '../values.js';
 
 /** The page envelope, or throws. `last` is derived from `number`/`totalPages` when it is missing. */
 export function parseKimdisPage(body: string): KimdisPage {

@@ -61,7 +61,7 @@ export async function* fetchMitos(ctx: FetchContext, options: MitosOptions = {})
         details = await ctx.http.request(serviceExtendedUrl(ctx.baseUrl, id));
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) {
-          ctx.log.warn({ source: 'mitos', id }, 'service listed but its details answered 404; skipped');
+          ctx.log.warn({ id }, 'service listed but its details answered 404; skipped');
           continue;
         }
         throw err;
@@ -73,5 +73,5 @@ export async function* fetchMitos(ctx: FetchContext, options: MitosOptions = {})
     // Stop at the end, and never loop if the server repeats or rewinds a page number.
     page = parsed.services.length > 0 && parsed.nextPage !== null && parsed.nextPage > page ? parsed.nextPage : null;
   }
-  ctx.log.info({ source: 'mitos', listed, fetched }, 'services listed; changed ones fetched');
+  ctx.log.info({ listed, fetched }, 'services listed; changed ones fetched');
 }

@@ -4,7 +4,7 @@
 import type { NormalizedDocument } from '../../../index-mappings/document.js';
 import { extractIdentifiers, isAda, normalizeAda } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
-import { decodeEntities } from '../normalize-helpers.js';
+import { decodeEntities } from '../text.js';
 import { MalformedRecordError } from '../types.js';
 import type { MitosRecord, MitosRule, MitosServiceExtended, Text } from './types.js';
 

@@ -78,7 +78,7 @@ export async function* fetchRae(ctx: FetchContext, options: RaeOptions = {}): As
   const count = Math.max(1, options.count ?? 1000);
   let snapshots = readCheckpoint(ctx.checkpoint);
   let changes: NonNullable<RaeCheckpoint['changes']> = {};
-  if (ctx.since) ctx.log.info({ source: 'rae', since: ctx.since }, 'rae has no dates to filter on; taking a full snapshot');
+  if (ctx.since) ctx.log.info({ since: ctx.since }, 'rae has no dates to filter on; taking a full snapshot');
 
   for (const typeName of layers) {
     const layer = localLayerName(typeName);
@@ -99,7 +99,7 @@ export async function* fetchRae(ctx: FetchContext, options: RaeOptions = {}): As
       const last = fc.features.length === 0 || (matched !== null ? startIndex + fc.features.length >= matched : fc.features.length < count);
       if (last) {
         const diff = diffSnapshots({ [layer]: snapshots[layer] ?? {} }, { [layer]: next });
-        ctx.log.info({ source: 'rae', layer, features: Object.keys(next).length, added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length }, 'layer snapshot compared');
+        ctx.log.info({ layer, features: Object.keys(next).length, added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length }, 'layer snapshot compared');
         snapshots = { ...snapshots, [layer]: next };
         changes = { ...changes, [layer]: { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.map((k) => `rae:${k}`) } };
       }

@@ -3,7 +3,10 @@
 // resolved in efext:EformsExtension/efac:Organizations.
 import type { Amount } from '../../../index-mappings/document.js';
 import { validAfm } from '../../../lib/identifiers.js';
-import { collapse, dateOnlyToIso, iso3ToIso2, lang3to1, normalizeCpv, roundMoney, toNumber, uniq } from '../normalize-helpers.js';
+import { collapse } from '../text.js';
+import { dateOnlyToIso } from '../../../lib/clock.js';
+import { iso3ToIso2, lang3to1, normalizeCpv } from '../codes.js';
+import { roundMoney, toNumber, uniq } from '../values.js';
 import type { NoticeFacts, Party } from './facts.js';
 import type { TedEformsRecord, XmlNode } from './types.js';
 

@@ -4,9 +4,10 @@
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
 import { canonicalPublicationNumber, extractIdentifiers, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
-import {
-  collapse, dateOnlyToIso, decodeEntities, formatAmount, iso3ToIso2, lang3to1, normalizeCpv, roundMoney, sectorFromCpv, toNumber, uniq,
-} from '../normalize-helpers.js';
+import { collapse, decodeEntities } from '../text.js';
+import { dateOnlyToIso } from '../../../lib/clock.js';
+import { formatAmount, roundMoney, toNumber, uniq } from '../values.js';
+import { isNutsCode, iso3ToIso2, lang3to1, normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
 import type { TedSearchNotice } from './types.js';
 
@@ -120,8 +121,6 @@ function lotSum(values: unknown, currencies: unknown): Amount | null {
   return total > 0 ? { value: roundMoney(total), currency: distinct[0]! } : null;
 }
 
-const NUTS_RE = /^[A-Z]{2}[0-9A-Z]{0,3}$/;
-
 /**
  * Parties with their national ids: `buyer-identifier` / `winner-identifier` run parallel to the name
  * arrays; a Greek id that passes the ΑΦΜ check digit (with or without the EL prefix) is kept as the AFM.
@@ -167,7 +166,7 @@ export function searchFacts(n: TedSearchNotice): NoticeFacts {
     amount,
     amountKind,
     cpv: uniq(scalars(n['classification-cpv']).map(normalizeCpv)),
-    region: scalars(n['place-of-performance-subdiv-lot']).map(collapse).find((c) => NUTS_RE.test(c)) ?? null,
+    region: scalars(n['place-of-performance-subdiv-lot']).map(collapse).find(isNutsCode) ?? null,
     country: iso3ToIso2(first(n['buyer-country']) ?? first(n['organisation-country-buyer'])),
     procedureType: first(n['procedure-type']),
     contractNature: uniq(scalars(n['contract-nature']).map(collapse)).join(', ') || null,

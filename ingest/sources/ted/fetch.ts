@@ -6,7 +6,7 @@
 // Iteration tokens do not survive a restart, so the checkpoint is a date: until the walk completes it
 // stays at the walk's start date (a crash re-runs the walk; ids are deterministic), then it moves to today.
 import { UpstreamError } from '../../http.js';
-import { addDays, utcDate } from '../normalize-helpers.js';
+import { addDays, utcDay } from '../../../lib/clock.js';
 import type { FetchContext, FetchedPage } from '../types.js';
 import { parseSearchResponse } from './parse.js';
 import type { TedCheckpoint } from './types.js';
@@ -47,7 +47,7 @@ export function createTedFetch(options: TedFetchOptions = {}) {
   const lookback = options.defaultLookbackDays ?? 30;
 
   return async function* fetchTed(ctx: FetchContext): AsyncIterable<FetchedPage> {
-    const today = utcDate(ctx.now);
+    const today = utcDay(ctx.now);
     let from: string;
     if (ctx.since !== null) {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(ctx.since)) throw new Error(`ted: since must be YYYY-MM-DD, got "${ctx.since}"`);
@@ -55,7 +55,7 @@ export function createTedFetch(options: TedFetchOptions = {}) {
     } else if (ctx.checkpoint !== null && typeof ctx.checkpoint.from === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(ctx.checkpoint.from)) {
       from = ctx.checkpoint.from;
     } else {
-      if (ctx.checkpoint !== null) ctx.log.warn({ source: 'ted', checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
+      if (ctx.checkpoint !== null) ctx.log.warn({ checkpoint: ctx.checkpoint }, 'unreadable checkpoint ignored');
       from = addDays(today, -lookback);
     }
 
@@ -83,7 +83,7 @@ export function createTedFetch(options: TedFetchOptions = {}) {
         }
       }, (p) => p.parsed.notices.length === 0 && received < p.parsed.totalNoticeCount
         && nextToken(p.parsed) !== null);
-      if (parsed.timedOut === true) ctx.log.warn({ source: 'ted', page }, 'TED reports timedOut; the page may be partial');
+      if (parsed.timedOut === true) ctx.log.warn({ page }, 'TED reports timedOut; the page may be partial');
       received += parsed.notices.length;
       token = nextToken(parsed);
       const done = parsed.notices.length === 0 || received >= parsed.totalNoticeCount || token === null;

@@ -5,7 +5,7 @@ import { MalformedRecordError } from '../types.js';
 import { eformsFacts } from './eforms.js';
 import { buildTedDocument, searchFacts } from './facts.js';
 import type { TedEformsRecord, TedSearchNotice } from './types.js';
-import { isObject } from '../normalize-helpers.js';
+import { isObject } from '../values.js';
 
 export function normalizeTed(record: unknown): NormalizedDocument {
   if (!isObject(record)) throw new MalformedRecordError('ted: record is not an object');

@@ -3,7 +3,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ParsedRecord } from '../types.js';
 import type { TedEformsRecord, TedSearchResponse, XmlNode } from './types.js';
-import { isObject } from '../normalize-helpers.js';
+import { isObject } from '../values.js';
 
 const EFORMS_ROOTS = ['ContractNotice', 'ContractAwardNotice', 'PriorInformationNotice', 'BusinessRegistrationInformationNotice'] as const;
 

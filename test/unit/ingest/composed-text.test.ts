@@ -1,6 +1,6 @@
 import t from 'tap';
 import { contentHash } from '../../../ingest/stages/hash.js';
-import { composedText } from '../../../ingest/sources/normalize-helpers.js';
+import { composedText } from '../../../ingest/sources/text.js';
 import { makeDoc } from '../../helpers/elasticsearch.js';
 
 t.test('when a document is already in Greek letters and NFC, then composedText returns it as it is, so pdi reindex keeps its stored hash', async (t) => {

@@ -1,0 +1,406 @@
+// Index lifecycle of the Elasticsearch adapter (STYLE.md "Index lifecycle"): create the first
+// generation, check the node's version and what serves (mapping version, model, the per-source layout
+// of older builds), and rebuild: a new generation, one source loaded, the others carried over, writes
+// made meanwhile caught up, counts verified per source, one atomic alias swap, the old one pruned.
+import type { estypes } from '@elastic/elasticsearch';
+import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { indexMeta, legacyIndexPatterns, physicalIndexName, physicalIndexPattern, readAlias } from '../../../index-mappings/index-names.js';
+import { buildMapping, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping.js';
+import { buildSettings, MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
+import type { SourceName } from '../../../index-mappings/sources.js';
+import type { Logger } from '../../logger.js';
+import type { RebuildResult } from '../provider.js';
+import { describe, EngineResponseError, isIndexNotFound, PING_TIMEOUT_MS, type EngineClient } from './client.js';
+import { countsBySource, dropOld, forceMerge, unblockWrites } from './generation-ops.js';
+import { PIT_KEEP_ALIVE } from './paging.js';
+import type { Query } from './queries.js';
+import { bulkWrite, type BulkOutcome } from './writes.js';
+
+/** The oldest Elasticsearch major this adapter talks to (the client's major matches it). */
+export const MIN_SERVER_MAJOR = 9;
+/** Documents read per step when a rebuild carries sources over from the serving generation. */
+const CARRY_PAGE = 1_000;
+/**
+ * Documents indexed this long before a rebuild started are copied again from the serving generation
+ * once it is write-blocked, just before the swap: what other ingests wrote meanwhile (indexed_at comes
+ * from the writer's clock, hence the margin).
+ */
+const CATCH_UP_MARGIN_MS = 5 * 60_000;
+
+export function unsupportedServer(version: string): string {
+  return `Elasticsearch ${version} is not supported: pdi needs Elasticsearch ${MIN_SERVER_MAJOR}.x (8.x and older are no longer supported); upgrade the node, or unset ELASTICSEARCH_URL to use the embedded engine`;
+}
+
+/** A physical index behind the alias and its mapping `_meta`. */
+interface ServingIndex {
+  index: string;
+  meta: Record<string, unknown>;
+}
+
+export interface LifecycleOptions {
+  prefix: string;
+  dimension: number;
+  embeddingModel: string;
+  layout?: ShardLayout;
+  log: Logger;
+}
+
+export class IndexLifecycle {
+  private readonly prefix: string;
+  private readonly dimension: number;
+  private readonly embeddingModel: string;
+  private readonly layout: ShardLayout | undefined;
+  private readonly log: Logger;
+  /** Why what serves is not one index of this build (checkServing), or null when it is. */
+  private outdated: string | null = null;
+  /** The server's version (serverMajor), read once. */
+  private serverVersion?: Promise<{ major: number; version: string }>;
+  /** An index of a mapping version before SEARCH_TEXT_SINCE serves (olderIndicesServe), as last read. */
+  private olderServing = false;
+  private versionsReadAt = -Infinity;
+  private versionsReading?: Promise<void>;
+
+  constructor(private readonly engine: EngineClient, opts: LifecycleOptions) {
+    buildMapping(opts.dimension); // validates the dimension now rather than at the first index creation
+    this.prefix = opts.prefix;
+    this.dimension = opts.dimension;
+    this.embeddingModel = opts.embeddingModel;
+    this.layout = opts.layout;
+    this.log = opts.log;
+  }
+
+  private mapping(): estypes.MappingTypeMapping {
+    return buildMapping(this.dimension, { ...indexMeta(this.embeddingModel, this.dimension) }) as estypes.MappingTypeMapping;
+  }
+
+  async init(): Promise<void> {
+    await this.checkServerVersion();
+    const alias = readAlias(this.prefix);
+    await this.checkAliasName(alias);
+    let targets = await this.engine.aliasTargets(alias);
+    if (targets.length === 0) {
+      // A fixed first-generation name: two processes initialising at once create one index, not two.
+      const index = physicalIndexName(this.prefix, 'init');
+      try {
+        const settings = await this.indexSettings();
+        await this.engine.call('indices.create', () =>
+          this.engine.es.indices.create({ index, settings, mappings: this.mapping(), aliases: { [alias]: { is_write_index: true } } }),
+        );
+        this.log.info({ index }, 'index created');
+      } catch (err) {
+        if (!(err instanceof EngineResponseError && err.type === 'resource_already_exists_exception')) throw err;
+      }
+      targets = await this.engine.aliasTargets(alias);
+      if (targets.length === 0) {
+        // The index existed without its alias (an interrupted setup): attach it.
+        await this.engine.call('indices.update_aliases', () =>
+          this.engine.es.indices.updateAliases({ actions: [{ add: { index, alias, is_write_index: true } }] }),
+        );
+        targets = [index];
+      }
+    }
+    await this.checkServing();
+    for (const index of targets) await this.ensureResultWindow(index);
+  }
+
+  /**
+   * Refuses a node older than MIN_SERVER_MAJOR with an error naming its version. Asked without the
+   * client's compatibility header (`compatible-with=9`), which an 8.x node refuses with a 400 that
+   * names no version at all.
+   */
+  private async checkServerVersion(): Promise<void> {
+    const major = await this.serverMajor();
+    if (major.major < MIN_SERVER_MAJOR) throw new Error(unsupportedServer(major.version));
+  }
+
+  /** The server's version, read once. */
+  private serverMajor(): Promise<{ major: number; version: string }> {
+    this.serverVersion ??= this.engine.call('nodes.info', () =>
+      this.engine.es.transport.request<{ nodes?: Record<string, { version?: string }> }>(
+        { method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version' } },
+        { headers: { accept: 'application/json' } },
+      ),
+    ).then((res) => {
+      // The oldest node decides: a cluster mid-upgrade answers as its oldest member.
+      const versions = Object.values(res.nodes ?? {}).map((n) => String(n.version ?? 'unknown'));
+      const version = versions.sort((a, b) => (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0))[0] ?? 'unknown';
+      return { major: parseInt(version, 10) || 0, version };
+    }).catch((err: unknown) => {
+      this.serverVersion = undefined;
+      throw err;
+    });
+    return this.serverVersion;
+  }
+
+  /**
+   * Refuses an index that stands where pdi's alias must be (made by hand, or by a write to the name
+   * while its alias was gone): every alias action on the name fails with Elasticsearch's
+   * invalid_alias_name_exception, which says nothing of what to do.
+   */
+  async strayIndexAt(name: string): Promise<string | null> {
+    // exists() is true for an alias as well as an index.
+    if (!(await this.engine.call('indices.exists', () => this.engine.es.indices.exists({ index: name })))) return null;
+    if (await this.engine.call('indices.exists_alias', () => this.engine.es.indices.existsAlias({ name }))) return null;
+    return `an index named ${name} stands where pdi's alias of that name must be (pdi never makes an index by that name): ` +
+      `look at it, delete it (DELETE /${name}), then run pdi reindex`;
+  }
+
+  /** Throws when a stray index stands where the alias `name` must be (strayIndexAt). */
+  private async checkAliasName(name: string): Promise<void> {
+    const stray = await this.strayIndexAt(name);
+    if (stray) throw new Error(stray);
+  }
+
+  /**
+   * An index created before index.max_result_window was raised keeps the old 10,000, which a walk's
+   * steps would exceed; the setting is dynamic, so it is raised in place rather than by a reindex.
+   */
+  private async ensureResultWindow(index: string): Promise<void> {
+    const res = await this.engine.call('indices.get_settings', () =>
+      this.engine.es.indices.getSettings({ index, name: 'index.max_result_window', flat_settings: true }),
+    );
+    const current = Number(Object.values(res)[0]?.settings?.['index.max_result_window' as keyof estypes.IndicesIndexSettings] ?? 10_000);
+    if (current >= MAX_RESULT_WINDOW) return;
+    await this.engine.call('indices.put_settings', () =>
+      this.engine.es.indices.putSettings({ index, settings: { 'index.max_result_window': MAX_RESULT_WINDOW } as estypes.IndicesIndexSettings }),
+    );
+    this.log.info({ index, from: current, to: MAX_RESULT_WINDOW }, 'index.max_result_window raised');
+  }
+
+  /**
+   * Notes (and warns) when what serves is not one index of this build's mapping version and embedding
+   * model: per-source indices of a build before the one-index layout, or an index of another mapping
+   * or model. Reads go on (older records are read as they were stored), writes are refused until
+   * `pdi reindex` builds one index of this version (refuseOutdated). Returns the serving `_meta`s.
+   */
+  async checkServing(): Promise<ServingIndex[]> {
+    let res: estypes.IndicesGetMappingResponse = {};
+    try {
+      res = await this.engine.call('indices.get_mapping', () => this.engine.es.indices.getMapping({ index: readAlias(this.prefix) }));
+    } catch (err) {
+      if (!isIndexNotFound(err)) throw err;
+    }
+    const serving = Object.entries(res).map(([index, m]) => ({ index, meta: (m.mappings?._meta ?? {}) as Record<string, unknown> }));
+    const expected = indexMeta(this.embeddingModel, this.dimension);
+    const labels = { mapping_version: 'mapping version', embedding_model: 'embedding model', embedding_dimension: 'embedding dimension' } as const;
+    const rebuild = 'run pdi reindex, which builds one index of every source from the stored documents without fetching them again';
+    let why: string | null = null;
+    if (serving.length > 1) {
+      why = `${serving.length} indices serve ${readAlias(this.prefix)}, one per source (the layout of builds before mapping version 6); ` +
+        `this build keeps every source in one index: ${rebuild}`;
+    } else if (serving.length === 1) {
+      const [{ index, meta }] = serving;
+      const differs = (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => meta[k] !== expected[k]);
+      if (differs.length > 0) {
+        why = `the index ${index} was built for ${differs.map((k) => `${labels[k]} ${meta[k] ?? '(none)'}`).join(', ')}; ` +
+          `this build writes ${differs.map((k) => `${labels[k]} ${expected[k]}`).join(', ')}: ${rebuild}`;
+      }
+    }
+    if (why !== null && why !== this.outdated) this.log.warn({ serving: serving.map((s) => s.index), expected }, why);
+    this.outdated = why;
+    return serving;
+  }
+
+  /**
+   * Writes into an index built for another mapping would be refused document by document (a field it
+   * lacks is a strict-mapping error) or land in a form this build cannot read: an upgrade lost every
+   * document ingested before the reindex. The alias is looked at again first, in case another process
+   * (pdi reindex) rebuilt it since.
+   */
+  async refuseOutdated(): Promise<void> {
+    if (this.outdated === null) return;
+    await this.checkServing();
+    if (this.outdated !== null) throw new Error(`not written: ${this.outdated}`);
+  }
+
+  /**
+   * The settings of a new index. Elasticsearch 9 leaves dense vectors out of `_source` unless the index
+   * says otherwise, and a document read back by id (or carried over by a rebuild) then lacked its embedding.
+   */
+  private async indexSettings(): Promise<Record<string, unknown>> {
+    const settings = buildSettings(this.layout);
+    settings.index = { ...(settings.index as object), mapping: { exclude_source_vectors: false } };
+    return settings;
+  }
+
+  /**
+   * Whether an index of a mapping version before SEARCH_TEXT_SINCE is behind the read alias (an upgrade
+   * not yet followed by pdi reindex), so text queries must name its fields too. Looked at again once a
+   * minute: another process may rebuild a source, or an older build swap its own index in.
+   */
+  async olderIndicesServe(): Promise<boolean> {
+    // One read at a time: the searches arriving while it runs wait for it rather than send their own.
+    if (this.versionsReading === undefined && performance.now() - this.versionsReadAt >= 60_000) {
+      this.versionsReading = this.readVersions().finally(() => {
+        this.versionsReading = undefined;
+      });
+    }
+    await this.versionsReading;
+    return this.olderServing;
+  }
+
+  private async readVersions(): Promise<void> {
+    try {
+      const res = await this.engine.es.indices.getMapping({ index: readAlias(this.prefix) }, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
+      this.olderServing = Object.values(res).some((m) => !(Number(m.mappings?._meta?.mapping_version) >= SEARCH_TEXT_SINCE));
+      this.versionsReadAt = performance.now();
+    } catch {
+      // No alias or no engine: the search itself meets the same and answers as it always has.
+    }
+  }
+
+  /**
+   * A new generation: `source` loaded from `batches`, every other source carried over from the serving
+   * generation (read back and written anew, so fields this build derives are written as it derives
+   * them), per-source counts verified, one atomic alias swap, the old generation pruned. Documents
+   * other ingests write meanwhile go to the serving generation; just before the swap it is
+   * write-blocked and what it received since the start is copied over (catchUp), so none is lost:
+   * writes refused during that moment are refused for the index's state, which the sink retries.
+   * One rebuild at a time (a second one fails at its swap, leaving the first one's generation serving).
+   */
+  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+    const alias = readAlias(this.prefix);
+    await this.checkAliasName(alias);
+    const serving = await this.checkServing();
+    const old = serving.map((s) => s.index);
+    // Vectors of another model or dimension cannot be carried over; their documents come over without
+    // one until their own source is rebuilt (kNN misses them meanwhile, text search does not).
+    const expected = indexMeta(this.embeddingModel, this.dimension);
+    const keepVectors = serving.every((s) => s.meta.embedding_model === expected.embedding_model && s.meta.embedding_dimension === expected.embedding_dimension);
+    await unblockWrites(this.engine, this.log, old);
+    await this.dropAbandoned(old);
+    const index = physicalIndexName(this.prefix);
+    const settings = await this.indexSettings();
+    await this.engine.call('indices.create', () =>
+      this.engine.es.indices.create({
+        index,
+        // Loading into an index nobody reads: no refreshes until the end.
+        settings: { ...settings, refresh_interval: '-1' },
+        mappings: this.mapping(),
+      }),
+    );
+    this.log.info({ index, source }, 'rebuild started');
+    const started = Date.now();
+    let blocked = false;
+    let counts: Map<string, number>;
+    try {
+      const created = new Map<string, number>();
+      const add = (out: BulkOutcome) => {
+        for (const [s, n] of out.created) created.set(s, (created.get(s) ?? 0) + n);
+      };
+      for await (const batch of batches) {
+        const stray = batch.find((d) => d.source !== source);
+        if (stray) throw new Error(`rebuild of ${source} was given ${stray.source_id} of source ${stray.source}`);
+        add(await this.loadInto(index, batch, source));
+      }
+      const others: Query = { bool: { must_not: [{ term: { source } }] } };
+      if (old.length > 0) await this.copyInto(old, index, others, keepVectors, add);
+      await this.engine.call('indices.put_settings', () =>
+        // Back to the default (settings.ts): null resets a setting, which the client's types do not allow.
+        this.engine.es.indices.putSettings({ index, settings: { index: { refresh_interval: null } } as unknown as estypes.IndicesIndexSettings }),
+      );
+      // One segment before it serves: a rebuilt index is read far more than it is written, and every
+      // search pays per segment (the 1M-document benchmark: rare term 2x, common term 1.3x the
+      // throughput of the ~28 segments a bulk load leaves). Later upserts add segments as usual.
+      await forceMerge(this.engine, index);
+      if (old.length > 0) {
+        blocked = true;
+        await this.engine.call('indices.add_block', () => this.engine.es.indices.addBlock({ index: old.join(','), block: 'write' }));
+        await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index: old.join(',') }));
+        const since = new Date(started - CATCH_UP_MARGIN_MS).toISOString();
+        // Not the rebuilt source: its ingest waits for the rebuild (the ingest lock), and what the store
+        // no longer holds must not come back.
+        await this.copyInto(old, index, { bool: { filter: [{ range: { indexed_at: { gte: since } } }], must_not: [{ term: { source } }] } }, keepVectors, add);
+      }
+      await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index }));
+      counts = await countsBySource(this.engine, index);
+      const before = old.length > 0 ? await countsBySource(this.engine, old.join(',')) : new Map<string, number>();
+      for (const s of new Set([...counts.keys(), ...before.keys(), ...created.keys()])) {
+        const now = counts.get(s) ?? 0;
+        const loaded = created.get(s) ?? 0;
+        if (now !== loaded) throw new Error(`rebuild of ${source}: the new index holds ${now} documents of ${s}, ${loaded} were loaded`);
+        if (s !== source && now !== (before.get(s) ?? 0)) {
+          throw new Error(`rebuild of ${source}: the new index holds ${now} documents of ${s}, the serving one ${before.get(s) ?? 0}`);
+        }
+      }
+      // The swap: one cluster-state update, so every search sees either the old index or the new one.
+      // `must_exist`: a rebuild that finished first already replaced `old`; this one then fails.
+      const actions: estypes.IndicesUpdateAliasesAction[] = old.map((o) => ({ remove: { index: o, alias, must_exist: true } }));
+      actions.push({ add: { index, alias, is_write_index: true } });
+      await this.engine.call('indices.update_aliases', () => this.engine.es.indices.updateAliases({ actions }));
+    } catch (err) {
+      // Nothing was swapped: the old generation keeps serving, writable again; drop the half-built one.
+      if (blocked) await unblockWrites(this.engine, this.log, old).catch((e: unknown) => this.log.warn({ indices: old, error: describe(e) }, 'could not lift the write block'));
+      try {
+        await this.engine.call('indices.delete', () => this.engine.es.indices.delete({ index }));
+      } catch (cleanupErr) {
+        this.log.warn({ index, error: describe(cleanupErr) }, 'could not delete the abandoned index');
+      }
+      this.log.warn({ index, source, error: describe(err) }, 'rebuild failed; previous index still serving');
+      throw err;
+    }
+    this.outdated = null;
+    this.log.info({ index, source, documents: Object.fromEntries(counts), replaced: old }, 'rebuild swapped in');
+    if (old.length > 0) await dropOld(this.engine, this.log, old);
+    return { source, documents: counts.get(source) ?? 0, index };
+  }
+
+  /** Writes one batch of a rebuild; any document refused fails the rebuild. */
+  private async loadInto(index: string, batch: IndexedDocument[], what: string): Promise<BulkOutcome> {
+    const out = await bulkWrite(this.engine, batch, index, false);
+    if (out.failed.length > 0) {
+      const first = out.failed[0];
+      throw new Error(`rebuild of ${what}: ${out.failed.length} documents failed (${first.source_id}: ${first.error})`);
+    }
+    return out;
+  }
+
+  /**
+   * Copies the documents of `from` matching `query` into `index`, read back from `_source` in a point
+   * in time (whole documents, vector included) and written through bulk, which derives the search text
+   * and metadata record again (neither is in `_source`).
+   */
+  private async copyInto(from: string[], index: string, query: Query, keepVectors: boolean, add: (out: BulkOutcome) => void): Promise<void> {
+    let pit = (await this.engine.call('open_point_in_time', () => this.engine.es.openPointInTime({ index: from.join(','), keep_alive: PIT_KEEP_ALIVE }))).id;
+    try {
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const res = await this.engine.call('search', () => this.engine.es.search<IndexedDocument>({
+          query,
+          pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
+          size: CARRY_PAGE,
+          sort: ['_shard_doc'],
+          search_after: after,
+          track_total_hits: false,
+          allow_partial_search_results: false,
+        }));
+        if (res.pit_id) pit = res.pit_id;
+        const hits = res.hits.hits;
+        if (hits.length === 0) return;
+        after = hits[hits.length - 1].sort;
+        const docs = hits.map((h) => (keepVectors ? h._source! : { ...h._source!, embedding: null }));
+        add(await this.loadInto(index, docs, 'the carried-over sources'));
+      }
+    } finally {
+      void this.engine.es.closePointInTime({ id: pit }, { requestTimeout: 2_000, maxRetries: 0 }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Deletes this prefix's indices behind no alias (generations, and per-source indices of older builds):
+   * rebuilds that failed while their cleanup could not reach the node (hung, killed) left them, each
+   * holding disk. Called at a rebuild's start, when nothing else is being built.
+   */
+  private async dropAbandoned(keep: string[]): Promise<void> {
+    try {
+      const patterns = [physicalIndexPattern(this.prefix), ...legacyIndexPatterns(this.prefix)].join(',');
+      const rows = await this.engine.call('cat.indices', () => this.engine.es.cat.indices({ index: patterns, format: 'json', h: 'index', expand_wildcards: 'all' }));
+      const abandoned = rows.map((r) => r.index!).filter((i) => i && !keep.includes(i));
+      if (abandoned.length === 0) return;
+      await this.engine.call('indices.delete', () => this.engine.es.indices.delete({ index: abandoned.join(',') }));
+      this.log.info({ indices: abandoned }, 'deleted indices abandoned by failed rebuilds');
+    } catch (err) {
+      this.log.warn({ error: describe(err) }, 'could not delete indices abandoned by failed rebuilds; the next rebuild tries again');
+    }
+  }
+}

@@ -1,0 +1,333 @@
+// The Elasticsearch adapter of the SearchProvider port, thin over its parts: client.ts (calls, ping,
+// errors), queries.ts (pure request builders), records.ts (hits into documents), writes.ts (bulk),
+// lifecycle.ts (generations, rebuild, migration), paging.ts (text pages and deep walks). This folder
+// is the only importer of @elastic/elasticsearch, and the place its errors become ours.
+//
+// Layout (index-mappings/index-names.ts): one physical index per generation holds every source (`source`
+// a keyword filter), behind one alias. Reads and writes go to the alias, writes with `require_alias`,
+// so a missing alias is an error rather than an auto-created, dynamically mapped index.
+import type { estypes } from '@elastic/elasticsearch';
+import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { readAlias } from '../../../index-mappings/index-names.js';
+import { MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
+import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
+import { BadRequestError, EngineUnavailableError } from '../../errors.js';
+import { createLogger, type Logger } from '../../logger.js';
+import type {
+  BulkResult,
+  IndexStats,
+  KnnQuery,
+  ListQuery,
+  MetadataDocument,
+  MoreLikeThisQuery,
+  ReadOptions,
+  RebuildResult,
+  SearchHit,
+  SearchProvider,
+  SearchResult,
+  StoredDocument,
+  TextQuery,
+} from '../provider.js';
+import { EngineClient, EngineResponseError, isIndexNotFound, isTransientRead } from './client.js';
+import { IndexLifecycle } from './lifecycle.js';
+import { Pager, PLAIN_WINDOW } from './paging.js';
+import {
+  buildKnn,
+  buildListQuery,
+  buildMoreLikeThis,
+  buildTextQuery,
+  HIT_SOURCE,
+  LIST_SORT,
+  METADATA,
+  TEXT_SORT,
+  WHOLE,
+  type Projection,
+  type Query,
+  type SortSpec,
+  type Target,
+} from './queries.js';
+import { emptyStats, totalOf } from './records.js';
+import { bulkWrite } from './writes.js';
+
+export interface ElasticsearchProviderOptions {
+  /** e.g. `http://127.0.0.1:9200` */
+  url: string;
+  /** Index name prefix (PDI_INDEX_PREFIX); tests use a random one per run. */
+  prefix: string;
+  /** The embedder's dimension: the `dims` of the `embedding` field. */
+  dimension: number;
+  /** The embedder's id, recorded in each index's `_meta`. */
+  embeddingModel: string;
+  /** Shards and replicas of new indices (default: one shard, a replica once a second node holds it). */
+  layout?: ShardLayout;
+  logger?: Logger;
+  /** Per-request timeout in ms (default 30,000). */
+  requestTimeoutMs?: number;
+  /**
+   * Deepest `offset + limit` served by plain from/size (default 10,000), and then the step of the
+   * point-in-time walk deeper pages use (default MAX_RESULT_WINDOW). Lowered only by tests, to
+   * exercise the walk on small data.
+   */
+  pageWindow?: number;
+}
+
+export class ElasticsearchProvider implements SearchProvider {
+  readonly engine = 'elasticsearch' as const;
+  private readonly engineClient: EngineClient;
+  private readonly lifecycle: IndexLifecycle;
+  private readonly pager: Pager;
+  private readonly prefix: string;
+  private readonly dimension: number;
+  private readonly log: Logger;
+  private initialized = false;
+  private brokenLoggedAt = -Infinity;
+
+  constructor(opts: ElasticsearchProviderOptions) {
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(opts.prefix)) throw new RangeError(`invalid index prefix "${opts.prefix}"`);
+    this.prefix = opts.prefix;
+    this.dimension = opts.dimension;
+    this.log = (opts.logger ?? createLogger('silent')).child({ component: 'elasticsearch' });
+    this.engineClient = new EngineClient({ url: opts.url, requestTimeoutMs: opts.requestTimeoutMs ?? 30_000, log: this.log });
+    this.lifecycle = new IndexLifecycle(this.engineClient, { ...opts, log: this.log });
+    const window = Math.min(PLAIN_WINDOW, Math.max(1, opts.pageWindow ?? PLAIN_WINDOW));
+    this.pager = new Pager(this.engineClient, this.log, window, opts.pageWindow === undefined ? MAX_RESULT_WINDOW : window);
+  }
+
+  async init(): Promise<void> {
+    await this.lifecycle.init();
+    this.initialized = true;
+  }
+
+  private async ensureInit(): Promise<void> {
+    if (!this.initialized) await this.init();
+  }
+
+  /** Runs a read once more when an index disappeared under it (alias swap in progress). */
+  private async read<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isTransientRead(err)) throw err;
+      this.log.debug({ error: (err as Error).message }, 'read retried');
+      return fn();
+    }
+  }
+
+  /**
+   * A read that met an alias resolving to no index. Before init that is an empty engine (nothing
+   * loaded yet); after it, the alias or index was removed outside pdi, and an empty answer would tell
+   * clients, with a 200, that there are no documents: it is a 503, and the log says how to repair it.
+   */
+  private missingIndex<T>(err: unknown, empty: T): T {
+    if (!isIndexNotFound(err)) throw err;
+    if (!this.initialized) return empty;
+    throw this.broken('a search alias resolves to no index (removed outside pdi?): run pdi reindex');
+  }
+
+  /** The 503 of a read that met indices or aliases not as pdi built them, logged at most once a minute. */
+  private broken(why: string): EngineUnavailableError {
+    if (performance.now() - this.brokenLoggedAt > 60_000) {
+      this.brokenLoggedAt = performance.now();
+      this.log.error({ why }, 'reads answer 503 until the search indices are repaired');
+    }
+    return new EngineUnavailableError(undefined, why);
+  }
+
+  async upsert(docs: IndexedDocument[]): Promise<BulkResult> {
+    const failed: BulkResult['failed'] = [];
+    const valid: IndexedDocument[] = [];
+    for (const doc of docs) {
+      if ((SOURCE_NAMES as readonly string[]).includes(doc.source)) valid.push(doc);
+      else failed.push({ source_id: doc.source_id, error: `unknown source "${doc.source}"`, cause: 'document' });
+    }
+    if (valid.length === 0) return { written: 0, failed };
+    await this.ensureInit();
+    await this.lifecycle.refuseOutdated();
+    const out = await bulkWrite(this.engineClient, valid, readAlias(this.prefix), true);
+    return { written: out.written, failed: [...failed, ...out.failed] };
+  }
+
+  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+    await this.ensureInit();
+    return this.lifecycle.rebuild(source, batches);
+  }
+
+  /** Where a read runs: the alias; a read restricted to one source carries its filter in the query. */
+  private target(query: Query, signal: AbortSignal | undefined): Target {
+    return { index: readAlias(this.prefix), query, signal };
+  }
+
+  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
+  async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
+    const text = q.text.trim();
+    if (text === '') return { total: 0, hits: [] };
+    const query = buildTextQuery(text, q.source, await this.lifecycle.olderIndicesServe());
+    const target = this.target(query, opts.signal);
+    if (q.limit <= 0) return this.countOnly(target);
+    // A constant-score query ties everywhere: the score-window fast path could never place a page.
+    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE, !('constant_score' in (query as object)));
+  }
+
+  async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
+    if (q.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) {
+      throw new BadRequestError(`since must be a date YYYY-MM-DD, got "${q.since}"`);
+    }
+    const target = this.target(buildListQuery(q.source, q.since), opts.signal);
+    if (q.limit <= 0) return this.countOnly(target);
+    return this.paged(target, LIST_SORT, q.offset, q.limit);
+  }
+
+
+  /** `{total, hits: []}` for a zero limit. */
+  private async countOnly({ index, query, signal }: Target): Promise<SearchResult> {
+    try {
+      const res = await this.read(() =>
+        this.engineClient.call('count', (options) => this.engineClient.es.count({ index, query }, options), signal),
+      );
+      return { total: res.count, hits: [] };
+    } catch (err) {
+      return this.readFailed(err, { total: 0, hits: [] }, index);
+    }
+  }
+
+  private async paged(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection = WHOLE, scored = true): Promise<SearchResult> {
+    try {
+      return await this.read(() => this.pager.page(target, sort, offset, limit, src, scored));
+    } catch (err) {
+      return this.readFailed(err, { total: 0, hits: [] }, target.index);
+    }
+  }
+
+  /**
+   * A page or count that failed. A 400 on a query pdi built may mean its target is no alias but a
+   * stray index by that name, without pdi's mapping: a 503 saying so, not a masked 500. Looked into
+   * on this error path only.
+   */
+  private async readFailed<T>(err: unknown, empty: T, index: string): Promise<T> {
+    if (err instanceof EngineResponseError && err.status === 400 && this.initialized) {
+      // A check that itself fails leaves the read's own error to answer.
+      const stray = await this.lifecycle.strayIndexAt(index).catch(() => null);
+      if (stray) throw this.broken(stray);
+    }
+    return this.missingIndex(err, empty);
+  }
+
+  async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
+    const index = readAlias(this.prefix);
+    try {
+      // Real-time: a get sees a write before any refresh.
+      const res = await this.engineClient.call('get', (options) => this.engineClient.es.get<IndexedDocument>({ index, id: sourceId }, options), opts.signal);
+      return res.found && res._source ? res._source : null;
+    } catch (err) {
+      if (err instanceof EngineResponseError && err.status === 404 && err.type !== 'index_not_found_exception') return null;
+      // Per-source indices of an older build serve (until pdi reindex): a get cannot address an alias
+      // of several indices, a search by id can (not real-time).
+      if (err instanceof EngineResponseError && err.type === 'illegal_argument_exception') {
+        const res = await this.engineClient.call('search', (options) =>
+          this.engineClient.es.search<IndexedDocument>({ index, query: { ids: { values: [sourceId] } }, size: 1 }, options), opts.signal);
+        return res.hits.hits[0]?._source ?? null;
+      }
+      return this.missingIndex(err, null);
+    }
+  }
+
+  async knn(q: KnnQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
+    if (q.vector.length !== this.dimension) {
+      throw new RangeError(`query vector has ${q.vector.length} dimensions, the index ${this.dimension}`);
+    }
+    if (q.limit <= 0) return [];
+    try {
+      const res = await this.read(() =>
+        this.engineClient.call('knn', (options) =>
+          this.engineClient.es.search<StoredDocument>({
+            index: readAlias(this.prefix),
+            knn: buildKnn(q),
+            size: q.limit,
+            _source: HIT_SOURCE,
+            allow_partial_search_results: false,
+          }, options),
+          opts.signal,
+        ),
+      );
+      // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
+      return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
+    } catch (err) {
+      return this.missingIndex(err, []);
+    }
+  }
+
+  async moreLikeThis(q: MoreLikeThisQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
+    if (q.limit <= 0 || !/[\p{L}\p{N}]/u.test(q.text)) return [];
+    try {
+      const res = await this.read(() =>
+        this.engineClient.call('moreLikeThis', (options) =>
+          this.engineClient.es.search<StoredDocument>({
+            index: readAlias(this.prefix),
+            query: buildMoreLikeThis(q),
+            size: q.limit,
+            _source: HIT_SOURCE,
+            track_total_hits: false,
+            allow_partial_search_results: false,
+          }, options),
+          opts.signal,
+        ),
+      );
+      return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
+    } catch (err) {
+      return this.missingIndex(err, []);
+    }
+  }
+
+  async stats(opts: ReadOptions = {}): Promise<IndexStats> {
+    type Bucket = { key: string; doc_count: number; last: { value: number | null; value_as_string?: string }; quality: { value: number | null } };
+    const empty = (): IndexStats => ({ total_documents: 0, sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, emptyStats()])) });
+    let res: estypes.SearchResponse<unknown, Record<string, estypes.AggregationsAggregate>>;
+    try {
+      res = await this.read(() =>
+        this.engineClient.call('stats', (options) =>
+          this.engineClient.es.search({
+            index: readAlias(this.prefix),
+            size: 0,
+            track_total_hits: true,
+            aggs: {
+              by_source: {
+                terms: { field: 'source', size: SOURCE_NAMES.length + 10 },
+                aggs: {
+                  last: { max: { field: 'indexed_at', format: 'strict_date_time_no_millis' } },
+                  quality: { avg: { field: 'quality_score' } },
+                },
+              },
+            },
+          }, options),
+          opts.signal,
+        ),
+      );
+    } catch (err) {
+      return this.missingIndex(err, empty());
+    }
+    const out = empty();
+    out.total_documents = totalOf(res);
+    const buckets = (res.aggregations?.by_source as { buckets?: Bucket[] } | undefined)?.buckets ?? [];
+    for (const b of buckets) {
+      out.sources[b.key as SourceName] = {
+        documents: b.doc_count,
+        last_updated: b.last.value === null ? null : (b.last.value_as_string ?? new Date(b.last.value).toISOString()),
+        // quality_score is a float field: round away float32 noise (0.8 comes back as 0.800000011920929).
+        avg_quality: b.quality.value === null ? null : Math.round(b.quality.value * 1e6) / 1e6,
+      };
+    }
+    return out;
+  }
+
+  async refresh(): Promise<void> {
+    await this.engineClient.call('indices.refresh', () =>
+      this.engineClient.es.indices.refresh({ index: readAlias(this.prefix), ignore_unavailable: true, allow_no_indices: true }),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.pager.close();
+    await this.engineClient.close();
+  }
+}
