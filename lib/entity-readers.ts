@@ -29,6 +29,8 @@ interface Reader {
   worker: Worker;
   /** The call the thread runs, or null when it is idle. */
   running: Call | null;
+  /** Why the thread failed (its 'error' comes before its 'exit'), for the call it was running. */
+  failure: Error | null;
 }
 
 /**
@@ -82,7 +84,7 @@ export class EntityReaders {
     // The parent's flags are not passed on: they would register tsx twice (the entry registers it).
     const worker = new Worker(new URL('./entity-reader-entry.js', import.meta.url), { workerData: { file: this.db.name }, execArgv: [] });
     worker.unref();
-    const reader: Reader = { worker, running: null };
+    const reader: Reader = { worker, running: null, failure: null };
     worker.on('message', (reply: ResolveReply) => {
       const call = reader.running;
       if (!call || call.id !== reply.id) return;
@@ -94,12 +96,14 @@ export class EntityReaders {
     });
     worker.on('exit', () => {
       if (this.readers[slot] === reader) this.readers[slot] = null;
-      reader.running?.reject(new Error('An entity reader thread stopped'));
+      reader.running?.reject(new Error(`An entity reader thread stopped${reader.failure ? `: ${reader.failure.message}` : ''}`));
       reader.running = null;
       if (!this.closed) this.dispatch();
     });
     // An 'error' is followed by 'exit', which answers the call; without a listener it would crash us.
-    worker.on('error', () => undefined);
+    worker.on('error', (err) => {
+      reader.failure = err;
+    });
     return reader;
   }
 }

@@ -2,6 +2,8 @@
 # npm test: the whole suite, on both engines. Starts a real Elasticsearch on loopback
 # (scripts/elasticsearch.sh) unless ELASTICSEARCH_URL is already set, fetches the test embedding model
 # (scripts/fetch-model.sh), runs tap, stops what it started, and ends with "N passed, N failed".
+# Prints a line per test file and the failures at the end (scripts/test-reporter.mjs); the full TAP
+# stream and the tests' stderr stay in .tap/last-run.tap and .tap/last-run.stderr.
 # Arguments are passed to tap (e.g. a test file).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,8 +46,13 @@ else
   echo "WARNING: the test embedding model could not be fetched; its tests will be skipped" >&2
 fi
 
-log=$(mktemp)
-npx tap --reporter=tap "$@" 2>&1 | tee "$log"
+if [ ! -d ../shared/fixtures ]; then
+  echo "WARNING: ../shared/fixtures is absent; the tests that read it are skipped" >&2
+fi
+
+mkdir -p .tap
+log=.tap/last-run.tap
+npx tap --reporter=tap "$@" 2>.tap/last-run.stderr | tee "$log" | node scripts/test-reporter.mjs
 status=${PIPESTATUS[0]}
 
 # tap's closing line: "# { total: 12, pass: 11, fail: 1, skip: 1 }"
@@ -53,7 +60,6 @@ summary=$(grep -E '^# \{ total: ' "$log" | tail -n 1)
 pass=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
 fail=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")
 skip=$(sed -nE 's/.*skip: ([0-9]+).*/\1/p' <<<"$summary")
-rm -f "$log"
 if [ -z "$summary" ]; then
   echo "0 passed, 1 failed"
   exit 1

@@ -44,7 +44,7 @@ export interface Report {
   documents: { total: number; covered: number; truncated: boolean; first_seen: string | null; last_seen: string | null };
   sections: {
     executive_summary: string;
-    procurement: { contracts: ContractRow[]; contract_count: number; total_value: number; totals_by_year: { year: number; contracts: number; value: number }[]; main_buyers: PartyTotal[]; main_suppliers: PartyTotal[] };
+    procurement: { contracts: ContractRow[]; payments: ContractRow[]; contract_count: number; total_value: number; totals_by_year: { year: number; contracts: number; value: number }[]; main_buyers: PartyTotal[]; main_suppliers: PartyTotal[] };
     decisions: DocumentRow[];
     regulatory: DocumentRow[];
     risk_indicators: Indicator[];
@@ -67,6 +67,13 @@ function rowOf(f: DocumentFacts): DocumentRow {
   return { id: f.id, date: f.published_at.slice(0, 10), title: f.title, source: f.source, source_url: f.source_url };
 }
 
+function contractRow(f: DocumentFacts): ContractRow {
+  return {
+    id: f.id, date: f.published_at.slice(0, 10), title: f.title, kind: f.kind, value: f.value,
+    buyers: f.buyers.map((p) => p.name), suppliers: f.suppliers.map((p) => p.name), procedure: f.procedure, source_url: f.source_url,
+  };
+}
+
 function topParties(contracts: DocumentFacts[], side: (f: DocumentFacts) => Party[], skip: (p: Party) => boolean): PartyTotal[] {
   const by = new Map<string, PartyTotal>();
   for (const f of contracts) {
@@ -81,11 +88,13 @@ function topParties(contracts: DocumentFacts[], side: (f: DocumentFacts) => Part
   return [...by.values()].sort((a, b) => b.value - a.value || b.contracts - a.contracts || a.name.localeCompare(b.name)).slice(0, TOP);
 }
 
-/** Greek when the entity's documents are mostly Greek or its name is written in Greek. */
+/**
+ * Greek for a Greek entity: one whose documents are mostly Greek; with no documents, one asked by an
+ * ΑΦΜ or ΑΔΑ or by a name in Greek letters.
+ */
 function languageOf(identifier: string, type: IdentifierType, docs: StoredDocument[]): Lang {
-  if (type === 'name') return /[\u0370-\u03ff]/.test(identifier) ? 'el' : 'en';
-  if (docs.length === 0) return type === 'afm' || type === 'ada' ? 'el' : 'en';
-  return docs.filter((d) => d.language === 'el').length * 2 >= docs.length ? 'el' : 'en';
+  if (docs.length > 0) return docs.filter((d) => d.language === 'el').length * 2 >= docs.length ? 'el' : 'en';
+  return type !== 'name' || /[\u0370-\u03ff]/.test(identifier) ? 'el' : 'en';
 }
 
 export function buildReport(input: BuildInput): Report {
@@ -126,10 +135,9 @@ export function buildReport(input: BuildInput): Report {
     sections: {
       executive_summary: '',
       procurement: {
-        contracts: contracts.slice(0, MAX_ROWS).map((f) => ({
-          id: f.id, date: f.published_at.slice(0, 10), title: f.title, kind: f.kind, value: f.value,
-          buyers: f.buyers.map((p) => p.name), suppliers: f.suppliers.map((p) => p.name), procedure: f.procedure, source_url: f.source_url,
-        })),
+        contracts: contracts.slice(0, MAX_ROWS).map(contractRow),
+        // Payments and amendments: what value_overrun weighs against the awards.
+        payments: facts.filter((f) => f.kind === 'payment' || f.kind === 'modification').slice(0, MAX_ROWS).map(contractRow),
         contract_count: contracts.length,
         total_value: round2(contracts.reduce((s, f) => s + (f.value ?? 0), 0)),
         totals_by_year: [...years].sort((a, b) => a[0] - b[0]).map(([year, y]) => ({ year, ...y })),

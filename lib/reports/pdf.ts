@@ -39,7 +39,7 @@ const TEXT = {
     procurement: 'Δημόσιες συμβάσεις', byYear: 'Σύνολα ανά έτος', year: 'Έτος', contracts: 'Συμβάσεις', value: 'Αξία', date: 'Ημ/νία',
     titleCol: 'Τίτλος', buyer: 'Αναθέτουσα αρχή', supplier: 'Ανάδοχος', buyers: 'Κύριες αναθέτουσες αρχές', suppliers: 'Κύριοι ανάδοχοι',
     decisions: 'Αποφάσεις', regulatory: 'Ρυθμιστικές εγγραφές', page: 'Σελίδα', of: 'από', none: 'Κανένα έγγραφο.',
-    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε', name: 'Επωνυμία', docs: 'Έγγραφα', source: 'Πηγή', more: 'ακόμη (στο report_json)',
+    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε', payments: 'Πληρωμές και τροποποιήσεις', name: 'Επωνυμία', docs: 'Έγγραφα', source: 'Πηγή', more: 'ακόμη (στο report_json)',
   },
   en: {
     title: 'Due-diligence report', entity: 'Entity', afm: 'VAT (AFM)', valid: 'valid', invalid: 'check digit invalid', identifier: 'Identifier',
@@ -48,7 +48,7 @@ const TEXT = {
     procurement: 'Public procurement', byYear: 'Totals by year', year: 'Year', contracts: 'Contracts', value: 'Value', date: 'Date',
     titleCol: 'Title', buyer: 'Buyer', supplier: 'Supplier', buyers: 'Main buyers', suppliers: 'Main suppliers',
     decisions: 'Decisions', regulatory: 'Regulatory records', page: 'Page', of: 'of', none: 'No documents.',
-    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated', name: 'Name', docs: 'Documents', source: 'Source', more: 'more (in report_json)',
+    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated', payments: 'Payments and amendments', name: 'Name', docs: 'Documents', source: 'Source', more: 'more (in report_json)',
   },
 };
 
@@ -222,7 +222,7 @@ export function renderPdf(report: Report): Buffer {
     doc.setTextColor(0, 0, 0);
     if (ind.evidence.length) {
       const shown = ind.evidence.slice(0, MAX_EVIDENCE_SHOWN);
-      const urls = new Map([...p.contracts, ...report.sections.decisions, ...report.sections.regulatory].map((r) => [r.id, r.source_url]));
+      const urls = new Map([...p.contracts, ...p.payments, ...report.sections.decisions, ...report.sections.regulatory].map((r) => [r.id, r.source_url]));
       w.font(8);
       let x = MARGIN;
       w.room(LINE);
@@ -274,12 +274,18 @@ export function renderPdf(report: Report): Buffer {
   w.room(14);
   doc.text(t.contracts, MARGIN, w.y);
   w.y += 6;
+  const contractTable = (rows: typeof p.contracts) => w.table(
+    [{ header: t.date, width: 20 }, { header: t.titleCol, width: 62 }, { header: t.buyer, width: 36 }, { header: t.supplier, width: braceWidth() }, { header: t.value, width: 22, align: 'right' }],
+    rows.map((c) => [c.date, c.title, c.buyers.join(', ') || '—', c.suppliers.join(', ') || '—', c.value === null ? '—' : formatEur(c.value, report.entity.language)]),
+  );
   if (p.contracts.length === 0) w.paragraph(t.none);
-  else {
-    w.table(
-      [{ header: t.date, width: 20 }, { header: t.titleCol, width: 62 }, { header: t.buyer, width: 36 }, { header: t.supplier, width: braceWidth() }, { header: t.value, width: 22, align: 'right' }],
-      p.contracts.map((c) => [c.date, c.title, c.buyers.join(', ') || '—', c.suppliers.join(', ') || '—', c.value === null ? '—' : formatEur(c.value, report.entity.language)]),
-    );
+  else contractTable(p.contracts);
+  if (p.payments.length > 0) {
+    w.font(11, true);
+    w.room(14);
+    doc.text(t.payments, MARGIN, w.y);
+    w.y += 6;
+    contractTable(p.payments);
   }
   for (const [label, rows] of [[t.decisions, report.sections.decisions], [t.regulatory, report.sections.regulatory]] as const) {
     w.heading(label);

@@ -82,6 +82,23 @@ t.test('when a report is created, then it is pending, its PDF is 404, and once g
   t.match(text, /Σελίδα 1 από \d+/, 'page numbers');
 });
 
+t.test('when a report is asked by name in Latin letters, then the entity resolver finds the Greek name, and payments are listed with links', async (t) => {
+  const app = await startTestApp(t);
+  const award = contractDoc('24SYMV000000001', { value: 100_000 });
+  const payment = contractDoc('24PAY000000002', { value: 150_000, category: 'payment', published: '2024-09-01T10:00:00Z' });
+  await ingestDocs(app.documents, app.search, [award, payment]);
+  const key = app.key('pro');
+  const created = await app.request('/v1/reports', { key, method: 'POST', body: { entity_identifier: 'alfa techniki', identifier_type: 'name' } });
+  await app.app.jobs.idle();
+  const report = JSON.parse((await app.request(`/v1/reports/${created.body.id}`, { key })).body.report_json);
+  t.same(report.entity.names, [SUPPLIER.name]);
+  t.equal(report.entity.language, 'el', 'a Greek entity, though asked in Latin letters');
+  t.equal(report.sections.procurement.contract_count, 1);
+  t.same(report.sections.procurement.payments.map((p: { id: string }) => p.id), [payment.source_id]);
+  const overrun = report.sections.risk_indicators.find((i: { id: string }) => i.id === 'value_overrun');
+  t.match(overrun, { status: 'flagged', evidence: [award.source_id, payment.source_id] });
+});
+
 t.test('when another organization asks for a report, then detail, PDF and list act as if it did not exist', async (t) => {
   const app = await startTestApp(t);
   const mine = app.key('pro', 'Mine');

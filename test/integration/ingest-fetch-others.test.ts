@@ -13,7 +13,9 @@ import { createRaeSource, hashFeature } from '../../ingest/sources/rae/index.js'
 import type { Checkpoint, FetchedPage, SourceModule } from '../../ingest/sources/types.js';
 import { createLogger } from '../../lib/logger.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../helpers/paths.js';
+
+skipWithoutFixtures();
 
 interface Reply {
   status?: number;

@@ -9,8 +9,10 @@ import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
-import { FIXTURES } from '../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../helpers/paths.js';
 import { pdi } from '../helpers/cli.js';
+
+skipWithoutFixtures();
 
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
 

@@ -11,9 +11,11 @@ import { DocumentStore } from '../../ingest/state/documents.js';
 import { contentHash } from '../../ingest/stages/hash.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { request, startTestApp, tempDir } from '../helpers/app.js';
-import { FIXTURES, REPO_ROOT } from '../helpers/paths.js';
+import { FIXTURES, REPO_ROOT, skipWithoutFixtures } from '../helpers/paths.js';
 import { cliEnv, holdSource, pdi as runCli } from '../helpers/cli.js';
 import { startUpstream, type Responder } from '../helpers/loopback-upstream.js';
+
+skipWithoutFixtures();
 
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
 const item = template.content[0];

@@ -5,7 +5,9 @@ import { contentTypeForFile, data_gov_gr, datasetFromFileName } from '../../../i
 import type { DataGovGrRecord } from '../../../ingest/sources/data_gov_gr/index.js';
 import { qualityScore } from '../../../ingest/quality.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES } from '../../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
+
+skipWithoutFixtures();
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'data_gov_gr', name), 'utf8');
 

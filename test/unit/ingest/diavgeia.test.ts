@@ -7,7 +7,9 @@ import { diavgeia } from '../../../ingest/sources/diavgeia/index.js';
 import { normalizeDiavgeia } from '../../../ingest/sources/diavgeia/normalize.js';
 import { parseOrganizations } from '../../../ingest/sources/diavgeia/organizations.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES } from '../../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
+
+skipWithoutFixtures();
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'diavgeia', name), 'utf8');
 const one = (name: string) => {

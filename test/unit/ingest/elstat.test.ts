@@ -7,7 +7,9 @@ import type { ElstatSeries } from '../../../ingest/sources/elstat/index.js';
 import { periodStart } from '../../../ingest/sources/elstat/normalize.js';
 import { toIsoUtc } from '../../../ingest/sources/elstat/parse.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES } from '../../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
+
+skipWithoutFixtures();
 
 const legacy = () => readFileSync(path.join(FIXTURES, 'elstat', 'eurostat_legacy_nama_gdp_c_all_geo.json'), 'utf8');
 

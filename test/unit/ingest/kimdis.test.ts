@@ -6,7 +6,9 @@ import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { kimdis } from '../../../ingest/sources/kimdis/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES } from '../../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
+
+skipWithoutFixtures();
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'kimdis', name), 'utf8');
 const items = () => kimdis.parse(fixture('contract_content_items.json')).map((r) => r.record as Record<string, unknown>);

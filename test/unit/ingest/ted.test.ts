@@ -7,7 +7,9 @@ import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { ted } from '../../../ingest/sources/ted/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES } from '../../helpers/paths.js';
+import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
+
+skipWithoutFixtures();
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'ted', name), 'utf8');
 const xmlDoc = (body: string) => ted.normalize(ted.parse(body, 'application/xml')[0]!.record);
