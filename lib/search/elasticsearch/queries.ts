@@ -15,9 +15,10 @@ import {
 } from '../../../index-mappings/mapping.js';
 import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../../index-mappings/settings.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
-import { fold, tokens } from '../../greek.js';
+import { tokens } from '../../greek.js';
 import { exonymOf, latinPhraseKeys } from '../latin-names.js';
-import { MIN_PREFIX_CHARS, MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
+import { readQuery } from '../query-text.js';
+import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
 
 /** Hits never carry the vector (provider.ts StoredDocument). */
 export const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
@@ -91,7 +92,7 @@ export function buildTextQuery(text: string, source?: SourceName, olderIndices =
   const query: Query = { bool: { must, filter: source ? [{ term: { source } }] : [] } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
   // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
-  const prefixesOnly = groups.size > 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
+  const prefixesOnly = groups.size > 0 && latin.length === 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
   return prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
 }
 
@@ -130,71 +131,14 @@ function simpleQuery(query: string, group: FieldGroup, olderIndices: boolean): Q
   };
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
-
 /**
- * Emoji (with their modifiers and flags) and invisible format characters (joiners, zero-width spaces):
- * the standard tokenizer keeps an emoji as a token, and a joiner inside the word it joins, so either
- * made a word that no document holds and emptied the whole search. The embedded engine reads them as
- * separators; so do we.
- */
-const INVISIBLE_OR_PICTOGRAPHIC = /[\p{Cf}\p{Extended_Pictographic}\p{Emoji_Modifier}\p{Regional_Indicator}]/gu;
-
-/**
- * The query's words and `"phrases"`, read as the embedded engine reads them (embedded/text.ts
- * parseQuery), so both engines answer one text the same way:
- * - quotes pair up left to right; a quote left over is ignored;
- * - a word or phrase with no letter or digit is dropped. Sent on its own, a `-` or `–` between two words
- *   became a clause of its own that analyses to nothing and matched no document;
- * - emoji and invisible characters separate words (INVISIBLE_OR_PICTOGRAPHIC);
- * - `word*` is a prefix only when the star follows a letter or digit and the prefix has at least
- *   MIN_PREFIX_CHARS characters, otherwise a plain term (`σ* σ* …` cost seconds and matched most of the
- *   index). A prefix is not analysed, so it is sent as the index holds it: folded, and split at
- *   punctuation into its words, the last one the prefix (`ν.4412*` is `ν` and `4412*`; sent whole, a
- *   prefix with punctuation or a bracket in it matched nothing);
- * - the text is folded (greek.ts fold: accents, including combining marks with no precomposed form,
- *   case, final sigma), which the analysers do anyway, except for marks: the Greek lowercase filter
- *   folds precomposed letters only, and left a combining mark in the token, which then matched nothing;
- * - a chunk given twice is sent once.
+ * The query's parts (query-text.ts, the reader both engines share) as simple_query_string chunks: a
+ * word or phrase as written, folded (the analysers fold too, except for marks: the Greek lowercase
+ * filter folds precomposed letters only, and left a combining mark in the token, which then matched
+ * nothing), a prefix as `abc*` (a prefix is not analysed, so it is sent as the index holds it).
  */
 export function queryChunks(text: string): string[] {
-  const input = fold(text.replace(INVISIBLE_OR_PICTOGRAPHIC, ' '));
-  const out = new Set<string>();
-  let i = 0;
-  while (i < input.length) {
-    const open = input.indexOf('"', i);
-    const close = open < 0 ? -1 : input.indexOf('"', open + 1);
-    if (close < 0) {
-      addWords(input.slice(i).replaceAll('"', ' '), out);
-      break;
-    }
-    addWords(input.slice(i, open), out);
-    const phrase = input.slice(open + 1, close).replaceAll('*', ' ').trim().split(/\s+/u).join(' ');
-    if (WORD_CHAR.test(phrase)) out.add(`"${phrase}"`);
-    i = close + 1;
-  }
-  return [...out];
-}
-
-/** Adds the (folded) words of `segment`. */
-function addWords(segment: string, out: Set<string>): void {
-  for (const word of segment.split(/\s+/u)) {
-    if (!WORD_CHAR.test(word)) continue;
-    const star = /\*+$/u.exec(word);
-    if (!star) {
-      out.add(word);
-      continue;
-    }
-    const stem = word.slice(0, star.index);
-    const words = tokens(stem);
-    const last = words.pop() ?? '';
-    if (!WORD_CHAR.test([...stem].pop() ?? '') || [...last].length < MIN_PREFIX_CHARS) {
-      out.add(stem);
-      continue;
-    }
-    for (const w of words) out.add(w);
-    out.add(`${last}*`);
-  }
+  return [...new Set(readQuery(text).map((p) => (p.kind === 'phrase' ? `"${p.text}"` : p.kind === 'prefix' ? `${p.text}*` : p.text)))];
 }
 
 /** A prefix chunk (`abc*`); phrases and plain words never end with a star (queryChunks). */

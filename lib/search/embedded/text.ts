@@ -14,7 +14,7 @@ import { fold } from '../../greek.js';
 import { stem } from '../../stem.js';
 import { exonymOf, latinKeysOf, latinPhraseKeys } from '../latin-names.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import { MIN_PREFIX_CHARS } from '../provider.js';
+import { readQuery } from '../query-text.js';
 
 /**
  * The version new table sets are written with. 1: body values joined, so a phrase could run from one
@@ -169,48 +169,18 @@ export type QueryItem =
   | { kind: 'prefix'; token: string }
   | { kind: 'phrase'; tokens: string[] };
 
-/** Longest user text we read; the rest is ignored (a query is not a document). */
-const MAX_QUERY_CHARS = 4096;
-
 /**
- * User text → items that are ANDed. `"a phrase"` (balanced double quotes) and `word*` are honoured;
- * everything else (stray quotes, parentheses, AND/OR/NOT/NEAR, `:`, `^`, `-`, column names) is plain
- * text: operators are ordinary words, punctuation separates words. Never throws.
+ * User text → items that are ANDed, from the reader both engines share (query-text.ts): a phrase of one
+ * word is that word, and a word with punctuation inside is its words (FTS5 sees only our tokens).
  */
 export function parseQuery(text: string): QueryItem[] {
-  const input = String(text ?? '').slice(0, MAX_QUERY_CHARS);
   const items: QueryItem[] = [];
-  let i = 0;
-  while (i < input.length) {
-    const open = input.indexOf('"', i);
-    const close = open < 0 ? -1 : input.indexOf('"', open + 1);
-    if (open < 0 || close < 0) {
-      plain(input.slice(i), items);
-      break;
-    }
-    plain(input.slice(i, open), items);
-    const tokens = indexTokens(input.slice(open + 1, close));
-    if (tokens.length === 1) items.push({ kind: 'term', token: tokens[0] });
-    else if (tokens.length > 1) items.push({ kind: 'phrase', tokens });
-    i = close + 1;
+  for (const part of readQuery(text)) {
+    if (part.kind === 'prefix') items.push({ kind: 'prefix', token: part.tokens[0] });
+    else if (part.kind === 'phrase' && part.tokens.length > 1) items.push({ kind: 'phrase', tokens: part.tokens });
+    else for (const token of part.tokens) items.push({ kind: 'term', token });
   }
   return dedupe(items);
-}
-
-function plain(segment: string, items: QueryItem[]): void {
-  for (const word of segment.split(/\s+/u)) {
-    if (!word) continue;
-    const tokens = indexTokens(word);
-    if (!tokens.length) continue;
-    // `word*`: the star must follow a letter or digit directly and end the word.
-    const star = /\*+$/u.exec(word);
-    const prefix = star !== null && star.index > 0 && TOKEN_CHAR.test([...word.slice(0, star.index)].pop() ?? '');
-    tokens.forEach((token, n) => {
-      const last = n === tokens.length - 1;
-      if (last && prefix && [...token].length >= MIN_PREFIX_CHARS) items.push({ kind: 'prefix', token });
-      else items.push({ kind: 'term', token });
-    });
-  }
 }
 
 function itemKey(item: QueryItem): string {
