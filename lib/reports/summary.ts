@@ -33,9 +33,9 @@ export function executiveSummary(r: Report): string {
       if (counterpart) out.push(`Κύριος αντισυμβαλλόμενος: ${counterpart.name} (${count(counterpart.contracts, 'σύμβαση', 'συμβάσεις')}, ${formatEur(counterpart.value, lang)}).`);
     }
     out.push(flagged.length
-      ? `Ενεργοποιήθηκαν ${flagged.length} από ${total} δείκτες κινδύνου: ${flagged.map((i) => i.name).join(', ')}.`
+      ? `${flagged.length === 1 ? 'Ενεργοποιήθηκε 1' : `Ενεργοποιήθηκαν ${flagged.length}`} από ${total} δείκτες κινδύνου: ${flagged.map((i) => i.name).join(', ')}.`
       : `Κανένας από τους ${total} δείκτες κινδύνου δεν ενεργοποιήθηκε.`);
-    if (unknown.length) out.push(`${unknown.length} δείκτες δεν μπορούν να εκτιμηθούν με τα διαθέσιμα δεδομένα.`);
+    if (unknown.length) out.push(unknown.length === 1 ? '1 δείκτης δεν μπορεί να εκτιμηθεί με τα διαθέσιμα δεδομένα.' : `${unknown.length} δείκτες δεν μπορούν να εκτιμηθούν με τα διαθέσιμα δεδομένα.`);
     out.push(`Βαθμός κινδύνου: ${r.risk_score}/100.`);
   } else {
     const afm = r.entity.afm ? ` (VAT ${r.entity.afm}${r.entity.afm_valid ? '' : ', check digit invalid'})` : '';
@@ -51,7 +51,7 @@ export function executiveSummary(r: Report): string {
     out.push(flagged.length
       ? `${flagged.length} of ${total} risk indicators are flagged: ${flagged.map((i) => i.name).join(', ')}.`
       : `None of the ${total} risk indicators is flagged.`);
-    if (unknown.length) out.push(`${unknown.length} indicators cannot be assessed from the available data.`);
+    if (unknown.length) out.push(`${count(unknown.length, 'indicator', 'indicators')} cannot be assessed from the available data.`);
     out.push(`Risk score: ${r.risk_score}/100.`);
   }
   if (r.documents.truncated) out.push(lang === 'el' ? `Η έκθεση καλύπτει τα πρώτα ${r.documents.covered} από ${r.documents.total} έγγραφα.` : `The report covers the first ${r.documents.covered} of ${r.documents.total} documents.`);
