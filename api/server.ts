@@ -14,6 +14,7 @@ import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
+import { startAlerts, type AlertService } from './jobs/alerts.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from '../lib/server-lock.js';
@@ -34,6 +35,7 @@ export interface RunningServer {
   url: string;
   app: App;
   jobs: IngestJobs;
+  alerts: AlertService;
   stop(): Promise<void>;
 }
 
@@ -101,6 +103,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
+  const alerts = startAlerts(config, db, documents, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
@@ -112,6 +115,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
       // A report still running after the wait stays pending and runs again at the next start.
       await app.jobs.stop();
       await jobs.stop();
+      await alerts.stop();
       await pipeline.close();
       app.close();
       await search.close();
@@ -125,7 +129,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
     })();
     return stopping;
   };
-  return { url, app, jobs, stop };
+  return { url, app, jobs, alerts, stop };
 }
 
 /** /proc/self/limits, or null where there is none (not Linux). */

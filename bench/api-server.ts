@@ -40,7 +40,7 @@ export interface BenchApi {
  */
 export async function startBenchApi(dataDir: string, env: Record<string, string>, serverDir = ROOT): Promise<BenchApi> {
   const port = await freePort();
-  const server = spawn(process.execPath, ['--disable-warning=DEP0111', '--import', 'tsx', 'api/server.ts'], {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     cwd: serverDir,
     env: { ...process.env, ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
     stdio: ['ignore', process.stderr, 'inherit'],

@@ -4,7 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import { openRuntime, type Runtime } from '../ingest/runtime.js';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
-import { createLogger } from '../lib/logger.js';
+import { createLogger, createSentenceLogger, type Logger } from '../lib/logger.js';
 import type { CreateOptions } from '../lib/search/index.js';
 
 export class UsageError extends Error {}
@@ -69,9 +69,15 @@ export function stopOnSignals(): AbortSignal {
 
 export const SOURCES = SOURCE_NAMES.join(', ');
 
+/** Warnings and errors as sentences on stderr; the log lines themselves when LOG_LEVEL asks for them. */
+function cliLogger(): Logger {
+  const level = process.env.LOG_LEVEL?.trim();
+  return level ? createLogger(level, 2) : createSentenceLogger('pdi');
+}
+
 export async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>, opts: CreateOptions = {}): Promise<T> {
   const cfg = config();
-  const rt = await openRuntime(cfg, createLogger(process.env.LOG_LEVEL ?? 'warn', 2), opts);
+  const rt = await openRuntime(cfg, cliLogger(), opts);
   try {
     return await fn(rt);
   } finally {

@@ -1,21 +1,9 @@
 // pdi reindex: rebuilds sources' indices from the stored records and swaps them in.
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
+import { rebuildPastDamage } from '../ingest/recover.js';
 import { reindexSource } from '../ingest/reindex.js';
 import { SourceBusyError } from '../ingest/state/store.js';
-import { EmbeddedIndexDamagedError, EmbeddedProvider } from '../lib/search/embedded.js';
-import { ServerLock } from '../lib/server-lock.js';
 import { parse, sourceArg, stopOnSignals, UsageError, withRuntime, type Command } from './common.js';
-
-/** The data directory's server lock, or an error saying the index is damaged and a server holds it. */
-function acquireDataDir(damage: EmbeddedIndexDamagedError): ServerLock {
-  try {
-    return ServerLock.acquire(path.dirname(damage.file));
-  } catch (err) {
-    throw new Error(`${damage.message}\nNot moved: ${(err as Error).message}`);
-  }
-}
 
 const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
   Rebuilds the index of one source (or all) from the stored normalized records and cached
@@ -34,7 +22,7 @@ export const reindexCommand: Command = {
     const sources = positionals.length ? [sourceArg(positionals[0], REINDEX_USAGE)] : [...SOURCE_NAMES];
     const signal = stopOnSignals();
     const rebuild = () => withRuntime(async (rt) => {
-      if (positionals.length === 0 && rt.search instanceof EmbeddedProvider) rt.search.checkFile();
+      if (positionals.length === 0) rt.search.checkStorage?.();
       const skipped: SourceName[] = [];
       for (const source of sources) {
         if (signal.aborted) break;
@@ -68,27 +56,8 @@ export const reindexCommand: Command = {
       }
       return skipped;
     });
-    let busy: SourceName[];
-    try {
-      busy = await rebuild();
-    } catch (err) {
-      // The index is a projection of documents.db: rebuilding every source loses nothing, so a damaged
-      // file is moved aside (kept for a look) and built anew; not under a server still reading it.
-      if (!(err instanceof EmbeddedIndexDamagedError) || positionals.length > 0) throw err;
-      const lock = acquireDataDir(err);
-      try {
-        const aside = `${err.file}.damaged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
-        for (const suffix of ['', '-wal', '-shm']) {
-          await fs.rename(`${err.file}${suffix}`, `${aside}${suffix}`).catch((e: NodeJS.ErrnoException) => {
-            if (e.code !== 'ENOENT') throw e;
-          });
-        }
-        process.stdout.write(`${path.basename(err.file)} is damaged (${err.reason}): moved to ${path.basename(aside)}; rebuilding every source from documents.db\n`);
-      } finally {
-        lock.release();
-      }
-      busy = await rebuild();
-    }
+    // Of every source, a damaged embedded index is replaced (ingest/recover.ts); of one, it is reported.
+    const busy = positionals.length > 0 ? await rebuild() : await rebuildPastDamage(rebuild, (message) => process.stdout.write(`${message}\n`));
     if (busy.length > 0) {
       process.stderr.write(`pdi: not rebuilt, being ingested: ${busy.join(', ')}; run pdi reindex SOURCE once they finish\n`);
       process.exitCode = 1;

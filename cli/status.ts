@@ -2,10 +2,11 @@
 import { SOURCE_NAMES } from '../index-mappings/sources.js';
 import { operatorMessage } from '../lib/errors.js';
 import type { IndexStats } from '../lib/search/provider.js';
-import { parse, withRuntime, type Command } from './common.js';
+import { config, parse, withRuntime, type Command } from './common.js';
 
 const STATUS_USAGE = `Usage: pdi status [--json]
-  The engine, the embedding model, and per source: documents indexed, last run, checkpoint.
+  The data folder read, the engine, the embedding model, and per source: documents indexed, last
+  run, checkpoint.
   Exits 1 when the engine does not answer (the rest is still shown).`;
 
 const STATUS_ENGINE_TIMEOUT_MS = 5_000;
@@ -16,6 +17,7 @@ export const statusCommand: Command = {
   usage: STATUS_USAGE,
   async run(argv) {
     const { values } = parse({ usage: STATUS_USAGE }, argv, { json: { type: 'boolean', default: false } });
+    const dataDir = config().dataDir;
     const report = await withRuntime(async (rt) => {
       // The run log, checkpoints and stored counts live in SQLite: an engine that is down (when they
       // matter most) leaves only the indexed counts unknown, after 5 s at most.
@@ -28,6 +30,7 @@ export const statusCommand: Command = {
       }
       const runs = rt.state.lastRuns();
       return {
+        data_dir: dataDir,
         engine: rt.search.engine,
         engine_error: engineError,
         embedding: { model: rt.embedder.id, dimension: rt.embedder.dimension, fallback: rt.embedder.fallback },
@@ -48,6 +51,8 @@ export const statusCommand: Command = {
       return;
     }
     const documents = report.engine_error ? `UNAVAILABLE (${report.engine_error}): indexed counts unknown` : `${report.total_documents} documents`;
+    // `pdi status` in the wrong folder said "0 documents, never ingested" with no hint of where it looked.
+    process.stdout.write(`data folder ${report.data_dir}${process.env.PDI_DATA_DIR?.trim() ? '' : ' (PDI_DATA_DIR unset: the default)'}\n`);
     process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${documents}\n`);
     for (const [name, s] of Object.entries(report.sources)) {
       const last = s.last_run;

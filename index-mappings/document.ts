@@ -60,6 +60,17 @@ export interface IndexedDocument extends NormalizedDocument {
   embedding: number[] | null;
 }
 
+/**
+ * A document as the document store's feed gives it, in store order: stored first (`new`) or changed
+ * (`updated`) at `stored_at`. Written by ingest, read by the API's watcher.
+ */
+export interface FeedEntry {
+  seq: number;
+  kind: 'new' | 'updated';
+  stored_at: string;
+  doc: NormalizedDocument;
+}
+
 /** The metadata fields every listing shows (contract 2.2). */
 export const METADATA_FIELDS = [
   'source_id', 'source', 'country', 'title', 'doc_type', 'doc_category',

@@ -38,3 +38,23 @@ function readableValue(value: unknown): string {
   if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
   return JSON.stringify(value);
 }
+
+/** A command's logger: each record one sentence on stderr for a person, `pdi: warning: … (source ted)`. */
+export function createSentenceLogger(prefix: string, level = 'warn'): Logger {
+  return pino({ level, base: undefined }, { write: (line: string) => void process.stderr.write(sentenceLine(prefix, line)) });
+}
+
+export function sentenceLine(prefix: string, json: string): string {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return `${prefix}: ${json}`;
+  }
+  const { level, msg, time: _time, component: _component, err, ...fields } = record;
+  const kind = Number(level) >= 50 ? 'error' : Number(level) >= 40 ? 'warning' : 'note';
+  const details = Object.entries(fields).map(([key, value]) => `${key} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const error = (err as { message?: string } | undefined)?.message;
+  if (error) details.push(error);
+  return `${prefix}: ${kind}: ${String(msg ?? '')}${details.length > 0 ? ` (${details.join('; ')})` : ''}\n`;
+}

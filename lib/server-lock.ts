@@ -3,12 +3,12 @@
 // and let every key through once per server. The lock is an exclusive transaction on a small SQLite
 // file, held while the server runs: the OS drops it when the process ends, however it ends, so a crash
 // leaves no stale lock behind (as a pid file would).
-import Database from 'better-sqlite3';
+import { Database, type Sqlite } from '../lib/sqlite.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
 export class ServerLock {
-  private constructor(private readonly db: Database.Database, private readonly pidFile: string) {}
+  private constructor(private readonly db: Sqlite, private readonly pidFile: string) {}
 
   /** Takes the lock of `dataDir`, or throws naming the server that holds it. */
   static acquire(dataDir: string): ServerLock {

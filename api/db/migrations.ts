@@ -136,4 +136,38 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX jobs_open ON jobs (created_at) WHERE status IN ('queued', 'running');
     `,
   },
+  {
+    version: 4,
+    name: 'deliveries share one stored copy of each matched document',
+    sql: `
+      -- A document matching many profiles was copied into each delivery; now it is kept once.
+      CREATE TABLE alert_documents (
+        source_id TEXT PRIMARY KEY,
+        document  TEXT NOT NULL
+      );
+      INSERT OR REPLACE INTO alert_documents (source_id, document) SELECT document_source_id, document FROM alert_deliveries;
+      CREATE TABLE alert_deliveries_new (
+        id                 TEXT PRIMARY KEY,
+        org_id             TEXT NOT NULL REFERENCES organizations(id),
+        alert_profile_id   TEXT NOT NULL REFERENCES alert_profiles(id),
+        document_source_id TEXT NOT NULL REFERENCES alert_documents(source_id),
+        channel            TEXT NOT NULL,
+        -- '' for a document matching the profile; the event's id for a monitor event sent on its channels.
+        monitor_event_id   TEXT NOT NULL DEFAULT '',
+        delivery_status    TEXT NOT NULL CHECK (delivery_status IN ('pending', 'sent', 'failed')),
+        attempts           INTEGER NOT NULL DEFAULT 0,
+        last_error         TEXT,
+        next_attempt_at    TEXT NOT NULL,
+        created_at         TEXT NOT NULL,
+        delivered_at       TEXT,
+        UNIQUE (document_source_id, alert_profile_id, channel, monitor_event_id)
+      );
+      INSERT INTO alert_deliveries_new SELECT id, org_id, alert_profile_id, document_source_id, channel, monitor_event_id,
+        delivery_status, attempts, last_error, next_attempt_at, created_at, delivered_at FROM alert_deliveries ORDER BY rowid;
+      DROP TABLE alert_deliveries;
+      ALTER TABLE alert_deliveries_new RENAME TO alert_deliveries;
+      CREATE INDEX alert_deliveries_by_org ON alert_deliveries (org_id, alert_profile_id);
+      CREATE INDEX alert_deliveries_due ON alert_deliveries (next_attempt_at) WHERE delivery_status = 'pending';
+    `,
+  },
 ];

@@ -1,13 +1,11 @@
 // Monitored entities and their events in the account database, scoped to one organization.
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
-import { normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
-import { phraseOf } from '../alerts/folding.js';
+import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
+import { nameKey } from '../../lib/names.js';
 import type { Page } from './alerts.js';
 import type { Db } from './database.js';
 
-export const IDENTIFIER_TYPES = ['afm', 'name', 'ada'] as const;
-export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
 export const EVENT_TYPES = ['new_decision', 'contract_award', 'regulatory_action', 'permit_change', 'other'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -50,7 +48,7 @@ export function matchKeyOf(type: IdentifierType, identifier: string): string {
     if (ada === null) throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
     return ada;
   }
-  const name = phraseOf(identifier);
+  const name = nameKey(identifier);
   if (name === '') throw new ValidationError('entity_identifier must hold a letter or digit');
   return name;
 }

@@ -2,7 +2,8 @@
 // organization; another organization's entity or event is a 404.
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { EVENT_TYPES, IDENTIFIER_TYPES, type EntityRecord, type EventType, type IdentifierType } from '../db/monitoring.js';
+import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
+import { EVENT_TYPES, type EntityRecord, type EventType } from '../db/monitoring.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { replyJson } from '../middleware/reply.js';
@@ -72,6 +73,16 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
     const id = idParam(req);
     if (id === null || !ctx.monitor.deactivateEntity(principalOf(req).orgId, id)) throw entityNotFound(req);
     replyJson(res, { status: 'deactivated', id });
+  });
+
+  // Contract 4.4: a GET that creates a report of the monitored entity (reports/service.ts runs it).
+  routes.add('get', '/v1/monitor/entities/:id/report', async (req, res) => {
+    const id = idParam(req);
+    const orgId = principalOf(req).orgId;
+    const entity = id === null ? null : ctx.monitor.entity(orgId, id);
+    if (entity === null) throw entityNotFound(req);
+    const { report } = ctx.reports.create(orgId, entity.entity_identifier, entity.identifier_type);
+    replyJson(res, { report_id: report.id, entity_id: entity.id, entity_identifier: entity.entity_identifier, status: report.status });
   });
 
   routes.add('get', '/v1/monitor/events', async (req, res) => {

@@ -47,7 +47,7 @@ function commandExists(cmd: string): boolean {
 const onCpu = (cpu: number, argv: string[]) => (pinned ? ['taskset', '-c', String(cpu), ...argv] : argv);
 
 function start(mode: Mode): Promise<Server> {
-  const [cmd, ...args] = onCpu(1, [process.execPath, '--disable-warning=DEP0111', '--import', 'tsx', path.join(here, 'server.ts'), mode, appKeys, String((rounds + 1) * KEYS_PER_SEGMENT)]);
+  const [cmd, ...args] = onCpu(1, [process.execPath, '--import', 'tsx', path.join(here, 'server.ts'), mode, appKeys, String((rounds + 1) * KEYS_PER_SEGMENT)]);
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {

@@ -36,7 +36,7 @@ for readers in 0 default; do
   env_readers=()
   [ "$readers" = default ] || env_readers=(PDI_EMBEDDED_READERS="$readers")
   env "${env_readers[@]}" PDI_DATA_DIR="$work" PORT="$port" HOST=127.0.0.1 PDI_DEMO=0 LOG_LEVEL=error PDI_MODEL_DIR= \
-    node --disable-warning=DEP0111 --import tsx api/server.ts > "$work/server.log" 2>&1 &
+    node --import tsx api/server.ts > "$work/server.log" 2>&1 &
   server=$!
   until curl -sf -o /dev/null "http://127.0.0.1:$port/v1/models"; do sleep 0.2; done
   base="http://127.0.0.1:$port"

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } 
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { SCHEMA_VERSION } from '../../lib/search/embedded/schema.js';
 import { TEXT_VERSION, parseQuery, toMatch } from '../../lib/search/embedded/text.js';

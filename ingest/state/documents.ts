@@ -2,7 +2,7 @@
 // projection of this store: `pdi reindex` rebuilds it from here, without refetching or re-embedding.
 // The entity index (entity-index.ts) lives here too, written in the transactions that store records.
 import path from 'node:path';
-import type { NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
+import type { FeedEntry, NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { ensureEntityIndex, writeEntities } from './entity-index.js';
@@ -31,6 +31,14 @@ const SCHEMA = `
     vector       BLOB NOT NULL,
     PRIMARY KEY (model, content_hash)
   ) WITHOUT ROWID;
+  -- Every document as it is first stored or changed, in commit order (AUTOINCREMENT: a seq is never
+  -- reused). The API's watcher reads it after its watermark, whichever process ingested.
+  CREATE TABLE IF NOT EXISTS feed (
+    seq       INTEGER PRIMARY KEY AUTOINCREMENT,
+    source_id TEXT NOT NULL,
+    kind      TEXT NOT NULL CHECK (kind IN ('new', 'updated')),
+    stored_at TEXT NOT NULL
+  );
   -- Documents the index refused after retries: kept and shown by 'pdi status', never dropped silently.
   CREATE TABLE IF NOT EXISTS rejected (
     source_id TEXT PRIMARY KEY,
@@ -83,13 +91,30 @@ export class DocumentStore {
          indexed_at = excluded.indexed_at`,
     );
     const unreject = this.db.prepare('DELETE FROM rejected WHERE source_id = ?');
+    const append = this.db.prepare('INSERT INTO feed (source_id, kind, stored_at) VALUES (?, ?, ?)');
+    const storedAt = new Date().toISOString();
     this.db.transaction(() => {
       for (const r of records) {
+        append.run(r.doc.source_id, this.hashOf.get(r.doc.source_id) === undefined ? 'new' : 'updated', storedAt);
         put.run(r.doc.source_id, r.doc.source, r.content_hash, JSON.stringify(r.doc), r.original?.sha256 ?? null, r.original?.content_type ?? null, r.indexed_at);
         unreject.run(r.doc.source_id);
       }
       writeEntities(this.db, records.map((r) => r.doc));
     })();
+  }
+
+  /** The feed after `seq`, in order, at most `limit` entries (a document since removed is left out). */
+  feedAfter(seq: number, limit: number): FeedEntry[] {
+    const rows = this.db.prepare(
+      `SELECT f.seq, f.kind, f.stored_at, d.doc FROM feed f JOIN documents d ON d.source_id = f.source_id
+        WHERE f.seq > ? ORDER BY f.seq LIMIT ?`,
+    ).all(seq, limit) as { seq: number; kind: FeedEntry['kind']; stored_at: string; doc: string }[];
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, stored_at: r.stored_at, doc: JSON.parse(r.doc) as NormalizedDocument }));
+  }
+
+  /** The feed's last seq, 0 when empty. */
+  lastSeq(): number {
+    return (this.db.prepare('SELECT max(seq) FROM feed').pluck().get() as number | null) ?? 0;
   }
 
   /** Replaces stored records' text and hash, keeping when and from what original they were indexed. */

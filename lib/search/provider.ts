@@ -76,9 +76,6 @@ export interface KnnQuery {
 export interface MoreLikeThisQuery {
   text: string;
   limit: number;
-  source?: SourceName;
-  /** source_ids left out. */
-  excludeIds?: string[];
 }
 
 /** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */
@@ -126,6 +123,11 @@ export interface ReadOptions {
    * yet is dropped, and the call rejects with the signal's reason. Never sent across threads.
    */
   signal?: AbortSignal;
+  /**
+   * Whose read it is (the API key): an engine that queues reads serves tenants in turn, so one that
+   * sends many cannot make another's wait behind all of them. Reads without one share one line.
+   */
+  tenant?: string;
 }
 
 export interface SearchProvider {
@@ -155,6 +157,8 @@ export interface SearchProvider {
   /** Best-match text retrieval (MoreLikeThisQuery); score is the engine's BM25, higher is better. */
   moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
   stats(opts?: ReadOptions): Promise<IndexStats>;
+  /** Checks storage the engine keeps itself (the embedded file) before every source is rebuilt; throws when it is damaged. */
+  checkStorage?(): void;
   /** Makes every acknowledged write visible to reads. */
   refresh(): Promise<void>;
   close(): Promise<void>;

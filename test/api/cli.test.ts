@@ -115,3 +115,21 @@ t.test('when a key is created by the CLI, then the server accepts it', async (t)
   t.equal(res.status, 200);
   t.equal(res.body.tier, 'free');
 });
+
+t.test('when pdi status runs, then it first says which data folder it read', async (t) => {
+  const dir = tempDir(t);
+  const res = await pdi(dir, 'status');
+  t.equal(res.code, 0, res.stderr);
+  t.equal(res.stdout.split('\n')[0], `data folder ${dir}`);
+  t.equal(JSON.parse((await pdi(dir, 'status', '--json')).stdout).data_dir, dir);
+});
+
+t.test('when pdi reindex and pdi status warn with LOG_LEVEL unset, then the warning is a sentence, not a JSON line', async (t) => {
+  const dir = tempDir(t);
+  for (const args of [['reindex', 'ted'], ['status']]) {
+    const res = await run(dir, args, { LOG_LEVEL: '' });
+    t.equal(res.code, 0, res.stderr);
+    t.match(res.stderr, /^pdi: warning: no embedding model configured \(PDI_MODEL_DIR\); semantic search runs on the lexical fallback/m, args[0]);
+    t.notMatch(res.stderr, /^\{/m, 'no JSON line');
+  }
+});

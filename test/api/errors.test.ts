@@ -155,13 +155,13 @@ t.test('when a handler throws before its first await, then 500 and the process k
   t.equal((await app.request('/v1/usage', { key })).status, 200);
 });
 
-t.test('when a route is planned but not built, then 501 with a detail after the tier gate', async (t) => {
+t.test('when a path id names nothing, then 404 with a detail naming it, after the tier gate', async (t) => {
   const app = await startTestApp(t);
   const denied = await app.request('/v1/monitor/entities/ent%3AABC/report', { key: app.key('pro') });
   t.equal(denied.status, 403);
   const param = await app.request('/v1/monitor/entities/ent%3AABC/report', { key: app.key('enterprise') });
-  t.equal(param.status, 501);
-  t.same(param.body, { detail: 'GET /v1/monitor/entities/ent%3AABC/report is not available yet' }, 'the path sent, not the route template');
+  t.equal(param.status, 404);
+  t.same(param.body, { detail: 'Monitored entity not found: ent:ABC' });
 });
 
 t.test('when the client asks for HTML, then errors are still JSON', async (t) => {

@@ -116,3 +116,18 @@ t.test('when another organization names an entity or event, then 404', async (t)
   t.equal((await app.request('/v1/monitor/events', { key: mine })).body.items[0].acknowledged_at, null, 'untouched');
   t.equal((await app.request('/v1/monitor/entities', { key: mine, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 409, 'still monitored');
 });
+
+t.test('when a monitored entity\'s report is asked for, then a pending report of the entity is created for the organization', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise', 'Acme');
+  const entity = (await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).body;
+  const res = await app.request(`/v1/monitor/entities/${entity.id}/report`, { key });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { entity_id: entity.id, entity_identifier: '090252840', status: 'pending' });
+  const report = await app.request(`/v1/reports/${res.body.report_id}`, { key });
+  t.equal(report.status, 200);
+  t.match(report.body, { id: res.body.report_id, entity_identifier: '090252840', identifier_type: 'afm' });
+  const other = app.key('enterprise', 'Globex');
+  t.equal((await app.request(`/v1/monitor/entities/${entity.id}/report`, { key: other })).status, 404);
+  t.equal((await app.request(`/v1/reports/${res.body.report_id}`, { key: other })).status, 404);
+});

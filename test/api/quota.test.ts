@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import t from 'tap';
 import { accountsDbPath } from '../../api/db/database.js';
 import { startTestApp } from '../helpers/app.js';

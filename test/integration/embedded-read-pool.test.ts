@@ -2,7 +2,7 @@
 // must not change (visibility of writes, answers, errors), and what the threads add (a thread that
 // dies, a process that must neither exit early nor hang). The shared search contract also runs on reader
 // threads (search-embedded.test.ts).
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -111,8 +111,8 @@ function stubPool(t: Test, size: number, entry = 'stub-reader.js') {
     Atomics.store(g, 0, 1);
     Atomics.notify(g, 0);
   };
-  const search = (text: string, extra: { gate?: Int32Array; signal?: AbortSignal } = {}) =>
-    pool.call<Answer>('search', { text, started, gate: extra.gate }, extra.signal);
+  const search = (text: string, extra: { gate?: Int32Array; signal?: AbortSignal; tenant?: string } = {}) =>
+    pool.call<Answer>('search', { text, started, gate: extra.gate }, { signal: extra.signal, tenant: extra.tenant });
   /** Resolves once the threads have started `n` calls in all. */
   const startedCalls = async (n: number) => {
     while (Atomics.load(started, 0) < n) await new Promise((r) => setTimeout(r, 5));
@@ -175,10 +175,10 @@ t.test('when the caller of a running read goes away, then it is answered at once
 t.test('when one thread is held by a slow read, then later reads go to whichever thread is free', async (t) => {
   const { gate, open, search, startedCalls } = stubPool(t, 2);
   const [first, second] = [gate(), gate()];
-  const slow = search('slow', { gate: first });
-  const quick = search('quick', { gate: second });
+  const slow = search('slow', { gate: first, tenant: 'a' });
+  const quick = search('quick', { gate: second, tenant: 'b' });
   await startedCalls(2);
-  const queued = search('queued');
+  const queued = search('queued', { tenant: 'b' });
   open(second);
   const answered = await quick;
   // Each thread used to get its own queue: `queued` waited behind `slow` while the other thread idled.
@@ -187,6 +187,36 @@ t.test('when one thread is held by a slow read, then later reads go to whichever
   t.equal(served?.threadId, answered.threadId, 'by the thread that became free');
   open(first);
   t.equal((await slow).text, 'slow');
+});
+
+t.test('when one tenant has many reads waiting, then another tenant\'s read waits behind at most one of them', async (t) => {
+  const { gate, open, search, startedCalls } = stubPool(t, 1);
+  const held = gate();
+  const order: string[] = [];
+  const track = (text: string, tenant: string, extra: { gate?: Int32Array } = {}) => search(text, { ...extra, tenant }).then((a) => order.push(a.text));
+  const flood = [track('a0', 'a', { gate: held })];
+  await startedCalls(1);
+  for (let i = 1; i <= 8; i++) flood.push(track(`a${i}`, 'a'));
+  const other = track('b', 'b');
+  open(held);
+  await Promise.all([...flood, other]);
+  // One first-in-first-out queue served b after all eight.
+  t.same(order.slice(0, 3), ['a0', 'b', 'a1'], 'b is served as soon as the call running ends');
+  t.same(order.slice(3), ['a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'], 'a\'s calls keep their order');
+});
+
+t.test('when one tenant\'s reads would hold every thread, then one thread stays free for another tenant', async (t) => {
+  const { gate, open, search, startedCalls, started } = stubPool(t, 2);
+  const [first, second] = [gate(), gate()];
+  const heavy = [search('a0', { gate: first, tenant: 'a' }), search('a1', { gate: second, tenant: 'a' })];
+  await startedCalls(1);
+  const other = search('b', { tenant: 'b' });
+  const served = await Promise.race([other, new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())]);
+  t.equal(served?.text, 'b', 'b answered while a\'s first read still holds its thread');
+  t.equal(Atomics.load(started, 0), 2, 'a\'s second read waits for a\'s first: it ran a0 and b only');
+  open(first);
+  open(second);
+  t.same((await Promise.all(heavy)).map((a) => a.text), ['a0', 'a1']);
 });
 
 t.test('when an in-thread provider is called with an aborted signal, then it refuses with the reason', async (t) => {

@@ -2,7 +2,7 @@
 // page format, the real CLI process, the embedded engine, the document store and checkpoints.
 import { execFileSync, spawn } from 'node:child_process';
 import { constants } from 'node:buffer';
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test as Tap } from 'tap';

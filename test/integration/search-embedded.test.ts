@@ -5,7 +5,7 @@ import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, trunc
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import Database from 'better-sqlite3';
+import { Database } from '../../lib/sqlite.js';
 import { pino } from 'pino';
 import t from 'tap';
 import { mulberry32 } from '../../data/generator/prng.js';

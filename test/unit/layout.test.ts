@@ -56,6 +56,11 @@ t.test('when a file imports across a boundary, then the reader sees it', async (
   t.same(importedPaths('lib/a.ts', "import fs from 'node:fs';\nimport { pino } from 'pino';"), [], 'packages are not ours');
 });
 
+t.test('when the CLI is read, then it never tests for an engine class: what differs by engine is behind SearchProvider or in ingest/', async (t) => {
+  const found = sourceFiles('cli').filter((file) => /instanceof\s+\w*(Provider|Embedded|Elasticsearch)\w*/.test(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')));
+  t.same(found, []);
+});
+
 t.test('when the README is read, then its Layout names every top-level folder of the tree, one line each', async (t) => {
   const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
   const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { readableLine } from '../../lib/logger.js';
+import { readableLine, sentenceLine } from '../../lib/logger.js';
 import { cliEnv } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -37,4 +37,10 @@ t.test('when a record is made readable, then its fields follow the message and a
   const err = readableLine(JSON.stringify({ level: 50, time: '2026-11-26T09:30:01.123Z', component: 'api', err: { message: 'boom', stack: 'Error: boom\n    at f (a.ts:1:1)' }, msg: 'request failed' }));
   t.equal(err, '09:30:01.123 ERROR api: request failed err=boom\n    at f (a.ts:1:1)\n');
   t.equal(readableLine('not json'), 'not json', 'a line that is not JSON passes through');
+});
+
+t.test('when a command logs a warning or an error, then it reads as a sentence with its details', async (t) => {
+  t.equal(sentenceLine('pdi', '{"level":40,"time":"x","source":"ted","skipped":3,"msg":"records skipped: could not be normalized"}'),
+    'pdi: warning: records skipped: could not be normalized (source ted; skipped 3)\n');
+  t.equal(sentenceLine('pdi', '{"level":50,"err":{"message":"disk full"},"msg":"ingest run failed"}'), 'pdi: error: ingest run failed (disk full)\n');
 });

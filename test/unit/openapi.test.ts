@@ -657,5 +657,6 @@ t.test('when the alert and monitoring routes answer, then their bodies match the
   shape('POST /v1/monitor/entities', 409, await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }));
   shape('GET /v1/monitor/entities', 200, await app.request('/v1/monitor/entities', { key: ent }));
   shape('GET /v1/monitor/events', 200, await app.request('/v1/monitor/events', { key: ent }));
+  shape('GET /v1/monitor/entities/{id}/report', 200, await app.request(`/v1/monitor/entities/${entity.body.id}/report`, { key: ent }));
   shape('DELETE /v1/monitor/entities/{id}', 200, await app.request(`/v1/monitor/entities/${entity.body.id}`, { key: ent, method: 'DELETE' }));
 });

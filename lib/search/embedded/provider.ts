@@ -208,7 +208,7 @@ export class EmbeddedProvider implements SearchProvider {
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   // Full documents whatever the view: reading them from SQLite costs next to nothing here.
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
-    if (this.pool) return this.pool.call('search', q, opts.signal);
+    if (this.pool) return this.pool.call('search', q, opts);
     const started = performance.now();
     const items = parseQuery(q.text);
     const limit = Math.max(0, Math.floor(q.limit));
@@ -285,7 +285,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
-    if (this.pool) return this.pool.call('list', q, opts.signal);
+    if (this.pool) return this.pool.call('list', q, opts);
     const started = performance.now();
     let sinceBlock: number | null = null;
     if (q.since !== undefined) {
@@ -305,7 +305,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
-    if (this.pool) return this.pool.call('get', sourceId, opts.signal);
+    if (this.pool) return this.pool.call('get', sourceId, opts);
     return this.read(() => {
       for (const set of this.serving()) {
         const found = set.find(sourceId);
@@ -316,7 +316,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async knn(q: KnnQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
-    if (this.pool) return this.pool.call('knn', q, opts.signal);
+    if (this.pool) return this.pool.call('knn', q, opts);
     const started = performance.now();
     if (q.vector.length !== this.opts.dimension) {
       throw new Error(`knn vector has ${q.vector.length} dimensions; the index holds ${this.opts.dimension}`);
@@ -342,23 +342,21 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async moreLikeThis(q: MoreLikeThisQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
-    if (this.pool) return this.pool.call('moreLikeThis', q, opts.signal);
+    if (this.pool) return this.pool.call('moreLikeThis', q, opts);
     const started = performance.now();
     const limit = Math.max(0, Math.floor(q.limit));
-    const exclude = new Set(q.excludeIds ?? []);
     const hits = this.read(() => {
-      const sets = this.serving(q.source);
+      const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
       const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
-        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit + exclude.size)) candidates.push({ set, rid: r.rid, s: r.s });
+        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)
-        .filter((c) => !exclude.has(sidOf(c)))
         .slice(0, limit)
         .map((c) => ({ doc: c.set.fetch(c.rid), score: -c.s }));
     }, opts.signal);
@@ -367,7 +365,7 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   async stats(opts: ReadOptions = {}): Promise<IndexStats> {
-    if (this.pool) return this.pool.call('stats', null, opts.signal);
+    if (this.pool) return this.pool.call('stats', null, opts);
     return this.read(() => {
       const stats: IndexStats = { total_documents: 0, sources: {} };
       for (const set of this.serving()) {
@@ -409,7 +407,7 @@ export class EmbeddedProvider implements SearchProvider {
    * source's postings or vectors is met only by a read of them: `pdi reindex` of every source checks
    * first, rather than write a new generation into a damaged file. Throws EmbeddedIndexDamagedError.
    */
-  checkFile(): void {
+  checkStorage(): void {
     let result: unknown;
     try {
       result = this.open().pragma('quick_check(1)', { simple: true });

@@ -4,7 +4,7 @@
 // thread opens its own connection to the same file and runs one call at a time: in WAL mode readers
 // never wait for the writer and see every committed write, as a second process would.
 //
-// One queue in front of all threads. A thread is given its next call while it runs the current one
+// One queue in front of all threads, fair between tenants (fair-queue.ts). A thread is given its next call while it runs the current one
 // (PIPELINE), so it never idles waiting for the event loop to hand it work (with one call per thread,
 // rare-term searches at 10 clients lost up to a fifth of their throughput). A call given ahead stays
 // revocable until the thread starts it (ReaderData.claim), so it is still dropped when its caller
@@ -13,6 +13,8 @@ import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import type { ReadOptions } from '../provider.js';
+import { FairQueue } from './fair-queue.js';
 import type { Tuning } from './table-set.js';
 
 /** What a reader thread opens: an in-thread EmbeddedProvider on the same file. */
@@ -72,6 +74,8 @@ const PIPELINE = 2;
 interface Call {
   op: ReadOp;
   arg: unknown;
+  /** Whose read it is (ReadOptions.tenant): its line in the queue. */
+  tenant: string;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
   signal?: AbortSignal;
@@ -114,27 +118,35 @@ export interface ReadPoolOptions {
  */
 export class ReadPool {
   private readonly readers: (Reader | null)[];
-  private readonly queue: Call[] = [];
+  private readonly queue = new FairQueue<Call>();
   private readonly entry: URL;
   private nextId = 1;
   private closed = false;
 
+  /**
+   * Threads one tenant may hold at once: all but one, so that a tenant's heavy searches never make
+   * another's read wait for one of them to end (the fair queue alone only orders the waiting calls).
+   * The price: one tenant alone gets all but one thread.
+   */
+  private readonly perTenant: number;
+
   constructor(private readonly opts: ReadPoolOptions) {
     this.readers = Array.from({ length: opts.size }, () => null);
+    this.perTenant = Math.max(1, opts.size - 1);
     this.entry = opts.entry ?? new URL('./read-worker-entry.js', import.meta.url);
   }
 
   /** Runs `op` on a reader thread, starting one if every running thread is busy. */
-  call<T>(op: ReadOp, arg: unknown, signal?: AbortSignal): Promise<T> {
+  call<T>(op: ReadOp, arg: unknown, { signal, tenant = '' }: ReadOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new EngineUnavailableError('The embedded index is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise<T>((resolve, reject) => {
-      const call: Call = { op, arg, resolve: resolve as (value: unknown) => void, reject, signal, settled: false };
+      const call: Call = { op, arg, tenant, resolve: resolve as (value: unknown) => void, reject, signal, settled: false };
       if (signal) {
         call.onAbort = () => this.abandon(call);
         signal.addEventListener('abort', call.onAbort, { once: true });
       }
-      this.queue.push(call);
+      this.queue.push(tenant, call);
       this.dispatch();
     });
   }
@@ -142,7 +154,7 @@ export class ReadPool {
   async close(): Promise<void> {
     this.closed = true;
     const err = new EngineUnavailableError('The embedded index is closed');
-    for (const call of this.queue.splice(0)) settle(call, () => call.reject(err));
+    for (const call of this.queue.drain()) settle(call, () => call.reject(err));
     const running = this.readers.filter((r): r is Reader => r !== null);
     this.readers.fill(null);
     // A timer holds the event loop until every thread has stopped: Node let a process with nothing else
@@ -166,8 +178,7 @@ export class ReadPool {
 
   /** The caller gave up: the call leaves the queue or is revoked if no thread started it; answered now. */
   private abandon(call: Call): void {
-    const queued = this.queue.indexOf(call);
-    if (queued !== -1) this.queue.splice(queued, 1);
+    this.queue.remove(call.tenant, call);
     for (const reader of this.readers) {
       if (!reader) continue;
       const posted = reader.posted.find((p) => p.call === call);
@@ -182,9 +193,14 @@ export class ReadPool {
    */
   private dispatch(): void {
     while (this.queue.length > 0) {
+      const call = this.queue.shift((tenant) => this.mayTakeThread(tenant));
+      if (!call) break;
       const reader = this.readerFor();
-      if (!reader) break;
-      this.post(reader, this.queue.shift()!);
+      if (!reader) {
+        this.queue.unshift(call.tenant, call);
+        break;
+      }
+      this.post(reader, call);
     }
     for (const idle of this.readers) {
       if (!idle || idle.posted.length > 0) continue;
@@ -192,12 +208,22 @@ export class ReadPool {
         const waiting = other?.posted.at(-1);
         if (!other || other === idle || !waiting?.call) continue;
         const call = waiting.call;
+        // Moved off a thread running a call of its own tenant, it would hold one thread more.
+        if (other.posted[0]?.call?.tenant === call.tenant && !this.mayTakeThread(call.tenant)) continue;
         if (revoke(other, waiting)) {
           this.post(idle, call);
           break;
         }
       }
     }
+  }
+
+  /** Whether a call of `tenant` may go to a thread it holds no call on (reads with no tenant always may). */
+  private mayTakeThread(tenant: string): boolean {
+    if (tenant === '') return true;
+    let held = 0;
+    for (const reader of this.readers) if (reader?.posted.some((p) => p.call?.tenant === tenant)) held++;
+    return held < this.perTenant;
   }
 
   private readerFor(): Reader | null {
@@ -253,7 +279,7 @@ export class ReadPool {
         if (!call || call.settled) continue;
         if (id === unstarted && !call.requeued && !this.closed) {
           call.requeued = true;
-          this.queue.unshift(call);
+          this.queue.unshift(call.tenant, call);
           continue;
         }
         if (!this.closed) this.opts.log?.error({ code, slot }, 'embedded reader thread stopped with a call in flight');

@@ -1,0 +1,107 @@
+// Which active profiles and monitored entities a new document concerns (decisions "Alerts and
+// deliveries", "Monitoring"). Keywords fold and stem as search does (lib/greek.ts tokens: case, accents,
+// final sigma; lib/stem.ts: `συμβάσεις` finds `σύμβαση`); names as entity resolution does (lib/names.ts: also Greeklish and legal forms). Profiles are
+// compiled once per watcher pass, a document's words once per document.
+import type { NormalizedDocument } from '../../index-mappings/document.js';
+import { normalizeAda } from '../../lib/identifiers.js';
+import type { ProfileRecord } from '../db/alerts.js';
+import type { EntityRecord, EventType } from '../db/monitoring.js';
+import { tokens } from '../../lib/greek.js';
+import { nameKey, nameKeyWords } from '../../lib/names.js';
+import { stem } from '../../lib/stem.js';
+
+/** The words of a text as keywords are compared: folded, then stemmed. */
+export function keywordWords(text: string): string[] {
+  return tokens(text).map(stem);
+}
+
+/** A document's text as matching reads it, computed on first use. */
+export class DocumentText {
+  private words?: Set<string>;
+  private phrase?: string;
+  private names?: string[];
+
+  constructor(readonly doc: NormalizedDocument) {}
+
+  private text(): string {
+    return `${this.doc.title}\n${this.doc.summary}\n${this.doc.content}`;
+  }
+
+  hasWord(word: string): boolean {
+    this.words ??= new Set(keywordWords(this.text()));
+    return this.words.has(word);
+  }
+
+  /** Whether the folded words `phrase` occur in a row (space-joined; one word is a word lookup). */
+  hasPhrase(phrase: string[]): boolean {
+    if (phrase.length === 1) return this.hasWord(phrase[0]);
+    if (!phrase.every((w) => this.hasWord(w))) return false;
+    this.phrase ??= ` ${keywordWords(this.text()).join(' ')} `;
+    return this.phrase.includes(` ${phrase.join(' ')} `);
+  }
+
+  /** The name keys of the document's names and of its title, space-padded. */
+  namePhrases(): string[] {
+    this.names ??= [...this.doc.entities.names.map(nameKey), nameKeyWords(this.doc.title).join(' ')].map((k) => ` ${k} `);
+    return this.names;
+  }
+}
+
+/** Codes (sector, region) compare as their folded words. */
+const codeOf = (code: string) => tokens(code).join(' ');
+const foldedSet = (items: string[]) => (items.length === 0 ? null : new Set(items.map(codeOf)));
+
+export interface ProfileMatcher {
+  profile: ProfileRecord;
+  matches(text: DocumentText): boolean;
+}
+
+export function profileMatcher(profile: ProfileRecord): ProfileMatcher {
+  const f = profile.filters;
+  const sources = f.sources.length === 0 ? null : new Set(f.sources);
+  const sectors = foldedSet(f.sectors);
+  const regions = foldedSet(f.regions);
+  const keywords = f.keywords.map(keywordWords).filter((k) => k.length > 0);
+  return {
+    profile,
+    matches(text) {
+      const d = text.doc;
+      if (sources && !sources.has(d.source)) return false;
+      if (sectors && (d.sector === null || !sectors.has(codeOf(d.sector)))) return false;
+      if (regions && (d.region === null || !regions.has(codeOf(d.region)))) return false;
+      if (f.min_value !== null && (d.amount === null || d.amount.value < f.min_value)) return false;
+      if (f.max_value !== null && (d.amount === null || d.amount.value > f.max_value)) return false;
+      return keywords.length === 0 || keywords.some((k) => text.hasPhrase(k));
+    },
+  };
+}
+
+export function entityMatches(entity: EntityRecord, text: DocumentText): boolean {
+  const d = text.doc;
+  if (entity.identifier_type === 'afm') return d.entities.afm.includes(entity.match_key);
+  if (entity.identifier_type === 'ada') {
+    return d.source_id === `diavgeia:${entity.match_key}` || d.entities.ada.some((a) => normalizeAda(a) === entity.match_key);
+  }
+  const key = ` ${entity.match_key} `;
+  return text.namePhrases().some((n) => n.includes(key));
+}
+
+/** decisions.md "Monitoring": the event a document raises, by its source and category. */
+export function eventTypeOf(doc: NormalizedDocument): EventType {
+  const category = doc.doc_category;
+  if (doc.source === 'diavgeia') return category === 'award' ? 'contract_award' : 'new_decision';
+  if (doc.source === 'ted' || doc.source === 'kimdis') return category === 'award' || category === 'contract' ? 'contract_award' : 'other';
+  if (doc.source === 'rae') {
+    if (category === 'decision' || category === 'sanction') return 'regulatory_action';
+    return category === 'licence' ? 'permit_change' : 'other';
+  }
+  return 'other';
+}
+
+const MAX_SUMMARY = 300;
+
+export function eventSummary(entity: EntityRecord, doc: NormalizedDocument): string {
+  const who = entity.label ?? entity.entity_identifier;
+  const text = `${who}: ${doc.title} (${doc.source}, ${doc.published_at.slice(0, 10)})`;
+  return [...text].length > MAX_SUMMARY ? `${[...text].slice(0, MAX_SUMMARY - 1).join('')}…` : text;
+}

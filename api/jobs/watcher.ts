@@ -1,0 +1,138 @@
+// The watcher: reads the document store's feed after a durable watermark (whichever process ingested:
+// the feed is in documents.db) and records, per batch and in one transaction of the account database,
+// the deliveries of matching profiles, the events of monitored entities, the events' deliveries on
+// their organization's channels, and the watermark. So a restart neither repeats nor loses a match;
+// sending is the sender's (sender.ts), from the recorded rows.
+import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
+import { systemClock, type Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import { FULL_CONTENT_FIELDS, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
+import { AlertStore, type ProfileRecord } from '../db/alerts.js';
+import type { Db } from '../db/database.js';
+import { MonitorStore, type EntityRecord } from '../db/monitoring.js';
+import { DocumentText, entityMatches, eventSummary, eventTypeOf, profileMatcher, type ProfileMatcher } from './match.js';
+
+/** Feed entries matched per transaction; the event loop is yielded to requests between batches. */
+const BATCH = 500;
+const WATERMARK = 'documents';
+
+/** The document as deliveries carry it: the full-content record (contract 2.2 + decisions). */
+export function deliveredDocument(doc: NormalizedDocument): Record<string, unknown> {
+  const out = metadataOf(doc);
+  for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f];
+  return out;
+}
+
+/** What the watcher reads of the document store (ingest/state/documents.ts). */
+export interface DocumentFeed {
+  feedAfter(seq: number, limit: number): FeedEntry[];
+  lastSeq(): number;
+}
+
+export interface WatcherOptions {
+  db: Db;
+  documents: DocumentFeed;
+  log: Logger;
+  clock?: Clock;
+  /** Called after a batch recorded deliveries (the sender starts on them). */
+  onRecorded?: () => void;
+}
+
+export class Watcher {
+  private readonly alerts: AlertStore;
+  private readonly monitor: MonitorStore;
+  private readonly clock: Clock;
+  private readonly st;
+
+  constructor(private readonly opts: WatcherOptions) {
+    this.alerts = new AlertStore(opts.db);
+    this.monitor = new MonitorStore(opts.db);
+    this.clock = opts.clock ?? systemClock;
+    const db = opts.db;
+    this.st = {
+      watermark: db.prepare('SELECT seq FROM watcher_state WHERE name = ?').pluck(),
+      advance: db.prepare(
+        `INSERT INTO watcher_state (name, seq, checked_at) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET seq = excluded.seq, checked_at = excluded.checked_at`,
+      ),
+      document: db.prepare('INSERT OR REPLACE INTO alert_documents (source_id, document) VALUES (?, ?)'),
+      delivery: db.prepare(
+        `INSERT OR IGNORE INTO alert_deliveries (id, org_id, alert_profile_id, document_source_id, channel, monitor_event_id,
+           delivery_status, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      ),
+      event: db.prepare(
+        `INSERT OR IGNORE INTO monitor_events (id, org_id, monitored_entity_id, document_source_id, event_type, summary, detected_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      alerted: db.prepare('UPDATE monitored_entities SET last_alert_at = ? WHERE id = ?'),
+    };
+  }
+
+  /** The watermark; the first pass over a data folder starts at the feed's end (no backlog is alerted). */
+  watermark(): number {
+    const seq = this.st.watermark.get(WATERMARK) as number | undefined;
+    if (seq !== undefined) return seq;
+    const start = this.opts.documents.lastSeq();
+    this.st.advance.run(WATERMARK, start, this.clock().toISOString());
+    return start;
+  }
+
+  /** Matches everything the feed holds past the watermark; returns how many entries it read. */
+  async pass(): Promise<number> {
+    let read = 0;
+    for (;;) {
+      const entries = this.opts.documents.feedAfter(this.watermark(), BATCH);
+      if (entries.length === 0) {
+        this.st.advance.run(WATERMARK, this.watermark(), this.clock().toISOString());
+        return read;
+      }
+      const recorded = this.record(entries);
+      read += entries.length;
+      if (recorded > 0) this.opts.onRecorded?.();
+      await yieldToRequests();
+    }
+  }
+
+  /** One batch in one transaction; returns the deliveries recorded. */
+  private record(entries: FeedEntry[]): number {
+    const profiles = this.alerts.activeProfiles().map(profileMatcher);
+    const byOrg = new Map<string, ProfileRecord[]>();
+    for (const m of profiles) byOrg.set(m.profile.org_id, [...(byOrg.get(m.profile.org_id) ?? []), m.profile]);
+    const entities = this.monitor.activeEntities();
+    let deliveries = 0;
+    this.opts.db.transaction(() => {
+      const now = this.clock().toISOString();
+      for (const entry of entries) deliveries += this.recordEntry(entry, profiles, entities, byOrg, now);
+      this.st.advance.run(WATERMARK, entries[entries.length - 1]!.seq, now);
+    }).immediate();
+    return deliveries;
+  }
+
+  private recordEntry(entry: FeedEntry, profiles: ProfileMatcher[], entities: EntityRecord[], byOrg: Map<string, ProfileRecord[]>, now: string): number {
+    const text = new DocumentText(entry.doc);
+    const sourceId = entry.doc.source_id;
+    let stored = false;
+    let count = 0;
+    const deliver = (profile: ProfileRecord, eventId: string) => {
+      if (!stored) this.st.document.run(sourceId, JSON.stringify(deliveredDocument(entry.doc)));
+      stored = true;
+      for (const channel of profile.channels) {
+        count += this.st.delivery.run(randomUUID(), profile.org_id, profile.id, sourceId, channel, eventId, now, now).changes;
+      }
+    };
+    // Profiles hear of new documents stored after they were made; an update is no new document.
+    if (entry.kind === 'new') {
+      for (const m of profiles) if (m.profile.created_at <= entry.stored_at && m.matches(text)) deliver(m.profile, '');
+    }
+    for (const entity of entities) {
+      if (entity.created_at > entry.stored_at || !entityMatches(entity, text)) continue;
+      const eventId = randomUUID();
+      const raised = this.st.event.run(eventId, entity.org_id, entity.id, sourceId, eventTypeOf(entry.doc), eventSummary(entity, entry.doc), now).changes;
+      if (raised === 0) continue; // one event per (entity, document)
+      this.st.alerted.run(now, entity.id);
+      for (const profile of byOrg.get(entity.org_id) ?? []) deliver(profile, eventId);
+    }
+    return count;
+  }
+}

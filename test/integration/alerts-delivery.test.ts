@@ -1,0 +1,128 @@
+// The watcher and the sender against real loopback peers (an SMTP server, a webhook receiver): what
+// matches is delivered once per channel, signed, retried after a 503 on the same delivery; what does
+// not match, deactivated profiles and acknowledged events get nothing.
+import t, { type Test } from 'tap';
+import type { NormalizedDocument } from '../../index-mappings/document.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
+import { startAlerts } from '../../api/jobs/alerts.js';
+import { Watcher } from '../../api/jobs/watcher.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startSmtp, startWebhookReceiver, until } from '../helpers/alert-peers.js';
+
+function doc(id: string, overrides: Partial<NormalizedDocument> = {}): NormalizedDocument {
+  return {
+    source_id: `kimdis:${id}`, source: 'kimdis', country: 'GR', title: 'Συντήρηση Πυροσβεστήρων Σχολικών Κτιρίων',
+    doc_type: 'contract', doc_category: 'contract', published_at: '2026-06-11T13:01:21Z',
+    source_url: `https://cerpp.eprocurement.gov.gr/${id}`, language: 'el', quality_score: 0.8,
+    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.', summary: 'Συντήρηση πυροσβεστήρων',
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
+    amount: { value: 5285.2, currency: 'EUR' }, cpv: [], region: 'EL422', sector: null,
+    ...overrides,
+  };
+}
+
+/** Stores documents as an ingest in another process does: through a connection of its own. */
+function store(app: TestApp, docs: NormalizedDocument[]): void {
+  const documents = new DocumentStore(DocumentStore.pathIn(app.dataDir));
+  documents.save(docs.map((d) => ({ doc: d, content_hash: d.source_id, original: null, indexed_at: '2026-06-12T00:00:00Z' })));
+  documents.close();
+}
+
+async function setup(t: Test) {
+  const smtp = await startSmtp(t);
+  const hook = await startWebhookReceiver(t);
+  const env = { PDI_WEBHOOK_ALLOW_PRIVATE: '1', SMTP_URL: smtp.url };
+  const app = await startTestApp(t, { env });
+  const config = loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent', ...env });
+  return { smtp, hook, app, config };
+}
+
+t.test('when a stored document matches a profile, then one email and one signed webhook go out, and a 503 is retried on the same delivery', async (t) => {
+  const { smtp, hook, app, config } = await setup(t);
+  const key = app.key('pro');
+  const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
+  t.teardown(() => alerts.stop());
+  await alerts.check(); // the watermark is set before the profile exists
+  const created = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: {
+    name: 'Fire safety', channels: ['email', 'webhook'], notify_email: 'ops@example.com', webhook_url: hook.url,
+    filters: { keywords: ['ΠΥΡΟΣΒΕΣΤΗΡΩΝ'], sources: ['e_procurement'], min_value: 1000 },
+  } });
+  t.equal(created.status, 201);
+  hook.secret = created.body.webhook_secret;
+  const other = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Roads', channels: ['email'], notify_email: 'roads@example.com', filters: { keywords: ['οδοποιία'] } } });
+  const paused = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Paused', channels: ['email'], notify_email: 'paused@example.com' } });
+  await app.request(`/v1/alerts/profiles/${paused.body.id}`, { key, method: 'DELETE' });
+  hook.statuses.push(503);
+
+  store(app, [doc('26SYMV000000001'), doc('26SYMV000000002', { title: 'Προμήθεια χαρτιού', summary: 'χαρτί', content: 'χαρτί' })]);
+  await alerts.check();
+
+  const [mail] = await smtp.received(1);
+  t.same(mail!.to && 'value' in mail!.to ? mail!.to.value.map((a) => a.address) : [], ['ops@example.com']);
+  t.match(mail!.subject, /Συντήρηση Πυροσβεστήρων/);
+  t.match(mail!.text, /kimdis:26SYMV000000001/, 'the text names the document');
+  t.match(mail!.text, /Title: Συντήρηση Πυροσβεστήρων Σχολικών Κτιρίων/);
+  t.match(mail!.text, /Πηγή \/ Source: ΚΗΜΔΗΣ — Central Electronic Registry of Public Contracts/);
+  t.match(mail!.text, /5\.285,20/, 'the amount');
+  t.match(mail!.html, /<a href="https:\/\/cerpp\.eprocurement\.gov\.gr\/26SYMV000000001">/);
+
+  const [first, second] = await hook.answered(2);
+  t.equal(first!.status, 503);
+  t.ok(first!.verified && second!.verified, 'both attempts are signed with the secret');
+  t.equal(first!.json.delivery_id, second!.json.delivery_id, 'the retry is the same delivery');
+  t.match(second!.json, { type: 'alert.match', profile_id: created.body.id, document: { source_id: 'kimdis:26SYMV000000001', amount: { value: 5285.2 } } });
+
+  const deliveries = await until(async () => {
+    const res = await app.request(`/v1/alerts/deliveries?profile_id=${created.body.id}`, { key });
+    return res.body.items.every((d: { delivery_status: string }) => d.delivery_status === 'sent') && res.body;
+  }, 'both deliveries sent');
+  t.equal(deliveries.total, 2, 'one per channel');
+  const webhook = deliveries.items.find((d: { channel: string }) => d.channel === 'webhook');
+  t.match(webhook, { id: first!.json.delivery_id, attempts: 2, last_error: 'the receiver answered 503', document_source_id: 'kimdis:26SYMV000000001' });
+  t.match(deliveries.items.find((d: { channel: string }) => d.channel === 'email'), { attempts: 1, last_error: null });
+  t.equal((await app.request(`/v1/alerts/deliveries?profile_id=${other.body.id}`, { key })).body.total, 0, 'the non-matching profile got nothing');
+  t.equal((await app.request(`/v1/alerts/deliveries?profile_id=${paused.body.id}`, { key })).body.total, 0, 'the deactivated profile got nothing');
+
+  await alerts.check();
+  t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 2, 'a second pass repeats nothing');
+  t.equal(smtp.messages.length, 1);
+});
+
+t.test('when a monitored entity appears in a document, then an event is raised once and goes out on the organization\'s channels, unless acknowledged first', async (t) => {
+  const { smtp, hook, app, config } = await setup(t);
+  const key = app.key('enterprise');
+  const profile = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'All', channels: ['webhook'], webhook_url: hook.url, filters: { sources: ['ted'] } } });
+  hook.secret = profile.body.webhook_secret;
+  const entity = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'Δήμος Δοκιμής', identifier_type: 'name', label: 'Δοκιμή' } });
+  const byAfm = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
+  // The watcher alone first: the events and their deliveries are recorded, nothing is sent yet.
+  const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
+  watcher.watermark();
+  store(app, [doc('26SYMV000000003', { entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] } }), doc('26SYMV000000004', { entities: { afm: ['090252840'], ada: [], names: [] }, title: 'Άλλο' })]);
+  await watcher.pass();
+  const events = (await app.request('/v1/monitor/events', { key })).body;
+  t.equal(events.total, 2);
+  const byName = events.items.find((e: { monitored_entity_id: string }) => e.monitored_entity_id === entity.body.id);
+  t.match(byName, { event_type: 'contract_award', document_source_id: 'kimdis:26SYMV000000003', acknowledged_at: null });
+  t.match(byName.summary, /^Δοκιμή: Συντήρηση/);
+  t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 2, 'one webhook delivery per event');
+  const ack = await app.request(`/v1/monitor/events/${byName.id}/acknowledge`, { key, method: 'POST' });
+  t.equal(ack.status, 200);
+
+  const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
+  t.teardown(() => alerts.stop());
+  const [sent] = await hook.answered(1);
+  t.ok(sent!.verified);
+  t.match(sent!.json, { type: 'monitor.event', profile_id: profile.body.id, event: { monitored_entity_id: byAfm.body.id, event_type: 'contract_award' }, document: { source_id: 'kimdis:26SYMV000000004' } });
+  await until(async () => (await app.request('/v1/alerts/deliveries', { key })).body.items.every((d: { delivery_status: string }) => d.delivery_status === 'sent'), 'the event delivery sent');
+  const deliveries = (await app.request('/v1/alerts/deliveries', { key })).body;
+  t.equal(deliveries.total, 1, 'the acknowledged event\'s delivery is gone, never sent');
+  t.notOk(hook.requests.some((r) => r.json.event?.id === byName.id), 'the acknowledged event never reached the receiver');
+  const listed = (await app.request('/v1/monitor/entities', { key })).body.items;
+  t.ok(listed.every((e: { last_alert_at: string | null }) => e.last_alert_at !== null), 'last_alert_at is set');
+  await alerts.check();
+  t.equal((await app.request('/v1/monitor/events', { key })).body.total, 2, 'one event per entity and document');
+  t.equal(smtp.messages.length, 0, 'the profile has no email channel');
+});
