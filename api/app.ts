@@ -28,7 +28,9 @@ import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerEntity } from './routes/entity.js';
+import { registerHealth } from './routes/health.js';
 import { registerModels } from './routes/models.js';
+import { registerReference } from './routes/reference.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
 import { registerSemantic } from './routes/semantic.js';
@@ -102,6 +104,8 @@ export function createApp(deps: AppDeps): App {
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
+  registerHealth(server, context);
+  registerReference(server);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
   registerUsage(routes, context);

@@ -1,0 +1,58 @@
+// GET /openapi.json (docs/openapi.json as it is) and GET /docs, a reference page rendered from it by
+// Swagger UI (swagger-ui-dist, pinned) served from node_modules: the page loads nothing from outside,
+// so it works offline and behind a firewall. No key, no quota (outside /v1).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { RequestHandler, Server } from 'restify';
+import { reply } from '../middleware/reply.js';
+
+const require = createRequire(import.meta.url);
+const RENDERER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const DOCUMENT = new URL('../../docs/openapi.json', import.meta.url);
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Greek public-sector data API — reference</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+</head>
+<body>
+<div id="reference"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+// A separate file rather than an inline script, so a Content-Security-Policy of script-src 'self'
+// holds. validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io.
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#reference', validatorUrl: null, deepLinking: true });\n`;
+
+interface Asset {
+  type: string;
+  body: Buffer | string;
+}
+
+/** What the reference page loads, by path: every one of them served here. */
+export function referenceAssets(): Map<string, Asset> {
+  const renderer = (file: string, type: string): Asset => ({ type, body: fs.readFileSync(path.join(RENDERER_DIR, file)) });
+  return new Map<string, Asset>([
+    ['/openapi.json', { type: 'application/json', body: fs.readFileSync(DOCUMENT) }],
+    ['/docs', { type: 'text/html; charset=utf-8', body: PAGE }],
+    ['/docs/init.js', { type: 'text/javascript; charset=utf-8', body: INIT }],
+    ['/docs/swagger-ui.css', renderer('swagger-ui.css', 'text/css; charset=utf-8')],
+    ['/docs/swagger-ui-bundle.js', renderer('swagger-ui-bundle.js', 'text/javascript; charset=utf-8')],
+  ]);
+}
+
+export function registerReference(server: Server): void {
+  for (const [route, asset] of referenceAssets()) {
+    const send: RequestHandler = async (_req, res) => {
+      reply(res, 200, asset.type, asset.body);
+    };
+    server.get(route, send);
+    server.head(route, send);
+  }
+}
