@@ -20,6 +20,8 @@ import { AlertStore } from './db/alerts.js';
 import { KeyStore } from './db/keys.js';
 import { ReportStore } from './db/reports.js';
 import { JobQueue } from '../lib/job-queue.js';
+import { AskService } from '../lib/semantic/ask.js';
+import { ChatCompletions } from '../lib/semantic/generator.js';
 import { ReportService } from './jobs/reports.js';
 import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
@@ -30,6 +32,7 @@ import { registerDocuments } from './routes/documents.js';
 import { registerEntity } from './routes/entity.js';
 import { registerHealth } from './routes/health.js';
 import { registerModels } from './routes/models.js';
+import { registerMcp } from './mcp/http.js';
 import { registerReference } from './routes/reference.js';
 import { registerReports } from './routes/reports.js';
 import { registerMonitoring } from './routes/monitoring.js';
@@ -90,6 +93,12 @@ export function createApp(deps: AppDeps): App {
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
     reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
     reportStore,
+    asking: new AskService({
+      search: deps.search,
+      embedder: deps.embedder,
+      generator: deps.config.llm ? new ChatCompletions(deps.config.llm) : null,
+      log: log.child({ component: 'ask' }),
+    }),
   };
 
   const server = restify.createServer({
@@ -104,6 +113,7 @@ export function createApp(deps: AppDeps): App {
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
+  registerMcp(server, context);
   registerHealth(server, context);
   registerReference(server);
   const routes = new ContractRoutes(server, admit);

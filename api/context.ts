@@ -15,6 +15,7 @@ import type { MonitorStore } from './db/monitoring.js';
 import type { ReportStore } from './db/reports.js';
 import type { UsageCounter } from './db/usage.js';
 import type { ReportService } from './jobs/reports.js';
+import type { AskService } from '../lib/semantic/ask.js';
 
 export interface AppContext {
   config: Config;
@@ -36,6 +37,8 @@ export interface AppContext {
   /** Due-diligence reports: `reports.create` records one and queues its generation. */
   reports: ReportService;
   reportStore: ReportStore;
+  /** POST /v1/ask and the MCP ask_question tool. */
+  asking: AskService;
 }
 
 /** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */

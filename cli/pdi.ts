@@ -3,12 +3,13 @@ import { operatorMessage } from '../lib/errors.js';
 import { UsageError, type Command } from './common.js';
 import { demoCommand, ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
+import { mcpCommand } from './mcp.js';
 import { reindexCommand } from './reindex.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
 
-const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand, reportCommand];
+const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand, reportCommand, mcpCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -71,40 +71,72 @@ function authorizationHeaders(raw: string[]): number {
   return n;
 }
 
-export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Admit {
-  const today = dayClock(clock);
-  return function admit(req: Request, res: Response): void {
-    const header = req.headers.authorization;
-    // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme, and why a token given was refused.
-    if (!header) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      throw new UnauthorizedError('Missing API key');
-    }
-    const key = bearerKey(header);
-    // Node keeps the first of two Authorization headers; a proxy in front may check the last. Two
-    // credentials are no credential.
-    const principal = key === undefined || authorizationHeaders(req.rawHeaders) > 1 ? null : keys.authenticate(key, header);
-    if (!principal) {
-      res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
-      throw new UnauthorizedError('Invalid API key');
-    }
-    req.principal = principal;
+/** Who a request's Authorization header names: a principal, or why not (the 401's detail). */
+export function identify(keys: KeyStore, req: Request): Principal | 'Missing API key' | 'Invalid API key' {
+  const header = req.headers.authorization;
+  if (!header) return 'Missing API key';
+  const key = bearerKey(header);
+  // Node keeps the first of two Authorization headers; a proxy in front may check the last. Two
+  // credentials are no credential.
+  const principal = key === undefined || authorizationHeaders(req.rawHeaders) > 1 ? null : keys.authenticate(key, header);
+  return principal ?? 'Invalid API key';
+}
 
+export interface QuotaUse {
+  allowed: boolean;
+  used: number;
+  quota: number;
+  now: Date;
+  resetMs: number;
+  /** X-RateLimit-Reset: unix seconds of resetMs. */
+  resetHeader: string;
+}
+
+/** Counts one use of a key's daily quota (a request, or an MCP tool call: the same counter). */
+export function quotaCounter(usage: UsageCounter, clock: Clock): (principal: Principal) => QuotaUse {
+  const today = dayClock(clock);
+  return (principal) => {
     const { now, day, resetMs, resetHeader } = today();
     const quota = DAILY_QUOTA[principal.tier];
     const { allowed, used } = usage.consume(principal.keyId, day, quota);
+    return { allowed, used, quota, now, resetMs, resetHeader };
+  };
+}
+
+/** The 429 of a spent quota, saying when it resets. */
+export function quotaExceeded(use: QuotaUse): QuotaExceededError {
+  const retryAfter = Math.max(1, Math.ceil((use.resetMs - use.now.getTime()) / 1000));
+  return new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(new Date(use.resetMs))}`, retryAfter);
+}
+
+export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock): Admit {
+  const count = quotaCounter(usage, clock);
+  return function admit(req: Request, res: Response): void {
+    const principal = identify(keys, req);
+    // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme, and why a token given was refused.
+    if (principal === 'Missing API key') {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      throw new UnauthorizedError(principal);
+    }
+    if (principal === 'Invalid API key') {
+      res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+      throw new UnauthorizedError(principal);
+    }
+    req.principal = principal;
+
+    const use = count(principal);
     // Written with the answer (reply.ts), or by the error listener for a refusal. Strings, not numbers:
     // Node would convert a number twice (to validate it, then to write it).
     res.quotaHeaders = [
       'X-RateLimit-Limit', LIMIT_HEADER[principal.tier]!,
-      'X-RateLimit-Remaining', String(Math.max(0, quota - used)),
-      'X-RateLimit-Reset', resetHeader,
+      'X-RateLimit-Remaining', String(Math.max(0, use.quota - use.used)),
+      'X-RateLimit-Reset', use.resetHeader,
       'X-Tier', principal.tier,
     ];
-    if (!allowed) {
-      const retryAfter = Math.max(1, Math.ceil((resetMs - now.getTime()) / 1000));
-      res.setHeader('Retry-After', retryAfter);
-      throw new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(new Date(resetMs))}`, retryAfter);
+    if (!use.allowed) {
+      const err = quotaExceeded(use);
+      res.setHeader('Retry-After', err.retryAfterSeconds);
+      throw err;
     }
   };
 }

@@ -10,10 +10,11 @@ import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
-import { metadataOf } from '../../index-mappings/document.js';
+import { metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
 import { listingOf, searchBody, UPGRADE_HINT } from '../presenters/document.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
+import type { ReadOptions } from '../../lib/search/provider.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
@@ -22,6 +23,14 @@ function sourceOf(name: string): SourceName {
   const source = resolveSource(name);
   if (!source) throw new NotFoundError(`Unknown source: ${name}`);
   return source;
+}
+
+/** A document by source_id, as written first (ids are the engine's keys), then as ingest writes it (`e_procurement:` is `kimdis:`); 404 when neither is known. */
+export async function findDocument(ctx: AppContext, sourceId: string, read: ReadOptions): Promise<IndexedDocument> {
+  const other = canonicalSourceId(sourceId);
+  const doc = (await ctx.search.get(sourceId, read)) ?? (other === null ? null : await ctx.search.get(other, read));
+  if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
+  return doc;
 }
 
 function pathParam(req: Request, name: string): string {
@@ -65,11 +74,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
 
   routes.add('get', '/v1/documents/:source_id/content', async (req, res) => {
     const sourceId = pathParam(req, 'source_id');
-    // As written first (ids are the engine's keys), then as ingest writes it (canonicalSourceId).
-    const other = canonicalSourceId(sourceId);
-    const read = readOptionsFor(res);
-    const doc = (await ctx.search.get(sourceId, read)) ?? (other === null ? null : await ctx.search.get(other, read));
-    if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
+    const doc = await findDocument(ctx, sourceId, readOptionsFor(res));
     const bytes = doc.original ? await ctx.blobs.get(doc.original.sha256) : null;
     if (!doc.original || !bytes) throw new NotFoundError(`No original is stored for ${sourceId}`);
     reply(res, 200, doc.original.content_type, bytes);

@@ -1,17 +1,14 @@
 // The semantic routes (Enterprise): POST /v1/ask and GET /v1/similar/{source_id}. Validation here; the
 // retrieval, passages, answers and neighbours live in lib/semantic.
 import type { Request } from 'restify';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { canonicalSourceId } from '../../lib/identifiers.js';
-import { AskService } from '../../lib/semantic/ask.js';
-import { ChatCompletions } from '../../lib/semantic/generator.js';
+import { ValidationError } from '../../lib/errors.js';
 import { similarTo } from '../../lib/semantic/similar.js';
 import type { AppContext } from '../context.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { replyJson } from '../middleware/reply.js';
 import { intParam } from '../middleware/validate.js';
 import type { ContractRoutes } from './contract-routes.js';
-import { MAX_QUERY_LENGTH } from './documents.js';
+import { findDocument, MAX_QUERY_LENGTH } from './documents.js';
 
 export interface AskBody {
   question: string;
@@ -48,27 +45,19 @@ function sourceIdParam(req: Request): string {
 }
 
 export function registerSemantic(routes: ContractRoutes, ctx: AppContext): void {
-  const { llm } = ctx.config;
-  const asking = new AskService({
-    search: ctx.search,
-    embedder: ctx.embedder,
-    generator: llm ? new ChatCompletions(llm) : null,
-    log: ctx.log.child({ component: 'ask' }),
-  });
-
   routes.add('post', '/v1/ask', async (req, res) => {
     const { question, limit, model } = askBody(req.body, ctx.config.askModels);
-    replyJson(res, await asking.ask(question, limit, model, readOptionsFor(res)));
+    const result = await ctx.asking.ask(question, limit, model, readOptionsFor(res));
+    // Contract 2.5's source fields; MCP's ask_question also gives source_url.
+    const sources = result.sources.map(({ source_id, source, title, relevance }) => ({ source_id, source, title, relevance }));
+    replyJson(res, { ...result, sources });
   });
 
   routes.add('get', '/v1/similar/:source_id', async (req, res) => {
     const sourceId = sourceIdParam(req);
     const limit = intParam(req, 'limit', 10, 1, 100);
     const read = readOptionsFor(res);
-    // As written first (ids are the engine's keys), then as ingest writes it (`e_procurement:` is `kimdis:`).
-    const other = canonicalSourceId(sourceId);
-    const doc = (await ctx.search.get(sourceId, read)) ?? (other === null ? null : await ctx.search.get(other, read));
-    if (!doc) throw new NotFoundError(`Document not found: ${sourceId}`);
+    const doc = await findDocument(ctx, sourceId, read);
     replyJson(res, await similarTo(ctx.search, doc, limit, read));
   });
 }

@@ -6,12 +6,17 @@ import { SOURCES } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { replyJson } from '../middleware/reply.js';
 
+/** The Source objects of contract 2.1 (GET /v1/sources, MCP list_sources). */
+export function sourceList(ctx: AppContext) {
+  const runs = ctx.sourceRuns.lastRuns();
+  return SOURCE_NAMES.map((name) => {
+    const { label, description, country } = SOURCES[name];
+    return { name, label, status: runs.get(name)?.status === 'succeeded' ? 'active' : 'unavailable', description, country };
+  });
+}
+
 export function registerSources(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('get', '/v1/sources', async (_req, res) => {
-    const runs = ctx.sourceRuns.lastRuns();
-    replyJson(res, SOURCE_NAMES.map((name) => {
-      const { label, description, country } = SOURCES[name];
-      return { name, label, status: runs.get(name)?.status === 'succeeded' ? 'active' : 'unavailable', description, country };
-    }));
+    replyJson(res, sourceList(ctx));
   });
 }

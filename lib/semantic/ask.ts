@@ -28,6 +28,8 @@ export interface AskSource {
   source_id: string;
   source: string;
   title: string;
+  /** The original at its publisher: what the MCP tool's reader cites (POST /v1/ask shows contract 2.5's four fields). */
+  source_url: string;
   relevance: number;
 }
 
@@ -92,6 +94,7 @@ export class AskService {
         source_id: doc.source_id,
         source: doc.source,
         title: doc.title,
+        source_url: doc.source_url,
         relevance: Math.round(relevance * 10_000) / 10_000,
       })),
       context_preview: preview(passages),

@@ -1,0 +1,133 @@
+// The MCP tools (Enterprise): each one calls the service its REST route calls (api/routes/, lib/),
+// so search, ask, entity and similar answer the same over MCP as over /v1. Results are JSON text;
+// every document in them carries its source_id and source_url.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { metadataOf } from '../../index-mappings/document.js';
+import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
+import { parseEntityQuery } from '../../lib/entities.js';
+import { AppError, NotFoundError } from '../../lib/errors.js';
+import { greekLetters } from '../../lib/greek.js';
+import { similarTo } from '../../lib/semantic/similar.js';
+import type { AppContext } from '../context.js';
+import { listingOf } from '../presenters/document.js';
+import { findDocument, MAX_QUERY_LENGTH } from '../routes/documents.js';
+import { askBody } from '../routes/semantic.js';
+import { sourceList } from '../routes/sources.js';
+
+export const TOOL_NAMES = ['search_documents', 'get_document', 'ask_question', 'resolve_entity', 'similar_documents', 'list_sources'] as const;
+
+const SOURCES_TEXT = `${SOURCE_NAMES.join(', ')} (e_procurement means kimdis)`;
+/** The longest document text get_document returns by default: a whole decision fits, a 300-page tender does not. */
+const DEFAULT_MAX_CHARS = 20_000;
+
+const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
+
+type Signal = { signal: AbortSignal };
+
+/**
+ * The tool's answer as JSON text. Our errors (AppError: 404, 422, 503…) become tool errors with their
+ * detail, as the REST error body has it; anything else is logged and masked, as errors.ts masks a 500.
+ */
+function tool<A>(ctx: AppContext, name: string, run: (args: A, read: Signal) => Promise<unknown>) {
+  return async (args: A, extra: Signal): Promise<CallToolResult> => {
+    try {
+      const value = await run(args, { signal: extra.signal });
+      return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+    } catch (err) {
+      if (err instanceof AppError) return { content: [{ type: 'text', text: err.message }], isError: true };
+      ctx.log.error({ err, tool: name }, 'MCP tool failed');
+      return { content: [{ type: 'text', text: 'Internal server error' }], isError: true };
+    }
+  };
+}
+
+/** A new MCP server holding the six tools over `ctx` (one per HTTP request in stateless mode). */
+export function mcpServer(ctx: AppContext): McpServer {
+  const server = new McpServer(
+    { name: 'public-data-intelligence', version: '1.0.0' },
+    { instructions: 'Greek public-sector and EU procurement documents: decisions (Diavgeia), contracts and tenders (TED, KIMDIS), statistics, energy regulation, permits. Search or ask first, then read documents by source_id; cite source_url.' },
+  );
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
+
+  server.registerTool('search_documents', {
+    title: 'Search documents',
+    description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
+    inputSchema: {
+      query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
+      source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
+      limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
+      offset: z.number().int().min(0).default(0).describe('Results to skip.'),
+    },
+    annotations: readOnly,
+  }, tool(ctx, 'search_documents', async ({ query, source, limit, offset }: { query: string; source?: string; limit: number; offset: number }, read) => {
+    const name = source === undefined ? undefined : resolveSource(source);
+    if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
+    const result = await ctx.search.search({ text: greekLetters(query), source: name, limit, offset, view: 'metadata' }, read);
+    return { query, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset };
+  }));
+
+  server.registerTool('get_document', {
+    title: 'Get a document',
+    description: 'One document by source_id: its metadata (title, source, published_at, source_url) and full content fields (content text, summary, entities: AFM/ADA/names found in it, amount, cpv, region, sector). Long content is cut at max_chars; content_truncated says so.',
+    inputSchema: {
+      source_id: sourceId,
+      max_chars: z.number().int().min(1000).max(200_000).default(DEFAULT_MAX_CHARS).describe('Longest content text returned, in characters.'),
+    },
+    annotations: readOnly,
+  }, tool(ctx, 'get_document', async ({ source_id, max_chars }: { source_id: string; max_chars: number }, read) => {
+    const record = listingOf(await findDocument(ctx, source_id, read), true);
+    const content = typeof record.content === 'string' ? record.content : '';
+    return content.length > max_chars ? { ...record, content: content.slice(0, max_chars), content_truncated: true } : { ...record, content_truncated: false };
+  }));
+
+  server.registerTool('ask_question', {
+    title: 'Ask a question',
+    description: 'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
+    inputSchema: {
+      question: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question.'),
+      limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),
+      model: z.enum(ctx.config.askModels as [string, ...string[]]).optional().describe('Answer model (GET /v1/models); the first by default.'),
+    },
+    annotations: readOnly,
+  }, tool(ctx, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
+    const { question, limit, model } = askBody(args, ctx.config.askModels);
+    return ctx.asking.ask(question, limit, model, read);
+  }));
+
+  server.registerTool('resolve_entity', {
+    title: 'Resolve an entity',
+    description: 'Everything known about a company, public body or person across all sources, by VAT number (type afm, 9 digits), name (type name; accents, case and Greeklish are folded) or decision id (type ada). Returns names, AFMs, document counts per source, first and last seen, total contract value, counterparties (buyers and suppliers) and matches: documents with source_id, source_url and relevance. total 0 means nothing was found.',
+    inputSchema: {
+      identifier: z.string().min(1).describe('The VAT number, name or decision id.'),
+      type: z.enum(['afm', 'name', 'ada']).default('afm').describe('What identifier is.'),
+      limit: z.number().int().min(1).max(100).default(20).describe('Matching documents per page, 1 to 100.'),
+      offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
+    },
+    annotations: readOnly,
+  }, tool(ctx, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string; type: string; limit: number; offset: number }) => {
+    return ctx.entityReaders.resolve(parseEntityQuery(identifier, type), { limit, offset });
+  }));
+
+  server.registerTool('similar_documents', {
+    title: 'Similar documents',
+    description: 'Documents most like a given one (by meaning, or by text when it has no vector), never the document itself or its duplicates. Returns {source_id, results, total}; each result is a metadata record with source_id, source_url and similarity 0..1.',
+    inputSchema: {
+      source_id: sourceId,
+      limit: z.number().int().min(1).max(100).default(10).describe('Documents returned, 1 to 100.'),
+    },
+    annotations: readOnly,
+  }, tool(ctx, 'similar_documents', async ({ source_id, limit }: { source_id: string; limit: number }, read) => {
+    return similarTo(ctx.search, await findDocument(ctx, source_id, read), limit, read);
+  }));
+
+  server.registerTool('list_sources', {
+    title: 'List sources',
+    description: 'The data sources: name (what search_documents takes as source), label, status (active when its last ingest succeeded), description and country.',
+    inputSchema: {},
+    annotations: readOnly,
+  }, tool(ctx, 'list_sources', async () => sourceList(ctx)));
+
+  return server;
+}

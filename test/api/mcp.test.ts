@@ -1,0 +1,163 @@
+// The MCP server, driven by the SDK's own client: over Streamable HTTP at /mcp and over stdio through
+// `pdi mcp --key KEY` (a bridge to the running API, spawned as a real child process).
+import { createHash } from 'node:crypto';
+import t, { type Test } from 'tap';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { utcDay } from '../../lib/clock.js';
+import { documentText } from '../../lib/embedding/index.js';
+import { DAILY_QUOTA } from '../../api/tiers.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { cliEnv } from '../helpers/cli.js';
+import { makeDoc } from '../helpers/elasticsearch.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const AFM = '094019245';
+
+async function seeded(t: Test): Promise<TestApp> {
+  const app = await startTestApp(t);
+  const docs = await Promise.all([0, 1, 2].map(async (i) => {
+    const d = makeDoc('diavgeia', `ΑΔΑ${i}ΜΤΛ-ΒΓΔ`, {
+      title: `Ανάθεση σύμβασης καθαριότητας σχολείων ${i}`,
+      summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολικών μονάδων.',
+      content: `Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στην εταιρεία με ΑΦΜ ${AFM}. `.repeat(i === 0 ? 2000 : 1),
+      entities: { afm: [AFM], ada: [], names: ['ΚΑΘΑΡΙΟΤΗΤΑ ΑΕ'] },
+      content_hash: createHash('sha256').update(String(i)).digest('hex'),
+    });
+    d.embedding = (await app.embedder.embed([documentText(d)]))[0]!;
+    return d;
+  }));
+  await app.search.upsert(docs);
+  app.documents.save(docs.map(({ embedding: _e, ...doc }) => ({ doc, content_hash: doc.content_hash, original: null, indexed_at: doc.indexed_at })));
+  return app;
+}
+
+function httpTransport(app: TestApp, key: string): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+}
+
+function stdioTransport(app: TestApp, key: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/pdi.js', 'mcp', '--key', key, '--url', app.url],
+    cwd: REPO_ROOT,
+    env: cliEnv({ PDI_DATA_DIR: app.dataDir }) as Record<string, string>,
+    stderr: 'pipe',
+  });
+}
+
+async function connect(t: Test, transport: Transport): Promise<Client> {
+  const client = new Client({ name: 'pdi-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.teardown(() => client.close());
+  return client;
+}
+
+/** The tool's JSON result, failing the test when the call is a tool error. */
+async function call(t: Test, client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = res.content[0]?.type === 'text' ? res.content[0].text : '';
+  t.notOk(res.isError, `${name} answers: ${text.slice(0, 200)}`);
+  return JSON.parse(text);
+}
+
+const TOOLS = ['ask_question', 'get_document', 'list_sources', 'resolve_entity', 'search_documents', 'similar_documents'];
+
+async function everyTool(t: Test, client: Client): Promise<void> {
+  const { tools } = await client.listTools();
+  t.same(tools.map((tool) => tool.name).sort(), TOOLS);
+  for (const tool of tools) {
+    t.ok((tool.description ?? '').length > 60, `${tool.name} says what it does`);
+    t.equal(tool.inputSchema.type, 'object', `${tool.name} has a JSON input schema`);
+  }
+
+  const sources = await call(t, client, 'list_sources');
+  t.ok(sources.some((s: { name: string }) => s.name === 'diavgeia'));
+
+  const found = await call(t, client, 'search_documents', { query: 'καθαριότητας', limit: 2 });
+  t.equal(found.total, 3);
+  t.equal(found.results.length, 2);
+  const first = found.results[0];
+  t.match(first, { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+
+  const doc = await call(t, client, 'get_document', { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', max_chars: 1000 });
+  t.match(doc, { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', source_url: 'https://example.org/diavgeia/ΑΔΑ0ΜΤΛ-ΒΓΔ', content_truncated: true });
+  t.equal(doc.content.length, 1000);
+
+  const asked = await call(t, client, 'ask_question', { question: 'Ποιος ανέλαβε την καθαριότητα των σχολείων;', limit: 2 });
+  t.equal(asked.sources.length, 2);
+  t.match(asked.sources[0], { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+
+  const entity = await call(t, client, 'resolve_entity', { identifier: AFM });
+  t.equal(entity.total, 3);
+  t.match(entity.matches[0], { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+
+  const similar = await call(t, client, 'similar_documents', { source_id: 'diavgeia:ΑΔΑ1ΜΤΛ-ΒΓΔ', limit: 5 });
+  t.ok(similar.results.length >= 1);
+  t.notOk(similar.results.some((r: { source_id: string }) => r.source_id === 'diavgeia:ΑΔΑ1ΜΤΛ-ΒΓΔ'));
+  t.match(similar.results[0], { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+
+  // Bad input is a tool error naming the problem, not a crash or a protocol failure.
+  const bad = (await client.callTool({ name: 'resolve_entity', arguments: { identifier: '12', type: 'afm' } })) as CallToolResult;
+  t.equal(bad.isError, true);
+  t.match(bad.content[0], { type: 'text', text: /identifier|afm|9 digits/i });
+  const outOfRange = (await client.callTool({ name: 'search_documents', arguments: { query: 'x', limit: 5000 } })) as CallToolResult;
+  t.equal(outOfRange.isError, true);
+  t.match(outOfRange.content[0], { type: 'text', text: /limit/ });
+  const missing = (await client.callTool({ name: 'get_document', arguments: { source_id: 'diavgeia:NOPE' } })) as CallToolResult;
+  t.equal(missing.isError, true);
+  t.match(missing.content[0], { type: 'text', text: 'Document not found: diavgeia:NOPE' });
+}
+
+t.test('when an Enterprise key connects over HTTP, then the SDK client lists the six tools and calls each', async (t) => {
+  const app = await seeded(t);
+  const key = app.key('enterprise');
+  await everyTool(t, await connect(t, httpTransport(app, key)));
+  // Nine tool calls, each counted once (listing the tools and initializing count nothing).
+  const usage = await app.request('/v1/usage', { key });
+  t.equal(usage.body.daily_used, 9 + 1);
+});
+
+t.test('when an Enterprise key connects over stdio (pdi mcp --key), then the same six tools answer', async (t) => {
+  const app = await seeded(t);
+  await everyTool(t, await connect(t, stdioTransport(app, app.key('enterprise'))));
+});
+
+t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401 in JSON-RPC form', async (t) => {
+  const app = await startTestApp(t);
+  const pro = new Client({ name: 'pdi-test', version: '1.0.0' });
+  await t.rejects(pro.connect(httpTransport(app, app.key('pro'))), /403|Enterprise subscription/);
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const headers = { Accept: 'application/json, text/event-stream' };
+  const refused = await app.request('/mcp', { method: 'POST', key: app.key('pro'), body: init, headers });
+  t.equal(refused.status, 403);
+  t.match(refused.body, { jsonrpc: '2.0', id: null, error: { message: 'This feature requires an Enterprise subscription' }, detail: 'This feature requires an Enterprise subscription' });
+  const invalid = await app.request('/mcp', { method: 'POST', key: `pdi_live_${'x'.repeat(32)}`, body: init, headers });
+  t.equal(invalid.status, 401);
+  t.match(invalid.body, { error: { message: 'Invalid API key' } });
+  const none = await app.request('/mcp', { method: 'POST', body: init, headers });
+  t.equal(none.status, 401);
+  t.match(none.body, { error: { message: 'Missing API key' } });
+
+  const stdio = new Client({ name: 'pdi-test', version: '1.0.0' });
+  await t.rejects(stdio.connect(stdioTransport(app, app.key('pro'))), /Enterprise subscription/);
+  await stdio.close();
+});
+
+t.test('when the daily quota is spent, then a tool call is a tool error saying when it resets', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  const client = await connect(t, httpTransport(app, key));
+  const keyId = app.app.context.keys.list().find((k) => k.tier === 'enterprise')!.id;
+  const day = utcDay(app.app.context.clock());
+  for (let i = 0; i < DAILY_QUOTA.enterprise - 1; i++) app.app.context.usage.consume(keyId, day, DAILY_QUOTA.enterprise);
+  await call(t, client, 'list_sources');
+  const spent = (await client.callTool({ name: 'list_sources', arguments: {} })) as CallToolResult;
+  t.equal(spent.isError, true);
+  t.match(spent.content[0], { type: 'text', text: /^Daily quota exceeded\. Resets at \d{4}-\d\d-\d\dT00:00:00Z$/ });
+  // The REST routes read the same counter.
+  t.equal((await app.request('/v1/sources', { key })).status, 429);
+});
