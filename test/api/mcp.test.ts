@@ -142,6 +142,13 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
   t.equal(none.status, 401);
   t.match(none.body, { error: { message: 'Missing API key' } });
 
+  // The docs' curl line: one POST, no initialize (stateless), answered as plain JSON.
+  const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_sources', arguments: {} } };
+  const direct = await app.request('/mcp', { method: 'POST', key: app.key('enterprise', 'org-direct'), body: call, headers });
+  t.equal(direct.status, 200);
+  t.match(direct.body, { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: /"name": "diavgeia"/ }] } });
+  t.equal((await app.request('/mcp', { key: app.key('enterprise', 'org-get') })).status, 405);
+
   const stdio = new Client({ name: 'pdi-test', version: '1.0.0' });
   await t.rejects(stdio.connect(stdioTransport(app, app.key('pro'))), /Enterprise subscription/);
   await stdio.close();

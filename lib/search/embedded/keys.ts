@@ -1,17 +1,7 @@
-// Row ids that encode the tie-break order.
-//
-// Search ties (equal BM25) and listings are ordered by published_at desc, then source_id asc. Rather
-// than join the documents table for every match (a B-tree lookup per match, ~1 µs: 1 s for a common
-// term at 1M documents), the row id itself sorts in that order, so FTS5 can rank with
-// `ORDER BY bm25(...), rowid` without leaving its own index:
-//
-//   rowid = block << SEQ_BITS | seq,  block = 2^34 - 1 - (publish second + 2^33)
-//
-// A later second has a smaller block. Within a block (the documents of one source published in the same
-// second), seq follows source_id order; it is chosen in the gap between the neighbours by source_id
-// (table-set.ts), and a block whose gap is used up is renumbered. 34 bits of seconds cover years
-// 1698–2242; 29 bits of seq leave room for ~2^28 sorted appends or ~29 nested bisections in a block.
-// Ids reach 2^63 - 1, so they are BigInt in JS.
+// Row ids that sort as the tie-break order (published_at desc, source_id asc), so FTS5 ranks with
+// `ORDER BY bm25(...), rowid` without a lookup per match: rowid = block << SEQ_BITS | seq, block =
+// 2^34 - 1 - (publish second + 2^33) (years 1698–2242), seq in source_id order within a block,
+// renumbered when its gap is used up. BigInt in JS (up to 2^63 - 1). docs/search-engines.md "Ranking and order".
 
 export const SEQ_BITS = 29n;
 export const SEQ_SPACE = 1 << 29;

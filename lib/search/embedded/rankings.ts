@@ -1,11 +1,6 @@
-// Rankings kept between pages of the same query on the embedded engine, so a client paging on is not
-// ranked afresh for every page.
-//
-// A page that FTS5 ranks costs about the same whatever its offset: every match is scored (the common
-// term at 1M documents: 1.3–2 s a page, docs/benchmarks.md), so paging through a large result set paid
-// that for every page. A ranked page is computed deeper than asked (rankingDepth) and the merged order
-// is kept here, as typed arrays, while the index is unchanged: the next pages are slices of it.
-// Pure bookkeeping; the provider ranks and decides what is kept.
+// Rankings kept between pages of one query while the index is unchanged: FTS5 scores every match
+// whatever the offset (1.3–2 s a page for a common term at 1M documents), so a page is ranked deeper
+// than asked (rankingDepth) and the next pages are slices. Pure bookkeeping; the provider ranks.
 
 /** A ranking: the first `depth` candidates of one query over one set of serving tables, in page order. */
 export interface Ranking {

@@ -1,14 +1,7 @@
-// The embedded engine's reads on worker threads. better-sqlite3 is synchronous, so on the main thread a
-// heavy query (two common terms at 1M documents: 0.4–1.4 s) stalls every other request of the API,
-// /v1/usage included (docs/benchmarks.md "Embedded engine: reads off the event loop"). Each reader
-// thread opens its own connection to the same file and runs one call at a time: in WAL mode readers
-// never wait for the writer and see every committed write, as a second process would.
-//
-// One queue in front of all threads, fair between tenants (fair-queue.ts). A thread is given its next call while it runs the current one
-// (PIPELINE), so it never idles waiting for the event loop to hand it work (with one call per thread,
-// rare-term searches at 10 clients lost up to a fifth of their throughput). A call given ahead stays
-// revocable until the thread starts it (ReaderData.claim), so it is still dropped when its caller
-// goes away, and taken back by a thread that falls idle first.
+// The embedded engine's reads on worker threads, so a heavy query (0.4–1.4 s at 1M documents) never
+// stalls the event loop. Each thread has its own WAL connection and runs one call at a time.
+// One queue fair between tenants (fair-queue.ts); a thread is given its next call while it runs the
+// current one (PIPELINE), revocable until started (ReaderData.claim). docs/search-engines.md "Reader threads".
 import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';

@@ -45,32 +45,16 @@ export class WriteContext {
   vectors = 0;
 }
 
-interface DocRow {
-  rid: bigint;
-  source_id: string;
-  source: string;
-  country: string;
-  title: string;
-  doc_type: string;
-  doc_category: string;
-  published_at: string;
-  source_url: string;
-  language: string;
-  quality_score: number;
-  content: string;
-  summary: string;
-  entities: string;
-  amount: string | null;
-  cpv: string;
-  region: string | null;
-  sector: string | null;
-  indexed_at: string;
-  content_hash: string;
-  original: string | null;
-  pubkey: bigint;
-  indexed_ms: bigint;
-  ntok: bigint;
-}
+/** How a `_docs` column holds a field of the document: arrays and objects as JSON text. */
+type Column<T> = T extends string | number | null ? T : string;
+
+/** The fields stored as JSON text. */
+const JSON_COLUMNS = ['entities', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
+
+/** The stored document's fields as `_docs` columns (schema.ts, in the same order). */
+type DocColumns = { [K in keyof StoredDocument]: Column<StoredDocument[K]> };
+/** A `_docs` row as read: the document's columns and the internal ones. */
+type DocRow = DocColumns & { rid: bigint; pubkey: bigint; indexed_ms: bigint; ntok: bigint };
 
 /** Margin that keeps a list's cut-off below the first document left out, beyond any rounding. */
 const CUT_MARGIN = 1e-12;
@@ -80,28 +64,10 @@ const CERTIFY_MARGIN = 1e-9;
 const nano = (q: number) => Math.round(q * 1e9);
 
 export function rowToStored(row: DocRow): StoredDocument {
-  return {
-    source_id: row.source_id,
-    source: row.source as SourceName,
-    country: row.country,
-    title: row.title,
-    doc_type: row.doc_type,
-    doc_category: row.doc_category,
-    published_at: row.published_at,
-    source_url: row.source_url,
-    language: row.language,
-    quality_score: row.quality_score,
-    content: row.content,
-    summary: row.summary,
-    entities: JSON.parse(row.entities),
-    amount: row.amount === null ? null : JSON.parse(row.amount),
-    cpv: JSON.parse(row.cpv),
-    region: row.region,
-    sector: row.sector,
-    indexed_at: row.indexed_at,
-    content_hash: row.content_hash,
-    original: row.original === null ? null : JSON.parse(row.original),
-  };
+  const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, ...fields } = row;
+  const doc: Record<string, unknown> = fields;
+  for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
+  return doc as StoredDocument;
 }
 
 export class TableSet {
@@ -219,13 +185,7 @@ export class TableSet {
   private insertRow(doc: IndexedDocument, rid: bigint, ctx: WriteContext): void {
     const text = docText(doc, this.textVersion);
     const ntok = text.title.length + text.body.length;
-    this.st(`INSERT INTO ${this.docs} (rid, source_id, source, country, title, doc_type, doc_category, published_at,
-        source_url, language, quality_score, content, summary, entities, amount, cpv, region, sector, indexed_at,
-        content_hash, original, pubkey, indexed_ms, ntok)
-      VALUES (@rid, @source_id, @source, @country, @title, @doc_type, @doc_category, @published_at, @source_url,
-        @language, @quality_score, @content, @summary, @entities, @amount, @cpv, @region, @sector, @indexed_at,
-        @content_hash, @original, @pubkey, @indexed_ms, @ntok)`).run({
-      rid,
+    const columns: DocColumns = {
       source_id: doc.source_id,
       source: doc.source,
       country: doc.country ?? '',
@@ -246,10 +206,10 @@ export class TableSet {
       indexed_at: doc.indexed_at,
       content_hash: doc.content_hash ?? '',
       original: doc.original ? JSON.stringify(doc.original) : null,
-      pubkey: blockOf(rid),
-      indexed_ms: Date.parse(doc.indexed_at),
-      ntok,
-    });
+    };
+    const row = { rid, ...columns, pubkey: blockOf(rid), indexed_ms: Date.parse(doc.indexed_at), ntok };
+    const names = Object.keys(row);
+    this.st(`INSERT INTO ${this.docs} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
     this.st(`INSERT INTO ${this.fts} (rowid, title, body) VALUES (?, ?, ?)`).run(rid, text.title.join(' '), text.body.join(' '));
     if (doc.embedding) {
       this.st(`INSERT INTO ${this.vec} (rowid, embedding) VALUES (?, ?)`).run(rid, Buffer.from(new Float32Array(doc.embedding).buffer));
@@ -356,14 +316,8 @@ export class TableSet {
 
   /**
    * The best `k` documents for one term from its list, with the exact FTS5 scores, or 'cold' (no list) /
-   * 'stale' (the list cannot prove these are the true top k). See docs/search-engines.md.
-   *
-   * Why it is exact: the list holds every document whose cost c = (1-b+b·D/a0)/f is below the cut-off θ
-   * (a0 = avgdl when the list was cut). A document outside has c ≥ θ at a0; at today's avgdl A its cost is
-   * ≥ θ·min(1, a0/A) (c is 0.25/f + 0.75·(D/f)/avgdl; both parts shrink at most by a0/A when A > a0, and
-   * grow when A < a0). BM25 for one term falls as c grows, so if the k-th best entry has a cost below that
-   * bound (with a margin far above rounding error), nothing outside can reach the first k. Entries are
-   * read in c0 order, first only a prefix: unread entries are bounded the same way by the next c0.
+   * 'stale' (the list cannot prove these are the true top k): exact when the k-th entry's cost is below
+   * min(θ, next unread c0)·min(1, a0/avgdl). Proof: docs/search-engines.md "Why the list gives exactly the first k".
    */
   hotTop(term: string, k: number): HotResult {
     const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
