@@ -10,6 +10,8 @@ import type { Next, Request, Response, Server } from 'restify';
 import type { Principal } from '../db/keys.js';
 import type { AppContext } from '../context.js';
 import { identify, quotaCounter, quotaExceeded, type QuotaUse } from '../middleware/admission.js';
+import { declaredTooLarge, readJsonBody, TOO_LARGE } from '../middleware/json-body.js';
+import { PayloadTooLargeError } from '../../lib/errors.js';
 import { tierAllows, withArticle } from '../tiers.js';
 import { mcpServer } from './tools.js';
 
@@ -30,7 +32,7 @@ export function registerMcp(server: Server, ctx: AppContext): void {
   const count = quotaCounter(ctx.usage, ctx.clock);
   const forbidden = `This feature requires ${withArticle('enterprise')} subscription`;
 
-  server.post(MCP_PATH, (req: Request, res: Response, next: Next) => {
+  const admit = (req: Request, res: Response, next: Next): void => {
     const principal = identify(ctx.keys, req);
     if (typeof principal === 'string') {
       refuse(res, 401, principal, { 'WWW-Authenticate': principal === 'Missing API key' ? 'Bearer' : 'Bearer error="invalid_token"' });
@@ -40,7 +42,13 @@ export function registerMcp(server: Server, ctx: AppContext): void {
       refuse(res, 403, forbidden);
       return next(false);
     }
-    serve(ctx, principal, count, req, res).then(() => next(false), (err: unknown) => {
+    if (declaredTooLarge(req)) return next(new PayloadTooLargeError(TOO_LARGE));
+    req.principal = principal;
+    next();
+  };
+  // The body is read as /v1 reads one (1 MiB at most): the SDK's transport would read any size.
+  server.post(MCP_PATH, admit, readJsonBody, (req: Request, res: Response, next: Next) => {
+    serve(ctx, req.principal!, count, req, res).then(() => next(false), (err: unknown) => {
       ctx.log.error({ err }, 'MCP request failed');
       if (!res.headersSent) refuse(res, 500, 'Internal server error');
       else res.destroy();
@@ -77,5 +85,5 @@ async function serve(ctx: AppContext, principal: Principal, count: (p: Principal
     }
     deliver(message, extra);
   };
-  await transport.handleRequest(req, res);
+  await transport.handleRequest(req, res, req.body);
 }

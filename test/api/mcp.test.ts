@@ -148,6 +148,9 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
   t.equal(direct.status, 200);
   t.match(direct.body, { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: /"name": "diavgeia"/ }] } });
   t.equal((await app.request('/mcp', { key: app.key('enterprise', 'org-get') })).status, 405);
+  // A body over the API's 1 MiB limit is refused before the MCP server reads it.
+  const huge = await app.request('/mcp', { method: 'POST', key: app.key('enterprise', 'org-huge'), body: { ...call, params: { name: 'search_documents', arguments: { query: 'x'.repeat(2 * 1024 * 1024) } } }, headers });
+  t.equal(huge.status, 413);
 
   const stdio = new Client({ name: 'pdi-test', version: '1.0.0' });
   await t.rejects(stdio.connect(stdioTransport(app, app.key('pro'))), /Enterprise subscription/);
