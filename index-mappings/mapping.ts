@@ -47,6 +47,14 @@ export function searchText(doc: SearchedText): string[] {
 }
 
 /**
+ * The Latin keys of the Greek words of the title and of each entity name, one value each (written by the
+ * adapter: lib/search/latin-names.ts latinValues), so that a Latin-script query (`Thessaloniki`, `Dimos
+ * Athinaion`) finds the Greek names (elasticsearch/queries.ts buildTextQuery). Keys are lower-case Latin
+ * letters; the standard analyzer splits them at spaces. Not in `_source`.
+ */
+export const SEARCH_LATIN_FIELD = 'search_latin';
+
+/**
  * The fields a full-text query searches. A word is looked up in one analysis when the other cannot add
  * a match (lib/search/elasticsearch/queries.ts buildTextQuery): Greek words in the Greek analysis, Latin words in the
  * English one, and both for prefixes, mixed scripts, digits and stop words.
@@ -88,7 +96,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
   }
   return {
     dynamic: 'strict',
-    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD] },
+    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD] },
     _meta: { mapping_version: MAPPING_VERSION, embedding_dimension: dimension, ...meta },
     properties: {
       source_id: keyword,
@@ -133,6 +141,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
         },
       },
       [SEARCH_TEXT_FIELD]: bilingualText,
+      [SEARCH_LATIN_FIELD]: { type: 'text', analyzer: 'standard' },
       [METADATA_JSON_FIELD]: { type: 'binary', doc_values: true },
       [EMBEDDING_FIELD]: {
         type: 'dense_vector',

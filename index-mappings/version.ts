@@ -9,4 +9,5 @@
 // 5: one searched field (mapping.ts SEARCH_TEXT_FIELD) holds title (written TITLE_WEIGHT times),
 //    content, summary and entity names; those fields are no longer searched themselves.
 // 6: one physical index for all sources (index-names.ts); `_meta` no longer names a source.
-export const MAPPING_VERSION = 6;
+// 7: SEARCH_LATIN_FIELD, the Latin keys of the Greek words of titles and entity names.
+export const MAPPING_VERSION = 7;

@@ -2,7 +2,9 @@
 // spellings of one organization meet (Greek in any case or accent, ELOT 743 Latin, informal Greeklish,
 // with or without its legal form): `ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ`, `Δήμος Αθηναίων`, `dimos athinaion`, `DHMOS A8HNAIWN`.
 // Used by the entity index (entity resolution), monitoring and alerts; bump ENTITY_INDEX_VERSION
-// (ingest/state/entity-index.ts) when a key changes, so stored keys are rebuilt.
+// (ingest/state/entity-index.ts) when a key changes, so stored keys are rebuilt. Search indexes toLatin
+// and skeleton too (lib/search/latin-names.ts): a change there is also a new embedded TEXT_VERSION and
+// MAPPING_VERSION.
 import { fold, greekLetters } from './greek.js';
 
 // ELOT 743 (= ISO 843, transcription), on folded text (lower case, no accents, σ for ς).
@@ -34,7 +36,7 @@ export function toLatin(text: string): string {
  * b for μπ, d for ντ, g/ng/gk for γγ and γκ, au/af/av and eu/ef/ev, c for κ, doubled letters once.
  * Two words that spell one Greek word meet; the key is for comparison, never shown.
  */
-function skeleton(word: string): string {
+export function skeleton(word: string): string {
   return word
     .replace(/(?<=\p{L})8|8(?=\p{L})/gu, 'th')
     .replace(/th/g, 'Q').replace(/ch/g, 'X').replace(/ph/g, 'f').replace(/ks|cs|x/g, 'X')

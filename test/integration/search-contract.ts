@@ -264,6 +264,18 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(sorted(ids(await search(p, '"desalination membrane"'))), ['ted:T03']);
     });
 
+    t.test('when a Greek place or name is typed in Latin letters, then the Greek documents are found', async (t) => {
+      t.same(ids(await search(p, 'Chania')), ['mitos:M01'], 'ΧΑΝΙΩΝ in a title, ELOT 743');
+      t.same(ids(await search(p, 'HANIA')), ['mitos:M01'], 'an informal spelling');
+      t.same(ids(await search(p, 'Tilos')), ['diavgeia:D03'], 'another inflection: Τήλο');
+      t.same(ids(await search(p, 'Dimos Rodou')), ['diavgeia:D01'], 'a party\'s name');
+      t.same(ids(await search(p, '"dimos rodou"')), ['diavgeia:D01'], 'as a phrase');
+      t.same(ids(await search(p, '"rodou dimos"')), [], 'a phrase keeps its order');
+      t.same(sorted(ids(await search(p, 'Leros'))), ['kimdis:K04', 'ted:T02'], 'the English title and the Greek one');
+      t.same(ids(await search(p, 'Rhodes')), ['diavgeia:D01'], 'an English name of a Greek place');
+      t.same(ids(await search(p, 'for Chania')), [], 'an English stop word is no Greek word');
+    });
+
     t.test('when a prefix is longer than a word\'s stem, then it still matches the word as written', async (t) => {
       t.same(sorted(ids(await search(p, 'φωτοβολταϊκού*'))), ['rae:R01']);
       t.same(sorted(ids(await search(p, 'installation*'))), ['ted:T04']);

@@ -13,7 +13,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../../lib/search/embedded.js';
 import { TableSet } from '../../lib/search/embedded/table-set.js';
-import { RAW_MARK, TEXT_VERSION, VALUE_GAP, docText, indexTokens, parseQuery, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
+import { LATIN_MARK, RAW_MARK, TEXT_VERSION, VALUE_GAP, docText, indexTokens, parseQuery, queryFor, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { CONTRACT_DIMENSION, searchContract } from './search-contract.js';
@@ -155,7 +155,10 @@ t.test('when a document has several text values, then the body has one gap betwe
   t.same(docText(d, 3).body, ['αιολικ', 'παρκ', VALUE_GAP, 'ανεμ', 'αε', VALUE_GAP, ...['αιολικο', 'παρκο', 'ανεμοσ'].map((w) => RAW_MARK + w)],
     'version 3: stems, then each word its stem changed, once, marked');
   t.same(docText(d, 3).title, ['αδει', VALUE_GAP, `${RAW_MARK}αδεια`]);
-  t.throws(() => docText(d, 4), /unknown text version 4/);
+  t.same(docText(d, 4).body, [...docText(d, 3).body, VALUE_GAP, `${LATIN_MARK}anem`],
+    'version 4: then the Latin keys of each entity name (of 3 letters or more)');
+  t.same(docText(d, 4).title, [...docText(d, 3).title, VALUE_GAP, `${LATIN_MARK}adia`]);
+  t.throws(() => docText(d, 5), /unknown text version 5/);
 
   const file = newFile();
   const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: 1 } });
@@ -167,6 +170,7 @@ t.test('when a document has several text values, then the body has one gap betwe
   t.ok(hot.includes('παρκ'), 'every other term got its list');
   t.notOk(hot.includes(VALUE_GAP));
   t.notOk(hot.some((term) => term.startsWith(RAW_MARK)), 'nor for the unstemmed copies');
+  t.notOk(hot.some((term) => term.startsWith(LATIN_MARK)), 'nor for the Latin keys');
 });
 
 t.test('when the index was written by a build with a newer text version, then it refuses to open', async (t) => {
@@ -247,10 +251,18 @@ t.test('when the user text is parsed, then only quotes and trailing stars are sy
   t.equal(toMatch(parseQuery('"a b" cc* d'), 2), '"a b" "cc"* "d"');
   t.equal(toMatch(parseQuery('"contracts signed" δημ* Συμβάσεις'), 3), `"contract sign" AND ("δημ"* OR "${RAW_MARK}δημ"*) AND "συμβασ"`,
     'version 3: terms and phrases stemmed, a prefix on stems and unstemmed words');
+  t.equal(toMatch(parseQuery('"Dimos Rodou" Athens contracts'), 4),
+    `("dimo rodou" OR "${LATIN_MARK}dim ${LATIN_MARK}rod") AND ("athen" OR "${LATIN_MARK}athens" OR "αθην") AND ("contract" OR "${LATIN_MARK}kodrakts")`,
+    'version 4: a Latin word or phrase also meets the Latin keys of Greek names, and an English place name its Greek one');
+  t.equal(queryFor(parseQuery('contracts'), 3).single, 'contract', 'one plain term takes the common-term lists');
+  t.equal(queryFor(parseQuery('contracts'), 4).single, null, 'not when it has alternatives');
+  t.equal(queryFor(parseQuery('συμβάσεις'), 4).single, 'συμβασ');
   for (const text of ['"; DROP TABLE x; --', 'NEAR(a b, 3)', '{title}: x', 'a"b"c', '\\"', 'x* OR y*']) {
     t.notMatch(toMatch(parseQuery(text), 2), /[^"\p{L}\p{N} *]/u, `${text}: only quoted tokens`);
     // Outside the quotes, version 3 adds only AND, OR and parentheses around a prefix's two forms.
-    t.notMatch(toMatch(parseQuery(text), 3).replace(/"[^"]*"\*?/g, '').replace(/\b(AND|OR)\b/g, ''), /[^ ()]/u, `${text}: v3, only quoted tokens`);
+    for (const version of [3, 4]) {
+      t.notMatch(toMatch(parseQuery(text), version).replace(/"[^"]*"\*?/g, '').replace(/\b(AND|OR)\b/g, ''), /[^ ()]/u, `${text}: v${version}, only quoted tokens`);
+    }
   }
 });
 

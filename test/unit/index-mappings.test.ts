@@ -11,7 +11,7 @@ import {
   timeStamp,
   legacyIndexPatterns,
 } from '../../index-mappings/index-names.js';
-import { buildMapping, METADATA_JSON_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
+import { buildMapping, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
 import { buildSettings } from '../../index-mappings/settings.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 
@@ -41,8 +41,8 @@ t.test('when an indexed document is compared with the mapping, then every field 
     sector: null, indexed_at: '', content_hash: '', original: { sha256: '', content_type: '' }, embedding: null,
   };
   const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;
-  // metadata_json and search_text are written by the adapter from the document's own fields (mapping.ts).
-  t.same(Object.keys(props).sort(), [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD].sort());
+  // metadata_json, search_text and search_latin are written by the adapter from the document's own fields (mapping.ts).
+  t.same(Object.keys(props).sort(), [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD].sort());
   t.same(Object.keys(props.entities.properties!).sort(), Object.keys(doc.entities).sort());
   t.same(Object.keys(props.amount.properties!).sort(), Object.keys(doc.amount!).sort());
   t.same(Object.keys(props.original.properties!).sort(), Object.keys(doc.original!).sort());

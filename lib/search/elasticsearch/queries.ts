@@ -10,11 +10,13 @@ import {
   OLDER_ENGLISH_QUERY_FIELDS,
   OLDER_GREEK_QUERY_FIELDS,
   OLDER_TEXT_QUERY_FIELDS,
+  SEARCH_LATIN_FIELD,
   TEXT_QUERY_FIELDS,
 } from '../../../index-mappings/mapping.js';
 import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../../index-mappings/settings.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { tokens } from '../../greek.js';
+import { exonymOf, latinPhraseKeys } from '../latin-names.js';
 import { readQuery } from '../query-text.js';
 import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
 
@@ -70,22 +72,43 @@ export const LIST_SORT: SortSpec = [
  */
 export function buildTextQuery(text: string, source?: SourceName, olderIndices = false): Query {
   const groups = new Map<FieldGroup, string[]>();
+  const latin: Query[] = [];
   for (const chunk of queryChunks(text)) {
     const group = fieldGroupOf(chunk);
+    const names = group === 'english' && !isPrefix(chunk) ? latinNameQueries(chunk, olderIndices) : [];
+    if (names.length) {
+      latin.push({ bool: { should: [simpleQuery(chunk, group, olderIndices), ...names], minimum_should_match: 1 } });
+      continue;
+    }
     const chunks = groups.get(group);
     if (chunks) chunks.push(chunk);
     else groups.set(group, [chunk]);
   }
   // Nothing to search for (no letter or digit anywhere): no hits, as on the embedded engine. Sent as
   // written, `*` alone would match every document.
-  const must: Query[] = groups.size === 0
+  const must: Query[] = groups.size === 0 && latin.length === 0
     ? [{ match_none: {} }]
-    : [...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices));
+    : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
   const query: Query = { bool: { must, filter: source ? [{ term: { source } }] : [] } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
   // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
-  const prefixesOnly = groups.size > 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
+  const prefixesOnly = groups.size > 0 && latin.length === 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
   return prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
+}
+
+/**
+ * What else a Latin word or phrase may be: the Latin keys of Greek names (SEARCH_LATIN_FIELD, a
+ * phrase of keys: `dimos athinaion` meets `Δήμος Αθηναίων`), and for a word, the Greek name it is an
+ * English name of (`athens`: `αθηνα`, looked up in the Greek analysis). latin-names.ts.
+ */
+function latinNameQueries(chunk: string, olderIndices: boolean): Query[] {
+  const words = tokens(chunk);
+  const out: Query[] = [];
+  const keys = latinPhraseKeys(words);
+  if (keys) out.push({ match_phrase: { [SEARCH_LATIN_FIELD]: keys.join(' ') } });
+  const greek = words.length === 1 && !chunk.startsWith('"') ? exonymOf(words[0]) : null;
+  if (greek) out.push(simpleQuery(greek, 'greek', olderIndices));
+  return out;
 }
 
 type FieldGroup = 'greek' | 'english' | 'all';

@@ -1,7 +1,8 @@
 // Bulk writes of the Elasticsearch adapter: size-bounded requests, each item sent once and, when
 // refused, reported with its cause; the caller decides on a retry (ingest/stages/bulk-sink.ts).
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import { METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../../index-mappings/mapping.js';
+import { METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../../index-mappings/mapping.js';
+import { latinValues } from '../latin-names.js';
 import type { BulkFailure } from '../provider.js';
 import type { EngineClient } from './client.js';
 import { metadataRecord } from './records.js';
@@ -26,7 +27,7 @@ export async function bulkWrite(engine: EngineClient, docs: IndexedDocument[], i
   for (const chunk of chunks(docs)) {
     const operations = chunk.flatMap((doc) => [
       { index: { _index: index, _id: doc.source_id } },
-      { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc) },
+      { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc), [SEARCH_LATIN_FIELD]: latinValues(doc) },
     ]);
     const res = await engine.call('bulk', () => engine.es.bulk({ operations, require_alias: requireAlias, refresh: false }));
     res.items.forEach((item, i) => {

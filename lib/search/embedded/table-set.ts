@@ -6,7 +6,7 @@ import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
-import { RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
+import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 
 export interface Tuning {
   /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
@@ -393,9 +393,10 @@ export class TableSet {
     const vocab = `"${this.name}_vocab"`;
     this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, '${this.name}_fts', 'row')`);
     try {
-      // The gap and the unstemmed copies (only prefixes read those) get no list.
-      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ? AND substr(term, 1, 1) != ?`)
-        .pluck().all(minDf, VALUE_GAP, RAW_MARK) as string[];
+      // The gap, the unstemmed copies (only prefixes read those) and the Latin keys (only ever one of
+      // a query word's alternatives) get no list.
+      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ? AND substr(term, 1, 1) NOT IN (?, ?)`)
+        .pluck().all(minDf, VALUE_GAP, RAW_MARK, LATIN_MARK) as string[];
     } finally {
       this.db.exec(`DROP TABLE IF EXISTS temp.${vocab}`);
     }

@@ -12,15 +12,17 @@
 // contentless FTS5 delete must repeat exactly the tokens the row was inserted with.
 import { fold } from '../../greek.js';
 import { stem } from '../../stem.js';
+import { exonymOf, latinKeysOf, latinPhraseKeys } from '../latin-names.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { readQuery } from '../query-text.js';
 
 /**
  * The version new table sets are written with. 1: body values joined, so a phrase could run from one
  * value into the next; 2: VALUE_GAP between them; 3: words stemmed (stem.ts), each column followed by
- * the unstemmed words marked with RAW_MARK, for prefixes.
+ * the unstemmed words marked with RAW_MARK, for prefixes; 4: the Latin keys of the Greek words of the
+ * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body.
  */
-export const TEXT_VERSION = 3;
+export const TEXT_VERSION = 4;
 
 /**
  * A token between two values of the body column (content, summary, each entity name), so that a quoted
@@ -36,6 +38,12 @@ export const VALUE_GAP = '\u2029';
  * words. Not a letter or digit, so no query token is one; FTS5's `ascii` tokenizer keeps it in the token.
  */
 export const RAW_MARK = '\u2028';
+
+/**
+ * Marks the Latin key of a Greek word (text version 4): a Latin query word meets it through its own key
+ * (`Thessaloniki`, `Dimos Athinaion`). Like RAW_MARK, in no query token.
+ */
+export const LATIN_MARK = '\u2027';
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
 const TOKEN_CHAR = /[\p{L}\p{N}]/u;
@@ -111,7 +119,7 @@ export function docText(doc: TextFields, version: number): DocText {
   const values = [doc.content ?? '', doc.summary ?? '', ...(doc.entities?.names ?? [])];
   const title = indexTokens(doc.title ?? '');
   if (version === 1) return { title, body: indexTokens(values.join('\n')) };
-  if (version !== 2 && version !== 3) throw new Error(`unknown text version ${version}`);
+  if (version < 2 || version > 4) throw new Error(`unknown text version ${version}`);
   const body: string[] = [];
   for (const value of values) {
     const tokens = indexTokens(value);
@@ -120,7 +128,16 @@ export function docText(doc: TextFields, version: number): DocText {
     for (const token of tokens) body.push(token);
   }
   if (version === 2) return { title, body };
-  return { title: stemmed(title), body: stemmed(body) };
+  if (version === 3) return { title: stemmed(title), body: stemmed(body) };
+  // Each value's keys after a gap, in order, so that a Latin phrase matches a name's adjacent words.
+  const withKeys = (tokens: string[], values: string[]) => {
+    for (const value of values) {
+      const keys = latinKeysOf(value);
+      if (keys.length) tokens.push(VALUE_GAP, ...keys.map((k) => LATIN_MARK + k));
+    }
+    return tokens;
+  };
+  return { title: withKeys(stemmed(title), [doc.title ?? '']), body: withKeys(stemmed(body), doc.entities?.names ?? []) };
 }
 
 /**
@@ -197,22 +214,39 @@ export function toMatch(items: QueryItem[], version = TEXT_VERSION): string {
 }
 
 export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
-  const stems = version >= 3;
-  const parts = dedupe(items.map((item): QueryItem => {
-    if (!stems || item.kind === 'prefix') return item;
-    return item.kind === 'term'
-      ? { kind: 'term', token: termFor(item.token, version) }
-      : { kind: 'phrase', tokens: item.tokens.map((t) => termFor(t, version)) };
-  }));
-  const match = parts
-    .map((item) => {
-      if (item.kind === 'phrase') return `"${item.tokens.join(' ')}"`;
-      if (item.kind === 'prefix') return stems ? `("${item.token}"* OR "${RAW_MARK}${item.token}"*)` : `"${item.token}"*`;
-      return `"${item.token}"`;
-    })
-    // FTS5 reads two phrases side by side as AND, but not a parenthesised group (a v3 prefix).
-    .join(stems ? ' AND ' : ' ');
-  return { match, single: parts.length === 1 && parts[0].kind === 'term' ? parts[0].token : null };
+  // Two words with one stem are one clause (`σύμβαση συμβάσεις`).
+  const clauses = [...new Set(items.map((item) => clauseOf(item, version)))];
+  const only = items.length === 1 ? items[0] : null;
+  const term = only?.kind === 'term' ? termFor(only.token, version) : null;
+  return {
+    // FTS5 reads two phrases side by side as AND, but not a parenthesised group (v3 prefixes, v4 words).
+    match: clauses.join(version >= 3 ? ' AND ' : ' '),
+    // One plain term with no alternative: the common-term lists serve it.
+    single: term !== null && clauses[0] === `"${term}"` ? term : null,
+  };
+}
+
+function clauseOf(item: QueryItem, version: number): string {
+  if (item.kind === 'prefix') {
+    return version >= 3 ? `("${item.token}"* OR "${RAW_MARK}${item.token}"*)` : `"${item.token}"*`;
+  }
+  const own = item.kind === 'phrase' ? `"${item.tokens.map((t) => termFor(t, version)).join(' ')}"` : `"${termFor(item.token, version)}"`;
+  const alternatives = version >= 4 ? latinAlternatives(item, version) : [];
+  return alternatives.length ? `(${[own, ...alternatives].join(' OR ')})` : own;
+}
+
+/**
+ * What else a Latin word or phrase may be (text version 4): the Latin keys of Greek words
+ * (`"thessaloniki"` meets `Θεσσαλονίκη`), and for a word, the Greek name it is an English name of.
+ */
+function latinAlternatives(item: Exclude<QueryItem, { kind: 'prefix' }>, version: number): string[] {
+  const tokens = item.kind === 'term' ? [item.token] : item.tokens;
+  const keys = latinPhraseKeys(tokens);
+  const out: string[] = [];
+  if (keys) out.push(`"${keys.map((k) => LATIN_MARK + k).join(' ')}"`);
+  const greek = item.kind === 'term' ? exonymOf(item.token) : null;
+  if (greek) out.push(`"${termFor(greek, version)}"`);
+  return out;
 }
 
 /** A query word as a table set of text `version` indexes it: stemmed from version 3. */

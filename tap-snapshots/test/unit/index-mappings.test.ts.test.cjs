@@ -10,12 +10,13 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 6,
+      "mapping_version": 7,
     },
     "_source": Object {
       "excludes": Array [
         "metadata_json",
         "search_text",
+        "search_latin",
       ],
     },
     "dynamic": "strict",
@@ -112,6 +113,10 @@ Object {
       "region": Object {
         "normalizer": "pdi_folded",
         "type": "keyword",
+      },
+      "search_latin": Object {
+        "analyzer": "standard",
+        "type": "text",
       },
       "search_text": Object {
         "analyzer": "pdi_greek",
