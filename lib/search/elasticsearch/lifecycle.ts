@@ -294,7 +294,12 @@ export class IndexLifecycle {
         add(await this.loadInto(index, batch, source));
       }
       const others: Query = { bool: { must_not: [{ term: { source } }] } };
-      if (old.length > 0) await this.copyInto(old, index, others, keepVectors, add);
+      if (old.length > 0) {
+        // Every write acknowledged before this point is carried over by this copy, not left to the
+        // catch-up, which finds documents by indexed_at (a write without a fresh one was missed).
+        await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index: old.join(',') }));
+        await this.copyInto(old, index, others, keepVectors, add);
+      }
       await this.engine.call('indices.put_settings', () =>
         // Back to the default (settings.ts): null resets a setting, which the client's types do not allow.
         this.engine.es.indices.putSettings({ index, settings: { index: { refresh_interval: null } } as unknown as estypes.IndicesIndexSettings }),
