@@ -1,16 +1,5 @@
 import t from 'tap';
-import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
-import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
+import { apiTestProvider } from '../helpers/elasticsearch.js';
 import { documentsContract } from './documents-contract.js';
 
-documentsContract(t, 'elasticsearch', async (t) => {
-  const url = await elasticsearchUrl(t);
-  const prefix = randomPrefix();
-  const provider = new ElasticsearchProvider({ url, prefix, dimension: 384, embeddingModel: 'pdi/hashing-384' });
-  await provider.init();
-  t.teardown(async () => {
-    await provider.close();
-    await deleteIndices(url, prefix);
-  });
-  return provider;
-});
+documentsContract(t, 'elasticsearch', apiTestProvider);

@@ -12,6 +12,7 @@ import { indexMeta, readAlias } from '../../index-mappings/index-names.js';
 import { buildMapping, METADATA_JSON_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
 import { buildSettings, ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from '../../index-mappings/settings.js';
 import type { SourceName } from '../../index-mappings/sources.js';
+import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { REPO_ROOT } from './paths.js';
 
 const run = promisify(execFile);
@@ -71,6 +72,22 @@ export async function elasticsearchUrl(t: Test): Promise<string> {
   const given = process.env.ELASTICSEARCH_URL?.trim();
   if (given) return given.replace(/\/+$/, '');
   return (await privateElasticsearch(t, 'file')).url;
+}
+
+/**
+ * An initialized adapter on a fresh prefix of the test's node, with the fallback embedder's dimension
+ * (the API contract suites' engine); closed, and its indices deleted, at teardown.
+ */
+export async function apiTestProvider(t: Test): Promise<ElasticsearchProvider> {
+  const url = await elasticsearchUrl(t);
+  const prefix = randomPrefix();
+  const provider = new ElasticsearchProvider({ url, prefix, dimension: 384, embeddingModel: 'pdi/hashing-384' });
+  await provider.init();
+  t.teardown(async () => {
+    await provider.close();
+    await deleteIndices(url, prefix);
+  });
+  return provider;
 }
 
 /** A fresh index prefix per run, so runs and files never see each other's indices. */

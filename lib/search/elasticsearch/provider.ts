@@ -237,37 +237,24 @@ export class ElasticsearchProvider implements SearchProvider {
       throw new RangeError(`query vector has ${q.vector.length} dimensions, the index ${this.dimension}`);
     }
     if (q.limit <= 0) return [];
-    try {
-      const res = await this.read(() =>
-        this.engineClient.call('knn', (options) =>
-          this.engineClient.es.search<StoredDocument>({
-            index: readAlias(this.prefix),
-            knn: buildKnn(q),
-            size: q.limit,
-            _source: HIT_SOURCE,
-            allow_partial_search_results: false,
-          }, options),
-          opts.signal,
-        ),
-      );
-      // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
-      return res.hits.hits.map((h) => ({ doc: h._source!, score: h._score ?? 0 }));
-    } catch (err) {
-      return this.missingIndex(err, []);
-    }
+    // Elasticsearch's cosine score is already (1 + cos) / 2, in 0..1: 1 same direction, 0.5 orthogonal.
+    return this.hitsOf('knn', { knn: buildKnn(q), size: q.limit }, opts);
   }
 
   async moreLikeThis(q: MoreLikeThisQuery, opts: ReadOptions = {}): Promise<SearchHit[]> {
     if (q.limit <= 0 || !/[\p{L}\p{N}]/u.test(q.text)) return [];
+    return this.hitsOf('moreLikeThis', { query: buildMoreLikeThis(q), size: q.limit, track_total_hits: false }, opts);
+  }
+
+  /** The hits of one search on the read alias, whole documents but their vectors; none while no index serves. */
+  private async hitsOf(op: string, body: estypes.SearchRequest, opts: ReadOptions): Promise<SearchHit[]> {
     try {
       const res = await this.read(() =>
-        this.engineClient.call('moreLikeThis', (options) =>
+        this.engineClient.call(op, (options) =>
           this.engineClient.es.search<StoredDocument>({
             index: readAlias(this.prefix),
-            query: buildMoreLikeThis(q),
-            size: q.limit,
+            ...body,
             _source: HIT_SOURCE,
-            track_total_hits: false,
             allow_partial_search_results: false,
           }, options),
           opts.signal,
