@@ -254,9 +254,11 @@ t.test('when upstream Greek is typed with look-alike signs (µ micro, ∆ increm
     t.equal(res.body.query, q, 'the query is echoed as sent');
     return res.body.results.map((r: { source_id: string; title: string }) => r.source_id);
   };
-  for (const q of ['Αναμόρφωση', 'ΑΝΑΜΟΡΦΩΣΗ', 'προυπολογισμου', 'Δημοτικού Λιμενικού Ταμείου', 'Αναµόρφωση ∆ηµοτικού']) {
+  for (const q of ['Αναμόρφωση', 'ΑΝΑΜΟΡΦΩΣΗ', 'προυπολογισμου', 'Αναµόρφωση ∆ηµοτικού']) {
     t.same(await found(q), ['diavgeia:6ΥΩΚΟΕΥΖ-86Ο'], q);
   }
+  // Words are stemmed, so the phrase also finds its other case: the party ΔΗΜΟΤΙΚΟ ΛΙΜΕΝΙΚΟ ΤΑΜΕΙΟ ΛΗΜΝΟΥ.
+  t.same((await found('Δημοτικού Λιμενικού Ταμείου')).sort(), ['diavgeia:6ΔΨΦΟΕΥΖ-ΧΧΠ', 'diavgeia:6ΥΩΚΟΕΥΖ-86Ο']);
   t.same(await found('Διαθεσιμότητα'), ['diavgeia:6ΔΨΦΟΕΥΖ-ΧΧΠ']);
   const listing = await app.request('/v1/diavgeia/documents?limit=100', { key });
   const titles = listing.body.documents.map((d: { title: string }) => d.title);
@@ -283,24 +285,26 @@ t.test('when upstream Greek words carry Latin letters drawn like Greek ones, the
     t.equal(res.status, 200, q);
     return res.body;
   };
-  const greek = await search('"Ανατολική Μακεδονία"');
-  t.equal(greek.total, 1, 'the Greek spelling finds the contract');
+  // Words are stemmed, so the phrase also finds contracts of ΠΕΡΙΦΕΡΕΙΑ ΑΝΑΤΟΛΙΚΗΣ ΜΑΚΕΔΟΝΙΑΣ.
+  const idsOf = (body: { results: { source_id: string }[] }) => body.results.map((r) => r.source_id).sort();
+  const greek = idsOf(await search('"Ανατολική Μακεδονία"'));
   const listing = await app.request('/v1/kimdis/documents?limit=100', { key: app.key('pro') });
-  const stored = listing.body.documents.find((d: { source_id: string }) => d.source_id === greek.results[0].source_id);
-  t.match(stored.content, /Ανατολική Μακεδονία/, 'stored in Greek letters');
+  const stored = listing.body.documents.find((d: { content: string }) => d.content.includes('Ανατολική Μακεδονία'));
+  t.ok(stored, 'stored in Greek letters');
+  const id: string = stored.source_id;
+  t.ok(greek.includes(id), 'the Greek spelling finds the contract');
   t.notOk(listing.body.documents.some((d: { content: string }) => d.content.includes('Aνατολική')));
-  t.equal((await search('"AΝΑΤOΛΙΚΗ ΜAΚΕΔΟΝΙΑ"')).total, 1, 'a query with Latin A and O in Greek words');
+  t.same(idsOf(await search('"AΝΑΤOΛΙΚΗ ΜAΚΕΔΟΝΙΑ"')), greek, 'a query with Latin A and O in Greek words finds the same');
 
   // A record stored by a build before this reading (its text and its hash): pdi reindex serves it in
   // Greek letters without a refetch, and stores it so, so the next fetch of it changes nothing.
   const store = new DocumentStore(DocumentStore.pathIn(dataDir));
   t.teardown(() => store.close());
-  const id = greek.results[0].source_id;
   const oldDoc = JSON.parse((store.db.prepare('SELECT doc FROM documents WHERE source_id = ?').pluck().get(id) as string).replace('Ανατολική', 'Aνατολική'));
   store.db.prepare('UPDATE documents SET doc = ?, content_hash = ? WHERE source_id = ?').run(JSON.stringify(oldDoc), contentHash(oldDoc), id);
   const reindex = await pdi(dataDir, 'reindex', 'kimdis');
   t.equal(reindex.code, 0, reindex.stderr);
-  t.equal((await search('"Ανατολική Μακεδονία"')).total, 1, 'found after the reindex');
+  t.same(idsOf(await search('"Ανατολική Μακεδονία"')), greek, 'found after the reindex');
   const after = await app.request('/v1/kimdis/documents?limit=100', { key: app.key('pro') });
   t.notOk(after.body.documents.some((d: { content: string }) => d.content.includes('Aνατολική')), 'served in Greek letters');
   const [corrected] = [...store.batches('kimdis')].flat().filter((r) => r.doc.source_id === id);
