@@ -6,6 +6,13 @@ import { buildKnn, buildListQuery, buildMoreLikeThis, buildScorePage, buildSort,
 const simple = (query: string, fields: string[]) => ({
   simple_query_string: { query, fields, default_operator: 'and', flags: 'PHRASE|PREFIX|WHITESPACE', lenient: true },
 });
+/** A Latin word: its English analysis, or the Latin key of a Greek name, or the Greek name it is English for. */
+const latinWord = (query: string, key: string, greek?: string) => ({
+  bool: {
+    should: [simple(query, ['search_text.en']), { match_phrase: { search_latin: key } }, ...(greek ? [simple(greek, ['search_text'])] : [])],
+    minimum_should_match: 1,
+  },
+});
 
 t.test('when a Greek word is searched in one source, then it is folded, looked up in the Greek analysis only, and the source is a filter', async (t) => {
   t.same(buildTextQuery('Συμβάσεις', 'kimdis'), {
@@ -13,13 +20,17 @@ t.test('when a Greek word is searched in one source, then it is folded, looked u
   });
 });
 
-t.test('when an English word is searched in every source, then it is looked up in the English analysis, with no filter', async (t) => {
-  t.same(buildTextQuery('harbour'), { bool: { must: [simple('harbour', ['search_text.en'])], filter: [] } });
+t.test('when an English word is searched in every source, then it is looked up in the English analysis or as a Greek name\'s Latin key, with no filter', async (t) => {
+  t.same(buildTextQuery('harbour'), { bool: { must: [latinWord('harbour', 'xarbur')], filter: [] } });
+});
+
+t.test('when an English name of a Greek place is searched, then its Greek name is looked up too', async (t) => {
+  t.same(buildTextQuery('athens'), { bool: { must: [latinWord('athens', 'athens', 'αθηνα')], filter: [] } });
 });
 
 t.test('when a Greek phrase and a Latin word are searched, then each goes to its own analysis, both required', async (t) => {
   t.same(buildTextQuery('"σύμβαση έργου" road'), {
-    bool: { must: [simple('"συμβαση εργου"', ['search_text']), simple('road', ['search_text.en'])], filter: [] },
+    bool: { must: [simple('"συμβαση εργου"', ['search_text']), latinWord('road', 'road')], filter: [] },
   });
 });
 
