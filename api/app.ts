@@ -30,6 +30,7 @@ import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { InFlight } from './middleware/in-flight.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
+import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerEntity } from './routes/entity.js';
@@ -123,6 +124,7 @@ export function createApp(deps: AppDeps): App {
   registerMcp(server, context);
   registerHealth(server, context);
   registerReference(server);
+  registerDashboard(server, context);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
   registerUsage(routes, context);

@@ -47,6 +47,8 @@ export interface Config {
   maxInFlightPerOrg: number;
   /** How long the API waits for one engine read before answering 504. */
   engineDeadlineMs: number;
+  /** PDI_ADMIN_TOKEN: signs the operator in to /dashboard; null leaves the dashboard off (404). */
+  adminToken: string | null;
 }
 
 export interface TlsFiles {
@@ -164,6 +166,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PDI_MAX_IN_FLIGHT_PER_ORG', `must be at least PDI_MAX_IN_FLIGHT_PER_KEY (${maxInFlightPerKey}), got "${maxInFlightPerOrg}"`);
   }
 
+  const adminToken = text(env, 'PDI_ADMIN_TOKEN');
+  // Anyone who reaches the server may try it (1 s apart at best, more after each failure).
+  if (adminToken !== null && adminToken.length < MIN_ADMIN_TOKEN) {
+    throw new ConfigError('PDI_ADMIN_TOKEN', `must be at least ${MIN_ADMIN_TOKEN} characters (e.g. openssl rand -hex 24), got ${adminToken.length}`);
+  }
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -194,8 +202,12 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlightPerKey,
     maxInFlightPerOrg,
     engineDeadlineMs,
+    adminToken,
   };
 }
+
+/** The shortest PDI_ADMIN_TOKEN accepted. */
+const MIN_ADMIN_TOKEN = 16;
 
 /** The longest PDI_LLM_TIMEOUT: an ask waits for its answer that long at most. */
 const MAX_LLM_TIMEOUT_MS = 300_000;
