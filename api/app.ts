@@ -112,11 +112,12 @@ export function createApp(deps: AppDeps): App {
     // contract sets no limit, and a URL is bounded by Node's 16 KiB header limit anyway.
     maxParamLength: 16_384,
   });
-  const admit = admission(context.keys, context.usage, context.clock, new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg));
+  const inFlight = new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg);
+  const admit = admission(context.keys, context.usage, context.clock, inFlight);
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
-  registerMcp(server, context);
+  registerMcp(server, context, inFlight);
   registerHealth(server, context);
   registerReference(server);
   const routes = new ContractRoutes(server, admit);
