@@ -117,11 +117,12 @@ export function createApp(deps: AppDeps): App {
     maxParamLength: 16_384,
     ...(deps.https ? { httpsServerOptions: deps.https } : {}),
   });
-  const admit = admission(context.keys, context.usage, context.clock, new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg));
+  const inFlight = new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg);
+  const admit = admission(context.keys, context.usage, context.clock, inFlight);
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
-  registerMcp(server, context);
+  registerMcp(server, context, inFlight);
   registerHealth(server, context);
   registerReference(server);
   registerDashboard(server, context);
