@@ -90,7 +90,7 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   t.teardown(() => copy.close());
   // The watcher stamps its last pass every few seconds; its watermark (the feed's seq) is compared.
   t.same(rowsOf(copy, ['daily_usage', 'watcher_state']), rowsOf(liveDb, ['daily_usage', 'watcher_state']), 'every account table but usage is the same, keys and the revocation included');
-  const watermark = (db: Sqlite) => db.prepare('SELECT * FROM watcher_state').raw().all().map((row) => row.slice(0, 2));
+  const watermark = (db: Sqlite) => (db.prepare('SELECT * FROM watcher_state').raw().all() as unknown[][]).map((row) => row.slice(0, 2));
   t.same(watermark(copy), watermark(liveDb));
   t.equal(copy.prepare('SELECT count(*) FROM api_keys').pluck().get(), 3);
   t.equal(usageOf(copy, steady), 7, 'a key idle during the backup has its count');
