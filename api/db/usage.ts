@@ -70,6 +70,36 @@ export class UsageCounter {
     return this.entry(keyId, day).count;
   }
 
+  /** Each key's count per day from `since` (YYYY-MM-DD) on, counts not yet written included. */
+  countsSince(since: string): Map<string, Map<string, number>> {
+    const out = new Map<string, Map<string, number>>();
+    const add = (keyId: string, day: string, count: number) => {
+      if (day < since || count === 0) return;
+      let days = out.get(keyId);
+      if (!days) out.set(keyId, (days = new Map()));
+      // Written counts only grow (the write keeps the larger), so the larger of the two is the truth.
+      days.set(day, Math.max(days.get(day) ?? 0, count));
+    };
+    const rows = this.db.prepare('SELECT key_id, day, count FROM daily_usage WHERE day >= ?').all(since) as { key_id: string; day: string; count: number }[];
+    for (const r of rows) add(r.key_id, r.day, r.count);
+    for (const [keyId, e] of this.inMemory()) add(keyId, e.day, e.count);
+    return out;
+  }
+
+  /** Each key's last day with a counted request (keys never used are absent). */
+  lastUsedDays(): Map<string, string> {
+    const rows = this.db.prepare('SELECT key_id, max(day) AS day FROM daily_usage WHERE count > 0 GROUP BY key_id').all() as { key_id: string; day: string }[];
+    const out = new Map(rows.map((r) => [r.key_id, r.day]));
+    for (const [keyId, e] of this.inMemory()) {
+      if (e.count > 0 && e.day > (out.get(keyId) ?? '')) out.set(keyId, e.day);
+    }
+    return out;
+  }
+
+  private inMemory(): (readonly [string, Entry])[] {
+    return [...this.yesterday, ...this.entries];
+  }
+
   /** Writes the counts behind; false when the write failed (the counts stay in memory for the next). */
   flush(waitMs = FLUSH_WAIT_MS): boolean {
     if (this.dirty.size === 0 && this.yesterday.length === 0) return true;
