@@ -1,8 +1,9 @@
 // One key flooding the API must not stall another (issue 27): key B's GET /v1/stats latency alone, then
 // while key A keeps FLOOD searches in flight at once (a long phrase, limit=1000), each sent again as
 // soon as it is answered (200 or 429). Target: B's p99 under the flood within 2x of its p99 alone.
-//   node --import tsx bench/tenant-fairness.ts [--data DIR] [--flood 150] [--samples 200] [--honour-retry-after]
+//   node --import tsx bench/tenant-fairness.ts [--data DIR] [--flood 150] [--samples 200] [--honour-retry-after] [--server DIR]
 // --data: a data folder with an index to search (default: a fresh one with the demo corpus, loaded by pdi demo).
+// --server: the checkout whose API is measured (default this one; another worktree measures another revision).
 // --honour-retry-after: A waits what a 429's Retry-After says before sending again (a well-behaved
 // client); without it A retries at once (the worst case).
 // A's client runs in a process of its own: on B's event loop, its thousands of requests a second would
@@ -43,7 +44,7 @@ if (FLOOD_JOB) {
   process.exit(0);
 }
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, flood: { type: 'string', default: '150' }, samples: { type: 'string', default: '200' }, 'honour-retry-after': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { data: { type: 'string' }, flood: { type: 'string', default: '150' }, samples: { type: 'string', default: '200' }, 'honour-retry-after': { type: 'boolean', default: false }, server: { type: 'string' } } });
 const FLOOD = Number(values.flood);
 const SAMPLES = Number(values.samples);
 const dataDir = values.data ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-fairness-'));
@@ -56,7 +57,7 @@ db.close();
 if (!values.data) {
   execFileSync(process.execPath, ['bin/pdi.js', 'demo'], { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
 }
-const api = await startBenchApi(dataDir, {});
+const api = await startBenchApi(dataDir, {}, values.server ? path.resolve(values.server) : undefined);
 const get = (p: string, key: string) => fetch(`${api.url}${p}`, { headers: { Authorization: `Bearer ${key}` } }).then(async (r) => { await r.arrayBuffer(); return r.status; });
 
 async function otherLatencies(): Promise<number[]> {
@@ -82,7 +83,7 @@ api.stop();
 
 const p = (xs: number[], q: number) => +percentile(xs, q).toFixed(1);
 process.stdout.write(`${JSON.stringify({
-  flood: FLOOD, samples: SAMPLES, honour_retry_after: job.honourRetryAfter, load_average: os.loadavg().map((l) => +l.toFixed(1)),
+  server: values.server ?? '.', flood: FLOOD, samples: SAMPLES, honour_retry_after: job.honourRetryAfter, load_average: os.loadavg().map((l) => +l.toFixed(1)),
   alone: { p50_ms: p(alone, 50), p99_ms: p(alone, 99) },
   flooded: { p50_ms: p(loaded, 50), p99_ms: p(loaded, 99) },
   p99_ratio: +(percentile(loaded, 99) / percentile(alone, 99)).toFixed(2),
