@@ -74,9 +74,9 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
     const session = sessionOf(req);
     if (!session) return redirect(res, `${BASE}/sign-in`);
     const view = keysView(session);
-    // Shown on this one page, then forgotten: a reload no longer shows it.
+    // Shown on this one page, then forgotten: a reload no longer shows it (a HEAD shows nothing).
     view.newKey = session.newKey;
-    delete session.newKey;
+    if (req.method === 'GET') delete session.newKey;
     sendPage(res, 200, keysPage(view));
   });
 

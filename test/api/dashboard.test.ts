@@ -1,7 +1,15 @@
 // The API Tokens page at /dashboard (PDI_ADMIN_TOKEN): off when unset, sign-in, the session cookie,
 // CSRF, escaping, and keys created, used and revoked through it.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { startTestApp } from '../helpers/app.js';
+import { startServer } from '../../api/server.js';
+import { loadConfig } from '../../lib/config.js';
+import { createLogger } from '../../lib/logger.js';
+import { startTestApp, tempDir } from '../helpers/app.js';
 import { ADMIN_TOKEN, DashboardClient } from '../helpers/dashboard.js';
 
 /** A clock the test moves by hand. */
@@ -225,4 +233,42 @@ t.test('when a session is older than 8 hours, then it ends however busy it was',
   }
   time.advance(20 * 60_000);
   t.equal((await client.get('/dashboard')).status, 303, '8 h 4 min after sign-in');
+});
+
+t.test('when the request that signs in comes over the server\'s own TLS, then the session cookie is also Secure', async (t) => {
+  const dir = tempDir(t);
+  await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir });
+  const config = loadConfig({
+    PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_ADMIN_TOKEN: ADMIN_TOKEN,
+    PDI_TLS_CERT: path.join(dir, 'cert.pem'), PDI_TLS_KEY: path.join(dir, 'key.pem'),
+  });
+  const running = await startServer(config, createLogger('silent'));
+  t.teardown(() => running.stop());
+  t.match(running.url, /^https:/);
+  const body = new URLSearchParams({ token: ADMIN_TOKEN }).toString();
+  const answer = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+    const req = https.request(`${running.url}/dashboard/sign-in`, {
+      method: 'POST', ca: fs.readFileSync(path.join(dir, 'cert.pem')), agent: false,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, cookie: String(res.headers['set-cookie']?.[0]) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  t.equal(answer.status, 303);
+  const attributes = answer.cookie.split(';').slice(1).map((a) => a.trim());
+  t.same(attributes.filter((a) => ['HttpOnly', 'SameSite=Strict', 'Path=/dashboard', 'Secure'].includes(a)).sort(), ['HttpOnly', 'Path=/dashboard', 'SameSite=Strict', 'Secure'], answer.cookie);
+});
+
+t.test('when the page after a create is fetched with HEAD first, then the key is still shown by the GET that follows', async (t) => {
+  const { client } = await dashboardApp(t);
+  await client.signIn();
+  t.equal((await client.post('/dashboard/keys', { csrf: await client.csrf(), org: 'Acme', tier: 'free' })).status, 303);
+  const head = await fetch(`${client.base}/dashboard`, { method: 'HEAD', headers: { Cookie: client.cookie! } });
+  t.equal(head.status, 200);
+  t.match((await client.get('/dashboard')).text, /<code id="new-key">pdi_live_/);
+  t.notMatch((await client.get('/dashboard')).text, /id="new-key"/, 'and only by it');
 });
