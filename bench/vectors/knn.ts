@@ -23,6 +23,7 @@ const { values: args } = parseArgs({ options: {
   docs: { type: 'string', default: '1000000' },
   seed: { type: 'string', default: '20240611' },
   'held-out': { type: 'string', default: '100' },
+  probes: { type: 'string', default: '16,24,32' },
 } });
 const N = Number(args.docs);
 const SEED = Number(args.seed);
@@ -95,7 +96,7 @@ else {
   fs.writeFileSync(exactFile, JSON.stringify(exact));
 }
 
-async function measure(k: number) {
+async function measure(provider: SearchProvider, k: number, probes: number | null) {
   const ms: number[] = [];
   let found = 0;
   for (let q = 0; q < queries.length; q++) {
@@ -106,11 +107,18 @@ async function measure(k: number) {
     found += hits.slice(0, 10).filter((h) => want.has(h.doc.source_id)).length;
   }
   ms.sort((a, b) => a - b);
-  return { k, queries: queries.length, p50_ms: +percentile(ms, 50).toFixed(1), p99_ms: +percentile(ms, 99).toFixed(1), recall_at_10: +(found / (10 * queries.length)).toFixed(3) };
+  return { probes, k, queries: queries.length, p50_ms: +percentile(ms, 50).toFixed(1), p99_ms: +percentile(ms, 99).toFixed(1), recall_at_10: +(found / (10 * queries.length)).toFixed(3) };
 }
 
-await provider.knn({ vector: Array.from(queries[0]), limit: 10 }); // warm-up
-const results = [await measure(10), await measure(50)];
 await provider.close();
+// The embedded engine at each vectorProbes (a query-time setting, same index); Elasticsearch as sent.
+const results = [];
+for (const probes of es ? [null] : args.probes!.split(',').map(Number)) {
+  const p = es ? open() : new EmbeddedProvider({ file, dimension: D, embeddingModel: model.id, tuning: { vectorProbes: probes! } });
+  await p.init();
+  await p.knn({ vector: Array.from(queries[0]), limit: 10 }); // warm-up
+  results.push(await measure(p, 10, probes), await measure(p, 50, probes));
+  await p.close();
+}
 process.stdout.write(`${JSON.stringify({ engine: provider.engine, documents: N, seed: SEED, model: model.id, load_average: os.loadavg(), results }, null, 2)}\n`);
 process.exit(0);
