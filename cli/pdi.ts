@@ -1,6 +1,7 @@
 // The `pdi` operator command. Exit codes: 0 ok, 1 failure, 2 bad arguments or configuration.
 import { operatorMessage } from '../lib/errors.js';
 import { printable } from '../lib/terminal.js';
+import { backupCommand } from './backup.js';
 import { UsageError, type Command } from './common.js';
 import { demoCommand, ingestCommand } from './ingest.js';
 import { keysCommand } from './keys.js';
@@ -10,7 +11,7 @@ import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { statusCommand } from './status.js';
 
-const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand, reportCommand, mcpCommand];
+const COMMANDS: Command[] = [serveCommand, keysCommand, ingestCommand, reindexCommand, demoCommand, statusCommand, reportCommand, mcpCommand, backupCommand];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from './paths.js';
 
-const DEFAULT_DATA_DIR = fileURLToPath(new URL('../var', import.meta.url));
+const DEFAULT_DATA_DIR = projectPath('var');
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, problem: string) {

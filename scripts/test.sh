@@ -51,6 +51,10 @@ if [ ! -d ../shared/fixtures ]; then
   echo "WARNING: ../shared/fixtures is absent; the tests that read it are skipped" >&2
 fi
 
+# Once, before the tests: the compiled build's test runs it, `npm start` runs it, and the CLI the tests
+# start (bin/pdi.js) runs it when it is current. A failed build fails that test; the rest still runs.
+node scripts/build.mjs --if-stale >&2 || echo "WARNING: npm run build failed; the compiled build's test will fail" >&2
+
 mkdir -p .tap
 log=".tap/${PDI_TEST_LOG:-last-run}.tap"
 npx tap --reporter=tap "$@" 2>".tap/${PDI_TEST_LOG:-last-run}.stderr" | tee "$log" | node scripts/test-reporter.mjs
