@@ -31,7 +31,7 @@ t.test('when the build has run, then dist/ holds the server, the CLI and the wor
   t.same(loaderImports, []);
 });
 
-t.test('when the compiled pdi creates a key and the compiled server starts, then /healthz, /openapi.json and /v1 answer, with no TypeScript loader in either process', async (t) => {
+t.test('when the compiled pdi creates a key and the compiled server starts, then /healthz, /openapi.json, /v1 and the image\'s health check answer, with no TypeScript loader in either process', async (t) => {
   const dataDir = tempDir(t);
   const created = await exec(process.execPath, ['--import', WATCH, 'bin/pdi.js', 'keys', 'create', '--org', 'Acme', '--tier', 'enterprise', '--json'], {
     cwd: REPO_ROOT, env: plainEnv({ PDI_DATA_DIR: dataDir }),
@@ -73,7 +73,13 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   t.equal(search.status, 200, search.text);
   t.same([search.body.total, search.body.results], [0, []], 'an empty index finds nothing');
 
+  // The image's HEALTHCHECK command.
+  const healthcheck = () => exec(process.execPath, ['bin/healthcheck.js'], { cwd: REPO_ROOT, env: plainEnv({ PORT: new URL(url).port, HOST: '127.0.0.1' }) })
+    .then(() => 0, (err: { code: number }) => err.code);
+  t.equal(await healthcheck(), 0, 'the health check passes while the server answers');
+
   server.kill('SIGTERM');
   t.equal(await exited, 0, 'stops gracefully');
   t.notMatch(stderr, /LOADER-IMPORT/, 'the server ran without tsx');
+  t.equal(await healthcheck(), 1, 'and fails once it is gone');
 });
