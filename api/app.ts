@@ -29,6 +29,7 @@ import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { InFlight } from './middleware/in-flight.js';
+import { RefusalPacer } from './middleware/refusal-pacing.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './routes/alerts.js';
@@ -118,11 +119,12 @@ export function createApp(deps: AppDeps): App {
     ...(deps.https ? { httpsServerOptions: deps.https } : {}),
   });
   const inFlight = new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg);
-  const admit = admission(context.keys, context.usage, context.clock, inFlight);
+  const pacer = new RefusalPacer();
+  const admit = admission(context.keys, context.usage, context.clock, inFlight, pacer);
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
-  registerMcp(server, context, inFlight);
+  registerMcp(server, context, inFlight, pacer);
   registerHealth(server, context);
   registerReference(server);
   registerDashboard(server, context);

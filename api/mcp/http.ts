@@ -12,6 +12,7 @@ import type { Principal } from '../db/keys.js';
 import type { AppContext } from '../context.js';
 import { identify, quotaCounter, quotaExceeded, type QuotaUse } from '../middleware/admission.js';
 import type { InFlight } from '../middleware/in-flight.js';
+import { afterPause, type RefusalPacer } from '../middleware/refusal-pacing.js';
 import { declaredTooLarge, readJsonBody, TOO_LARGE } from '../middleware/json-body.js';
 import { NO_STORE, SECURITY_HEADERS } from '../middleware/reply.js';
 import { PayloadTooLargeError, TooManyInFlightError } from '../../lib/errors.js';
@@ -31,7 +32,7 @@ function isToolCall(message: JSONRPCMessage): message is JSONRPCMessage & { meth
   return 'method' in message && message.method === 'tools/call' && 'id' in message;
 }
 
-export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight): void {
+export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight, pacer: RefusalPacer): void {
   const count = quotaCounter(ctx.usage, ctx.clock);
   const forbidden = `This feature requires ${withArticle('enterprise')} subscription`;
 
@@ -53,8 +54,11 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight)
       inFlight.enter(principal, res);
     } catch (err) {
       if (!(err instanceof TooManyInFlightError)) throw err;
-      refuse(res, 429, err.message, { 'Retry-After': String(err.retryAfterSeconds) });
-      return next(false);
+      pacer.pace(principal, err);
+      return afterPause(err, () => {
+        refuse(res, 429, err.message, { 'Retry-After': String(err.retryAfterSeconds) });
+        next(false);
+      });
     }
     req.principal = principal;
     next();
