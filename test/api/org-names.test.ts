@@ -1,6 +1,6 @@
 // Organization names: one canonical form (trimmed, NFC) wherever a name enters (KeyStore.create, so
 // pdi keys create and the dashboard; pdi report --org through ReportStore.orgId), invisible characters
-// refused with the character named, and migration 5 bringing older names to that form.
+// refused with the character named, and the account migration that brings older names to that form.
 import t from 'tap';
 import Database from 'better-sqlite3';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
@@ -69,11 +69,14 @@ t.test('when the dashboard and the CLI create keys for one name in NFD and NFC, 
   t.same([...orgs], [NFC]);
 });
 
-/** An account database at migration 4 (before names were canonical), with these organizations and a key each. */
-function databaseAt4(file: string, orgs: { id: string; name: string; created_at: string }[]): void {
+/** The migration that makes names canonical. */
+const NAMES_MIGRATION = MIGRATIONS.find((m) => m.name.startsWith('organization names in NFC'))!.version;
+
+/** An account database as it was before names were canonical, with these organizations and a key each. */
+function databaseBeforeNames(file: string, orgs: { id: string; name: string; created_at: string }[]): void {
   const db = new Database(file);
-  for (const m of MIGRATIONS.filter((m) => m.version <= 4)) db.exec(m.sql);
-  db.pragma('user_version = 4');
+  for (const m of MIGRATIONS.filter((m) => m.version < NAMES_MIGRATION)) db.exec(m.sql);
+  db.pragma(`user_version = ${NAMES_MIGRATION - 1}`);
   for (const o of orgs) {
     db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)').run(o.id, o.name, o.created_at);
     db.prepare("INSERT INTO api_keys (id, org_id, tier, digest, created_at) VALUES (?, ?, 'pro', ?, ?)").run(`key_${o.id}`, o.id, `digest-${o.id}`, o.created_at);
@@ -83,7 +86,7 @@ function databaseAt4(file: string, orgs: { id: string; name: string; created_at:
 
 t.test('when an older database is opened, then its names are migrated to NFC without invisible characters, and names that became equal stay apart', async (t) => {
   const file = accountsDbPath(tempDir(t));
-  databaseAt4(file, [
+  databaseBeforeNames(file, [
     { id: 'org_nfd', name: NFD, created_at: '2026-01-01T00:00:00Z' },
     { id: 'org_acme_zw', name: 'Acme\u200b', created_at: '2026-01-02T00:00:00Z' },
     { id: 'org_acme', name: 'Acme', created_at: '2026-01-03T00:00:00Z' },
