@@ -41,8 +41,6 @@ function items(dataDir: string, withIndex: boolean): BackupItem[] {
 }
 
 export const backupCommand: Command = {
-  name: 'backup',
-  summary: 'copy the state (accounts, documents, ingest) while the server runs',
   usage: USAGE,
   async run(argv) {
     const { values, positionals } = parse({ usage: USAGE }, argv, {
