@@ -51,7 +51,6 @@ export const reindexCommand: Command = {
       } catch (err) {
         if (!signal.aborted) throw err;
         process.stdout.write(`${label}: ${(err as Error).message}; the previous index keeps serving\n`);
-        process.exitCode = 1;
       }
     });
     // Of every source, a damaged embedded index is replaced (ingest/recover.ts); of one, it is reported.
