@@ -4,6 +4,7 @@
 // No handler can throw past restify: route steps return promises (a throw becomes a rejection that
 // restify hands to our formatter, masked when it is a 500). restify's handleUncaughtExceptions would
 // do that with a per-request domain, which cost two thirds of the throughput here.
+import type https from 'node:https';
 import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
@@ -28,7 +29,9 @@ import { MonitorStore } from './db/monitoring.js';
 import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { InFlight } from './middleware/in-flight.js';
+import { RefusalPacer } from './middleware/refusal-pacing.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
+import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './routes/alerts.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerEntity } from './routes/entity.js';
@@ -58,6 +61,8 @@ export interface AppDeps {
   clock?: Clock;
   /** How often quota counts are written behind (ms). */
   usageFlushMs?: number;
+  /** Serves HTTPS with these options (lib/tls.ts) instead of HTTP. */
+  https?: https.ServerOptions;
 }
 
 export interface App {
@@ -111,14 +116,18 @@ export function createApp(deps: AppDeps): App {
     // restify's default (100 characters) turned a longer source_id into an unknown route; the
     // contract sets no limit, and a URL is bounded by Node's 16 KiB header limit anyway.
     maxParamLength: 16_384,
+    ...(deps.https ? { httpsServerOptions: deps.https } : {}),
   });
-  const admit = admission(context.keys, context.usage, context.clock, new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg));
+  const inFlight = new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg);
+  const pacer = new RefusalPacer();
+  const admit = admission(context.keys, context.usage, context.clock, inFlight, pacer);
   installErrorHandling(server, log, admit);
 
   registerModels(server, context);
-  registerMcp(server, context);
+  registerMcp(server, context, inFlight, pacer);
   registerHealth(server, context);
   registerReference(server);
+  registerDashboard(server, context);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
   registerUsage(routes, context);

@@ -2,6 +2,7 @@
 // finish (up to 10 s), lets running report jobs finish (up to 10 s), flushes quota counts and closes
 // the databases.
 import fs from 'node:fs';
+import type { Server as TlsServer } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
@@ -18,6 +19,7 @@ import { startAlerts, type AlertService } from './jobs/alerts.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from '../lib/server-lock.js';
+import { readTlsCredentials, reloadOnSighup, secureOptions, type TlsCredentials } from '../lib/tls.js';
 
 const DRAIN_MS = 10_000;
 /**
@@ -40,16 +42,18 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  // Unreadable or mismatched files fail the start before anything is opened.
+  const tls = config.tls ? readTlsCredentials(config.tls) : null;
   const lock = ServerLock.acquire(config.dataDir);
   try {
-    return await startLocked(config, logger, lock);
+    return await startLocked(config, logger, lock, tls);
   } catch (err) {
     lock.release();
     throw err;
   }
 }
 
-async function startLocked(config: Config, logger: Logger, lock: ServerLock): Promise<RunningServer> {
+async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls: TlsCredentials | null): Promise<RunningServer> {
   const db = openDatabase(accountsDbPath(config.dataDir));
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
   const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
@@ -58,7 +62,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   // Opened before listening: a store without an entity index gets it built here, once.
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
   const entityReaders = new EntityReaders(documents.db);
-  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger });
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger, https: tls ? secureOptions(tls) : undefined });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -97,8 +101,10 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const bound = http.address();
   const port = typeof bound === 'object' && bound ? bound.port : config.port;
   const address = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : String(bound);
-  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  const url = `${tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   logger.info({ address, url, dataDir: config.dataDir, engine: search.engine, embedder: embedder.id }, 'listening');
+  if (tls) logger.info({ fingerprint: tls.fingerprint, validTo: tls.validTo }, 'serving HTTPS; SIGHUP reloads PDI_TLS_CERT and PDI_TLS_KEY');
+  const stopReloading = config.tls ? reloadOnSighup(http as unknown as TlsServer, config.tls, logger) : () => {};
   // Reports left pending by a stop or a crash run again now.
   app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
@@ -109,6 +115,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock): Pr
   const stop = () => {
     stopping ??= (async () => {
       logger.info('stopping: draining requests in flight');
+      stopReloading();
       const force = setTimeout(() => http.closeAllConnections(), DRAIN_MS);
       await new Promise<void>((resolve) => http.close(() => resolve()));
       clearTimeout(force);

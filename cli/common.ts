@@ -2,16 +2,15 @@
 // arguments and the ingest runtime.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
-import { openRuntime, type Runtime } from '../ingest/runtime.js';
+import type { Runtime } from '../ingest/runtime.js';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger, createSentenceLogger, type Logger } from '../lib/logger.js';
 import type { CreateOptions } from '../lib/search/index.js';
 
 export class UsageError extends Error {}
 
+/** A command group; its name and one-line summary are in cli/pdi.ts, which loads it only to run it. */
 export interface Command {
-  name: string;
-  summary: string;
   usage: string;
   run(argv: string[]): Promise<void>;
 }
@@ -77,6 +76,8 @@ function cliLogger(): Logger {
 
 export async function withRuntime<T>(fn: (rt: Runtime) => Promise<T>, opts: CreateOptions = {}): Promise<T> {
   const cfg = config();
+  // Loaded here, not at the top: it brings the engines and the embedder, which `pdi keys` does not need.
+  const { openRuntime } = await import('../ingest/runtime.js');
   const rt = await openRuntime(cfg, cliLogger(), opts);
   try {
     return await fn(rt);

@@ -52,8 +52,6 @@ Options:
 Sources: ${SOURCES} (e_procurement = kimdis).`;
 
 export const ingestCommand: Command = {
-  name: 'ingest',
-  summary: 'fetch (or replay) a source through the pipeline into the index',
   usage: INGEST_USAGE,
   async run(argv) {
     const { values, positionals } = parse({ usage: INGEST_USAGE }, argv, {
@@ -106,8 +104,6 @@ const DEMO_USAGE = `Usage: pdi demo
   real pipeline. npm start does this by itself on an empty index unless PDI_DEMO=0.`;
 
 export const demoCommand: Command = {
-  name: 'demo',
-  summary: 'load the demo corpus through the pipeline',
   usage: DEMO_USAGE,
   async run(argv) {
     parse({ usage: DEMO_USAGE }, argv, {});

@@ -31,8 +31,6 @@ function withStore<T>(fn: (store: KeyStore) => T, absent?: () => T): T {
 }
 
 export const keysCommand: Command = {
-  name: 'keys',
-  summary: 'create, list and revoke API keys',
   usage: USAGE,
   async run(argv) {
     const [sub, ...rest] = argv;

@@ -38,8 +38,6 @@ function requestId(message: JSONRPCMessage): string | number | undefined {
 }
 
 export const mcpCommand: Command = {
-  name: 'mcp',
-  summary: 'serve the MCP tools over stdio for an Enterprise key',
   usage: USAGE,
   async run(argv) {
     const { values } = parse({ usage: USAGE }, argv, { key: { type: 'string' }, url: { type: 'string' } });

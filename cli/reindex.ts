@@ -16,8 +16,6 @@ const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
   no server runs.`;
 
 export const reindexCommand: Command = {
-  name: 'reindex',
-  summary: 'rebuild the index from stored records and swap atomically',
   usage: REINDEX_USAGE,
   async run(argv) {
     const { positionals } = parse({ usage: REINDEX_USAGE }, argv, {}, true);

@@ -23,8 +23,6 @@ const USAGE = `Usage:
       --json      prints one line {"id","file","documents","risk_score","status"} instead of a sentence.`;
 
 export const reportCommand: Command = {
-  name: 'report',
-  summary: 'generate a due-diligence report (PDF) for an entity',
   usage: USAGE,
   async run(argv) {
     const [sub, ...rest] = argv;

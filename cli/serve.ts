@@ -6,8 +6,6 @@ const USAGE = `Usage: pdi serve
   The engine is Elasticsearch when ELASTICSEARCH_URL is set, else the embedded one.`;
 
 export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'serve the API (same as npm start)',
   usage: USAGE,
   async run(argv) {
     parse({ usage: USAGE }, argv, {});

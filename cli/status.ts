@@ -13,8 +13,6 @@ const STATUS_USAGE = `Usage: pdi status [--json]
 const STATUS_ENGINE_TIMEOUT_MS = 5_000;
 
 export const statusCommand: Command = {
-  name: 'status',
-  summary: 'engine, embedder and per-source index and ingest state',
   usage: STATUS_USAGE,
   async run(argv) {
     const { values } = parse({ usage: STATUS_USAGE }, argv, { json: { type: 'boolean', default: false } });

@@ -2,14 +2,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
+import { projectPath } from '../lib/paths.js';
 import { ingestSource, type PipelineDeps, type Progress, type RunSummary } from './pipeline.js';
 import { SOURCE_MODULES } from './sources/index.js';
 
-export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../data/demo');
+export const DEMO_DIR = projectPath('data', 'demo');
 
 /** The sources the demo corpus has saved responses for. */
 export function demoSources(dir = DEMO_DIR): SourceName[] {

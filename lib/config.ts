@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectPath } from './paths.js';
 
-const DEFAULT_DATA_DIR = fileURLToPath(new URL('../var', import.meta.url));
+const DEFAULT_DATA_DIR = projectPath('var');
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, problem: string) {
@@ -17,6 +17,8 @@ export class ConfigError extends Error {
 export interface Config {
   port: number;
   host: string;
+  /** PEM files of the certificate and key the API serves HTTPS with (PDI_TLS_CERT + PDI_TLS_KEY), or null for HTTP. */
+  tls: TlsFiles | null;
   dataDir: string;
   elasticsearchUrl: string | null;
   indexPrefix: string;
@@ -45,6 +47,13 @@ export interface Config {
   maxInFlightPerOrg: number;
   /** How long the API waits for one engine read before answering 504. */
   engineDeadlineMs: number;
+  /** PDI_ADMIN_TOKEN: signs the operator in to /dashboard; null leaves the dashboard off (404). */
+  adminToken: string | null;
+}
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
 }
 
 /** Used when PDI_ASK_MODELS is unset; the first entry is the default. */
@@ -157,12 +166,19 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PDI_MAX_IN_FLIGHT_PER_ORG', `must be at least PDI_MAX_IN_FLIGHT_PER_KEY (${maxInFlightPerKey}), got "${maxInFlightPerOrg}"`);
   }
 
+  const adminToken = text(env, 'PDI_ADMIN_TOKEN');
+  // Anyone who reaches the server may try it (1 s apart at best, more after each failure).
+  if (adminToken !== null && adminToken.length < MIN_ADMIN_TOKEN) {
+    throw new ConfigError('PDI_ADMIN_TOKEN', `must be at least ${MIN_ADMIN_TOKEN} characters (e.g. openssl rand -hex 24), got ${adminToken.length}`);
+  }
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
+    tls: tlsFiles(env),
     // The default is the checkout's own folder, not ./var of wherever a command runs: a key created by
     // `npx pdi` in a subfolder went to another database than the server's.
     dataDir: dataDir(env),
@@ -186,8 +202,12 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlightPerKey,
     maxInFlightPerOrg,
     engineDeadlineMs,
+    adminToken,
   };
 }
+
+/** The shortest PDI_ADMIN_TOKEN accepted. */
+const MIN_ADMIN_TOKEN = 16;
 
 /** The longest PDI_LLM_TIMEOUT: an ask waits for its answer that long at most. */
 const MAX_LLM_TIMEOUT_MS = 300_000;
@@ -205,6 +225,19 @@ function llm(env: Env): Config['llm'] {
     throw new ConfigError('PDI_LLM_TIMEOUT', `must be a duration from 1s to 5m such as 20s, got "${timeout}"`);
   }
   return { url: endpoint, key, timeoutMs };
+}
+
+/**
+ * PDI_TLS_CERT and PDI_TLS_KEY come together. Only the paths are read here: the files are read when the
+ * server starts (lib/tls.ts), so that a `pdi` command run by another user does not need them.
+ */
+function tlsFiles(env: Env): TlsFiles | null {
+  const cert = text(env, 'PDI_TLS_CERT');
+  const key = text(env, 'PDI_TLS_KEY');
+  if (cert === null && key === null) return null;
+  if (cert === null) throw new ConfigError('PDI_TLS_CERT', 'must be set when PDI_TLS_KEY is (the PEM certificate file served with that key)');
+  if (key === null) throw new ConfigError('PDI_TLS_KEY', 'must be set when PDI_TLS_CERT is (the PEM private key file of that certificate)');
+  return { certFile: path.resolve(cert), keyFile: path.resolve(key) };
 }
 
 /** PDI_DATA_DIR: created on first use; a file by that name is a mistake to say, not EEXIST from mkdir. */

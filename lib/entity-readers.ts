@@ -3,6 +3,7 @@
 // of the API behind it, and ten clients resolving took turns on one core. Each thread opens its own
 // connection to documents.db (WAL: it sees every committed write and never waits for the writer).
 import { Worker } from 'node:worker_threads';
+import { workerModule } from './paths.js';
 import type { Sqlite } from './sqlite.js';
 import { EntityIndex, type EntityAggregate, type EntityQuery } from './entities.js';
 
@@ -81,8 +82,8 @@ export class EntityReaders {
   }
 
   private start(slot: number): Reader {
-    // The parent's flags are not passed on: they would register tsx twice (the entry registers it).
-    const worker = new Worker(new URL('./entity-reader-entry.js', import.meta.url), { workerData: { file: this.db.name }, execArgv: [] });
+    // The parent's flags are not passed on: they would register tsx twice (the source entry registers it).
+    const worker = new Worker(workerModule('entity-reader-worker', import.meta.url), { workerData: { file: this.db.name }, execArgv: [] });
     worker.unref();
     const reader: Reader = { worker, running: null, failure: null };
     worker.on('message', (reply: ResolveReply) => {

@@ -32,13 +32,14 @@ export class UnsupportedMediaTypeError extends AppError {
 export class ValidationError extends AppError {
   constructor(message: string) { super(422, message); }
 }
-export class QuotaExceededError extends AppError {
+/** A 429: the key must wait `retryAfterSeconds`; the API may hold the answer `answerAfterMs` first. */
+export class RefusalError extends AppError {
+  answerAfterMs = 0;
   constructor(message: string, readonly retryAfterSeconds: number) { super(429, message); }
 }
+export class QuotaExceededError extends RefusalError {}
 /** More requests of one key (or organization) in flight than it may have at once; not counted against the quota. */
-export class TooManyInFlightError extends AppError {
-  constructor(message: string, readonly retryAfterSeconds: number) { super(429, message); }
-}
+export class TooManyInFlightError extends RefusalError {}
 export class NotImplementedError extends AppError {
   constructor(message: string) { super(501, message); }
 }

@@ -3,7 +3,8 @@
 # (scripts/elasticsearch.sh) unless ELASTICSEARCH_URL is already set, fetches the test embedding model
 # (scripts/fetch-model.sh), runs tap, stops what it started, and ends with "N passed, N failed".
 # Prints a line per test file and the failures at the end (scripts/test-reporter.mjs); the full TAP
-# stream and the tests' stderr stay in .tap/last-run.tap and .tap/last-run.stderr.
+# stream and the tests' stderr stay in .tap/last-run.tap and .tap/last-run.stderr (PDI_TEST_LOG names
+# them otherwise: the reliability suite keeps .tap/reliability.*).
 # Arguments are passed to tap (e.g. a test file).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -50,9 +51,13 @@ if [ ! -d ../shared/fixtures ]; then
   echo "WARNING: ../shared/fixtures is absent; the tests that read it are skipped" >&2
 fi
 
+# Once, before the tests: the compiled build's test runs it, `npm start` runs it, and the CLI the tests
+# start (bin/pdi.js) runs it when it is current. A failed build fails that test; the rest still runs.
+node scripts/build.mjs --if-stale >&2 || echo "WARNING: npm run build failed; the compiled build's test will fail" >&2
+
 mkdir -p .tap
-log=.tap/last-run.tap
-npx tap --reporter=tap "$@" 2>.tap/last-run.stderr | tee "$log" | node scripts/test-reporter.mjs
+log=".tap/${PDI_TEST_LOG:-last-run}.tap"
+npx tap --reporter=tap "$@" 2>".tap/${PDI_TEST_LOG:-last-run}.stderr" | tee "$log" | node scripts/test-reporter.mjs
 status=${PIPESTATUS[0]}
 
 # tap's closing line: "# { total: 12, pass: 11, fail: 1, skip: 1 }"

@@ -6,14 +6,15 @@ import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const KEY_FILE = 'webhook-signing.key';
+/** The signing key's file in the data folder. */
+export const WEBHOOK_KEY_FILE = 'webhook-signing.key';
 
 export class WebhookSecrets {
   private constructor(private readonly key: Buffer) {}
 
   /** The data folder's signing key, created on first use. */
   static inDataDir(dataDir: string): WebhookSecrets {
-    const file = path.join(dataDir, KEY_FILE);
+    const file = path.join(dataDir, WEBHOOK_KEY_FILE);
     fs.mkdirSync(dataDir, { recursive: true });
     try {
       // 'wx': two processes starting at once never write two different keys.

@@ -4,7 +4,9 @@
 // so concurrent requests can never overshoot the quota. The counts are written behind, in one
 // transaction every `flushIntervalMs` and on close. A crash can therefore forget at most the requests
 // counted in the last flush interval (1 s by default): those keys may get that many extra requests
-// that day. One server process per data directory (the counts live in that process).
+// that day. The timer alone ran seconds late under saturating load (4,000 requests at once), so a
+// count also writes when the interval has passed (docs/reliability.md). One server process per data
+// directory (the counts live in that process).
 //
 // A write that fails (another process holds the file's write lock past a short wait, a read-only or
 // full disk) keeps the counts in memory and is tried again at the next interval: the quota stays exact
@@ -35,8 +37,10 @@ export class UsageCounter {
   private readonly write;
   /** Whether the last write failed: logged when a run of failures starts and when it ends. */
   private failing = false;
+  /** performance.now() of the last write tried. */
+  private flushedAt = performance.now();
 
-  constructor(private readonly db: Db, flushIntervalMs = 1_000, private readonly log?: Logger) {
+  constructor(private readonly db: Db, private readonly flushIntervalMs = 1_000, private readonly log?: Logger) {
     this.read = db.prepare('SELECT count FROM daily_usage WHERE key_id = ? AND day = ?').pluck();
     this.write = db.prepare(
       `INSERT INTO daily_usage (key_id, day, count) VALUES (?, ?, ?)
@@ -63,6 +67,7 @@ export class UsageCounter {
     if (e.count >= quota) return { allowed: false, used: e.count };
     e.count += 1;
     this.dirty.add(keyId);
+    if (performance.now() - this.flushedAt >= this.flushIntervalMs) this.flush();
     return { allowed: true, used: e.count };
   }
 
@@ -70,8 +75,39 @@ export class UsageCounter {
     return this.entry(keyId, day).count;
   }
 
+  /** Each key's count per day from `since` (YYYY-MM-DD) on, counts not yet written included. */
+  countsSince(since: string): Map<string, Map<string, number>> {
+    const out = new Map<string, Map<string, number>>();
+    const add = (keyId: string, day: string, count: number) => {
+      if (day < since || count === 0) return;
+      let days = out.get(keyId);
+      if (!days) out.set(keyId, (days = new Map()));
+      // Written counts only grow (the write keeps the larger), so the larger of the two is the truth.
+      days.set(day, Math.max(days.get(day) ?? 0, count));
+    };
+    const rows = this.db.prepare('SELECT key_id, day, count FROM daily_usage WHERE day >= ?').all(since) as { key_id: string; day: string; count: number }[];
+    for (const r of rows) add(r.key_id, r.day, r.count);
+    for (const [keyId, e] of this.inMemory()) add(keyId, e.day, e.count);
+    return out;
+  }
+
+  /** Each key's last day with a counted request (keys never used are absent). */
+  lastUsedDays(): Map<string, string> {
+    const rows = this.db.prepare('SELECT key_id, max(day) AS day FROM daily_usage WHERE count > 0 GROUP BY key_id').all() as { key_id: string; day: string }[];
+    const out = new Map(rows.map((r) => [r.key_id, r.day]));
+    for (const [keyId, e] of this.inMemory()) {
+      if (e.count > 0 && e.day > (out.get(keyId) ?? '')) out.set(keyId, e.day);
+    }
+    return out;
+  }
+
+  private inMemory(): (readonly [string, Entry])[] {
+    return [...this.yesterday, ...this.entries];
+  }
+
   /** Writes the counts behind; false when the write failed (the counts stay in memory for the next). */
   flush(waitMs = FLUSH_WAIT_MS): boolean {
+    this.flushedAt = performance.now();
     if (this.dirty.size === 0 && this.yesterday.length === 0) return true;
     const rows = [...this.yesterday, ...[...this.dirty].map((k) => [k, this.entries.get(k)!] as const)];
     try {

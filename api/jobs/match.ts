@@ -1,7 +1,8 @@
 // Which active profiles and monitored entities a new document concerns (decisions "Alerts and
 // deliveries", "Monitoring"). Keywords fold and stem as search does (lib/greek.ts tokens: case, accents,
-// final sigma; lib/stem.ts: `συμβάσεις` finds `σύμβαση`); names as entity resolution does (lib/names.ts: also Greeklish and legal forms). Profiles are
-// compiled once per watcher pass, a document's words once per document.
+// final sigma; lib/stem.ts: `συμβάσεις` finds `σύμβαση`); names as entity resolution does (lib/names.ts:
+// also Greeklish and legal forms). Profiles and entities are compiled into a MatchIndex once per batch,
+// a document's words once per document.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { normalizeAda } from '../../lib/identifiers.js';
 import type { ProfileRecord } from '../db/alerts.js';
@@ -27,9 +28,14 @@ export class DocumentText {
     return `${this.doc.title}\n${this.doc.summary}\n${this.doc.content}`;
   }
 
-  hasWord(word: string): boolean {
+  /** The document's folded, stemmed words. */
+  wordSet(): Set<string> {
     this.words ??= new Set(keywordWords(this.text()));
-    return this.words.has(word);
+    return this.words;
+  }
+
+  hasWord(word: string): boolean {
+    return this.wordSet().has(word);
   }
 
   /** Whether the folded words `phrase` occur in a row (space-joined; one word is a word lookup). */
@@ -53,6 +59,8 @@ const foldedSet = (items: string[]) => (items.length === 0 ? null : new Set(item
 
 export interface ProfileMatcher {
   profile: ProfileRecord;
+  /** The first word of each keyword: a document without any of them cannot match (empty: no keywords). */
+  firstWords: string[];
   matches(text: DocumentText): boolean;
 }
 
@@ -64,6 +72,7 @@ export function profileMatcher(profile: ProfileRecord): ProfileMatcher {
   const keywords = f.keywords.map(keywordWords).filter((k) => k.length > 0);
   return {
     profile,
+    firstWords: keywords.map((k) => k[0]!),
     matches(text) {
       const d = text.doc;
       if (sources && !sources.has(d.source)) return false;
@@ -84,6 +93,65 @@ export function entityMatches(entity: EntityRecord, text: DocumentText): boolean
   }
   const key = ` ${entity.match_key} `;
   return text.namePhrases().some((n) => n.includes(key));
+}
+
+const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+};
+
+/** The items of `lists` (positions in `all`) once each, in the order of `all`. */
+function inOrder<T>(all: T[], lists: (number[] | undefined)[]): T[] {
+  const at = new Set<number>();
+  for (const list of lists) if (list) for (const i of list) at.add(i);
+  return [...at].sort((a, b) => a - b).map((i) => all[i]!);
+}
+
+/**
+ * Active profiles and monitored entities indexed by what a document must hold for them to match: a
+ * profile by the first word of each keyword, an entity by its AFM, its ADA or the first word of its
+ * name key. A document is then checked only against the candidates its words and identifiers name,
+ * not against every profile and entity; the candidates are checked in full as before.
+ */
+export class MatchIndex {
+  private readonly byWord = new Map<string, number[]>();
+  private readonly unkeyed: number[] = [];
+  private readonly byAfm = new Map<string, number[]>();
+  private readonly byAda = new Map<string, number[]>();
+  private readonly byNameWord = new Map<string, number[]>();
+
+  constructor(readonly profiles: ProfileMatcher[], readonly entities: EntityRecord[]) {
+    profiles.forEach((m, i) => {
+      if (m.firstWords.length === 0) this.unkeyed.push(i);
+      for (const w of new Set(m.firstWords)) push(this.byWord, w, i);
+    });
+    entities.forEach((e, i) => {
+      if (e.identifier_type === 'afm') push(this.byAfm, e.match_key, i);
+      else if (e.identifier_type === 'ada') push(this.byAda, e.match_key, i);
+      else push(this.byNameWord, e.match_key.split(' ')[0]!, i);
+    });
+  }
+
+  /** The profiles whose filters the document meets. */
+  profilesMatching(text: DocumentText): ProfileMatcher[] {
+    const lists: (number[] | undefined)[] = [this.unkeyed];
+    if (this.byWord.size > 0) for (const w of text.wordSet()) lists.push(this.byWord.get(w));
+    return inOrder(this.profiles, lists).filter((m) => m.matches(text));
+  }
+
+  /** The monitored entities the document names. */
+  entitiesMatching(text: DocumentText): EntityRecord[] {
+    if (this.entities.length === 0) return [];
+    const d = text.doc;
+    const lists = d.entities.afm.map((a) => this.byAfm.get(a));
+    if (d.source_id.startsWith('diavgeia:')) lists.push(this.byAda.get(d.source_id.slice('diavgeia:'.length)));
+    for (const a of d.entities.ada) lists.push(this.byAda.get(normalizeAda(a) ?? ''));
+    if (this.byNameWord.size > 0) {
+      for (const phrase of text.namePhrases()) for (const w of phrase.split(' ')) if (w) lists.push(this.byNameWord.get(w));
+    }
+    return inOrder(this.entities, lists).filter((e) => entityMatches(e, text));
+  }
 }
 
 /** decisions.md "Monitoring": the event a document raises, by its source and category. */

@@ -10,8 +10,8 @@ import type { Logger } from '../../lib/logger.js';
 import { FULL_CONTENT_FIELDS, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
 import { AlertStore, type ProfileRecord } from '../db/alerts.js';
 import type { Db } from '../db/database.js';
-import { MonitorStore, type EntityRecord } from '../db/monitoring.js';
-import { DocumentText, entityMatches, eventSummary, eventTypeOf, profileMatcher, type ProfileMatcher } from './match.js';
+import { MonitorStore } from '../db/monitoring.js';
+import { DocumentText, eventSummary, eventTypeOf, MatchIndex, profileMatcher } from './match.js';
 
 /** Feed entries matched per transaction; the event loop is yielded to requests between batches. */
 const BATCH = 500;
@@ -96,20 +96,23 @@ export class Watcher {
 
   /** One batch in one transaction; returns the deliveries recorded. */
   private record(entries: FeedEntry[]): number {
-    const profiles = this.alerts.activeProfiles().map(profileMatcher);
+    const index = new MatchIndex(this.alerts.activeProfiles().map(profileMatcher), this.monitor.activeEntities());
     const byOrg = new Map<string, ProfileRecord[]>();
-    for (const m of profiles) byOrg.set(m.profile.org_id, [...(byOrg.get(m.profile.org_id) ?? []), m.profile]);
-    const entities = this.monitor.activeEntities();
+    for (const { profile } of index.profiles) {
+      const list = byOrg.get(profile.org_id);
+      if (list) list.push(profile);
+      else byOrg.set(profile.org_id, [profile]);
+    }
     let deliveries = 0;
     this.opts.db.transaction(() => {
       const now = this.clock().toISOString();
-      for (const entry of entries) deliveries += this.recordEntry(entry, profiles, entities, byOrg, now);
+      for (const entry of entries) deliveries += this.recordEntry(entry, index, byOrg, now);
       this.st.advance.run(WATERMARK, entries[entries.length - 1]!.seq, now);
     }).immediate();
     return deliveries;
   }
 
-  private recordEntry(entry: FeedEntry, profiles: ProfileMatcher[], entities: EntityRecord[], byOrg: Map<string, ProfileRecord[]>, now: string): number {
+  private recordEntry(entry: FeedEntry, index: MatchIndex, byOrg: Map<string, ProfileRecord[]>, now: string): number {
     const text = new DocumentText(entry.doc);
     const sourceId = entry.doc.source_id;
     let stored = false;
@@ -123,10 +126,10 @@ export class Watcher {
     };
     // Profiles hear of new documents stored after they were made; an update is no new document.
     if (entry.kind === 'new') {
-      for (const m of profiles) if (m.profile.created_at <= entry.stored_at && m.matches(text)) deliver(m.profile, '');
+      for (const { profile } of index.profilesMatching(text)) if (profile.created_at <= entry.stored_at) deliver(profile, '');
     }
-    for (const entity of entities) {
-      if (entity.created_at > entry.stored_at || !entityMatches(entity, text)) continue;
+    for (const entity of index.entitiesMatching(text)) {
+      if (entity.created_at > entry.stored_at) continue;
       const eventId = randomUUID();
       const raised = this.st.event.run(eventId, entity.org_id, entity.id, sourceId, eventTypeOf(entry.doc), eventSummary(entity, entry.doc), now).changes;
       if (raised === 0) continue; // one event per (entity, document)

@@ -24,16 +24,17 @@ const DEFAULT_MAX_CHARS = 20_000;
 
 const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
 
-type Signal = { signal: AbortSignal };
+/** What a tool's engine reads carry: the call's abort signal, and the key whose turn it takes in the reader queue. */
+type Read = { signal: AbortSignal; tenant: string };
 
 /**
  * The tool's answer as JSON text. Our errors (AppError: 404, 422, 503…) become tool errors with their
  * detail, as the REST error body has it; anything else is logged and masked, as errors.ts masks a 500.
  */
-function tool<A>(ctx: AppContext, name: string, run: (args: A, read: Signal) => Promise<unknown>) {
-  return async (args: A, extra: Signal): Promise<CallToolResult> => {
+function tool<A>(ctx: AppContext, tenant: string, name: string, run: (args: A, read: Read) => Promise<unknown>) {
+  return async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
     try {
-      const value = await run(args, { signal: extra.signal });
+      const value = await run(args, { signal: extra.signal, tenant });
       return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
     } catch (err) {
       if (err instanceof AppError) return { content: [{ type: 'text', text: err.message }], isError: true };
@@ -43,8 +44,8 @@ function tool<A>(ctx: AppContext, name: string, run: (args: A, read: Signal) => 
   };
 }
 
-/** A new MCP server holding the six tools over `ctx` (one per HTTP request in stateless mode). */
-export function mcpServer(ctx: AppContext): McpServer {
+/** A new MCP server holding the six tools over `ctx` for one API key (one per HTTP request in stateless mode). */
+export function mcpServer(ctx: AppContext, tenant: string): McpServer {
   const server = new McpServer(
     { name: 'public-data-intelligence', version: '1.0.0' },
     { instructions: 'Greek public-sector and EU procurement documents: decisions (Diavgeia), contracts and tenders (TED, KIMDIS), statistics, energy regulation, permits. Search or ask first, then read documents by source_id; cite source_url.' },
@@ -61,7 +62,7 @@ export function mcpServer(ctx: AppContext): McpServer {
       offset: z.number().int().min(0).default(0).describe('Results to skip.'),
     },
     annotations: readOnly,
-  }, tool(ctx, 'search_documents', async ({ query, source, limit, offset }: { query: string; source?: string; limit: number; offset: number }, read) => {
+  }, tool(ctx, tenant, 'search_documents', async ({ query, source, limit, offset }: { query: string; source?: string; limit: number; offset: number }, read) => {
     const name = source === undefined ? undefined : resolveSource(source);
     if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
     const result = await ctx.search.search({ text: greekLetters(query), source: name, limit, offset, view: 'metadata' }, read);
@@ -76,7 +77,7 @@ export function mcpServer(ctx: AppContext): McpServer {
       max_chars: z.number().int().min(1000).max(200_000).default(DEFAULT_MAX_CHARS).describe('Longest content text returned, in characters.'),
     },
     annotations: readOnly,
-  }, tool(ctx, 'get_document', async ({ source_id, max_chars }: { source_id: string; max_chars: number }, read) => {
+  }, tool(ctx, tenant, 'get_document', async ({ source_id, max_chars }: { source_id: string; max_chars: number }, read) => {
     const record = listingOf(await findDocument(ctx, source_id, read), true);
     const content = typeof record.content === 'string' ? record.content : '';
     return content.length > max_chars ? { ...record, content: content.slice(0, max_chars), content_truncated: true } : { ...record, content_truncated: false };
@@ -91,7 +92,7 @@ export function mcpServer(ctx: AppContext): McpServer {
       model: z.enum(ctx.config.askModels as [string, ...string[]]).optional().describe('Answer model (GET /v1/models); the first by default.'),
     },
     annotations: readOnly,
-  }, tool(ctx, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
+  }, tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
     const { question, limit, model } = askBody(args, ctx.config.askModels);
     return ctx.asking.ask(question, limit, model, read);
   }));
@@ -106,7 +107,7 @@ export function mcpServer(ctx: AppContext): McpServer {
       offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
     },
     annotations: readOnly,
-  }, tool(ctx, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string; type: string; limit: number; offset: number }) => {
+  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string; type: string; limit: number; offset: number }) => {
     return ctx.entityReaders.resolve(parseEntityQuery(identifier, type), { limit, offset });
   }));
 
@@ -118,7 +119,7 @@ export function mcpServer(ctx: AppContext): McpServer {
       limit: z.number().int().min(1).max(100).default(10).describe('Documents returned, 1 to 100.'),
     },
     annotations: readOnly,
-  }, tool(ctx, 'similar_documents', async ({ source_id, limit }: { source_id: string; limit: number }, read) => {
+  }, tool(ctx, tenant, 'similar_documents', async ({ source_id, limit }: { source_id: string; limit: number }, read) => {
     return similarTo(ctx.search, await findDocument(ctx, source_id, read), limit, read);
   }));
 
@@ -127,7 +128,7 @@ export function mcpServer(ctx: AppContext): McpServer {
     description: 'The data sources: name (what search_documents takes as source), label, status (active when its last ingest succeeded), description and country.',
     inputSchema: {},
     annotations: readOnly,
-  }, tool(ctx, 'list_sources', async () => sourceList(ctx)));
+  }, tool(ctx, tenant, 'list_sources', async () => sourceList(ctx)));
 
   return server;
 }

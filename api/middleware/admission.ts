@@ -5,11 +5,12 @@
 // not a restify `pre` handler: a chain step of its own cost more than the check itself.
 import type { Request, Response } from 'restify';
 import { isoSeconds, nextUtcMidnight, utcDay, type Clock } from '../../lib/clock.js';
-import { QuotaExceededError, UnauthorizedError } from '../../lib/errors.js';
+import { QuotaExceededError, UnauthorizedError, type TooManyInFlightError } from '../../lib/errors.js';
 import type { KeyStore, Principal } from '../db/keys.js';
 import type { UsageCounter } from '../db/usage.js';
 import { DAILY_QUOTA } from '../tiers.js';
 import type { InFlight } from './in-flight.js';
+import type { RefusalPacer } from './refusal-pacing.js';
 
 declare module 'restify' {
   interface Request {
@@ -17,7 +18,10 @@ declare module 'restify' {
   }
 }
 
-/** Sets req.principal and res.quotaHeaders, or throws 401/429 (a 429 with its quota headers and Retry-After). */
+/**
+ * Sets req.principal and res.quotaHeaders, or throws 401/429 (a 429 with its quota headers and
+ * Retry-After, paced: answer it through afterPause).
+ */
 export type Admit = (req: Request, res: Response) => void;
 
 const PUBLIC_PATHS = new Set(['/v1/models', '/v1/models/']);
@@ -124,7 +128,7 @@ export function quotaExceeded(use: QuotaUse): QuotaExceededError {
   return new QuotaExceededError(`Daily quota exceeded. Resets at ${isoSeconds(new Date(use.resetMs))}`, retryAfter);
 }
 
-export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inFlight: InFlight): Admit {
+export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inFlight: InFlight, pacer: RefusalPacer): Admit {
   const count = quotaCounter(usage, clock);
   const today = dayClock(clock);
   return function admit(req: Request, res: Response): void {
@@ -140,19 +144,23 @@ export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inF
     }
     req.principal = principal;
 
+    let release: () => void;
     try {
-      inFlight.enter(principal, res);
+      release = inFlight.enter(principal, res);
     } catch (err) {
       // Refused before it was counted: the quota headers say what is left, unchanged.
       const { day, resetHeader } = today();
       res.quotaHeaders = quotaHeaders(principal, DAILY_QUOTA[principal.tier] - usage.used(principal.keyId, day), resetHeader);
+      pacer.pace(principal, err as TooManyInFlightError);
       throw err;
     }
     const use = count(principal);
     res.quotaHeaders = quotaHeaders(principal, use.quota - use.used, use.resetHeader);
     if (!use.allowed) {
       const err = quotaExceeded(use);
+      release();
       res.setHeader('Retry-After', err.retryAfterSeconds);
+      pacer.pace(principal, err);
       throw err;
     }
   };

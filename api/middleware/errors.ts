@@ -6,6 +6,7 @@ import type { Request, Response, Server } from 'restify';
 import { AppError, operatorMessage } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { needsAdmission, type Admit } from './admission.js';
+import { afterPause } from './refusal-pacing.js';
 import { NO_STORE, SECURITY_HEADERS, setQuotaHeaders } from './reply.js';
 import { percentDecode } from './validate.js';
 
@@ -148,8 +149,10 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
         admit(req, res);
       } catch (refusal) {
         setQuotaHeaders(res);
-        res.send(refusal);
-        return cb();
+        return afterPause(refusal, () => {
+          res.send(refusal);
+          cb();
+        });
       }
     }
     setQuotaHeaders(res);

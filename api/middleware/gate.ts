@@ -6,6 +6,7 @@ import { ForbiddenError, PayloadTooLargeError } from '../../lib/errors.js';
 import type { Tier } from '../db/keys.js';
 import { tierAllows, withArticle } from '../tiers.js';
 import type { Admit } from './admission.js';
+import { afterPause } from './refusal-pacing.js';
 import { declaredTooLarge, TOO_LARGE } from './json-body.js';
 
 export type Step = (req: Request, res: Response) => Promise<void>;
@@ -24,7 +25,7 @@ export function gate(admit: Admit, tier: Tier, step: Step) {
       // Routes without a body too: Node would otherwise read (and drop) a body of any size.
       if (declaredTooLarge(req)) return next(new PayloadTooLargeError(TOO_LARGE));
     } catch (err) {
-      return next(err as Error);
+      return afterPause(err, () => next(err as Error));
     }
     step(req, res).then(() => next(), (err: unknown) => next(err instanceof Error ? err : new Error(String(err))));
   };

@@ -20,8 +20,11 @@ export class InFlight {
     this.orgFull = `Too many requests in flight for this organization's API keys (at most ${perOrg} at once); retry when one has been answered`;
   }
 
-  /** Counts the request in until `res` closes, or throws a 429 (with its Retry-After header set). */
-  enter(principal: Principal, res: Response): void {
+  /**
+   * Counts the request in until `res` closes or the returned release is called (a request refused
+   * after it, whose answer may wait: refusal-pacing.ts), or throws a 429 (with its Retry-After header set).
+   */
+  enter(principal: Principal, res: Response): () => void {
     const { keyId, orgId } = principal;
     const key = this.byKey.get(keyId) ?? 0;
     const org = this.byOrg.get(orgId) ?? 0;
@@ -31,10 +34,15 @@ export class InFlight {
     }
     this.byKey.set(keyId, key + 1);
     this.byOrg.set(orgId, org + 1);
-    res.once('close', () => {
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
       decrement(this.byKey, keyId);
       decrement(this.byOrg, orgId);
-    });
+    };
+    res.once('close', release);
+    return release;
   }
 
   /** Requests of `keyId` in flight now (for tests and the operator). */

@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RequestHandler, Server } from 'restify';
+import { projectPath } from '../../lib/paths.js';
 import { reply } from '../middleware/reply.js';
 
 const require = createRequire(import.meta.url);
 const RENDERER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const DOCUMENT = new URL('../../docs/openapi.json', import.meta.url);
+const DOCUMENT = projectPath('docs', 'openapi.json');
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -1,42 +1,45 @@
 // Alerts' cost beside ingest, and a delivery burst against a slow receiver.
-//   node --import tsx bench/alerts/run.ts [--copies 3] [--profiles 1000] [--entities 1000] [--burst 1000]
-// 1. Ingest: demo corpora with seeds 1..copies through the whole pipeline (embedded engine, hashing
-//    embedder), timed; then one watcher pass over everything they stored, against active profiles
-//    (keywords, sources, value bounds) and monitored entities (AFMs and names of the corpus, and others),
-//    timed: matching plus recording deliveries and events. Reported as a share of the ingest's time.
+//   node --import tsx bench/alerts/run.ts [--copies 3] [--profiles 1000] [--entities 1000] [--burst 1000] [--no-concurrent]
+// 1. Ingest: demo corpora with seeds 1..copies (3: 11,659 documents) through the whole pipeline
+//    (embedded engine, hashing embedder) in a child process, as `pdi ingest` beside the server, timed.
+//    a. Sum: one watcher pass over everything it stored, against active profiles and monitored
+//       entities (workload.ts), timed: matching plus recording deliveries and events.
+//    b. Concurrent: the same ingest into a fresh folder while a watcher in this process (the API
+//       server's) polls the feed every second; the ingest's time beside it, and how long after the
+//       ingest the watcher had matched everything.
+//    Wall and CPU seconds: on a shared machine the CPU figures are the steadier ratio.
 // 2. Burst: `burst` pending webhook deliveries to a loopback receiver that answers each after 1 s,
 //    while GET /v1/models (no quota) is called in a loop; its latency during the burst, and the burst's duration.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { WebhookSecrets } from '../../api/alerts/secret.js';
-import { AlertStore } from '../../api/db/alerts.js';
-import { accountsDbPath, openDatabase } from '../../api/db/database.js';
-import { MonitorStore } from '../../api/db/monitoring.js';
+import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js';
 import { startServer } from '../../api/server.js';
+import { WATCH_EVERY_MS } from '../../api/jobs/alerts.js';
 import { Watcher } from '../../api/jobs/watcher.js';
-import { loadDemo } from '../../ingest/demo.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
-import { IngestState } from '../../ingest/state/store.js';
-import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { loadConfig } from '../../lib/config.js';
-import { HashingEmbedder } from '../../lib/embedding/index.js';
 import { createLogger } from '../../lib/logger.js';
-import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { percentile } from '../percentile.js';
+import { createWorkload, ORGS, workloadOf, type Workload } from './workload.js';
 
 const { values } = parseArgs({ options: {
   copies: { type: 'string', default: '3' },
   profiles: { type: 'string', default: '1000' },
   entities: { type: 'string', default: '1000' },
   burst: { type: 'string', default: '1000' },
+  'no-concurrent': { type: 'boolean', default: false },
 } });
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const cache = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'bench-ingest');
 const log = createLogger('silent');
+const run = promisify(execFile);
 
 function corpora(copies: number): string[] {
   return Array.from({ length: copies }, (_, i) => {
@@ -48,89 +51,85 @@ function corpora(copies: number): string[] {
   });
 }
 
-/** A deterministic pseudo-random sequence (the same profiles every run). */
-function rng(seed: number): () => number {
-  let s = seed;
-  return () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+interface Ingested { stored: number; seconds: number; cpu_seconds: number }
+
+const ingest = async (dataDir: string): Promise<Ingested> =>
+  JSON.parse((await run(process.execPath, ['--import', 'tsx', path.join(root, 'bench/alerts/ingest.ts'), dataDir, ...corpora(Number(values.copies))], { maxBuffer: 1 << 20 })).stdout) as Ingested;
+
+/** The account database of `dataDir` with the workload, and the watermark at the feed's start. */
+function accounts(dataDir: string, workload: Workload): { db: Db; entities: number } {
+  const db = openDatabase(accountsDbPath(dataDir));
+  db.prepare("INSERT INTO watcher_state (name, seq, checked_at) VALUES ('documents', 0, ?)").run(new Date().toISOString());
+  return { db, entities: createWorkload(db, workload, Number(values.profiles), Number(values.entities)) };
 }
 
-async function matching() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-alerts-'));
-  const embedder = new HashingEmbedder();
-  const search = new EmbeddedProvider({ file: path.join(dataDir, 'index.db'), dimension: embedder.dimension, embeddingModel: embedder.id });
-  await search.init();
-  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
-  const deps = { search, embedder, blobs: new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir)), state: new IngestState(IngestState.pathIn(dataDir)), documents, log };
-  const db = openDatabase(accountsDbPath(dataDir));
-  // The watermark at the empty feed's start, as a server running before the ingest has it.
-  new Watcher({ db, documents, log }).watermark();
-  let stored = 0;
-  const started = performance.now();
-  for (const dir of corpora(Number(values.copies))) {
-    for (const run of (await loadDemo(deps, { dir })).runs) stored += run.new + run.updated;
-  }
-  const ingestSeconds = (performance.now() - started) / 1000;
+const count = (db: Db, table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1e6;
+};
+const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;
 
-  // Profiles and entities drawn from the corpus itself, so some match and most do not.
-  // Keywords are title words found in 0.1-1% of the documents: a profile hears of a few, not most.
-  const docsWith = new Map<string, number>();
-  const afms = new Set<string>();
-  const names = new Set<string>();
-  const sample = documents.feedAfter(0, 100_000);
-  for (const entry of sample) {
-    for (const w of new Set(entry.doc.title.toLowerCase().split(/[^\p{L}]+/u).filter((x) => x.length > 5))) docsWith.set(w, (docsWith.get(w) ?? 0) + 1);
-    entry.doc.entities.afm.forEach((a) => afms.add(a));
-    entry.doc.entities.names.forEach((n) => names.add(n));
-  }
-  const words = [...docsWith].filter(([, n]) => n >= sample.length / 1000 && n <= sample.length / 100).map(([w]) => w);
-  const random = rng(7);
-  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
-  // 100 organizations with 10 profiles and 10 entities each: a monitor event goes to every channel of
-  // its organization's profiles, so one organization holding all 1,000 would multiply each event by 1,000.
-  const ORGS = 100;
-  const org = (i: number) => `org_bench${i % ORGS}`;
-  for (let i = 0; i < ORGS; i++) db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, '2000-01-01T00:00:00Z')").run(org(i), `bench${i}`);
-  const alerts = new AlertStore(db);
-  const at = new Date('2000-01-01T00:00:00Z');
-  for (let i = 0; i < Number(values.profiles); i++) {
-    const sources = random() < 0.3 ? [pick(['diavgeia', 'kimdis', 'ted'])] : [];
-    alerts.createProfile(org(i), {
-      name: `p${i}`, channels: ['email'], notify_email: 'a@example.com', webhook_url: null,
-      filters: { keywords: [pick(words), `λέξη${i}`], sources, sectors: [], regions: [], min_value: random() < 0.2 ? 10_000 : null, max_value: null },
-    }, 'salt', at);
-  }
-  const monitor = new MonitorStore(db);
-  const afmList = [...afms];
-  const nameList = [...names];
-  for (let i = 0; i < Number(values.entities); i++) {
-    const r = random();
-    try {
-      if (r < 0.4 && afmList.length) monitor.createEntity(org(i), 'afm', pick(afmList), null, at);
-      else if (r < 0.8 && nameList.length) monitor.createEntity(org(i), 'name', pick(nameList), null, at);
-      else monitor.createEntity(org(i), 'name', `Εταιρεία Δοκιμής ${i}`, null, at);
-    } catch {
-      // The same entity drawn twice (409): one fewer.
-    }
-  }
-  const entities = db.prepare('SELECT count(*) FROM monitored_entities').pluck().get() as number;
+/** Ingest alone, then one watcher pass over what it stored. */
+async function sum(workloadOut: { workload?: Workload }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-alerts-'));
+  const ingested = await ingest(dataDir);
+  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+  const workload = workloadOf(documents.feedAfter(0, 1_000_000));
+  workloadOut.workload = workload;
+  const { db, entities } = accounts(dataDir, workload);
   const watcher = new Watcher({ db, documents, log });
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const read = await watcher.pass();
-  const watchSeconds = (performance.now() - t0) / 1000;
-  const deliveries = db.prepare('SELECT count(*) FROM alert_deliveries').pluck().get() as number;
-  const events = db.prepare('SELECT count(*) FROM monitor_events').pluck().get() as number;
-  await search.close();
-  deps.state.close();
-  deps.blobs.close();
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(cpu0);
+  const result = {
+    documents: ingested.stored, feed_entries: read, organizations: ORGS, profiles: Number(values.profiles), entities,
+    ingest_seconds: +ingested.seconds.toFixed(2), ingest_cpu_seconds: +ingested.cpu_seconds.toFixed(2),
+    watcher_seconds: +seconds.toFixed(2), watcher_cpu_seconds: +cpu.toFixed(2),
+    watcher_share_of_ingest: share(seconds, ingested.seconds), watcher_cpu_share_of_ingest: share(cpu, ingested.cpu_seconds),
+    per_document_us: Math.round((seconds * 1e6) / read),
+    deliveries: count(db, 'alert_deliveries'), event_deliveries: db.prepare("SELECT count(*) FROM alert_deliveries WHERE monitor_event_id != ''").pluck().get() as number,
+    events: count(db, 'monitor_events'),
+  };
   documents.close();
   db.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
-  return {
-    documents: stored, feed_entries: read, organizations: ORGS, profiles: Number(values.profiles), entities,
-    ingest_seconds: +ingestSeconds.toFixed(2), watcher_seconds: +watchSeconds.toFixed(2),
-    watcher_share_of_ingest: `${((watchSeconds / ingestSeconds) * 100).toFixed(1)}%`,
-    per_document_us: Math.round((watchSeconds * 1e6) / read), deliveries, events,
+  return result;
+}
+
+/** The ingest in its own process while a watcher here polls the feed as the API server's does. */
+async function concurrent(workload: Workload, alone: number) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-alerts-'));
+  const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+  const { db } = accounts(dataDir, workload);
+  const watcher = new Watcher({ db, documents, log });
+  let ingested: Ingested | null = null;
+  const t0 = performance.now();
+  let ingestEnded = 0;
+  const child = ingest(dataDir).then((r) => {
+    ingested = r;
+    ingestEnded = performance.now();
+  });
+  // Polls as startAlerts does; the pass after the ingest ended reads the rest.
+  for (let done = false; !done;) {
+    done = ingested !== null;
+    await watcher.pass();
+    if (!done) await Promise.race([sleep(WATCH_EVERY_MS), child]);
+  }
+  const caughtUp = (performance.now() - t0) / 1000;
+  const ingestSeconds = (ingestEnded - t0) / 1000;
+  const result = {
+    ingest_seconds_beside_watcher: +ingestSeconds.toFixed(2), ingest_alone_seconds: +alone.toFixed(2),
+    all_matched_after_seconds: +caughtUp.toFixed(2), watcher_lag_after_ingest_seconds: +(caughtUp - ingestSeconds).toFixed(2),
+    added_to_ingest: share(caughtUp - alone, alone),
+    deliveries: count(db, 'alert_deliveries'), events: count(db, 'monitor_events'),
   };
+  documents.close();
+  db.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return result;
 }
 
 async function burst() {
@@ -186,7 +185,15 @@ async function burst() {
   };
 }
 
-const matched = await matching();
-process.stderr.write(`${JSON.stringify(matched)}\n`);
-const result = { cores: os.cpus().length, node: process.version, matching: matched, burst: await burst() };
+const load = () => os.loadavg().map((l) => +l.toFixed(2));
+const out: { workload?: Workload } = {};
+const loadBefore = load();
+const summed = await sum(out);
+process.stderr.write(`${JSON.stringify(summed)}\n`);
+const beside = values['no-concurrent'] ? null : await concurrent(out.workload!, summed.ingest_seconds);
+if (beside) process.stderr.write(`${JSON.stringify(beside)}\n`);
+const result = {
+  cores: os.cpus().length, node: process.version, load_average_before: loadBefore, load_average_after_matching: load(),
+  sum: summed, concurrent: beside, burst: Number(values.burst) > 0 ? await burst() : null,
+};
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -13,6 +13,7 @@ import { openDatabase } from '../../api/db/database.js';
 import { admission } from '../../api/middleware/admission.js';
 import { gate } from '../../api/middleware/gate.js';
 import { InFlight } from '../../api/middleware/in-flight.js';
+import { RefusalPacer } from '../../api/middleware/refusal-pacing.js';
 import { replyJson } from '../../api/middleware/reply.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
@@ -56,7 +57,7 @@ if (mode === 'bare' || mode === 'writer') {
   fs.writeFileSync(keysFile, keys.join('\n') + '\n');
   server = app.server;
   // The same gate every contract route has (admission, then the tier), around the same handler as bare.
-  const admit = admission(app.context.keys, app.context.usage, app.context.clock, new InFlight(app.context.config.maxInFlightPerKey, app.context.config.maxInFlightPerOrg));
+  const admit = admission(app.context.keys, app.context.usage, app.context.clock, new InFlight(app.context.config.maxInFlightPerKey, app.context.config.maxInFlightPerOrg), new RefusalPacer());
   server.get('/v1/bench', gate(admit, 'free', async (_req, res) => {
     replyJson(res, body);
   }));

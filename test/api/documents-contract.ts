@@ -266,6 +266,15 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       t.same(res.body, { detail: `Document not found: ${id}` }, 'the route matched; only the document is missing');
     });
 
+    t.test('when a source_id is longer than 512 bytes (past what Elasticsearch takes as an id), then 404 on content and similar, never a 5xx', async (t) => {
+      const id = `diavgeia:${'α'.repeat(1000)}`;
+      for (const route of ['documents', 'similar']) {
+        const res = await app.request(`/v1/${route}/${encodeURIComponent(id)}${route === 'documents' ? '/content' : ''}`, { key: app.key('enterprise') });
+        t.equal(res.status, 404, route);
+        t.same(res.body, { detail: `Document not found: ${id}` }, route);
+      }
+    });
+
     t.test('when Enterprise downloads an original, then its bytes with their content type, as a file to save', async (t) => {
       const res = await fetch(`${app.url}/v1/documents/${encodeURIComponent(withOriginal.source_id)}/content`, { headers: { Authorization: `Bearer ${ent}` } });
       t.equal(res.status, 200);

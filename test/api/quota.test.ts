@@ -1,6 +1,7 @@
 import { Database } from '../../lib/sqlite.js';
 import t from 'tap';
 import { accountsDbPath } from '../../api/db/database.js';
+import { UsageCounter } from '../../api/db/usage.js';
 import { startTestApp } from '../helpers/app.js';
 
 t.test('when 30 concurrent requests use a fresh Free key, then exactly 5 succeed and 25 get 429', async (t) => {
@@ -86,4 +87,19 @@ t.test('when another process holds the account database write lock, then request
   other.exec('COMMIT');
   t.equal(app.app.context.usage.flush(), true, 'written once the lock is released');
   t.same(rows(), [{ day: '2026-03-22', count: 2 }, { day: '2026-03-23', count: 1 }], 'no count lost, of either day');
+});
+
+t.test('when the event loop is too busy for the write timer to fire, then a count made after the interval writes the counts itself', async (t) => {
+  const app = await startTestApp(t);
+  app.key('pro');
+  const keyId = app.app.context.keys.list()[0].id;
+  const usage = new UsageCounter(app.db, 50);
+  t.teardown(() => usage.close());
+  const stored = () => app.db.prepare('SELECT count FROM daily_usage WHERE key_id = ? AND day = ?').pluck().get(keyId, '2026-03-22');
+  usage.consume(keyId, '2026-03-22', 100);
+  // A busy event loop, as under thousands of requests at once: the interval's timer cannot run.
+  const until = performance.now() + 60;
+  while (performance.now() < until);
+  usage.consume(keyId, '2026-03-22', 100);
+  t.equal(stored(), 2, 'written without the timer (a crash now forgets nothing)');
 });

@@ -34,6 +34,8 @@ export interface RequestOptions {
   body?: unknown;
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
+  /** Aborts the request (e.g. AbortSignal.timeout). */
+  signal?: AbortSignal;
 }
 
 export interface TestApp {
@@ -65,7 +67,7 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
     body = JSON.stringify(opts.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const res = await fetch(`${base}${pathAndQuery}`, { method: opts.method ?? 'GET', headers, body: body as BodyInit | undefined });
+  const res = await fetch(`${base}${pathAndQuery}`, { method: opts.method ?? 'GET', headers, body: body as BodyInit | undefined, signal: opts.signal });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

@@ -52,6 +52,13 @@ t.test('when the tenant limits are set, then they are read, and an organization 
   t.throws(() => loadConfig({ PDI_ENGINE_DEADLINE: '2m' }), { message: 'Invalid configuration: PDI_ENGINE_DEADLINE must be a duration from 1s to 60s, such as 10s, got "2m"' });
 });
 
+t.test('when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must be at least 16 characters, and a shorter one is refused without showing it', async (t) => {
+  t.equal(loadConfig({}).adminToken, null);
+  t.equal(loadConfig({ PDI_ADMIN_TOKEN: '0123456789abcdef' }).adminToken, '0123456789abcdef');
+  const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: 'hunter2-secret' })) as Error;
+  t.equal(err.message, 'Invalid configuration: PDI_ADMIN_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24), got 14');
+});
+
 t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var folder from any working directory; a relative one is read from the working directory', async (t) => {
   const cwd = process.cwd();
   t.teardown(() => process.chdir(cwd));

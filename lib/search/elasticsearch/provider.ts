@@ -50,6 +50,9 @@ import {
 import { emptyStats, totalOf } from './records.js';
 import { bulkWrite } from './writes.js';
 
+/** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
+const MAX_ID_BYTES = 512;
+
 export interface ElasticsearchProviderOptions {
   /** e.g. `http://127.0.0.1:9200` */
   url: string;
@@ -215,6 +218,8 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
+    // Elasticsearch refuses a longer id with a 400 (a 500 here): it could never have indexed one.
+    if (Buffer.byteLength(sourceId) > MAX_ID_BYTES) return null;
     const index = readAlias(this.prefix);
     try {
       // Real-time: a get sees a write before any refresh.

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { pino } from 'pino';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { workerModule } from '../../paths.js';
 import type { ReadOptions } from '../provider.js';
 import { FairQueue } from './fair-queue.js';
 import type { Tuning } from './table-set.js';
@@ -126,7 +127,7 @@ export class ReadPool {
   constructor(private readonly opts: ReadPoolOptions) {
     this.readers = Array.from({ length: opts.size }, () => null);
     this.perTenant = Math.max(1, opts.size - 1);
-    this.entry = opts.entry ?? new URL('./read-worker-entry.js', import.meta.url);
+    this.entry = opts.entry ?? workerModule('read-worker', import.meta.url);
   }
 
   /** Runs `op` on a reader thread, starting one if every running thread is busy. */
@@ -240,9 +241,9 @@ export class ReadPool {
 
   private start(slot: number): Reader {
     const claim = new Int32Array(new SharedArrayBuffer(4));
-    // The entry registers tsx itself, so a reader starts the same under `node --import tsx`, the `pdi`
-    // launcher (which registers tsx in code) and tap. The parent's flags are not passed on: they would
-    // register tsx twice, and process-level ones (--cpu-prof) are not meant for the readers.
+    // From the sources the entry registers tsx itself, so a reader starts the same under `node --import
+    // tsx`, the `pdi` launcher and tap. The parent's flags are not passed on: they would register tsx
+    // twice, and process-level ones (--cpu-prof) are not meant for the readers.
     const worker = new Worker(this.entry, { workerData: { ...this.opts.reader, claim } satisfies ReaderData, execArgv: [] });
     worker.unref();
     const reader: Reader = { worker, posted: [], claim };

@@ -1,5 +1,6 @@
-// Entry of an embedded-engine reader thread (read-pool.ts). JavaScript, because a worker starts
-// without the TypeScript loader its parent may have registered in code (the `pdi` launcher does).
+// Entry of an embedded-engine reader thread (read-pool.ts), run from the sources only (compiled, the
+// worker is its own entry): JavaScript, because a worker starts without the TypeScript loader its
+// parent may have registered in code.
 import { register } from 'tsx/esm/api';
 
 register();
