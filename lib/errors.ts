@@ -75,6 +75,16 @@ export class ClientGoneError extends AppError {
   constructor() { super(499, 'The client closed the connection before the response was ready'); }
 }
 
+/**
+ * A write the disk had no room for (SQLite's SQLITE_FULL, a file's ENOSPC). Nothing was saved: the
+ * transaction rolled back. The client gets a 507 saying so instead of a masked 500.
+ */
+export function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+}
+export const STORAGE_FULL = "The server's storage is full: nothing was saved; try again later";
+
 /** An error's message for the operator: with what happened, where the error knows more than clients see. */
 export function operatorMessage(err: unknown): string {
   if (err instanceof EngineUnavailableError) return err.full;

@@ -3,7 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request, Response, Server } from 'restify';
-import { AppError, operatorMessage } from '../../lib/errors.js';
+import { AppError, isStorageFull, operatorMessage, STORAGE_FULL } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import { needsAdmission, type Admit } from './admission.js';
 import { afterPause } from './refusal-pacing.js';
@@ -22,6 +22,7 @@ function statusOf(err: HttpError): number {
 
 /** Rewords restify's own errors into one plain sentence each. */
 function detailOf(req: Request, err: HttpError, status: number): string {
+  if (status === 507) return STORAGE_FULL;
   if (status >= 500 && !(err instanceof AppError)) return MASKED;
   switch (err.name) {
     case 'ResourceNotFoundError':
@@ -156,12 +157,16 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
       }
     }
     setQuotaHeaders(res);
+    // restify sends an error with a statusCode as it is, and any other as a 500 of its message: a
+    // full disk gets its 507 here, before that.
+    if (isStorageFull(err)) err.statusCode = 507;
     const status = statusOf(err);
     // 501 is a route not built yet and 503 an engine that is down: expected, so no stack trace. 499:
     // the client went away (ClientGoneError); restify's send then writes to a closed response, a no-op.
     if (status === 499) log.debug({ method: req.method, path: req.getPath() }, 'client went away; its engine read was dropped');
     else if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
     else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: operatorMessage(err) }, 'engine unavailable');
+    else if (status === 507) log.error({ method: req.method, path: req.getPath(), error: (err as Error).message }, 'write refused: the data directory\'s disk is full');
     else if (status === 504) log.warn({ method: req.method, path: req.getPath() }, 'engine read ran past its deadline; abandoned');
     else if (status >= 500) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     return cb();

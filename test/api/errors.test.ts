@@ -281,3 +281,25 @@ t.test('when the request headers are too large, then 431 with a detail', async (
   t.equal(res.status, 431);
   t.same(JSON.parse(res.body), { detail: 'Request headers are too large' });
 });
+
+t.test('when a write finds the disk full, then the answer is 507 with a detail, nothing is saved, and the write works once there is room', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('pro');
+  // SQLite's own cap on the file's pages: a write past it fails as on a full disk (SQLITE_FULL).
+  const pages = app.db.pragma('page_count', { simple: true }) as number;
+  app.db.pragma(`max_page_count = ${pages}`);
+  const body = { name: 'Tenders', channels: ['email'], notify_email: 'ops@example.com', filters: { keywords: Array.from({ length: 20 }, (_, i) => `${i}`.repeat(100)) } };
+  let created = 0;
+  let full: Awaited<ReturnType<typeof app.request>> | undefined;
+  // The pages left fill up after a few profiles.
+  while (!full && created < 1_000) {
+    const res = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
+    if (res.status === 201) created++;
+    else full = res;
+  }
+  t.equal(full?.status, 507);
+  t.same(full?.body, { detail: "The server's storage is full: nothing was saved; try again later" });
+  t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, created, 'nothing of the refused write saved; reads work');
+  app.db.pragma(`max_page_count = ${pages * 100}`);
+  t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201);
+});

@@ -50,13 +50,14 @@ interface HttpsAnswer {
   body: any;
   fingerprint: string;
   protocol: string | null;
+  reusedSocket: boolean;
 }
 
-/** One request on a new connection that trusts `ca` only. */
-function get(url: string, pathAndQuery: string, ca: string, opts: { key?: string; maxVersion?: 'TLSv1.2' } = {}): Promise<HttpsAnswer> {
+/** One request that trusts `ca` only, on a new connection unless `agent` keeps one. */
+function get(url: string, pathAndQuery: string, ca: string, opts: { key?: string; maxVersion?: 'TLSv1.2'; agent?: https.Agent } = {}): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
     const req = https.get(`${url}${pathAndQuery}`, {
-      ca, agent: false, maxVersion: opts.maxVersion,
+      ca, agent: opts.agent ?? false, maxVersion: opts.maxVersion,
       headers: opts.key ? { authorization: `Bearer ${opts.key}` } : {},
     }, (res) => {
       const socket = res.socket as import('node:tls').TLSSocket;
@@ -65,7 +66,7 @@ function get(url: string, pathAndQuery: string, ca: string, opts: { key?: string
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), fingerprint, protocol }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), fingerprint, protocol, reusedSocket: req.reusedSocket }));
     });
     req.on('error', reject);
   });
@@ -161,6 +162,10 @@ t.test('when the files are replaced and SIGHUP is sent, then new connections get
   const [first, second, third] = [await issue(dir, 'first'), await issue(dir, 'second'), await issue(dir, 'third')];
   const { running, live, log } = await tlsServer(t, dir, first);
   t.equal((await get(running.url, '/healthz', ca)).fingerprint, first.fingerprint);
+  // A connection opened before the reload, kept alive through it.
+  const kept = new https.Agent({ keepAlive: true, maxSockets: 1, ca });
+  t.teardown(() => kept.destroy());
+  t.equal((await get(running.url, '/healthz', ca, { agent: kept })).reusedSocket, false);
 
   fs.copyFileSync(second.cert, live.cert);
   fs.copyFileSync(second.key, live.key);
@@ -170,6 +175,8 @@ t.test('when the files are replaced and SIGHUP is sent, then new connections get
   const after = await get(running.url, '/healthz', ca);
   t.equal(after.status, 200);
   t.equal(after.fingerprint, second.fingerprint, 'a new connection sees the new certificate');
+  const old = await get(running.url, '/healthz', ca, { agent: kept });
+  t.same([old.status, old.reusedSocket, old.fingerprint], [200, true, first.fingerprint], 'the connection open before the reload still serves, with the certificate it began with');
 
   // Each bad state of the files: logged, and the certificate before it still served.
   const cases: [string, () => void, RegExp][] = [

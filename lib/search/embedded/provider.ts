@@ -80,7 +80,10 @@ function damaged(err: unknown): boolean {
  */
 const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
-/** sqlite-vec's KNN limit. */
+/** A rebuild or optimize retrains a set's vector lists when it holds this many times the vectors they were trained on. */
+const REBUILD_RETRAIN_GROWTH = 1.5;
+
+/** sqlite-vec's KNN limit (sets of vector layout 1). */
 const MAX_KNN = 4096;
 
 interface Candidate {
@@ -174,7 +177,7 @@ export class EmbeddedProvider implements SearchProvider {
       const stale = db.prepare(`SELECT gen FROM generations WHERE source = ? AND state = 'staging'`).pluck().all(source) as number[];
       for (const gen of stale) this.dropGeneration(source, gen);
       const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
-      createTableSet(db, tableSetName(source, gen), this.opts.dimension, TEXT_VERSION);
+      createTableSet(db, tableSetName(source, gen), TEXT_VERSION);
       db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'staging', ?)`)
         .run(source, gen, new Date().toISOString());
       return [source, this.tableSet(source, gen)] as const;
@@ -202,9 +205,11 @@ export class EmbeddedProvider implements SearchProvider {
           }
         });
       }
-      // Before the swap, so the new generation serves common terms fast from its first query.
+      // Before the swap, so the new generation serves common terms fast from its first query, and its
+      // vector lists fit what was loaded (trained as it grew, they may be up to 4x too few).
       for (const set of staging.values()) {
         this.write(() => set.optimize());
+        this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
         this.buildHotLists(set);
       }
       this.write(() => {
@@ -364,7 +369,7 @@ export class EmbeddedProvider implements SearchProvider {
     const limit = Math.max(0, Math.floor(q.limit));
     if (!limit) return [];
     const k = Math.min(limit + (q.excludeId ? 1 : 0), MAX_KNN);
-    const vector = Buffer.from(new Float32Array(q.vector).buffer);
+    const vector = new Float32Array(q.vector);
     const hits = this.read(() => {
       const candidates: Candidate[] = [];
       for (const set of this.serving(q.source)) {
@@ -438,6 +443,7 @@ export class EmbeddedProvider implements SearchProvider {
   async optimize(): Promise<void> {
     for (const set of this.read(() => this.serving())) {
       this.write(() => set.optimize());
+      this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
       this.buildHotLists(set);
     }
   }
@@ -507,8 +513,12 @@ export class EmbeddedProvider implements SearchProvider {
    */
   private differingMeta(have: Record<string, string>): string[] {
     const want = this.wantedMeta();
-    return Object.keys(want).filter((key) =>
-      key === 'text_version' ? !(Number(have[key]) <= TEXT_VERSION) : have[key] !== want[key]);
+    return Object.keys(want).filter((key) => {
+      if (key === 'text_version') return !(Number(have[key]) <= TEXT_VERSION);
+      // Schema 2 had every set's vectors in layout 1, which this build still reads (vectors.ts).
+      if (key === 'schema_version') return !(Number(have[key]) >= 2 && Number(have[key]) <= Number(SCHEMA_VERSION));
+      return have[key] !== want[key];
+    });
   }
 
   /** Whether the global tables exist and record exactly this process's settings (read only). */
@@ -550,7 +560,8 @@ export class EmbeddedProvider implements SearchProvider {
     let set = this.sets.get(name);
     if (!set) {
       const db = this.open();
-      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg));
+      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg),
+        this.opts.dimension, (msg, extra) => this.log?.info({ ...extra }, msg));
       this.sets.set(name, set);
     }
     return set;
@@ -571,7 +582,7 @@ export class EmbeddedProvider implements SearchProvider {
   private createServing(source: SourceName): TableSet {
     const db = this.open();
     const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
-    createTableSet(db, tableSetName(source, gen), this.opts.dimension, TEXT_VERSION);
+    createTableSet(db, tableSetName(source, gen), TEXT_VERSION);
     db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'serving', ?)`)
       .run(source, gen, new Date().toISOString());
     return this.tableSet(source, gen);
