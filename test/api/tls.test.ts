@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
+import tls from 'node:tls';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
@@ -60,7 +61,7 @@ function get(url: string, pathAndQuery: string, ca: string, opts: { key?: string
       ca, agent: opts.agent ?? false, maxVersion: opts.maxVersion,
       headers: opts.key ? { authorization: `Bearer ${opts.key}` } : {},
     }, (res) => {
-      const socket = res.socket as import('node:tls').TLSSocket;
+      const socket = res.socket as tls.TLSSocket;
       const fingerprint = socket.getPeerCertificate().fingerprint256;
       const protocol = socket.getProtocol();
       let text = '';
@@ -134,7 +135,7 @@ t.test('when PDI_TLS_CERT and PDI_TLS_KEY are set, then the API serves HTTPS wit
   // The dashboard marks its cookie Secure when the request's socket is encrypted.
   const encrypted: boolean[] = [];
   running.app.server.server.on('request', (req: import('node:http').IncomingMessage) => {
-    encrypted.push((req.socket as import('node:tls').TLSSocket).encrypted === true);
+    encrypted.push((req.socket as tls.TLSSocket).encrypted === true);
   });
 
   const health = await get(running.url, '/healthz', ca);
@@ -147,6 +148,16 @@ t.test('when PDI_TLS_CERT and PDI_TLS_KEY are set, then the API serves HTTPS wit
   t.equal(usage.body.daily_used, 1, 'a /v1 request is served and counted over HTTPS');
   const tls12 = await get(running.url, '/healthz', ca, { maxVersion: 'TLSv1.2' });
   t.equal(tls12.protocol, 'TLSv1.2', 'a TLS 1.2 client is served');
+  // A client that offers TLS 1.1 only (its own security level lowered so that it may) is refused by the server.
+  const tls11 = await new Promise<string>((resolve) => {
+    const { port } = new URL(running.url);
+    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca, minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' }, () => {
+      resolve(`connected with ${socket.getProtocol()}`);
+      socket.end();
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+  t.equal(tls11, 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'TLS 1.1 is refused by the server');
   t.same(encrypted, [true, true, true], "each request's socket is encrypted");
   const signIn = await postForm(running.url, '/dashboard/sign-in', ca, { token: ADMIN_TOKEN });
   t.equal(signIn.status, 303);
