@@ -16,6 +16,19 @@ export function keywordWords(text: string): string[] {
   return tokens(text).map(stem);
 }
 
+// Names recur from document to document (a buyer, a supplier): their keys are kept, up to a bound.
+const nameKeys = new Map<string, string>();
+const NAME_KEYS_LIMIT = 1 << 16;
+
+function nameKeyOf(name: string): string {
+  let key = nameKeys.get(name);
+  if (key !== undefined) return key;
+  key = nameKey(name);
+  if (nameKeys.size >= NAME_KEYS_LIMIT) nameKeys.clear();
+  nameKeys.set(name, key);
+  return key;
+}
+
 /** A document's text as matching reads it, computed on first use. */
 export class DocumentText {
   private words?: Set<string>;
@@ -48,7 +61,7 @@ export class DocumentText {
 
   /** The name keys of the document's names and of its title, space-padded. */
   namePhrases(): string[] {
-    this.names ??= [...this.doc.entities.names.map(nameKey), nameKeyWords(this.doc.title).join(' ')].map((k) => ` ${k} `);
+    this.names ??= [...this.doc.entities.names.map(nameKeyOf), nameKeyWords(this.doc.title).join(' ')].map((k) => ` ${k} `);
     return this.names;
   }
 }

@@ -3,9 +3,9 @@
 // the deliveries of matching profiles, the events of monitored entities, the events' deliveries on
 // their organization's channels, and the watermark. So a restart neither repeats nor loses a match;
 // sending is the sender's (sender.ts), from the recorded rows.
-import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../lib/clock.js';
+import { timeOrderedUuid } from '../../lib/uuid.js';
 import type { Logger } from '../../lib/logger.js';
 import { FULL_CONTENT_FIELDS, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
 import { AlertStore, type ProfileRecord } from '../db/alerts.js';
@@ -121,7 +121,7 @@ export class Watcher {
       if (!stored) this.st.document.run(sourceId, JSON.stringify(deliveredDocument(entry.doc)));
       stored = true;
       for (const channel of profile.channels) {
-        count += this.st.delivery.run(randomUUID(), profile.org_id, profile.id, sourceId, channel, eventId, now, now).changes;
+        count += this.st.delivery.run(timeOrderedUuid(), profile.org_id, profile.id, sourceId, channel, eventId, now, now).changes;
       }
     };
     // Profiles hear of new documents stored after they were made; an update is no new document.
@@ -130,7 +130,7 @@ export class Watcher {
     }
     for (const entity of index.entitiesMatching(text)) {
       if (entity.created_at > entry.stored_at) continue;
-      const eventId = randomUUID();
+      const eventId = timeOrderedUuid();
       const raised = this.st.event.run(eventId, entity.org_id, entity.id, sourceId, eventTypeOf(entry.doc), eventSummary(entity, entry.doc), now).changes;
       if (raised === 0) continue; // one event per (entity, document)
       this.st.alerted.run(now, entity.id);

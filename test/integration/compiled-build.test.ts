@@ -37,6 +37,7 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
     cwd: REPO_ROOT, env: plainEnv({ PDI_DATA_DIR: dataDir }),
   });
   t.notMatch(created.stderr, /LOADER-IMPORT/, 'pdi ran without tsx');
+  t.notMatch(created.stderr, /Warning/, 'and printed no deprecation or experimental warning');
   const { key } = JSON.parse(created.stdout) as { key: string };
   t.match(key, /^pdi_live_/);
 
@@ -81,5 +82,33 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   server.kill('SIGTERM');
   t.equal(await exited, 0, 'stops gracefully');
   t.notMatch(stderr, /LOADER-IMPORT/, 'the server ran without tsx');
+  t.notMatch(stderr, /Warning/, 'and printed no deprecation or experimental warning');
   t.equal(await healthcheck(), 1, 'and fails once it is gone');
+});
+
+t.test('when a source, a source folder or a tsconfig changes after the build, then dist/ is stale (bin/pdi.js then runs the sources), and not before', async (t) => {
+  const root = tempDir(t);
+  for (const dir of ['api', 'cli', 'ingest', 'index-mappings', 'lib/search', 'dist']) fs.mkdirSync(path.join(root, dir), { recursive: true });
+  for (const file of ['api/app.ts', 'lib/search/provider.ts', 'tsconfig.json', 'tsconfig.build.json']) fs.writeFileSync(path.join(root, file), '');
+  const stale = async () => (await exec(process.execPath, ['--input-type=module', '-e',
+    `import { distStale } from ${JSON.stringify(path.join(REPO_ROOT, 'scripts/build.mjs'))}; console.log(distStale(${JSON.stringify(root)}))`])).stdout.trim();
+  const stampAt = (seconds: number) => {
+    const stamp = path.join(root, 'dist/.build-stamp');
+    fs.writeFileSync(stamp, '');
+    fs.utimesSync(stamp, seconds, seconds);
+  };
+  const now = Date.now() / 1000;
+  t.equal(await stale(), 'true', 'no build yet');
+  stampAt(now + 60);
+  t.equal(await stale(), 'false', 'built after every change');
+  fs.utimesSync(path.join(root, 'lib/search/provider.ts'), now + 120, now + 120);
+  t.equal(await stale(), 'true', 'a source edited since');
+  stampAt(now + 180);
+  fs.writeFileSync(path.join(root, 'lib/search/new.ts'), '');
+  fs.utimesSync(path.join(root, 'lib/search/new.ts'), now, now);
+  fs.utimesSync(path.join(root, 'lib/search'), now + 240, now + 240);
+  t.equal(await stale(), 'true', 'a file added (its folder changed)');
+  stampAt(now + 300);
+  fs.utimesSync(path.join(root, 'tsconfig.build.json'), now + 360, now + 360);
+  t.equal(await stale(), 'true', 'a tsconfig changed');
 });

@@ -7,14 +7,19 @@
 // per source:
 //   _docs     every field of the document (JSON for arrays and objects), keyed by the ordering row id
 //   _fts      FTS5, contentless, columns (title, body), over folded tokens (text.ts)
-//   _vec      sqlite-vec vec0, cosine distance, float32[dimension]
+//   _ivf, _lists  the vectors in an inverted file (vectors.ts; sets made before it: _vec, sqlite-vec vec0)
 //   _hot      common terms with an impact list: df, the avgdl the list was cut at, the cut-off
 //   _hotlist  per common term, its best documents with their term frequency, length and cost
 // Per-source sets give per-source BM25 statistics (as Elasticsearch's per-index statistics), a free
 // source filter, and a rebuild that is a one-row swap in `generations`.
 import type { Database } from 'better-sqlite3';
+import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVectorLayout } from './vectors.js';
 
-export const SCHEMA_VERSION = '2';
+/**
+ * 3: table sets may hold their vectors in an inverted file (vectors.ts). An index of version 2 still
+ * opens (its sets keep layout 1); a build of version 2 refuses a version 3 index.
+ */
+export const SCHEMA_VERSION = '3';
 
 export function createGlobalTables(db: Database): void {
   db.exec(`
@@ -49,7 +54,7 @@ export function tableSetTextVersion(db: Database, name: string): number {
   return value === undefined ? 1 : Number(value);
 }
 
-export function createTableSet(db: Database, name: string, dimension: number, textVersion: number): void {
+export function createTableSet(db: Database, name: string, textVersion: number): void {
   db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(textVersionKey(name), String(textVersion));
   db.exec(`
     CREATE TABLE "${name}_docs" (
@@ -82,7 +87,6 @@ export function createTableSet(db: Database, name: string, dimension: number, te
     CREATE INDEX "${name}_docs_order" ON "${name}_docs" (pubkey, source_id);
     CREATE INDEX "${name}_docs_indexed" ON "${name}_docs" (indexed_ms);
     CREATE VIRTUAL TABLE "${name}_fts" USING fts5 (title, body, content = '', tokenize = 'ascii');
-    CREATE VIRTUAL TABLE "${name}_vec" USING vec0 (embedding float[${dimension}] distance_metric=cosine);
     CREATE TABLE "${name}_hot" (
       term  TEXT PRIMARY KEY,
       df    INTEGER NOT NULL,
@@ -101,11 +105,14 @@ export function createTableSet(db: Database, name: string, dimension: number, te
     ) WITHOUT ROWID;
     CREATE UNIQUE INDEX "${name}_hotlist_rid" ON "${name}_hotlist" (term, rid);
   `);
+  createVectorTables(db, name);
+  recordVectorLayout(db, name);
 }
 
 export function dropTableSet(db: Database, name: string): void {
-  for (const suffix of ['hotlist', 'hot', 'vec', 'fts', 'docs']) db.exec(`DROP TABLE IF EXISTS "${name}_${suffix}"`);
+  for (const suffix of ['hotlist', 'hot', ...VECTOR_TABLE_SUFFIXES, 'fts', 'docs']) db.exec(`DROP TABLE IF EXISTS "${name}_${suffix}"`);
   db.prepare('DELETE FROM meta WHERE key = ?').run(textVersionKey(name));
+  forgetVectorLayout(db, name);
 }
 
 /** Table set names present in the schema (from the `_docs` tables). */

@@ -7,6 +7,7 @@ import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
+import { openVectorStore, type Neighbour, type VectorStore } from './vectors.js';
 
 export interface Tuning {
   /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
@@ -43,6 +44,8 @@ export class WriteContext {
   removed = 0;
   /** Net change in stored vectors. */
   vectors = 0;
+  /** The part of `vectors` the vector store has been told of (endWrite). */
+  vectorsReported = 0;
 }
 
 /** How a `_docs` column holds a field of the document: arrays and objects as JSON text. */
@@ -74,11 +77,12 @@ export class TableSet {
   private readonly stmts = new Map<string, Statement>();
   readonly docs: string;
   readonly fts: string;
-  readonly vec: string;
   readonly hot: string;
   readonly hotlist: string;
   /** Replica mismatches seen when building lists; should stay 0 (tests assert it). */
   static replicaMismatches = 0;
+  /** The set's vectors, in the layout the set was created with. */
+  readonly vectors: VectorStore;
 
   constructor(
     readonly db: Database,
@@ -89,10 +93,12 @@ export class TableSet {
     readonly textVersion: number,
     private readonly tuning: Tuning,
     private readonly warn: (msg: string, extra?: object) => void,
+    dimension: number,
+    info: (msg: string, extra?: object) => void,
   ) {
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
-    this.vec = `"${name}_vec"`;
+    this.vectors = openVectorStore(db, name, dimension, info);
     this.hot = `"${name}_hot"`;
     this.hotlist = `"${name}_hotlist"`;
   }
@@ -121,6 +127,10 @@ export class TableSet {
   }
 
   endWrite(ctx: WriteContext): void {
+    if (ctx.vectors !== ctx.vectorsReported) {
+      this.vectors.afterWrite(ctx.vectors - ctx.vectorsReported);
+      ctx.vectorsReported = ctx.vectors;
+    }
     for (const [term, meta] of ctx.hot) {
       if (!meta.dirty) continue;
       if (meta.n > this.tuning.hotListMax) this.trim(term, meta);
@@ -212,7 +222,7 @@ export class TableSet {
     this.st(`INSERT INTO ${this.docs} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
     this.st(`INSERT INTO ${this.fts} (rowid, title, body) VALUES (?, ?, ?)`).run(rid, text.title.join(' '), text.body.join(' '));
     if (doc.embedding) {
-      this.st(`INSERT INTO ${this.vec} (rowid, embedding) VALUES (?, ?)`).run(rid, Buffer.from(new Float32Array(doc.embedding).buffer));
+      this.vectors.insert(rid, new Float32Array(doc.embedding));
       ctx.vectors += 1;
     }
     if (ctx.hot.size) {
@@ -240,7 +250,7 @@ export class TableSet {
     const text = docText(rowToStored(row), this.textVersion);
     this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`)
       .run(row.rid, text.title.join(' '), text.body.join(' '));
-    ctx.vectors -= this.st(`DELETE FROM ${this.vec} WHERE rowid = ?`).run(row.rid).changes;
+    ctx.vectors -= this.vectors.remove(row.rid);
     this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
     if (ctx.hot.size) {
       for (const term of new Set([...text.title, ...text.body])) {
@@ -437,15 +447,13 @@ export class TableSet {
     return { total, rids };
   }
 
-  knn(vector: Buffer, k: number): { rid: bigint; distance: number }[] {
-    return this.st(`SELECT rowid AS rid, distance FROM ${this.vec} WHERE embedding MATCH ? AND k = ? ORDER BY distance`, true)
-      .all(vector, k) as { rid: bigint; distance: number }[];
+  knn(vector: Float32Array, k: number): Neighbour[] {
+    return this.vectors.knn(vector, k);
   }
 
   embedding(rid: bigint): number[] | null {
-    const blob = this.st(`SELECT embedding FROM ${this.vec} WHERE rowid = ?`, true).pluck().get(rid) as Buffer | undefined;
-    if (!blob) return null;
-    return Array.from(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4));
+    const vector = this.vectors.get(rid);
+    return vector ? Array.from(vector) : null;
   }
 
   documents(): number {
@@ -463,12 +471,30 @@ export class TableSet {
     };
   }
 
-  /** Row counts of the three stores, for the rebuild's verification. */
+  /**
+   * The documents indexed at or after `sinceMs` (vector included) that `other` lacks or holds with
+   * another content hash: what a rebuild catches up from the serving set.
+   */
+  changedSince(sinceMs: number, other: TableSet): IndexedDocument[] {
+    const rids = this.st(`SELECT rid FROM ${this.docs} WHERE indexed_ms >= ?`, true).pluck().all(sinceMs) as bigint[];
+    const out: IndexedDocument[] = [];
+    for (const rid of rids) {
+      const doc = this.fetch(rid);
+      if (other.findRow(doc.source_id)?.content_hash === doc.content_hash) continue;
+      out.push({ ...doc, embedding: this.embedding(rid) });
+    }
+    return out;
+  }
+
+  /** Row counts of the three stores, for the rebuild's verification (inside a write transaction). */
   counts(): { docs: number; fts: number; vec: number } {
+    // FTS5 writes its row total when it flushes its pending terms (at commit): flushed now, so the
+    // total counts this transaction's writes too.
+    this.db.exec(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('flush')`);
     return {
       docs: this.st(`SELECT count(*) FROM ${this.docs}`).pluck().get() as number,
       fts: this.totals().rows,
-      vec: this.st(`SELECT count(*) FROM ${this.vec}`).pluck().get() as number,
+      vec: this.vectors.count(),
     };
   }
 }
