@@ -37,6 +37,7 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
     cwd: REPO_ROOT, env: plainEnv({ PDI_DATA_DIR: dataDir }),
   });
   t.notMatch(created.stderr, /LOADER-IMPORT/, 'pdi ran without tsx');
+  t.notMatch(created.stderr, /Warning/, 'and printed no deprecation or experimental warning');
   const { key } = JSON.parse(created.stdout) as { key: string };
   t.match(key, /^pdi_live_/);
 
@@ -81,6 +82,7 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   server.kill('SIGTERM');
   t.equal(await exited, 0, 'stops gracefully');
   t.notMatch(stderr, /LOADER-IMPORT/, 'the server ran without tsx');
+  t.notMatch(stderr, /Warning/, 'and printed no deprecation or experimental warning');
   t.equal(await healthcheck(), 1, 'and fails once it is gone');
 });
 
