@@ -8,7 +8,7 @@ import path from 'node:path';
 import t from 'tap';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { clearAnswer, ENGINES, quotaFreeClock, timedRequest } from '../helpers/reliability.js';
+import { clearAnswer, ENGINES, quotaFreeClock, seedCorpus, timedRequest } from '../helpers/reliability.js';
 
 interface Parameter { name: string; in: 'query' | 'path'; required?: boolean }
 interface Operation { method: string; path: string; params: Parameter[]; body: boolean }
@@ -164,6 +164,21 @@ for (const engine of ENGINES) {
       t.equal(bad !== 'timeout' && bad.status, 400, `${op.method} ${op.path}: malformed JSON 400`);
       const plain = await timedRequest(app.url, p, { key, method: op.method, rawBody: '{}', headers: { 'Content-Type': 'text/plain' } });
       t.equal(plain !== 'timeout' && plain.status, 400, `${op.method} ${op.path}: text/plain 400`);
+    }
+  });
+
+  t.test(`${engine.name}: when a query is written in NFD instead of NFC, then search and entity find the same documents`, async (t) => {
+    const app = await startTestApp(t, { search: await engine.open(t) });
+    await seedCorpus(app);
+    const key = app.key('enterprise');
+    const ids = (body: any) => (body.results ?? body.matches ?? []).map((r: { source_id: string }) => r.source_id);
+    for (const q of ['σύμβαση καθαριότητας', 'Δήμος Αθηναίων', 'ΑΘΗΝΑΊΩΝ', 'προμήθειας']) {
+      const [nfc, nfd] = await Promise.all([q.normalize('NFC'), q.normalize('NFD')].map((form) => app.request(`/v1/search?q=${encodeURIComponent(form)}`, { key })));
+      t.equal(nfc.status, 200, q);
+      t.ok(nfc.body.total > 0, `${q}: found something`);
+      t.same(ids(nfd.body), ids(nfc.body), `search ${q}: the same hits in NFD`);
+      const [en, ed] = await Promise.all([q.normalize('NFC'), q.normalize('NFD')].map((form) => app.request(`/v1/entity/${encodeURIComponent(form)}?type=name`, { key })));
+      t.same([ed.status, ed.body.total, ids(ed.body)], [en.status, en.body.total, ids(en.body)], `entity ${q}: the same matches in NFD`);
     }
   });
 }
