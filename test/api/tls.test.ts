@@ -96,22 +96,6 @@ function recordingLogger() {
   return { logger, lines, next };
 }
 
-/** Posts a form on a new connection that trusts `ca` only; the status and the Set-Cookie headers. */
-function postForm(url: string, pathname: string, ca: string, form: Record<string, string>): Promise<{ status: number; cookies: string[] }> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(`${url}${pathname}`, {
-      method: 'POST', ca, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, cookies: res.headers['set-cookie'] ?? [] }));
-    });
-    req.on('error', reject);
-    req.end(new URLSearchParams(form).toString());
-  });
-}
-
-const ADMIN_TOKEN = 'tls-test-admin-token-0123456789abcdef';
-
 async function tlsServer(t: Test, certDir: string, files: Issued) {
   const live = { cert: path.join(certDir, 'live.pem'), key: path.join(certDir, 'live.key') };
   fs.copyFileSync(files.cert, live.cert);
@@ -119,7 +103,6 @@ async function tlsServer(t: Test, certDir: string, files: Issued) {
   const log = recordingLogger();
   const config = loadConfig({
     PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', PDI_TLS_CERT: live.cert, PDI_TLS_KEY: live.key,
-    PDI_ADMIN_TOKEN: ADMIN_TOKEN,
   });
   const running = await startServer(config, log.logger);
   t.teardown(() => running.stop());
@@ -132,7 +115,7 @@ t.test('when PDI_TLS_CERT and PDI_TLS_KEY are set, then the API serves HTTPS wit
   const first = await issue(dir, 'first');
   const { running } = await tlsServer(t, dir, first);
   t.match(running.url, /^https:\/\/127\.0\.0\.1:\d+$/);
-  // The dashboard marks its cookie Secure when the request's socket is encrypted.
+  // The dashboard marks its cookie Secure when the request's socket is encrypted (tested in dashboard.test.ts).
   const encrypted: boolean[] = [];
   running.app.server.server.on('request', (req: import('node:http').IncomingMessage) => {
     encrypted.push((req.socket as tls.TLSSocket).encrypted === true);
@@ -159,9 +142,6 @@ t.test('when PDI_TLS_CERT and PDI_TLS_KEY are set, then the API serves HTTPS wit
   });
   t.equal(tls11, 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'TLS 1.1 is refused by the server');
   t.same(encrypted, [true, true, true], "each request's socket is encrypted");
-  const signIn = await postForm(running.url, '/dashboard/sign-in', ca, { token: ADMIN_TOKEN });
-  t.equal(signIn.status, 303);
-  t.match(signIn.cookies.join('\n'), /; Secure/, "the dashboard's session cookie is Secure over HTTPS");
 
   const plain = await fetch(running.url.replace('https:', 'http:') + '/healthz').then(() => 'answered', () => 'refused');
   t.equal(plain, 'refused', 'plain HTTP is not served on the HTTPS port');

@@ -73,6 +73,10 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   const search = await request(url, '/v1/search?q=%CF%83%CF%8D%CE%BC%CE%B2%CE%B1%CF%83%CE%B7', { key });
   t.equal(search.status, 200, search.text);
   t.same([search.body.total, search.body.results], [0, []], 'an empty index finds nothing');
+  // Entity resolution runs on its own reader threads: theirs starts too.
+  const entity = await request(url, '/v1/entity/094014201?type=afm', { key });
+  t.equal(entity.status, 200, entity.text);
+  t.equal(entity.body.total, 0, 'no document names it');
 
   // The image's HEALTHCHECK command.
   const healthcheck = () => exec(process.execPath, ['bin/healthcheck.js'], { cwd: REPO_ROOT, env: plainEnv({ PORT: new URL(url).port, HOST: '127.0.0.1' }) })
