@@ -54,7 +54,7 @@ const HOSTILE: Record<string, string> = {
   'noncharacters': encodeURIComponent('\ufffe\uffff'),
   'private use': encodeURIComponent('\ue000'),
   '1,001 characters': 'a'.repeat(1001),
-  '8,000 characters': 'α'.repeat(1000).split('').map(encodeURIComponent).join('').slice(0, 8000),
+  '1,000 Greek letters': encodeURIComponent('α'.repeat(1000)),
   'negative': '-1',
   'zero': '0',
   'past a maximum': '1001',
@@ -147,7 +147,8 @@ for (const engine of ENGINES) {
     const app = await startTestApp(t, { search: await engine.open(t) });
     const key = app.key('enterprise');
     for (const op of operations().filter((o) => o.method === 'GET')) {
-      const res = await timedRequest(app.url, `${pathWith(op, null, '')}${op.path.includes('?') ? '&' : '?'}q=${'a'.repeat(1024 * 1024)}`, { key });
+      const p = pathWith(op, null, '');
+      const res = await timedRequest(app.url, `${p}${p.includes('?') ? '&' : '?'}q=${'a'.repeat(1024 * 1024)}`, { key });
       t.equal(clearAnswer(res), null, `${op.path}: clear`);
       if (res !== 'timeout') t.equal(res.status, 414, `${op.path}: 414`);
     }
