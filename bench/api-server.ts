@@ -19,7 +19,8 @@ export function createBenchKeys(dataDir: string, count = 500): string[] {
   }
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free now. */
+export async function freePort(): Promise<number> {
   const srv = net.createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const { port } = srv.address() as net.AddressInfo;

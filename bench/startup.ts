@@ -5,10 +5,10 @@
 //   npm run build && node --import tsx bench/startup.ts [--runs 7]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from './api-server.js';
 import { percentile } from './percentile.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -33,14 +33,6 @@ function timeCli(mode: Mode, args: string[], dataDir: string): { wall: number; c
   if (run.status !== 0 || !times) throw new Error(`pdi ${args.join(' ')} (${mode}) failed: ${run.stderr}`);
   const [wall, user, sys] = times.slice(1).map(Number);
   return { wall, cpu: user + sys };
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 /** Seconds from spawn to the first 200 of /healthz, the CPU spent by then, and the memory then. */

@@ -1,60 +1,76 @@
-// `pdi reindex`: rebuilds a source's index from the stored normalized records and cached embeddings
-// (no refetch; only embeddings missing for the current model and text recipe are computed: all of
-// them after a change of either), then swaps atomically.
+// `pdi reindex`: rebuilds a source's index (or every source's) from the stored normalized records and
+// cached embeddings (no refetch; only embeddings missing for the current model and text recipe are
+// computed: all of them after a change of either), then swaps atomically.
 // The records' text is read as ingest reads it today (composedText: Greek letters, NFC), so a record
 // stored before a change of that reading is served, embedded and stored again as a new fetch would
 // store it.
 import { setImmediate } from 'node:timers/promises';
 import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
-import type { SourceName } from '../index-mappings/sources.js';
-import type { RebuildResult } from '../lib/search/provider.js';
+import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
+import type { RebuildResult, RebuildScope } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
 import { composedText } from './sources/text.js';
 import { embedAll, embeddingCacheKey } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 
 export interface ReindexOptions {
-  /** Before the rebuild: the source's stored records, and how many of them have no cached vector. */
-  onStart?: (plan: { documents: number; uncached: number; cacheKey: string }) => void;
+  /** Before the rebuild, per source: its stored records, and how many of them have no cached vector. */
+  onStart?: (plan: { source: SourceName; documents: number; uncached: number; cacheKey: string }) => void;
   onBatch?: (done: number) => void;
   /** Stops the rebuild (Ctrl-C): the half-built index is dropped and the old one keeps serving. */
   signal?: AbortSignal;
 }
 
-export async function reindexSource(deps: PipelineDeps, source: SourceName, opts: ReindexOptions = {}): Promise<RebuildResult & { embedded: number }> {
-  const runId = deps.state.beginRun(source, 'reindex');
-  let done = 0;
-  let embedded = 0;
-  const { documents, embedder } = deps;
-  const cacheKey = embeddingCacheKey(embedder);
-  opts.onStart?.({ documents: documents.count(source), uncached: documents.uncached(source, cacheKey), cacheKey });
-  async function* batches(): AsyncIterable<IndexedDocument[]> {
-    for (const batch of documents.batches(source)) {
-      // One turn of the event loop a batch: a signal (Ctrl-C) arrives as a task there, and the embedded
-      // engine writes synchronously, so without it a stop was seen only after the swap.
-      await setImmediate();
-      // Thrown inside the rebuild, whose failure path drops what it built.
-      if (opts.signal?.aborted) throw new Error(`stopped before the end: ${stopReason(opts.signal)}`);
-      const records = batch.map((r) => {
-        const doc = composedText(r.doc);
-        return doc === r.doc ? r : { ...r, doc, content_hash: contentHash(doc) };
-      });
-      const { vectors, computed } = await embedAll(embedder, documents, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
-      // Stored as read, so the next fetch of such a record finds it unchanged rather than updated.
-      documents.correct(records.filter((r, i) => r !== batch[i]));
-      embedded += computed;
-      done += batch.length;
-      opts.onBatch?.(done);
-      yield records.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
-    }
-  }
+/**
+ * One new generation: `scope` (a source, or every source) rebuilt from the store, swapped in once.
+ * Holds the reindex lock (one generation at a time); of one source, also that source's lock, so it is
+ * not ingested meanwhile. Of every source, no source's: they may be ingested meanwhile, and the engine
+ * catches their writes up before its swap (SearchProvider.rebuild).
+ */
+export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: ReindexOptions = {}): Promise<RebuildResult & { embedded: number }> {
+  const sources: readonly SourceName[] = scope === 'all' ? SOURCE_NAMES : [scope];
+  deps.state.beginRebuild();
   try {
-    const result = await deps.search.rebuild(source, batches());
-    deps.state.endRun(source, runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null, deps.log);
-    return { ...result, embedded };
-  } catch (err) {
-    deps.state.endRun(source, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, operatorMessage(err), deps.log);
-    throw err;
+    const runId = scope === 'all' ? null : deps.state.beginRun(scope, 'reindex');
+    let done = 0;
+    let embedded = 0;
+    const { documents, embedder } = deps;
+    const cacheKey = embeddingCacheKey(embedder);
+    for (const source of sources) {
+      opts.onStart?.({ source, documents: documents.count(source), uncached: documents.uncached(source, cacheKey), cacheKey });
+    }
+    async function* batches(): AsyncIterable<IndexedDocument[]> {
+      for (const source of sources) {
+        for (const batch of documents.batches(source)) {
+          // One turn of the event loop a batch: a signal (Ctrl-C) arrives as a task there, and the embedded
+          // engine writes synchronously, so without it a stop was seen only after the swap.
+          await setImmediate();
+          // Thrown inside the rebuild, whose failure path drops what it built.
+          if (opts.signal?.aborted) throw new Error(`stopped before the end: ${stopReason(opts.signal)}`);
+          const records = batch.map((r) => {
+            const doc = composedText(r.doc);
+            return doc === r.doc ? r : { ...r, doc, content_hash: contentHash(doc) };
+          });
+          const { vectors, computed } = await embedAll(embedder, documents, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+          // Stored as read, so the next fetch of such a record finds it unchanged rather than updated.
+          documents.correct(records.filter((r, i) => r !== batch[i]));
+          embedded += computed;
+          done += batch.length;
+          opts.onBatch?.(done);
+          yield records.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }));
+        }
+      }
+    }
+    try {
+      const result = await deps.search.rebuild(scope, batches());
+      if (runId !== null) deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null, deps.log);
+      return { ...result, embedded };
+    } catch (err) {
+      if (runId !== null) deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, operatorMessage(err), deps.log);
+      throw err;
+    }
+  } finally {
+    deps.state.releaseRebuild();
   }
 }

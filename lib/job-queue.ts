@@ -2,7 +2,9 @@
 // transaction as the work's own record, so a job accepted is never lost, even to a SIGKILL. At start,
 // rows left `queued` or `running` by a process that died are run again (a job interrupted
 // `maxAttempts` times is failed instead). p-queue bounds how many run at once and fails a job that
-// runs past its timeout. Handlers must be idempotent: a job may run twice (a kill after its work was
+// runs past its timeout. Rows of jobs that ended more than a week ago are deleted at start: the work's
+// own record (a report) keeps what users see, and the table would otherwise grow forever.
+// Handlers must be idempotent: a job may run twice (a kill after its work was
 // written but before its row was marked done), and a job failed on timeout may still finish late.
 import PQueue, { TimeoutError } from 'p-queue';
 import { base62 } from './random.js';
@@ -69,10 +71,16 @@ export class JobQueue {
     return id;
   }
 
-  /** Takes up every job left queued or running (by a process that died), then runs new ones as they come. */
+  /**
+   * Deletes the rows of jobs ended a week ago or more, takes up every job left queued or running (by a
+   * process that died), then runs new ones as they come.
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
+    const weekAgo = new Date(this.now().getTime() - KEEP_ENDED_MS).toISOString();
+    const pruned = this.db.prepare(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND finished_at < ?`).run(weekAgo).changes;
+    if (pruned > 0) this.opts.log.info({ pruned }, 'deleted the rows of jobs ended over a week ago');
     const open = this.db.prepare(`SELECT id, kind, payload, status, attempts FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, id`).all() as JobRow[];
     for (const job of open) {
       if (job.status === 'running' && job.attempts >= this.opts.maxAttempts) {
@@ -151,6 +159,8 @@ export class JobQueue {
     return this.db.prepare('SELECT id, kind, payload, status, attempts FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 }
+
+const KEEP_ENDED_MS = 7 * 24 * 3600_000;
 
 /** `300000` → `5 min`, `90000` → `90 s`, `50` → `50 ms`. */
 function duration(ms: number): string {

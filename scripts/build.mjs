@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SOURCE_DIRS = ['api', 'cli', 'ingest', 'index-mappings', 'lib'];
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
-/** Written when a build into dist/ succeeds, with the time the build started as its mtime. */
-const STAMP = path.join(ROOT, 'dist', '.build-stamp');
+/** Written into dist/ when a build there succeeds, with the time the build started as its mtime. */
+const STAMP = '.build-stamp';
 
 /** The newest modification among the sources, their folders (a file added or deleted) and the configs. */
-function newestSourceChange() {
+function newestSourceChange(root) {
   let newest = 0;
   const visit = (dir) => {
     newest = Math.max(newest, fs.statSync(dir).mtimeMs);
@@ -29,20 +29,20 @@ function newestSourceChange() {
       else newest = Math.max(newest, fs.statSync(file).mtimeMs);
     }
   };
-  for (const dir of SOURCE_DIRS) visit(path.join(ROOT, dir));
-  for (const file of CONFIGS) newest = Math.max(newest, fs.statSync(path.join(ROOT, file)).mtimeMs);
+  for (const dir of SOURCE_DIRS) visit(path.join(root, dir));
+  for (const file of CONFIGS) newest = Math.max(newest, fs.statSync(path.join(root, file)).mtimeMs);
   return newest;
 }
 
 /** Whether dist/ is missing or was built before the last change to the sources (a few ms: stats only). */
-export function distStale() {
+export function distStale(root = ROOT) {
   let built;
   try {
-    built = fs.statSync(STAMP).mtimeMs;
+    built = fs.statSync(path.join(root, 'dist', STAMP)).mtimeMs;
   } catch {
     return true;
   }
-  return newestSourceChange() > built;
+  return newestSourceChange(root) > built;
 }
 
 /** Compiles into `outDir` (absolute, or relative to the checkout), replacing what it held. */
@@ -52,9 +52,10 @@ export function build(outDir = 'dist') {
   fs.rmSync(out, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out], { cwd: ROOT, stdio: 'inherit' });
-  if (out === path.dirname(STAMP)) {
-    fs.writeFileSync(STAMP, `${started.toISOString()}\n`);
-    fs.utimesSync(STAMP, started, started);
+  if (out === path.join(ROOT, 'dist')) {
+    const stamp = path.join(out, STAMP);
+    fs.writeFileSync(stamp, `${started.toISOString()}\n`);
+    fs.utimesSync(stamp, started, started);
   }
 }
 

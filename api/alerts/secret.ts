@@ -16,11 +16,16 @@ export class WebhookSecrets {
   static inDataDir(dataDir: string): WebhookSecrets {
     const file = path.join(dataDir, WEBHOOK_KEY_FILE);
     fs.mkdirSync(dataDir, { recursive: true });
+    // Written whole under a name of this process's own, then linked into place: a link never replaces
+    // a file, so two processes starting at once agree on one key, and neither reads it half written.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(draft, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
     try {
-      // 'wx': two processes starting at once never write two different keys.
-      fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+      fs.linkSync(draft, file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(draft, { force: true });
     }
     const hex = fs.readFileSync(file, 'utf8').trim();
     if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} is not a 32-byte hex key; remove it to make a new one (every webhook secret changes)`);

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, Filters, ProfileFields } from '../alerts/profile-input.js';
 import type { Db } from './database.js';
+import { OrgTable, type Conditions, type Page } from './org-table.js';
 
 export interface ProfileRecord extends ProfileFields {
   id: string;
@@ -49,14 +50,30 @@ function profileOf(row: ProfileRow): ProfileRecord {
   };
 }
 
-/** A page of items and the count of all. */
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
-
 export class AlertStore {
-  constructor(private readonly db: Db) {}
+  private readonly profileRows: OrgTable<ProfileRow>;
+  private readonly deliveryRows: OrgTable<DeliveryRecord>;
+  private readonly st;
+
+  constructor(db: Db) {
+    this.profileRows = new OrgTable(db, 'alert_profiles');
+    this.deliveryRows = new OrgTable(db, 'alert_deliveries', {
+      columns: `id, alert_profile_id, document_source_id, channel, nullif(monitor_event_id, '') AS monitor_event_id,
+                delivery_status, attempts, last_error, created_at, delivered_at`,
+    });
+    this.st = {
+      create: db.prepare(
+        `INSERT INTO alert_profiles (id, org_id, name, filters, channels, webhook_url, notify_email, secret_salt, is_active, created_at)
+         VALUES (@id, @org_id, @name, @filters, @channels, @webhook_url, @notify_email, @secret_salt, @is_active, @created_at)`,
+      ),
+      active: db.prepare('SELECT * FROM alert_profiles WHERE is_active = 1'),
+      update: db.prepare(
+        `UPDATE alert_profiles SET name = ?, filters = ?, channels = ?, webhook_url = ?, notify_email = ?,
+           is_active = coalesce(?, is_active) WHERE id = ? AND org_id = ?`,
+      ),
+      deactivate: db.prepare('UPDATE alert_profiles SET is_active = 0 WHERE id = ? AND org_id = ?'),
+    };
+  }
 
   createProfile(orgId: string, fields: ProfileFields, salt: string, now: Date): ProfileRecord {
     const row: ProfileRow = {
@@ -64,54 +81,40 @@ export class AlertStore {
       channels: JSON.stringify(fields.channels), webhook_url: fields.webhook_url, notify_email: fields.notify_email,
       secret_salt: salt, is_active: 1, created_at: now.toISOString(),
     };
-    this.db.prepare(
-      `INSERT INTO alert_profiles (id, org_id, name, filters, channels, webhook_url, notify_email, secret_salt, is_active, created_at)
-       VALUES (@id, @org_id, @name, @filters, @channels, @webhook_url, @notify_email, @secret_salt, @is_active, @created_at)`,
-    ).run(row);
+    this.st.create.run(row);
     return profileOf(row);
   }
 
   profile(orgId: string, id: string): ProfileRecord | null {
-    const row = this.db.prepare('SELECT * FROM alert_profiles WHERE id = ? AND org_id = ?').get(id, orgId) as ProfileRow | undefined;
+    const row = this.profileRows.get(orgId, id);
     return row ? profileOf(row) : null;
   }
 
   /** Newest first. */
   profiles(orgId: string, limit: number, offset: number): Page<ProfileRecord> {
-    const rows = this.db.prepare('SELECT * FROM alert_profiles WHERE org_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?').all(orgId, limit, offset) as ProfileRow[];
-    const total = this.db.prepare('SELECT count(*) FROM alert_profiles WHERE org_id = ?').pluck().get(orgId) as number;
-    return { items: rows.map(profileOf), total };
+    const { items, total } = this.profileRows.page(orgId, limit, offset);
+    return { items: items.map(profileOf), total };
   }
 
   /** Every active profile of every organization (the watcher's). */
   activeProfiles(): ProfileRecord[] {
-    return (this.db.prepare('SELECT * FROM alert_profiles WHERE is_active = 1').all() as ProfileRow[]).map(profileOf);
+    return (this.st.active.all() as ProfileRow[]).map(profileOf);
   }
 
   updateProfile(orgId: string, id: string, fields: ProfileFields & { is_active?: boolean }): ProfileRecord | null {
-    this.db.prepare(
-      `UPDATE alert_profiles SET name = ?, filters = ?, channels = ?, webhook_url = ?, notify_email = ?,
-         is_active = coalesce(?, is_active) WHERE id = ? AND org_id = ?`,
-    ).run(fields.name, JSON.stringify(fields.filters), JSON.stringify(fields.channels), fields.webhook_url,
+    this.st.update.run(fields.name, JSON.stringify(fields.filters), JSON.stringify(fields.channels), fields.webhook_url,
       fields.notify_email, fields.is_active === undefined ? null : Number(fields.is_active), id, orgId);
     return this.profile(orgId, id);
   }
 
   /** False when the organization has no such profile. */
   deactivateProfile(orgId: string, id: string): boolean {
-    return this.db.prepare('UPDATE alert_profiles SET is_active = 0 WHERE id = ? AND org_id = ?').run(id, orgId).changes === 1;
+    return this.st.deactivate.run(id, orgId).changes === 1;
   }
 
   /** Newest first; of one profile when `profileId` is given. */
   deliveries(orgId: string, profileId: string | undefined, limit: number, offset: number): Page<DeliveryRecord> {
-    const where = profileId === undefined ? 'org_id = ?' : 'org_id = ? AND alert_profile_id = ?';
-    const args = profileId === undefined ? [orgId] : [orgId, profileId];
-    const rows = this.db.prepare(
-      `SELECT id, alert_profile_id, document_source_id, channel, nullif(monitor_event_id, '') AS monitor_event_id,
-              delivery_status, attempts, last_error, created_at, delivered_at
-         FROM alert_deliveries WHERE ${where} ORDER BY rowid DESC LIMIT ? OFFSET ?`,
-    ).all(...args, limit, offset) as DeliveryRecord[];
-    const total = this.db.prepare(`SELECT count(*) FROM alert_deliveries WHERE ${where}`).pluck().get(...args) as number;
-    return { items: rows, total };
+    const only: Conditions = profileId === undefined ? [] : [['alert_profile_id = ?', profileId]];
+    return this.deliveryRows.page(orgId, limit, offset, only);
   }
 }

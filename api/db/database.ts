@@ -18,6 +18,7 @@ export function migrate(db: Db): void {
   for (const m of MIGRATIONS.filter((m) => m.version > current)) {
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     })();
   }

@@ -54,9 +54,8 @@ export class KeyStore {
   }
 
   /** Creates the key (and its organization when new). The returned `key` is never retrievable again. */
-  create(org: string, tier: Tier, now = new Date()): KeyRecord & { key: string } {
-    const problem = orgNameProblem(org);
-    if (problem) throw new RangeError(`organization name ${problem}`);
+  create(name: string, tier: Tier, now = new Date()): KeyRecord & { key: string } {
+    const org = canonicalOrgName(name);
     const key = `pdi_live_${base62(32)}`;
     const id = `key_${base62(16)}`;
     const created_at = now.toISOString();
@@ -136,6 +135,14 @@ export class KeyStore {
 
 export const MAX_ORG_NAME = 200;
 
+/**
+ * Characters that show nothing, or reorder what is shown: format characters (zero-width space and
+ * joiners, bidirectional marks and overrides, the byte order mark, soft hyphen), the combining
+ * grapheme joiner, variation selectors, Hangul fillers, unassigned and private-use code points and
+ * lone surrogates. `Acme` and `Ac\u200bme` would print alike in `pdi keys list` and on the
+ * dashboard, yet name two organizations.
+ */
+export const INVISIBLE = /[\p{Cf}\p{Cn}\p{Co}\p{Cs}\u034F\u115F\u1160\u17B4\u17B5\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 
 /**
  * Why a name cannot name an organization, or null. Names are printed to operators' terminals (pdi
@@ -144,6 +151,20 @@ export const MAX_ORG_NAME = 200;
 export function orgNameProblem(name: string): string | null {
   if (name.trim() === '') return 'is empty';
   if ([...name].length > MAX_ORG_NAME) return `is longer than ${MAX_ORG_NAME} characters`;
+  const invisible = INVISIBLE.exec(name);
+  if (invisible) return `holds an invisible character (U+${invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
   if (TERMINAL_CONTROL.test(name)) return 'holds a control character';
   return null;
+}
+
+/**
+ * The one form an organization name is stored and compared in: trimmed and NFC, so `Δήμος` typed
+ * with a combining accent (NFD, as macOS file names and some keyboards give it) is the same
+ * organization as with the precomposed one. Throws a RangeError saying what is wrong with the name.
+ * Every way a name enters (pdi keys create, pdi report --org, the dashboard) goes through here.
+ */
+export function canonicalOrgName(name: string): string {
+  const problem = orgNameProblem(name);
+  if (problem) throw new RangeError(`organization name ${problem}`);
+  return name.trim().normalize('NFC');
 }

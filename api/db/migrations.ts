@@ -1,9 +1,14 @@
 // Numbered migrations of the account database. Append only: never edit a shipped migration.
 // PRAGMA user_version holds the number of the last one applied.
+import type { Db } from './database.js';
+import { INVISIBLE } from './keys.js';
+
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** A step SQL cannot say, run after `sql` in the same transaction. */
+  run?: (db: Db) => void;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -180,4 +185,33 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX alert_deliveries_by_org ON alert_deliveries (org_id);
     `,
   },
+  {
+    version: 6,
+    name: 'organization names in NFC, without invisible characters',
+    sql: '',
+    run: canonicalOrgNames,
+  },
 ];
+
+/**
+ * Migration 6: every organization name as canonicalOrgName stores new ones (trimmed, NFC), with the
+ * invisible characters it now refuses removed. Two organizations whose names become equal are never
+ * merged (that would pool two tenants' reports, profiles and keys): a name already canonical keeps
+ * it, then the oldest takes the shared name and each other one becomes `<name> (<its id>)`, which
+ * `pdi keys list` shows. A name of nothing but invisible characters becomes its id.
+ */
+function canonicalOrgNames(db: Db): void {
+  const invisible = new RegExp(INVISIBLE.source, 'gu');
+  const orgs = db.prepare('SELECT id, name FROM organizations ORDER BY created_at, id').all() as { id: string; name: string }[];
+  const canonical = (name: string) => name.replace(invisible, '').trim().normalize('NFC');
+  const taken = new Set(orgs.filter((o) => canonical(o.name) === o.name).map((o) => o.name));
+  const rename = db.prepare('UPDATE organizations SET name = ? WHERE id = ?');
+  for (const org of orgs) {
+    const want = canonical(org.name);
+    if (want === org.name) continue;
+    let name = want === '' ? org.id : want;
+    if (taken.has(name)) name = `${want} (${org.id})`;
+    taken.add(name);
+    rename.run(name, org.id);
+  }
+}

@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
 import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 import { nameKey } from '../../lib/names.js';
-import type { Page } from './alerts.js';
 import type { Db } from './database.js';
-
+import { OrgTable, type Conditions, type Page } from './org-table.js';
 
 export const EVENT_TYPES = ['new_decision', 'contract_award', 'regulatory_action', 'permit_change', 'other'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -60,7 +59,30 @@ export interface EventFilter {
 }
 
 export class MonitorStore {
-  constructor(private readonly db: Db) {}
+  private readonly entityRows: OrgTable<EntityRow>;
+  private readonly eventRows: OrgTable<EventRecord>;
+  private readonly st;
+
+  constructor(private readonly db: Db) {
+    this.entityRows = new OrgTable(db, 'monitored_entities');
+    this.eventRows = new OrgTable(db, 'monitor_events', {
+      columns: 'id, monitored_entity_id, document_source_id, event_type, summary, detected_at, acknowledged_at',
+      order: 'detected_at DESC, rowid DESC',
+    });
+    this.st = {
+      existing: db.prepare('SELECT id FROM monitored_entities WHERE org_id = ? AND identifier_type = ? AND match_key = ? AND is_active = 1').pluck(),
+      create: db.prepare(
+        `INSERT INTO monitored_entities (id, org_id, entity_identifier, identifier_type, match_key, label, is_active, created_at)
+         VALUES (@id, @org_id, @entity_identifier, @identifier_type, @match_key, @label, @is_active, @created_at)`,
+      ),
+      active: db.prepare('SELECT * FROM monitored_entities WHERE is_active = 1'),
+      deactivate: db.prepare('UPDATE monitored_entities SET is_active = 0 WHERE id = ? AND org_id = ?'),
+      acknowledge: db.prepare('UPDATE monitor_events SET acknowledged_at = ? WHERE id = ? AND org_id = ? AND acknowledged_at IS NULL'),
+      acknowledgedAt: db.prepare('SELECT acknowledged_at FROM monitor_events WHERE id = ? AND org_id = ?').pluck(),
+      dropPending: db.prepare("DELETE FROM alert_deliveries WHERE monitor_event_id = ? AND delivery_status = 'pending'"),
+      checkedAt: db.prepare("SELECT checked_at FROM watcher_state WHERE name = 'documents'").pluck(),
+    };
+  }
 
   /** Throws ConflictError when the organization already monitors the entity (actively). */
   createEntity(orgId: string, type: IdentifierType, identifier: string, label: string | null, now: Date): EntityRecord {
@@ -68,50 +90,37 @@ export class MonitorStore {
       id: randomUUID(), org_id: orgId, entity_identifier: identifier, identifier_type: type,
       match_key: matchKeyOf(type, identifier), label, is_active: 1, created_at: now.toISOString(), last_alert_at: null,
     };
-    const existing = this.db.prepare(
-      'SELECT id FROM monitored_entities WHERE org_id = ? AND identifier_type = ? AND match_key = ? AND is_active = 1',
-    ).pluck().get(orgId, type, row.match_key) as string | undefined;
+    const existing = this.st.existing.get(orgId, type, row.match_key) as string | undefined;
     if (existing) throw new ConflictError(`This entity is already monitored (id ${existing})`);
-    this.db.prepare(
-      `INSERT INTO monitored_entities (id, org_id, entity_identifier, identifier_type, match_key, label, is_active, created_at)
-       VALUES (@id, @org_id, @entity_identifier, @identifier_type, @match_key, @label, @is_active, @created_at)`,
-    ).run(row);
+    this.st.create.run(row);
     return entityOf(row);
   }
 
   entity(orgId: string, id: string): EntityRecord | null {
-    const row = this.db.prepare('SELECT * FROM monitored_entities WHERE id = ? AND org_id = ?').get(id, orgId) as EntityRow | undefined;
+    const row = this.entityRows.get(orgId, id);
     return row ? entityOf(row) : null;
   }
 
   entities(orgId: string, limit: number, offset: number): Page<EntityRecord> {
-    const rows = this.db.prepare('SELECT * FROM monitored_entities WHERE org_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?').all(orgId, limit, offset) as EntityRow[];
-    const total = this.db.prepare('SELECT count(*) FROM monitored_entities WHERE org_id = ?').pluck().get(orgId) as number;
-    return { items: rows.map(entityOf), total };
+    const { items, total } = this.entityRows.page(orgId, limit, offset);
+    return { items: items.map(entityOf), total };
   }
 
   activeEntities(): EntityRecord[] {
-    return (this.db.prepare('SELECT * FROM monitored_entities WHERE is_active = 1').all() as EntityRow[]).map(entityOf);
+    return (this.st.active.all() as EntityRow[]).map(entityOf);
   }
 
   deactivateEntity(orgId: string, id: string): boolean {
-    return this.db.prepare('UPDATE monitored_entities SET is_active = 0 WHERE id = ? AND org_id = ?').run(id, orgId).changes === 1;
+    return this.st.deactivate.run(id, orgId).changes === 1;
   }
 
   /** Newest first. */
   events(orgId: string, filter: EventFilter, limit: number, offset: number): Page<EventRecord> {
-    const where = ['org_id = ?'];
-    const args: string[] = [orgId];
-    if (filter.entityId !== undefined) { where.push('monitored_entity_id = ?'); args.push(filter.entityId); }
-    if (filter.eventType !== undefined) { where.push('event_type = ?'); args.push(filter.eventType); }
-    if (filter.since !== undefined) { where.push('detected_at > ?'); args.push(filter.since); }
-    const clause = where.join(' AND ');
-    const items = this.db.prepare(
-      `SELECT id, monitored_entity_id, document_source_id, event_type, summary, detected_at, acknowledged_at
-         FROM monitor_events WHERE ${clause} ORDER BY detected_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-    ).all(...args, limit, offset) as EventRecord[];
-    const total = this.db.prepare(`SELECT count(*) FROM monitor_events WHERE ${clause}`).pluck().get(...args) as number;
-    return { items, total };
+    const where: Conditions = [];
+    if (filter.entityId !== undefined) where.push(['monitored_entity_id = ?', filter.entityId]);
+    if (filter.eventType !== undefined) where.push(['event_type = ?', filter.eventType]);
+    if (filter.since !== undefined) where.push(['detected_at > ?', filter.since]);
+    return this.eventRows.page(orgId, limit, offset, where);
   }
 
   /**
@@ -121,17 +130,16 @@ export class MonitorStore {
    */
   acknowledge(orgId: string, id: string, now: Date): { id: string; acknowledged_at: string } | null {
     return this.db.transaction(() => {
-      this.db.prepare('UPDATE monitor_events SET acknowledged_at = ? WHERE id = ? AND org_id = ? AND acknowledged_at IS NULL')
-        .run(now.toISOString(), id, orgId);
-      const at = this.db.prepare('SELECT acknowledged_at FROM monitor_events WHERE id = ? AND org_id = ?').pluck().get(id, orgId) as string | undefined;
+      this.st.acknowledge.run(now.toISOString(), id, orgId);
+      const at = this.st.acknowledgedAt.get(id, orgId) as string | undefined;
       if (at === undefined) return null;
-      this.db.prepare("DELETE FROM alert_deliveries WHERE monitor_event_id = ? AND delivery_status = 'pending'").run(id);
+      this.st.dropPending.run(id);
       return { id, acknowledged_at: at };
     }).immediate();
   }
 
   /** When the watcher last looked at new documents, or null before its first look. */
   lastCheckedAt(): string | null {
-    return (this.db.prepare("SELECT checked_at FROM watcher_state WHERE name = 'documents'").pluck().get() as string | undefined) ?? null;
+    return (this.st.checkedAt.get() as string | undefined) ?? null;
   }
 }

@@ -2,6 +2,7 @@
 // job writes. Every read is scoped to an organization: another organization's report is not found.
 import type { IdentifierType } from '../../lib/identifiers.js';
 import type { Db } from './database.js';
+import { canonicalOrgName } from './keys.js';
 
 export type ReportStatus = 'pending' | 'completed' | 'failed';
 
@@ -61,8 +62,9 @@ export class ReportStore {
     this.db.prepare(`UPDATE reports SET status = 'failed', error_message = ? WHERE id = ? AND status = 'pending'`).run(message, id);
   }
 
-  /** The organization's id, created when new (the CLI names organizations). */
-  orgId(name: string, now: string, newId: () => string): string {
+  /** The organization's id, created when new (the CLI names organizations); the name as canonicalOrgName has it. */
+  orgId(raw: string, now: string, newId: () => string): string {
+    const name = canonicalOrgName(raw);
     this.db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(newId(), name, now);
     return this.db.prepare('SELECT id FROM organizations WHERE name = ?').pluck().get(name) as string;
   }

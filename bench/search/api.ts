@@ -19,7 +19,8 @@ import type { SearchProvider } from '../../lib/search/provider.js';
 import { createBenchKeys, startBenchApi } from '../api-server.js';
 import { percentile } from '../percentile.js';
 import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
-import { Generator, loadCorpus, SURNAMES } from './generate.js';
+import { loadCorpus } from './corpus.js';
+import { Generator, SURNAMES } from './generate.js';
 import { loadOneIndex } from './one-index.js';
 
 const { values: args } = parseArgs({ options: {

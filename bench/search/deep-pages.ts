@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import type { EmbeddedOptions } from '../../lib/search/embedded/provider.js';
 import type { ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
-import { Generator, loadCorpus } from './generate.js';
+import { loadCorpus } from './corpus.js';
+import { Generator } from './generate.js';
 
 const { values: args } = parseArgs({ options: {
   engine: { type: 'string', default: 'elasticsearch' },

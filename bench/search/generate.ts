@@ -7,7 +7,6 @@
 // on its own (one source's share for a rebuild) and the same (n, seed) always gives the same corpus.
 import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
-import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 
 // ------------------------------------------------------------------------------------------ vocabulary
@@ -267,19 +266,5 @@ export class Generator {
       for (let j = i; j < Math.min(to, i + size); j++) batch.push(this.document(j));
       yield batch;
     }
-  }
-}
-
-/**
- * Loads the generated corpus into `provider`, one rebuild() per source (the real reindex path), unless
- * it already holds exactly `gen.n` documents (a previous run's). Elasticsearch's bench indices persist.
- */
-export async function loadCorpus(provider: SearchProvider, gen: Generator, progress: (msg: string) => void): Promise<void> {
-  if ((await provider.stats()).total_documents === gen.n) return;
-  progress(`loading ${gen.n} documents into ${provider.engine}`);
-  for (const { source, from, to } of sourceRanges(gen.n)) {
-    const started = performance.now();
-    const r = await provider.rebuild(source, gen.batches(from, to, 2000));
-    progress(`${source}: ${r.documents} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 }

@@ -64,6 +64,17 @@ export class SourceBusyError extends Error {
   }
 }
 
+/** Another `pdi reindex` is building a generation (rebuilds take turns: one generation at a time). */
+export class RebuildBusyError extends Error {
+  constructor(readonly pid: number) {
+    super(`Another pdi reindex is in progress (pid ${pid})`);
+    this.name = 'RebuildBusyError';
+  }
+}
+
+/** The row of `locks` a reindex holds (of one source or of all) beside any source's own. */
+const REBUILD_LOCK = '(reindex)';
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -153,6 +164,19 @@ export class IngestState {
     }, RETRY_END_MS);
     timer.unref();
     this.retries.add(timer);
+  }
+
+  /** Takes the reindex lock (RebuildBusyError while another live process holds it); released by releaseRebuild. */
+  beginRebuild(): void {
+    this.db.transaction(() => {
+      const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(REBUILD_LOCK) as { pid: number } | undefined;
+      if (held && held.pid !== process.pid && alive(held.pid)) throw new RebuildBusyError(held.pid);
+      this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(REBUILD_LOCK, process.pid, new Date().toISOString());
+    }).immediate();
+  }
+
+  releaseRebuild(): void {
+    this.db.prepare('DELETE FROM locks WHERE source = ? AND pid = ?').run(REBUILD_LOCK, process.pid);
   }
 
   /** The live process running the source now (holding its lock), or null (no lock, or a dead holder's). */

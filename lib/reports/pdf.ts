@@ -87,6 +87,14 @@ class Writer {
     this.y += 6;
   }
 
+  /** A table's title, kept on the page with the table's first rows. */
+  subheading(text: string): void {
+    this.font(11, true);
+    this.room(14);
+    this.doc.text(text, MARGIN, this.y);
+    this.y += 6;
+  }
+
   paragraph(text: string, size = 10): void {
     this.font(size);
     for (const line of this.doc.splitTextToSize(text, WIDTH) as string[]) {
@@ -261,19 +269,13 @@ export function renderPdf(report: Report): Buffer {
   );
   for (const [label, list] of [[t.buyers, p.main_buyers], [t.suppliers, p.main_suppliers]] as const) {
     if (list.length === 0) continue;
-    w.font(11, true);
-    w.room(14);
-    doc.text(label, MARGIN, w.y);
-    w.y += 6;
+    w.subheading(label);
     w.table(
       [{ header: t.name, width: 96 }, { header: t.afm, width: 28 }, { header: t.contracts, width: 22, align: 'right' }, { header: t.value, width: WIDTH - 146, align: 'right' }],
       list.map((b) => [b.name, b.afm ?? '—', String(b.contracts), formatEur(b.value, report.entity.language)]),
     );
   }
-  w.font(11, true);
-  w.room(14);
-  doc.text(t.contracts, MARGIN, w.y);
-  w.y += 6;
+  w.subheading(t.contracts);
   const contractTable = (rows: typeof p.contracts) => w.table(
     [{ header: t.date, width: 20 }, { header: t.titleCol, width: 62 }, { header: t.buyer, width: 36 }, { header: t.supplier, width: braceWidth() }, { header: t.value, width: 22, align: 'right' }],
     rows.map((c) => [c.date, c.title, c.buyers.join(', ') || '—', c.suppliers.join(', ') || '—', c.value === null ? '—' : formatEur(c.value, report.entity.language)]),
@@ -281,10 +283,7 @@ export function renderPdf(report: Report): Buffer {
   if (p.contracts.length === 0) w.paragraph(t.none);
   else contractTable(p.contracts);
   if (p.payments.length > 0) {
-    w.font(11, true);
-    w.room(14);
-    doc.text(t.payments, MARGIN, w.y);
-    w.y += 6;
+    w.subheading(t.payments);
     contractTable(p.payments);
   }
   for (const [label, rows] of [[t.decisions, report.sections.decisions], [t.regulatory, report.sections.regulatory]] as const) {

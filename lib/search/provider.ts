@@ -97,9 +97,15 @@ export interface BulkResult {
   failed: BulkFailure[];
 }
 
+/** What a rebuild loads from its batches: one source (every other carried over), or every source. */
+export type RebuildScope = SourceName | 'all';
+
 export interface RebuildResult {
-  source: SourceName;
+  source: RebuildScope;
+  /** Documents of the rebuilt scope now served. */
   documents: number;
+  /** Of them, per source. */
+  bySource: Partial<Record<SourceName, number>>;
   /** The physical index (or table generation) now serving. */
   index: string;
 }
@@ -141,11 +147,13 @@ export interface SearchProvider {
   upsert(docs: IndexedDocument[]): Promise<BulkResult>;
   /**
    * Builds a new generation where `source` holds exactly `batches` and every other source is kept as
-   * it is, verifies the counts, then swaps it in atomically and drops the old one. A failure leaves
-   * the old generation serving. One rebuild at a time; the source is not ingested meanwhile (the
-   * ingest lock), other sources may be.
+   * it is (`'all'`: every source holds exactly what `batches` gives of it), verifies the counts per
+   * source, then swaps it in atomically and drops the old one. A failure leaves the old generation
+   * serving. One rebuild at a time. A named source is not ingested meanwhile (the ingest lock), other
+   * sources may be: what they write meanwhile is in the new generation after the swap. Of `'all'`,
+   * every source may be ingested meanwhile, and what is written is caught up likewise.
    */
-  rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
+  rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
   /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc. */
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;

@@ -110,6 +110,15 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   t.ok((documents.prepare('SELECT count(*) FROM documents').pluck().get() as number) > 0, 'the demo documents are in the copy');
   documents.close();
 
+  // --with-index adds the embedded index, after the documents.
+  const withIndex = path.join(tempDir(t), 'backup');
+  const indexed = await pdi(dataDir, ['backup', withIndex, '--with-index', '--json']);
+  t.equal(indexed.code, 0, indexed.stderr);
+  t.same(JSON.parse(indexed.stdout).files.map((f: { name: string }) => f.name), ['accounts.db', 'webhook-signing.key', 'ingest.db', 'documents.db', 'index.db', 'blobs.db']);
+  const index = open(path.join(withIndex, 'index.db'));
+  t.equal(index.pragma('integrity_check', { simple: true }), 'ok', 'index.db: integrity_check');
+  index.close();
+
   // Restore as docs/operations.md says: the files into an empty data folder, then pdi reindex.
   const restored = tempDir(t);
   for (const f of manifest.files) fs.copyFileSync(path.join(dir, f.name), path.join(restored, f.name));

@@ -70,7 +70,7 @@ t.test('when arguments are wrong, then the CLI exits 2 with the reason and usage
     // A newline forged a second line in keys list; escape sequences drove the operator's terminal.
     [['keys', 'create', '--org', 'evil\nkey_FAKE  enterprise A', '--tier', 'free'], /--org holds a control character/],
     [['keys', 'create', '--org', '\x1b]0;pwned\x07\x1b[2Jok', '--tier', 'free'], /--org holds a control character/],
-    [['keys', 'create', '--org', 'A\u202Egnp.exe', '--tier', 'free'], /--org holds a control character/],
+    [['keys', 'create', '--org', 'A\u202Egnp.exe', '--tier', 'free'], /--org holds an invisible character \(U\+202E\)/],
     [['keys', 'create', '--org', 'x'.repeat(201), '--tier', 'free'], /--org is longer than 200 characters/],
   ];
   for (const [args, message] of cases) {

@@ -1,11 +1,13 @@
 // What the reliability suite (test/reliability, npm run test:reliability) shares: the long-variant
-// flag, a request that cannot hang, an engine list (embedded and Elasticsearch) and a clock under
-// which no key runs out of its daily quota.
+// flag, a request that cannot hang, an engine list (embedded and Elasticsearch), a clock under which no
+// key runs out of its daily quota, and a small corpus.
 import type { Test } from 'tap';
+import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { Clock } from '../../lib/clock.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
-import { request, type RequestOptions, type TestResponse } from './app.js';
-import { apiTestProvider } from './elasticsearch.js';
+import { request, type RequestOptions, type TestApp, type TestResponse } from './app.js';
+import { apiTestProvider, makeDoc } from './elasticsearch.js';
+import { BUYER, contractDoc, ingestDocs, SUPPLIER } from './report-docs.js';
 
 /** PDI_RELIABILITY_LONG=1: the long variants (more examples, longer runs), outside CI's time budget. */
 export const LONG = process.env.PDI_RELIABILITY_LONG === '1';
@@ -61,4 +63,25 @@ export const ENGINES: Engine[] = [
 export function quotaFreeClock(start = Date.parse('2030-01-01T00:00:00Z')): Clock {
   let now = start;
   return () => new Date((now += 6 * 3_600_000));
+}
+
+/**
+ * A small corpus written as ingest writes it (document store, entity index, search index): contracts
+ * and decisions naming two entities, an English notice, so listings, search, entity and similar have
+ * records to answer with.
+ */
+export async function seedCorpus(app: TestApp): Promise<IndexedDocument[]> {
+  const docs: IndexedDocument[] = [];
+  for (let i = 0; i < 12; i++) docs.push(contractDoc(`25SYMV00000${String(i).padStart(4, '0')}`, { value: 1000 * (i + 1), published: `2025-0${1 + (i % 9)}-1${i % 10}T08:00:00Z` }));
+  for (let i = 0; i < 6; i++) {
+    docs.push(makeDoc('diavgeia', `Ψ${i}ΑΒΟΡ1Ο-ΓΔ${i}`, {
+      title: `Απόφαση ανάθεσης σύμβασης καθαριότητας ${i}`,
+      content: `Ο ${BUYER.name} (ΑΦΜ ${BUYER.afm}) αναθέτει στην ${SUPPLIER.name} τη σύμβαση καθαριότητας.`,
+      entities: { afm: [BUYER.afm, SUPPLIER.afm], ada: [`Ψ${i}ΑΒΟΡ1Ο-ΓΔ${i}`], names: [BUYER.name, SUPPLIER.name] },
+      published_at: `2025-03-0${1 + i}T09:00:00Z`,
+    }));
+  }
+  docs.push(makeDoc('ted', '00654321-2025', { title: 'Road construction works contract', content: 'Contract award notice for road construction in Attica.', language: 'en', country: 'EU' }));
+  await ingestDocs(app.documents, app.search, docs);
+  return docs;
 }

@@ -37,6 +37,7 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
     cwd: REPO_ROOT, env: plainEnv({ PDI_DATA_DIR: dataDir }),
   });
   t.notMatch(created.stderr, /LOADER-IMPORT/, 'pdi ran without tsx');
+  t.notMatch(created.stderr, /Warning/, 'and printed no deprecation or experimental warning');
   const { key } = JSON.parse(created.stdout) as { key: string };
   t.match(key, /^pdi_live_/);
 
@@ -72,6 +73,10 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   const search = await request(url, '/v1/search?q=%CF%83%CF%8D%CE%BC%CE%B2%CE%B1%CF%83%CE%B7', { key });
   t.equal(search.status, 200, search.text);
   t.same([search.body.total, search.body.results], [0, []], 'an empty index finds nothing');
+  // Entity resolution runs on its own reader threads: theirs starts too.
+  const entity = await request(url, '/v1/entity/094014201?type=afm', { key });
+  t.equal(entity.status, 200, entity.text);
+  t.equal(entity.body.total, 0, 'no document names it');
 
   // The image's HEALTHCHECK command.
   const healthcheck = () => exec(process.execPath, ['bin/healthcheck.js'], { cwd: REPO_ROOT, env: plainEnv({ PORT: new URL(url).port, HOST: '127.0.0.1' }) })
@@ -81,5 +86,33 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   server.kill('SIGTERM');
   t.equal(await exited, 0, 'stops gracefully');
   t.notMatch(stderr, /LOADER-IMPORT/, 'the server ran without tsx');
+  t.notMatch(stderr, /Warning/, 'and printed no deprecation or experimental warning');
   t.equal(await healthcheck(), 1, 'and fails once it is gone');
+});
+
+t.test('when a source, a source folder or a tsconfig changes after the build, then dist/ is stale (bin/pdi.js then runs the sources), and not before', async (t) => {
+  const root = tempDir(t);
+  for (const dir of ['api', 'cli', 'ingest', 'index-mappings', 'lib/search', 'dist']) fs.mkdirSync(path.join(root, dir), { recursive: true });
+  for (const file of ['api/app.ts', 'lib/search/provider.ts', 'tsconfig.json', 'tsconfig.build.json']) fs.writeFileSync(path.join(root, file), '');
+  const stale = async () => (await exec(process.execPath, ['--input-type=module', '-e',
+    `import { distStale } from ${JSON.stringify(path.join(REPO_ROOT, 'scripts/build.mjs'))}; console.log(distStale(${JSON.stringify(root)}))`])).stdout.trim();
+  const stampAt = (seconds: number) => {
+    const stamp = path.join(root, 'dist/.build-stamp');
+    fs.writeFileSync(stamp, '');
+    fs.utimesSync(stamp, seconds, seconds);
+  };
+  const now = Date.now() / 1000;
+  t.equal(await stale(), 'true', 'no build yet');
+  stampAt(now + 60);
+  t.equal(await stale(), 'false', 'built after every change');
+  fs.utimesSync(path.join(root, 'lib/search/provider.ts'), now + 120, now + 120);
+  t.equal(await stale(), 'true', 'a source edited since');
+  stampAt(now + 180);
+  fs.writeFileSync(path.join(root, 'lib/search/new.ts'), '');
+  fs.utimesSync(path.join(root, 'lib/search/new.ts'), now, now);
+  fs.utimesSync(path.join(root, 'lib/search'), now + 240, now + 240);
+  t.equal(await stale(), 'true', 'a file added (its folder changed)');
+  stampAt(now + 300);
+  fs.utimesSync(path.join(root, 'tsconfig.build.json'), now + 360, now + 360);
+  t.equal(await stale(), 'true', 'a tsconfig changed');
 });

@@ -9,7 +9,7 @@ import { DEMO_UNFINISHED } from '../../ingest/demo.js';
 import { startIngestJobs } from '../../ingest/schedule.js';
 import { startServer } from '../../api/server.js';
 import { loadDemo } from '../../ingest/demo.js';
-import { reindexSource } from '../../ingest/reindex.js';
+import { reindex } from '../../ingest/reindex.js';
 import { pipelineOn } from '../../ingest/runtime.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
@@ -142,17 +142,17 @@ t.test('when a reindex is stopped, then the old index keeps serving and the run 
   const key = app.key('pro');
   const stop = new AbortController();
   stop.abort('interrupted (SIGINT)');
-  await t.rejects(reindexSource(deps, 'kimdis', { signal: stop.signal }), { message: 'stopped before the end: interrupted (SIGINT)' });
+  await t.rejects(reindex(deps, 'kimdis', { signal: stop.signal }), { message: 'stopped before the end: interrupted (SIGINT)' });
   t.equal((await app.request('/v1/kimdis/documents', { key })).body.total, total, 'the old index serves');
   t.match(app.ingestState.lastRuns('reindex').get('kimdis'), { status: 'failed', error: 'stopped before the end: interrupted (SIGINT)' });
   t.equal(app.ingestState.runningPid('kimdis'), null, 'the source is released');
-  t.equal((await reindexSource(deps, 'kimdis')).documents, total, 'the next reindex runs');
+  t.equal((await reindex(deps, 'kimdis')).documents, total, 'the next reindex runs');
 
   // A signal arrives as a task of the event loop (Ctrl-C), not before the start: the rebuild must give
   // the loop a turn between batches, or it is seen only once the rebuild has swapped (kimdis: 2 batches).
   const later = new AbortController();
   setImmediate(() => later.abort('interrupted (SIGINT)'));
-  await t.rejects(reindexSource(deps, 'kimdis', { signal: later.signal }), { message: 'stopped before the end: interrupted (SIGINT)' }, 'stopped after its start');
+  await t.rejects(reindex(deps, 'kimdis', { signal: later.signal }), { message: 'stopped before the end: interrupted (SIGINT)' }, 'stopped after its start');
   t.equal((await app.request('/v1/kimdis/documents', { key })).body.total, total, 'the old index serves');
 });
 

@@ -28,6 +28,21 @@ function open(t: Test, prefix = randomPrefix()): ElasticsearchProvider {
   return p;
 }
 
+/** Starts a process rebuilding `scope` of `prefix` and SIGKILLs it once it has loaded a batch. */
+async function killMidway(prefix: string, scope: string): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/helpers/rebuild-forever.ts'), 'elasticsearch', url, prefix, scope, String(DIM), MODEL], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
+    child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
 function docs(source: SourceName, from: number, n: number, title: string): IndexedDocument[] {
   // indexed_at as the pipeline writes it: the time of the write.
   return Array.from({ length: n }, (_, i) => makeDoc(source, `d${String(from + i).padStart(5, '0')}`, { title: `${title} ${from + i}`, indexed_at: new Date().toISOString() }));
@@ -80,17 +95,7 @@ t.test('when a rebuild is killed midway, then the old generation keeps serving a
   await p.refresh();
   const [serving] = await aliasTargets(url, readAlias(prefix));
   // A process rebuilding kimdis whose batches never end after the first: killed once it has loaded one.
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/helpers/rebuild-forever.ts'), url, prefix, 'kimdis', String(DIM), MODEL], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
-    child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
+  await killMidway(prefix, 'kimdis');
 
   t.equal((await indicesOf(url, prefix)).length, 2, 'the killed rebuild left its half-built index');
   t.same(await aliasTargets(url, readAlias(prefix)), [serving], 'the old generation serves');
@@ -104,6 +109,29 @@ t.test('when a rebuild is killed midway, then the old generation keeps serving a
   t.same(await indicesOf(url, prefix), [r.index], 'the abandoned index and the old generation are gone');
   t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 6, 'the other source carried over');
   t.same(await p.upsert(docs('rae', 6, 1, 'Άδεια')), { written: 1, failed: [] }, 'the new generation takes writes');
+});
+
+t.test('when a rebuild of every source is killed midway, then the old generation keeps serving and taking writes, and the next one succeeds', async (t) => {
+  const prefix = randomPrefix();
+  const p = open(t, prefix);
+  await p.init();
+  // Written long before the rebuild: not what its catch-up looks for (documents ingested meanwhile).
+  const earlier = (d: IndexedDocument) => ({ ...d, indexed_at: '2024-05-02T00:00:00Z' });
+  await p.upsert([...docs('kimdis', 0, 30, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια')].map(earlier));
+  await p.refresh();
+  const [serving] = await aliasTargets(url, readAlias(prefix));
+  await killMidway(prefix, 'all');
+
+  t.same(await aliasTargets(url, readAlias(prefix)), [serving], 'the old generation serves');
+  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 30);
+  t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 0, 'nothing of the killed rebuild shows');
+  t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια').map(earlier)), { written: 1, failed: [] }, 'and takes writes');
+
+  const r = await p.rebuild('all', (async function* () { yield [...docs('kimdis', 0, 25, 'Νέα'), ...docs('ted', 0, 3, 'Νέα')]; })());
+  t.same(r.bySource, { kimdis: 25, ted: 3 }, 'every source holds what was loaded');
+  t.same(await indicesOf(url, prefix), [r.index], 'the abandoned index and the old generation are gone');
+  t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 0, 'a source the load did not hold is empty');
+  t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 28);
 });
 
 t.test('when the node is Elasticsearch 8, then init refuses naming its version', async (t) => {

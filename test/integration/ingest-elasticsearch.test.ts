@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { readAlias } from '../../index-mappings/index-names.js';
 import { DEMO_DIR } from '../../ingest/demo.js';
 import { ingestSource } from '../../ingest/pipeline.js';
-import { reindexSource } from '../../ingest/reindex.js';
+import { reindex } from '../../ingest/reindex.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 import { pipelineOn } from '../../ingest/runtime.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
@@ -75,7 +75,7 @@ t.test('when a source\'s index was made by an older build, then an ingest fails 
   t.equal(deps.documents.rejectedCount('kimdis'), 0, 'nothing kept as rejected');
   t.equal(deps.documents.count('kimdis'), 0, 'nor recorded as stored: the next run sends them');
 
-  await reindexSource(deps, 'kimdis');
+  await reindex(deps, 'kimdis');
   const again = await ingest();
   t.equal(again.status, 'succeeded', String(again.error));
   t.ok(again.new > 0);

@@ -484,19 +484,29 @@ t.test('when the document store cannot be written, then the replay fails with th
   t.match(state.lastRuns().get('kimdis'), { status: 'failed', error: /database is locked/ });
 });
 
-t.test('when pdi reindex meets a source being ingested, then it rebuilds the others, names the busy one and exits 1', async (t) => {
+t.test('when pdi reindex (every source) runs while a source is being ingested, then it rebuilds every source in one generation and says so per source, and a second reindex meanwhile is refused', async (t) => {
   const dataDir = tempDir(t);
+  const upstream = await replayServer(t, (req) => ({ body: page(pageOf(req)) }));
+  t.equal((await pdi(dataDir, 'ingest', 'kimdis', '--since', since, '--base-url', upstream.url)).code, 0);
   const state = new IngestState(IngestState.pathIn(dataDir));
   t.teardown(() => state.close());
   const held = state.beginRun('diavgeia', 'ingest'); // this test process is the live ingest holding it
   t.teardown(() => state.endRun('diavgeia', held, ZERO, null));
   const run = await pdi(dataDir, 'reindex');
-  t.equal(run.code, 1);
-  t.match(run.stdout, /diavgeia: skipped: Another run of diavgeia is in progress \(pid \d+\)/);
-  for (const source of ['ted', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'kimdis', 'geodata']) {
-    t.match(run.stdout, new RegExp(`^${source}: 0 documents now served by`, 'm'), `${source} rebuilt`);
+  t.equal(run.code, 0, run.stderr);
+  t.match(run.stdout, /^kimdis: 20 documents$/m);
+  for (const source of ['ted', 'diavgeia', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'geodata']) {
+    t.match(run.stdout, new RegExp(`^${source}: 0 documents$`, 'm'), `${source} rebuilt`);
   }
-  t.match(run.stderr, /not rebuilt, being ingested: diavgeia/);
+  t.match(run.stdout, /^all sources: 20 documents now served by \S+ \(0 embedded, [\d.]+ s\)$/m);
+
+  state.beginRebuild(); // this test process is a reindex in progress
+  t.teardown(() => state.releaseRebuild());
+  for (const args of [['reindex'], ['reindex', 'kimdis']]) {
+    const refused = await pdi(dataDir, ...args);
+    t.equal(refused.code, 1, args.join(' '));
+    t.match(refused.stderr, /Another pdi reindex is in progress \(pid \d+\)/);
+  }
 });
 
 t.test('when pdi status runs, then it shows per source the last run, its error, a run in progress and the checkpoint', async (t) => {
@@ -594,7 +604,7 @@ t.test('when the embedded index is damaged, then pdi reindex (every source) move
   const run = await pdi(dataDir, 'reindex');
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, /^index\.db is damaged \(.+\): moved to index\.db\.damaged-\d{8}T\d{6}Z; rebuilding every source from documents\.db$/m);
-  t.match(run.stdout, /^kimdis: 20 documents now served by/m);
+  t.match(run.stdout, /^kimdis: 20 documents$/m);
   t.equal(fs.readdirSync(dataDir).filter((f) => /^index\.db\.damaged-\d{8}T\d{6}Z$/.test(f)).length, 1, 'the damaged file is kept, aside');
   t.equal(JSON.parse((await pdi(dataDir, 'status', '--json')).stdout).sources.kimdis.indexed, 20);
 });
@@ -620,7 +630,7 @@ t.test('when the embedded index is damaged where only a read finds it, then pdi 
   const run = await pdi(dataDir, 'reindex');
   t.equal(run.code, 0, run.stderr);
   t.match(run.stdout, /^index\.db is damaged \(.+\): moved to index\.db\.damaged-\d{8}T\d{6}Z; rebuilding every source from documents\.db$/m);
-  t.match(run.stdout, /^kimdis: 20 documents now served by/m);
+  t.match(run.stdout, /^kimdis: 20 documents$/m);
   const rebuilt = new Database(index, { readonly: true });
   t.equal(rebuilt.pragma('quick_check', { simple: true }), 'ok', 'the new file is sound');
   rebuilt.close();

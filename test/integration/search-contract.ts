@@ -7,6 +7,7 @@ import type { Test } from 'tap';
 import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import type { SearchHit, SearchProvider, SearchResult } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
+import { sink } from '../../ingest/stages/bulk-sink.js';
 
 export const CONTRACT_DIMENSION = 8;
 
@@ -579,5 +580,76 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.not(second.index, first.index, 'a new physical index each time');
       t.same(ids(await p.list({ source: 'mitos', limit: 100, offset: 0 })), ['mitos:M04']);
     });
+  });
+
+  t.test(`${name}: when every source is rebuilt under concurrent reads while one source is ingested, then no read fails, each source holds what was loaded plus what was ingested, and all of it is searchable after the swap`, async (t) => {
+    const { provider: p, cleanup } = await open();
+    t.teardown(cleanup);
+    const docs = fixtures();
+    await load(p, docs);
+    // The store's records: every fixture but one of diavgeia's (a document the store no longer holds
+    // leaves with the rebuild), each title marked so the new generation shows.
+    const dropped = docs.find((d) => d.source === 'diavgeia')!;
+    const stored = docs.filter((d) => d !== dropped).map((d) => ({ ...d, title: `${d.title} Ανανέωση`, content_hash: `${d.content_hash}-2` }));
+    const expected = new Map<string, number>();
+    for (const d of stored) expected.set(d.source, (expected.get(d.source) ?? 0) + 1);
+    const ingested: IndexedDocument[] = [];
+    let rebuilding = true;
+    let reads = 0;
+    const readFailures: unknown[] = [];
+    const readers = Array.from({ length: 2 }, async () => {
+      while (rebuilding) {
+        try {
+          await p.search({ text: 'Ανανέωση', limit: 10, offset: 0 });
+          await p.list({ source: 'kimdis', limit: 10, offset: 0 });
+          reads++;
+        } catch (err) {
+          readFailures.push(err);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    // An ingest of ted through the whole rebuild, its swap included: indexed_at is the time of the write.
+    const writeFailures: unknown[] = [];
+    const writer = (async () => {
+      for (let i = 0; rebuilding; i++) {
+        const d = fx(`ted:Τ${String(i).padStart(4, '0')}`, '2025-02-01T00:00:00Z', `Προμήθεια ζιρκονίου ${i}`, 'Ράβδοι ζιρκονίου για εργαστήρια.',
+          { indexed_at: new Date().toISOString() });
+        const r = await sink(p, [d]);
+        writeFailures.push(...r.failed);
+        if (r.written === 1) ingested.push(d);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    async function* slowly(): AsyncGenerator<IndexedDocument[]> {
+      for (const d of stored) {
+        // Each batch waits for an ingested document and a read, so the three interleave.
+        const [w, r] = [ingested.length, reads];
+        while (ingested.length === w || reads === r) await new Promise((resolve) => setImmediate(resolve));
+        yield [d];
+      }
+    }
+    const result = await p.rebuild('all', slowly());
+    // Reads and writes go on for a moment past the swap.
+    const [w, r] = [ingested.length, reads];
+    while (ingested.length < w + 2 || reads < r + 2) await new Promise((resolve) => setImmediate(resolve));
+    rebuilding = false;
+    await Promise.all([writer, ...readers]);
+    await p.refresh();
+    t.same(readFailures, [], `no read failed (${reads} reads)`);
+    t.same(writeFailures, [], 'no write was lost by the sink');
+    t.ok(ingested.length > stored.length, `writes ran during the rebuild (${ingested.length})`);
+    t.equal(result.source, 'all');
+    t.equal(result.bySource.kimdis, expected.get('kimdis'), 'the counts of the swapped generation, per source');
+    t.ok((result.bySource.ted ?? 0) > (expected.get('ted') ?? 0), 'ted\'s with what was ingested before the swap');
+    expected.set('ted', (expected.get('ted') ?? 0) + ingested.length);
+    const stats = await p.stats();
+    for (const [source, n] of expected) {
+      t.equal(stats.sources[source as SourceName]?.documents, n, `${source}: count`);
+      t.equal((await p.list({ source: source as SourceName, limit: 0, offset: 0 })).total, n, `${source}: listed`);
+    }
+    t.equal((await search(p, 'Ανανέωση')).total, stored.length, 'the new generation serves');
+    t.equal((await search(p, 'ζιρκονίου', { source: 'ted', limit: 0 })).total, ingested.length, 'every document ingested during the rebuild is searchable');
+    t.equal(await p.get(dropped.source_id), null, 'a document the store no longer holds is gone');
   });
 }

@@ -1,6 +1,7 @@
 // The embedded engine: the shared contract suite (twice: default tuning with reads on reader threads,
 // as the API runs it, and on the calling thread with every term forced onto the common-term lists), then what only this engine has: model/dimension checks on reopen, exactness of
 // the list path against FTS5's own ranking, row-id renumbering, the query parser.
+import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { TableSet } from '../../lib/search/embedded/table-set.js';
 import { LATIN_MARK, RAW_MARK, TEXT_VERSION, VALUE_GAP, docText, indexTokens, parseQuery, queryFor, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 import { CONTRACT_DIMENSION, searchContract } from './search-contract.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'pdi-search-embedded-'));
@@ -205,6 +207,49 @@ t.test('when another connection reads during a rebuild, then it sees the old gen
   t.same(seen, [['rae:old2', 'rae:old1'], ['rae:old2', 'rae:old1'], ['rae:old2', 'rae:old1'], ['rae:new2', 'rae:new1']]);
   t.equal((await reader.search({ text: 'παλιά', limit: 10, offset: 0 })).total, 0);
   t.equal((await reader.stats()).sources.rae?.documents, 2);
+});
+
+t.test('when a rebuild of every source is killed midway, then the old generation keeps serving and taking writes, and the next one succeeds and drops what the killed one left', async (t) => {
+  const file = newFile();
+  const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => p.close());
+  await p.upsert([doc('kimdis:old1', '2024-01-01T00:00:00Z', 'παλιά σύμβαση', 'x'), doc('rae:old1', '2024-01-02T00:00:00Z', 'παλιά άδεια', 'y')]);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/helpers/rebuild-forever.ts'), 'embedded', file, '-', 'all', '2', 'm'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
+    child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+  const generations = () => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.prepare('SELECT state, count(*) AS n FROM generations GROUP BY state ORDER BY state').all();
+    } finally {
+      db.close();
+    }
+  };
+  t.same(generations(), [{ state: 'serving', n: 2 }, { state: 'staging', n: 8 }], 'the killed rebuild left its staging sets');
+  t.same(ids((await p.list({ source: 'kimdis', limit: 10, offset: 0 })).hits), ['kimdis:old1'], 'the old generation serves');
+  t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 0, 'nothing of the killed rebuild shows');
+  t.same(await p.upsert([doc('rae:old2', '2024-01-03T00:00:00Z', 'παλιά άδεια', 'z')]), { written: 1, failed: [] }, 'and takes writes');
+
+  // Another process (the API server) ingests during the next rebuild: caught up at the swap.
+  const other = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
+  t.teardown(() => other.close());
+  const r = await p.rebuild('all', (async function* () {
+    yield [doc('kimdis:new1', '2024-02-01T00:00:00Z', 'νέα σύμβαση', 'w')];
+    await other.upsert([doc('ted:during', '2024-02-02T00:00:00Z', 'νέα προκήρυξη', 'v', { indexed_at: new Date().toISOString() })]);
+    yield [doc('rae:new1', '2024-02-03T00:00:00Z', 'νέα άδεια', 'u')];
+  })());
+  t.same(r.bySource, { diavgeia: 0, ted: 1, elstat: 0, rae: 1, data_gov_gr: 0, mitos: 0, kimdis: 1, geodata: 0 }, 'each source holds what was loaded and what was ingested meanwhile');
+  t.same(generations(), [{ state: 'serving', n: 8 }], 'one serving set per source, nothing left over');
+  t.same(ids((await other.search({ text: 'νέα', limit: 10, offset: 0 })).hits).sort(), ['kimdis:new1', 'rae:new1', 'ted:during']);
+  t.equal((await other.search({ text: 'παλιά', limit: 0, offset: 0 })).total, 0, 'the old generation is gone');
 });
 
 t.test('when an empty index is opened with another model, then it adopts it', async (t) => {

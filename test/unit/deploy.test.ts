@@ -129,3 +129,11 @@ t.test('when the docker CLI has the compose plugin, then docker compose config a
 }, async (t) => {
   t.doesNotThrow(() => execFileSync('docker', ['compose', 'config', '--quiet'], { cwd: REPO_ROOT, stdio: 'pipe' }));
 });
+
+t.test('when the lockfile is read, then the TypeScript loader and compiler are dev dependencies only: npm ci --omit=dev installs neither', async (t) => {
+  const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  for (const name of ['tsx', 'typescript', 'esbuild']) {
+    t.ok(lock.packages[`node_modules/${name}`], `${name} is locked`);
+    t.equal(lock.packages[`node_modules/${name}`]?.dev, true, `${name} is dev-only`);
+  }
+});

@@ -112,3 +112,33 @@ t.test('when a report job runs twice (killed after writing its result, before ma
   t.equal(second.body.report_json, first.body.report_json, 'the same generated_at: not written again');
   t.same(app.db.prepare('SELECT status FROM jobs').pluck().all(), ['done']);
 });
+
+t.test('when the queue starts, then the rows of jobs ended a week ago or more are deleted, and recent and open ones kept', async (t) => {
+  const d = db(t);
+  let now = new Date('2026-03-01T12:00:00Z');
+  const before = new JobQueue(d, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 3, log: createLogger('silent'), now: () => now });
+  before.register('work', { run: async () => {}, failed: () => {}, messageOf: () => 'failed' });
+  before.register('broken', { run: async () => { throw new Error('no'); }, failed: () => {}, messageOf: () => 'failed' });
+  const old = [before.enqueue('work', {}), before.enqueue('broken', {})];
+  before.start();
+  await before.idle();
+  now = new Date('2026-03-05T12:00:00Z');
+  const recent = before.enqueue('work', {});
+  await before.idle();
+  await before.stop();
+
+  now = new Date('2026-03-08T12:00:01Z');
+  const after = new JobQueue(d, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 3, log: createLogger('silent'), now: () => now });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  after.register('work', { run: () => held, failed: () => {}, messageOf: () => 'failed' });
+  const open = after.enqueue('work', {});
+  after.start();
+  t.teardown(async () => {
+    release();
+    await after.idle();
+  });
+  t.same(old.map((id) => status(d, id)), [undefined, undefined], 'a done and a failed job of a week ago are gone');
+  t.equal(status(d, recent).status, 'done', 'a job ended three days ago is kept');
+  t.equal(status(d, open).status, 'running', 'an open job is kept');
+});

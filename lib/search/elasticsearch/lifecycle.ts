@@ -1,15 +1,15 @@
 // Index lifecycle of the Elasticsearch adapter (STYLE.md "Index lifecycle"): create the first
 // generation, check the node's version and what serves (mapping version, model, the per-source layout
-// of older builds), and rebuild: a new generation, one source loaded, the others carried over, writes
-// made meanwhile caught up, counts verified per source, one atomic alias swap, the old one pruned.
+// of older builds), and rebuild: a new generation, one source (or all) loaded, the others carried over,
+// writes made meanwhile caught up, counts verified per source, one atomic alias swap, the old one pruned.
 import type { estypes } from '@elastic/elasticsearch';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { indexMeta, legacyIndexPatterns, physicalIndexName, physicalIndexPattern, readAlias } from '../../../index-mappings/index-names.js';
 import { buildMapping, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping.js';
 import { buildSettings, MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
-import type { SourceName } from '../../../index-mappings/sources.js';
+import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import type { Logger } from '../../logger.js';
-import type { RebuildResult } from '../provider.js';
+import type { RebuildResult, RebuildScope } from '../provider.js';
 import { describe, EngineResponseError, isIndexNotFound, PING_TIMEOUT_MS, type EngineClient } from './client.js';
 import { countsBySource, dropOld, forceMerge, unblockWrites } from './generation-ops.js';
 import { PIT_KEEP_ALIVE } from './paging.js';
@@ -250,15 +250,16 @@ export class IndexLifecycle {
   }
 
   /**
-   * A new generation: `source` loaded from `batches`, every other source carried over from the serving
-   * generation (read back and written anew, so fields this build derives are written as it derives
-   * them), per-source counts verified, one atomic alias swap, the old generation pruned. Documents
-   * other ingests write meanwhile go to the serving generation; just before the swap it is
-   * write-blocked and what it received since the start is copied over (catchUp), so none is lost:
-   * writes refused during that moment are refused for the index's state, which the sink retries.
-   * One rebuild at a time (a second one fails at its swap, leaving the first one's generation serving).
+   * A new generation: `scope` loaded from `batches` (one source, or every source), every other source
+   * carried over from the serving generation (read back and written anew, so fields this build derives
+   * are written as it derives them), per-source counts verified, one atomic alias swap, the old
+   * generation pruned. Documents ingests write meanwhile go to the serving generation; just before the
+   * swap it is write-blocked and what it received since the start is copied over where it differs from
+   * what was loaded (catch-up), so none is lost: writes refused during that moment are refused for the
+   * index's state, which the sink retries. One rebuild at a time (a second one fails at its swap,
+   * leaving the first one's generation serving).
    */
-  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
     const alias = readAlias(this.prefix);
     await this.checkAliasName(alias);
     const serving = await this.checkServing();
@@ -279,8 +280,9 @@ export class IndexLifecycle {
         mappings: this.mapping(),
       }),
     );
-    this.log.info({ index, source }, 'rebuild started');
+    this.log.info({ index, scope }, 'rebuild started');
     const started = Date.now();
+    const what = scope === 'all' ? 'every source' : scope;
     let blocked = false;
     let counts: Map<string, number>;
     try {
@@ -289,16 +291,19 @@ export class IndexLifecycle {
         for (const [s, n] of out.created) created.set(s, (created.get(s) ?? 0) + n);
       };
       for await (const batch of batches) {
-        const stray = batch.find((d) => d.source !== source);
-        if (stray) throw new Error(`rebuild of ${source} was given ${stray.source_id} of source ${stray.source}`);
-        add(await this.loadInto(index, batch, source));
+        const stray = scope === 'all' ? undefined : batch.find((d) => d.source !== scope);
+        if (stray) throw new Error(`rebuild of ${scope} was given ${stray.source_id} of source ${stray.source}`);
+        add(await this.loadInto(index, batch, what));
       }
-      const others: Query = { bool: { must_not: [{ term: { source } }] } };
-      if (old.length > 0) {
+      // Not the rebuilt source in what is carried over or caught up: its ingest waits for the rebuild
+      // (the ingest lock), and what the store no longer holds must not come back. Of every source, each
+      // may be ingested meanwhile, so all are caught up.
+      const notRebuilt: Query[] = scope === 'all' ? [] : [{ term: { source: scope } }];
+      if (old.length > 0 && scope !== 'all') {
         // Every write acknowledged before this point is carried over by this copy, not left to the
         // catch-up, which finds documents by indexed_at (a write without a fresh one was missed).
         await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index: old.join(',') }));
-        await this.copyInto(old, index, others, keepVectors, add);
+        await this.copyInto(old, index, { bool: { must_not: notRebuilt } }, keepVectors, add);
       }
       await this.engine.call('indices.put_settings', () =>
         // Back to the default (settings.ts): null resets a setting, which the client's types do not allow.
@@ -312,10 +317,9 @@ export class IndexLifecycle {
         blocked = true;
         await this.engine.call('indices.add_block', () => this.engine.es.indices.addBlock({ index: old.join(','), block: 'write' }));
         await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index: old.join(',') }));
+        await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index }));
         const since = new Date(started - CATCH_UP_MARGIN_MS).toISOString();
-        // Not the rebuilt source: its ingest waits for the rebuild (the ingest lock), and what the store
-        // no longer holds must not come back.
-        await this.copyInto(old, index, { bool: { filter: [{ range: { indexed_at: { gte: since } } }], must_not: [{ term: { source } }] } }, keepVectors, add);
+        await this.copyInto(old, index, { bool: { filter: [{ range: { indexed_at: { gte: since } } }], must_not: notRebuilt } }, keepVectors, add, true);
       }
       await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index }));
       counts = await countsBySource(this.engine, index);
@@ -323,9 +327,9 @@ export class IndexLifecycle {
       for (const s of new Set([...counts.keys(), ...before.keys(), ...created.keys()])) {
         const now = counts.get(s) ?? 0;
         const loaded = created.get(s) ?? 0;
-        if (now !== loaded) throw new Error(`rebuild of ${source}: the new index holds ${now} documents of ${s}, ${loaded} were loaded`);
-        if (s !== source && now !== (before.get(s) ?? 0)) {
-          throw new Error(`rebuild of ${source}: the new index holds ${now} documents of ${s}, the serving one ${before.get(s) ?? 0}`);
+        if (now !== loaded) throw new Error(`rebuild of ${what}: the new index holds ${now} documents of ${s}, ${loaded} were loaded`);
+        if (scope !== 'all' && s !== scope && now !== (before.get(s) ?? 0)) {
+          throw new Error(`rebuild of ${scope}: the new index holds ${now} documents of ${s}, the serving one ${before.get(s) ?? 0}`);
         }
       }
       // The swap: one cluster-state update, so every search sees either the old index or the new one.
@@ -341,13 +345,15 @@ export class IndexLifecycle {
       } catch (cleanupErr) {
         this.log.warn({ index, error: describe(cleanupErr) }, 'could not delete the abandoned index');
       }
-      this.log.warn({ index, source, error: describe(err) }, 'rebuild failed; previous index still serving');
+      this.log.warn({ index, scope, error: describe(err) }, 'rebuild failed; previous index still serving');
       throw err;
     }
     this.outdated = null;
-    this.log.info({ index, source, documents: Object.fromEntries(counts), replaced: old }, 'rebuild swapped in');
+    this.log.info({ index, scope, documents: Object.fromEntries(counts), replaced: old }, 'rebuild swapped in');
     if (old.length > 0) await dropOld(this.engine, this.log, old);
-    return { source, documents: counts.get(source) ?? 0, index };
+    const bySource: Partial<Record<SourceName, number>> = {};
+    for (const s of SOURCE_NAMES) if ((scope === 'all' || s === scope) && counts.has(s)) bySource[s] = counts.get(s)!;
+    return { source: scope, documents: Object.values(bySource).reduce((a, b) => a + b, 0), bySource, index };
   }
 
   /** Writes one batch of a rebuild; any document refused fails the rebuild. */
@@ -363,9 +369,11 @@ export class IndexLifecycle {
   /**
    * Copies the documents of `from` matching `query` into `index`, read back from `_source` in a point
    * in time (whole documents, vector included) and written through bulk, which derives the search text
-   * and metadata record again (neither is in `_source`).
+   * and metadata record again (neither is in `_source`). `onlyChanged` (the catch-up): a document
+   * `index` already holds with the same content hash is left as loaded, with its vector of this
+   * build's model.
    */
-  private async copyInto(from: string[], index: string, query: Query, keepVectors: boolean, add: (out: BulkOutcome) => void): Promise<void> {
+  private async copyInto(from: string[], index: string, query: Query, keepVectors: boolean, add: (out: BulkOutcome) => void, onlyChanged = false): Promise<void> {
     let pit = (await this.engine.call('open_point_in_time', () => this.engine.es.openPointInTime({ index: from.join(','), keep_alive: PIT_KEEP_ALIVE }))).id;
     try {
       let after: estypes.SortResults | undefined;
@@ -383,12 +391,23 @@ export class IndexLifecycle {
         const hits = res.hits.hits;
         if (hits.length === 0) return;
         after = hits[hits.length - 1].sort;
-        const docs = hits.map((h) => (keepVectors ? h._source! : { ...h._source!, embedding: null }));
-        add(await this.loadInto(index, docs, 'the carried-over sources'));
+        let docs = hits.map((h) => (keepVectors ? h._source! : { ...h._source!, embedding: null }));
+        if (onlyChanged) docs = await this.changedIn(index, docs);
+        if (docs.length > 0) add(await this.loadInto(index, docs, 'the carried-over sources'));
       }
     } finally {
       void this.engine.es.closePointInTime({ id: pit }, { requestTimeout: 2_000, maxRetries: 0 }).catch(() => undefined);
     }
+  }
+
+  /** Those of `docs` that `index` lacks or holds with another content hash. */
+  private async changedIn(index: string, docs: IndexedDocument[]): Promise<IndexedDocument[]> {
+    const res = await this.engine.call('mget', () =>
+      this.engine.es.mget<Pick<IndexedDocument, 'content_hash'>>({ index, ids: docs.map((d) => d.source_id), _source_includes: ['content_hash'] }),
+    );
+    const held = new Map<string, string | undefined>();
+    for (const d of res.docs) if ('found' in d && d.found) held.set(d._id, d._source?.content_hash);
+    return docs.filter((d) => held.get(d.source_id) !== d.content_hash || !held.has(d.source_id));
   }
 
   /**

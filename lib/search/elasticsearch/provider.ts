@@ -22,6 +22,7 @@ import type {
   MoreLikeThisQuery,
   ReadOptions,
   RebuildResult,
+  RebuildScope,
   SearchHit,
   SearchProvider,
   SearchResult,
@@ -150,9 +151,9 @@ export class ElasticsearchProvider implements SearchProvider {
     return { written: out.written, failed: [...failed, ...out.failed] };
   }
 
-  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
     await this.ensureInit();
-    return this.lifecycle.rebuild(source, batches);
+    return this.lifecycle.rebuild(scope, batches);
   }
 
   /** Where a read runs: the alias; a read restricted to one source carries its filter in the query. */

@@ -8,7 +8,7 @@ import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import { BUSY_TIMEOUT_MS, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
-  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, SearchHit, SearchProvider,
+  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, RebuildScope, SearchHit, SearchProvider,
   SearchResult, TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
@@ -74,6 +74,13 @@ export class EmbeddedIndexDamagedError extends Error {
 function damaged(err: unknown): boolean {
   return DAMAGED.has((err as { code?: string }).code ?? '');
 }
+
+/**
+ * Documents indexed this long before a rebuild of every source started are copied again from the
+ * serving sets at its swap: what other processes ingested meanwhile (indexed_at comes from the
+ * writer's clock, hence the margin; Elasticsearch's lifecycle.ts uses the same).
+ */
+const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 /** A rebuild or optimize retrains a set's vector lists when it holds this many times the vectors they were trained on. */
 const REBUILD_RETRAIN_GROWTH = 1.5;
@@ -154,63 +161,94 @@ export class EmbeddedProvider implements SearchProvider {
     return { written: valid.length, failed };
   }
 
-  async rebuild(source: SourceName, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+  /**
+   * A staging table set per rebuilt source (all of them for `'all'`), loaded from `batches`, verified,
+   * then swapped in with one transaction. Of `'all'`, other processes may ingest meanwhile into the
+   * serving sets: the swap's transaction (which holds SQLite's write lock, so no write slips between)
+   * first copies over what they received since the start, where it differs from what was loaded.
+   */
+  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
     const started = performance.now();
-    if (!SOURCE_NAMES.includes(source)) throw new BadRequestError(`Unknown source: ${source}`);
+    if (scope !== 'all' && !SOURCE_NAMES.includes(scope)) throw new BadRequestError(`Unknown source: ${scope}`);
+    const sources: readonly SourceName[] = scope === 'all' ? SOURCE_NAMES : [scope];
+    const catchUpSince = Date.now() - CATCH_UP_MARGIN_MS;
     const db = this.open();
-    // One rebuild per source at a time (the ingest lock guarantees it), so a staging set left by a
-    // crashed run is stale and goes.
-    const set = this.write(() => {
+    // One rebuild at a time (pdi reindex's lock guarantees it), so a staging set left by a crashed run
+    // is stale and goes.
+    const staging = this.write(() => new Map(sources.map((source) => {
       const stale = db.prepare(`SELECT gen FROM generations WHERE source = ? AND state = 'staging'`).pluck().all(source) as number[];
       for (const gen of stale) this.dropGeneration(source, gen);
       const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
       createTableSet(db, tableSetName(source, gen), TEXT_VERSION);
       db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'staging', ?)`)
         .run(source, gen, new Date().toISOString());
-      return this.tableSet(source, gen);
-    });
-    let documents = 0;
-    let vectors = 0;
+      return [source, this.tableSet(source, gen)] as const;
+    })));
+    const loaded = new Map(sources.map((source) => [source, { documents: 0, vectors: 0 }]));
+    const writeInto = (set: TableSet, docs: IndexedDocument[]) => {
+      const ctx = set.beginWrite();
+      for (const doc of docs) set.write(doc, ctx);
+      set.endWrite(ctx);
+      const n = loaded.get(set.source)!;
+      n.documents += ctx.inserted - ctx.removed;
+      n.vectors += ctx.vectors;
+    };
+    const what = scope === 'all' ? 'every source' : scope;
     try {
       for await (const batch of batches) {
         for (const doc of batch) {
-          const error = this.invalid(doc) ?? (doc.source === source ? null : `source ${doc.source} is not ${source}`);
-          if (error) throw new Error(`Rebuild of ${source} stopped: document ${String(doc?.source_id)} rejected: ${error}`);
+          const error = this.invalid(doc) ?? (staging.has(doc.source) ? null : `source ${doc.source} is not ${scope}`);
+          if (error) throw new Error(`Rebuild of ${what} stopped: document ${String(doc?.source_id)} rejected: ${error}`);
         }
         this.write(() => {
-          const ctx = set.beginWrite();
-          for (const doc of batch) set.write(doc, ctx);
-          set.endWrite(ctx);
-          documents += ctx.inserted - ctx.removed;
-          vectors += ctx.vectors;
+          for (const [source, set] of staging) {
+            const docs = scope === 'all' ? batch.filter((d) => d.source === source) : batch;
+            if (docs.length > 0) writeInto(set, docs);
+          }
         });
-      }
-      const counts = this.read(() => set.counts());
-      if (counts.docs !== documents || counts.fts !== documents || counts.vec !== vectors) {
-        throw new Error(`Rebuild of ${source} failed verification: expected ${documents} documents and ${vectors} vectors, ` +
-          `found ${counts.docs} rows, ${counts.fts} full-text rows, ${counts.vec} vectors`);
       }
       // Before the swap, so the new generation serves common terms fast from its first query, and its
       // vector lists fit what was loaded (trained as it grew, they may be up to 4x too few).
-      this.write(() => set.optimize());
-      this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
-      this.buildHotLists(set);
+      for (const set of staging.values()) {
+        this.write(() => set.optimize());
+        this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
+        this.buildHotLists(set);
+      }
       this.write(() => {
-        db.prepare(`UPDATE generations SET state = 'retired' WHERE source = ? AND state = 'serving'`).run(source);
-        db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(source, set.gen);
+        if (scope === 'all') {
+          for (const set of staging.values()) {
+            const serving = this.serving(set.source)[0];
+            if (serving) writeInto(set, serving.changedSince(catchUpSince, set));
+          }
+        }
+        for (const set of staging.values()) {
+          const { documents, vectors } = loaded.get(set.source)!;
+          const counts = set.counts();
+          if (counts.docs !== documents || counts.fts !== documents || counts.vec !== vectors) {
+            throw new Error(`Rebuild of ${what} failed verification for ${set.source}: expected ${documents} documents and ${vectors} vectors, ` +
+              `found ${counts.docs} rows, ${counts.fts} full-text rows, ${counts.vec} vectors`);
+          }
+          db.prepare(`UPDATE generations SET state = 'retired' WHERE source = ? AND state = 'serving'`).run(set.source);
+          db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(set.source, set.gen);
+        }
       });
     } catch (err) {
-      try {
-        this.write(() => this.dropGeneration(source, set.gen));
-      } catch (dropErr) {
-        this.log?.error({ err: dropErr, table: set.name }, 'could not drop the failed rebuild generation');
+      for (const set of staging.values()) {
+        try {
+          this.write(() => this.dropGeneration(set.source, set.gen));
+        } catch (dropErr) {
+          this.log?.error({ err: dropErr, table: set.name }, 'could not drop the failed rebuild generation');
+        }
       }
-      this.log?.warn({ err, source }, 'rebuild failed; the previous generation keeps serving');
+      this.log?.warn({ err, scope }, 'rebuild failed; the previous generation keeps serving');
       throw err;
     }
     this.pruneRetired();
-    this.debug('rebuild', started, { source, documents, index: set.name });
-    return { source, documents, index: set.name };
+    const bySource = Object.fromEntries([...loaded].map(([source, n]) => [source, n.documents])) as Partial<Record<SourceName, number>>;
+    const documents = Object.values(bySource).reduce((x, y) => x + y, 0);
+    const index = [...staging.values()].map((set) => set.name).join(',');
+    this.debug('rebuild', started, { scope, documents, index });
+    return { source: scope, documents, bySource, index };
   }
 
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;

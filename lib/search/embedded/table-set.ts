@@ -473,8 +473,26 @@ export class TableSet {
     };
   }
 
-  /** Row counts of the three stores, for the rebuild's verification. */
+  /**
+   * The documents indexed at or after `sinceMs` (vector included) that `other` lacks or holds with
+   * another content hash: what a rebuild catches up from the serving set.
+   */
+  changedSince(sinceMs: number, other: TableSet): IndexedDocument[] {
+    const rids = this.st(`SELECT rid FROM ${this.docs} WHERE indexed_ms >= ?`, true).pluck().all(sinceMs) as bigint[];
+    const out: IndexedDocument[] = [];
+    for (const rid of rids) {
+      const doc = this.fetch(rid);
+      if (other.findRow(doc.source_id)?.content_hash === doc.content_hash) continue;
+      out.push({ ...doc, embedding: this.embedding(rid) });
+    }
+    return out;
+  }
+
+  /** Row counts of the three stores, for the rebuild's verification (inside a write transaction). */
   counts(): { docs: number; fts: number; vec: number } {
+    // FTS5 writes its row total when it flushes its pending terms (at commit): flushed now, so the
+    // total counts this transaction's writes too.
+    this.db.exec(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('flush')`);
     return {
       docs: this.st(`SELECT count(*) FROM ${this.docs}`).pluck().get() as number,
       fts: this.totals().rows,
