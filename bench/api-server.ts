@@ -43,7 +43,8 @@ export async function startBenchApi(dataDir: string, env: Record<string, string>
   const port = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
     cwd: serverDir,
-    env: { ...process.env, ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
+    // No model unless the caller names one (the semantic benchmarks need the one the index was built with).
+    env: { ...process.env, PDI_MODEL_DIR: '', ...env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error' },
     stdio: ['ignore', process.stderr, 'inherit'],
   });
   const stop = () => server.kill('SIGTERM');

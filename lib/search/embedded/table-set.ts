@@ -17,6 +17,8 @@ export interface Tuning {
   hotListSize: number;
   /** Inserts may grow a list up to this many entries before it is trimmed back to hotListSize. */
   hotListMax: number;
+  /** Vector lists a knn scans at least (vectors.ts): more finds more of the exact neighbours, slower. */
+  vectorProbes: number;
 }
 
 /** A ranked match: row id and FTS5 bm25() value (negative, smaller is better). */
@@ -98,7 +100,7 @@ export class TableSet {
   ) {
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
-    this.vectors = openVectorStore(db, name, dimension, info);
+    this.vectors = openVectorStore(db, name, dimension, tuning.vectorProbes, info);
     this.hot = `"${name}_hot"`;
     this.hotlist = `"${name}_hotlist"`;
   }

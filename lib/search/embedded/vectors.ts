@@ -4,7 +4,7 @@
 //      they keep working, and `pdi reindex` rebuilds them in layout 2).
 //   2  an inverted file (IVF-Flat): `_lists` holds unit centroids from spherical k-means over the set's
 //      vectors; `_ivf` holds each float vector under the row id vid = list · 2^32 + n, so a list is one
-//      contiguous row-id range. A query scans the lists of its `probes` nearest centroids (plus list 0,
+//      contiguous row-id range. A query scans the lists of its Tuning.vectorProbes nearest centroids (plus list 0,
 //      vectors written before the set had centroids) with sqlite-vec's exact cosine, in C: a few percent
 //      of the vectors instead of all (docs/benchmarks.md "Vector search at 1,000,000").
 //
@@ -22,8 +22,6 @@ const RETRAIN_GROWTH = 4;
 /** k-means sample: this many vectors per list (at most), and rounds. */
 const SAMPLE_PER_LIST = 24;
 const ROUNDS = 5;
-/** Lists probed per query at least, and the share of the set's vectors they should hold for a deep k. */
-export const MIN_PROBES = 16;
 const LIST_SHIFT = 2 ** 32;
 
 /** Lists for a set of n vectors: about √n, so a list holds about √n vectors. */
@@ -84,8 +82,8 @@ export interface VectorStore {
 const asBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const asVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
-export function openVectorStore(db: Database, name: string, dimension: number, log: (msg: string, extra?: object) => void): VectorStore {
-  return vectorLayout(db, name) === 1 ? new ExactVectors(db, name) : new InvertedFile(db, name, dimension, log);
+export function openVectorStore(db: Database, name: string, dimension: number, probes: number, log: (msg: string, extra?: object) => void): VectorStore {
+  return vectorLayout(db, name) === 1 ? new ExactVectors(db, name) : new InvertedFile(db, name, dimension, probes, log);
 }
 
 /** Layout 1: vec0, every vector compared. */
@@ -152,6 +150,8 @@ class InvertedFile implements VectorStore {
     private readonly db: Database,
     private readonly name: string,
     private readonly dimension: number,
+    /** Lists scanned at least per query (Tuning.vectorProbes). */
+    private readonly minProbes: number,
     private readonly log: (msg: string, extra?: object) => void,
   ) {
     this.ivf = `"${name}_ivf"`;
@@ -219,9 +219,9 @@ class InvertedFile implements VectorStore {
     const centroids = this.loadCentroids(state);
     const probed = [0];
     if (centroids) {
-      // At least MIN_PROBES lists, and enough to hold about 10 k vectors for a deep k.
+      // At least minProbes lists, and enough to hold about 10 k vectors for a deep k.
       const perList = Math.max(1, state.vectors / state.lists);
-      const probes = Math.min(state.lists, Math.max(MIN_PROBES, Math.ceil((10 * k) / perList)));
+      const probes = Math.min(state.lists, Math.max(this.minProbes, Math.ceil((10 * k) / perList)));
       for (const c of centroidsByScore(centroids, state.lists, query, this.dimension).slice(0, probes)) probed.push(c + 1);
     }
     // One row-id range per list (the join walks each in order), every vector in it compared in C.

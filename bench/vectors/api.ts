@@ -1,0 +1,98 @@
+// ask, similar and entity against search, through the HTTP API, in one run (issue 21's Performance targets).
+//   node --import tsx bench/vectors/api.ts --data-dir DIR [--seconds 20] [--rare Λεοντέλλης]
+// DIR: a data folder whose index was built with the real model (bench/vectors/add-vectors.ts, then
+// `pdi reindex` with PDI_MODEL_DIR); with ELASTICSEARCH_URL and PDI_INDEX_PREFIX set, that engine. The API
+// runs with the model, so ask embeds each question. wrk, 10 connections, 2 s warm-up, keys rotated:
+//   search    GET /v1/search?q=<question>&limit=10, the 54 judged questions in turn
+//   ask       POST /v1/ask {question, limit: 5}, the same questions in turn (target: p50 ≤ 2x, p99 ≤ 2.5x search)
+//   similar   GET /v1/similar/<id>, 200 documents in turn (target: p50 ≤ 1x search)
+//   rare      GET /v1/search?q=<rare term>&limit=100
+//   entity    GET /v1/entity/<afm>, the ΑΦΜs of the entity index in turn, when it has any (target: p50 ≤ 1x rare)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultModelDir } from '../../lib/embedding/index.js';
+import { openSqlite } from '../../lib/sqlite.js';
+import { createBenchKeys, startBenchApi } from '../api-server.js';
+import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
+
+const { values: args } = parseArgs({ options: {
+  'data-dir': { type: 'string' },
+  seconds: { type: 'string', default: '20' },
+  rare: { type: 'string', default: 'Λεοντέλλης' },
+} });
+const dataDir = args['data-dir'];
+if (!dataDir) throw new Error('--data-dir is required');
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const progress = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-vectors-api-'));
+
+const { queries } = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/relevance/queries.json'), 'utf8')) as { queries: { query: string }[] };
+const questions = queries.map((q) => q.query);
+const docs = openSqlite(path.join(dataDir, 'documents.db'));
+const count = docs.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+// 200 documents spread over the store (every count/200-th by source_id).
+const ids = docs.prepare('SELECT source_id FROM documents WHERE rowid % ? = 0 LIMIT 200').pluck().all(Math.max(1, Math.floor(count / 200))) as string[];
+const afms = docs.prepare("SELECT key FROM entity_keys WHERE kind = 'afm' GROUP BY key ORDER BY count(*) DESC LIMIT 200").pluck().all() as string[];
+docs.close();
+
+const file = (name: string, lines: string[]) => {
+  const f = path.join(work, name);
+  fs.writeFileSync(f, `${lines.join('\n')}\n`);
+  return f;
+};
+const keysFile = file('keys.txt', createBenchKeys(dataDir));
+const modelDir = process.env.PDI_MODEL_DIR || defaultModelDir();
+if (!fs.existsSync(path.join(modelDir, 'config.json'))) throw new Error(`no model in ${modelDir}: run scripts/fetch-model.sh`);
+const engineEnv: Record<string, string> = process.env.ELASTICSEARCH_URL
+  ? { ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL, PDI_INDEX_PREFIX: process.env.PDI_INDEX_PREFIX ?? '' }
+  : {};
+const { port, stop } = await startBenchApi(dataDir, { ...engineEnv, PDI_MODEL_DIR: modelDir });
+
+interface Case { name: string; url: string; script: string; env: Record<string, string> }
+
+function run(c: Case) {
+  const env = { ...process.env, PDI_BENCH_KEYS: keysFile, ...c.env };
+  const script = path.join(root, 'bench', c.script);
+  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, c.url], { env });
+  const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, c.url], { encoding: 'utf8', env });
+  return {
+    case: c.name,
+    requests_per_second: wrkRequestsPerSecond(out),
+    p50_ms: wrkPercentile(out, 50),
+    p99_ms: wrkPercentile(out, 99),
+    non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+const base = `http://127.0.0.1:${port}`;
+const cases: Case[] = [
+  { name: 'search (questions)', url: base, script: 'rotate-paths.lua', env: { PDI_BENCH_PATHS: file('search.txt', questions.map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=10`)) } },
+  { name: 'ask (questions)', url: `${base}/v1/ask`, script: 'rotate-bodies.lua', env: { PDI_BENCH_BODIES: file('ask.txt', questions.map((q) => JSON.stringify({ question: q, limit: 5 }))) } },
+  { name: 'similar', url: base, script: 'rotate-paths.lua', env: { PDI_BENCH_PATHS: file('similar.txt', ids.map((id) => `/v1/similar/${encodeURIComponent(id)}`)) } },
+  { name: `rare-term search \`${args.rare}\``, url: `${base}/v1/search?q=${encodeURIComponent(args.rare!)}&limit=100`, script: 'rotate-keys.lua', env: {} },
+];
+if (afms.length) cases.push({ name: `entity by ΑΦΜ, ${afms.length} in turn`, url: base, script: 'rotate-paths.lua', env: { PDI_BENCH_PATHS: file('entity.txt', afms.map((a) => `/v1/entity/${a}`)) } });
+
+const results: ReturnType<typeof run>[] = [];
+try {
+  for (const c of cases) {
+    const row = run(c);
+    progress(JSON.stringify(row));
+    results.push(row);
+  }
+} finally {
+  stop();
+  fs.rmSync(work, { recursive: true, force: true });
+}
+const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? +(a / b).toFixed(2) : null);
+const [search, ask, similar, rare, entity] = results;
+process.stdout.write(`${JSON.stringify({
+  engine: engineEnv.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded', documents: count, seconds: Number(args.seconds), connections: 10,
+  load_average: os.loadavg(), results,
+  ask_p50_over_search: ratio(ask.p50_ms, search.p50_ms), ask_p99_over_search: ratio(ask.p99_ms, search.p99_ms),
+  similar_p50_over_search: ratio(similar.p50_ms, search.p50_ms), entity_p50_over_rare: ratio(entity?.p50_ms, rare.p50_ms),
+}, null, 2)}\n`);
+process.exit(0);
