@@ -28,11 +28,23 @@ export function withReadDeadline(provider: SearchProvider, ms: number): SearchPr
 }
 
 function byDeadline<T>(ms: number, opts: ReadOptions, read: (opts: ReadOptions) => Promise<T>): Promise<T> {
+  // One controller aborted by the deadline or by the caller's signal, every listener removed when the
+  // read ends: AbortSignal.any kept each request's signals, and the answers they reached, alive
+  // (the server's heap grew by the size of every answer under load).
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new EngineTimeoutError(Math.round(ms / 100) / 10)), ms);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline.signal]) : deadline.signal;
+  const callerGone = () => deadline.abort(opts.signal!.reason);
+  if (opts.signal?.aborted) callerGone();
+  else opts.signal?.addEventListener('abort', callerGone, { once: true });
+  let onAbort: (() => void) | undefined;
   return new Promise<T>((resolve, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    read({ ...opts, signal }).then(resolve, reject);
-  }).finally(() => clearTimeout(timer));
+    onAbort = () => reject(deadline.signal.reason);
+    deadline.signal.addEventListener('abort', onAbort, { once: true });
+    if (deadline.signal.aborted) onAbort();
+    read({ ...opts, signal: deadline.signal }).then(resolve, reject);
+  }).finally(() => {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', callerGone);
+    deadline.signal.removeEventListener('abort', onAbort!);
+  });
 }
