@@ -7,6 +7,7 @@ import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
+import { Statements } from './statements.js';
 import { openVectorStore, type Neighbour, type VectorStore } from './vectors.js';
 
 export interface Tuning {
@@ -76,7 +77,7 @@ export function rowToStored(row: DocRow): StoredDocument {
 }
 
 export class TableSet {
-  private readonly stmts = new Map<string, Statement>();
+  private readonly statements: Statements;
   readonly docs: string;
   readonly fts: string;
   readonly hot: string;
@@ -98,6 +99,7 @@ export class TableSet {
     dimension: number,
     info: (msg: string, extra?: object) => void,
   ) {
+    this.statements = new Statements(db);
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
     this.vectors = openVectorStore(db, name, dimension, tuning.vectorProbes, info);
@@ -107,14 +109,7 @@ export class TableSet {
 
   /** Prepared statements, cached per table set; `safe` returns integers as BigInt (row ids). */
   private st(sql: string, safe = false): Statement {
-    const key = (safe ? 'S' : 'N') + sql;
-    let s = this.stmts.get(key);
-    if (!s) {
-      s = this.db.prepare(sql);
-      if (safe) s.safeIntegers(true);
-      this.stmts.set(key, s);
-    }
-    return s;
+    return this.statements.get(sql, safe);
   }
 
   // ---------------------------------------------------------------- writes

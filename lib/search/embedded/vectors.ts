@@ -11,6 +11,7 @@
 // Lists are trained once a set holds TRAIN_MIN vectors and retrained (every vector reassigned) when it has
 // grown RETRAIN_GROWTH times since: a write pays for it, so the total work stays proportional to the set.
 import type { Database, Statement } from 'better-sqlite3';
+import { Statements } from './statements.js';
 import { CentroidGroups, centroidsByScore, nearestCentroid, trainCentroids } from './ivf.js';
 
 export const VECTOR_LAYOUT = 2;
@@ -89,16 +90,15 @@ export function openVectorStore(db: Database, name: string, dimension: number, p
 /** Layout 1: vec0, every vector compared. */
 class ExactVectors implements VectorStore {
   private readonly vec: string;
-  private readonly stmts = new Map<string, Statement>();
+  private readonly statements: Statements;
 
-  constructor(private readonly db: Database, name: string) {
+  constructor(db: Database, name: string) {
     this.vec = `"${name}_vec"`;
+    this.statements = new Statements(db);
   }
 
   private st(sql: string): Statement {
-    let s = this.stmts.get(sql);
-    if (!s) this.stmts.set(sql, (s = this.db.prepare(sql).safeIntegers(true)));
-    return s;
+    return this.statements.get(sql, true);
   }
 
   insert(rid: bigint, vector: Float32Array): void {
@@ -142,7 +142,7 @@ const EMPTY: IvfState = { lists: 0, trainedOn: 0, vectors: 0, epoch: 0 };
 class InvertedFile implements VectorStore {
   private readonly ivf: string;
   private readonly listsTable: string;
-  private readonly stmts = new Map<string, Statement>();
+  private readonly statements: Statements;
   /** Centroids as last read, and the training epoch they belong to. */
   private centroids: { epoch: number; lists: number; data: Float32Array } | null = null;
 
@@ -156,17 +156,11 @@ class InvertedFile implements VectorStore {
   ) {
     this.ivf = `"${name}_ivf"`;
     this.listsTable = `"${name}_lists"`;
+    this.statements = new Statements(db);
   }
 
   private st(sql: string, safe = false): Statement {
-    const key = (safe ? 'S' : 'N') + sql;
-    let s = this.stmts.get(key);
-    if (!s) {
-      s = this.db.prepare(sql);
-      if (safe) s.safeIntegers(true);
-      this.stmts.set(key, s);
-    }
-    return s;
+    return this.statements.get(sql, safe);
   }
 
   private state(): IvfState {
@@ -287,7 +281,7 @@ class InvertedFile implements VectorStore {
       copy.run(next++, m.vid);
     }
     this.db.exec(`DROP TABLE ${this.ivf}; ALTER TABLE ${fresh} RENAME TO ${this.ivf.slice(1, -1)}`);
-    this.stmts.clear();
+    this.statements.clear();
     this.st(`DELETE FROM ${this.listsTable}`).run();
     const put = this.st(`INSERT INTO ${this.listsTable} (list, centroid) VALUES (?, ?)`);
     for (let c = 0; c < trained; c++) put.run(c + 1, asBlob(centroids.subarray(c * d, (c + 1) * d)));
