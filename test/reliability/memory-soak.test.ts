@@ -1,7 +1,10 @@
 // Memory under sustained load: the real server process answers mixed traffic (searches, listings,
 // ask) from 10 clients on each engine while its RSS is sampled from /proc. Pass: after the warm-up
-// (the first half) the RSS does not keep growing — the slope of a least-squares line through the
-// second half's samples stays under SLOPE_BOUND. The samples go to docs/reliability.md "Memory".
+// (the first half) the RSS does not keep growing. Over 10 minutes (PDI_RELIABILITY_LONG=1): the slope of
+// a least-squares line through the second half's samples stays under SLOPE_BOUND. In CI's 45 s a GC
+// sawtooth swamps any slope, so there the second half may not peak more than GROWTH_BOUND above the
+// first: a gross leak only (the leak this found, AbortSignal.any in the read deadline, has its own
+// unit test: test/unit/search/deadline-memory.test.ts). The samples go to docs/reliability.md "Memory".
 // PDI_SOAK_ENGINE=embedded|elasticsearch runs one engine only (two runs side by side).
 import path from 'node:path';
 import t from 'tap';
@@ -10,9 +13,9 @@ import { KeyStore } from '../../api/db/keys.js';
 import { tempDir } from '../helpers/app.js';
 import { pdi } from '../helpers/cli.js';
 import { deleteIndices, randomPrefix } from '../helpers/elasticsearch.js';
-import { hit, rssMiB, statusCounts, type Hit } from '../helpers/load.js';
+import { hit, rssMiB } from '../helpers/load.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { bounded, CLIENT_TIMEOUT_MS } from '../helpers/reliability.js';
+import { bounded, CLIENT_TIMEOUT_MS, LONG } from '../helpers/reliability.js';
 import { startServerProcess, stopServerProcess } from '../helpers/server-process.js';
 
 const CLIENTS = 10;
@@ -20,6 +23,8 @@ const SOAK_MS = bounded(45_000, 600_000);
 const SAMPLE_MS = bounded(1_500, 5_000);
 /** MiB per minute: growth below this over the second half is no leak (a GC sawtooth is ±10 MiB). */
 const SLOPE_BOUND = 2;
+/** MiB the second half's peak may stand above the first half's, in the short variant. */
+const GROWTH_BOUND = 96;
 /** 1,000 a day each: enough keys that no client runs out of quota during the soak. */
 const KEYS = bounded(60, 400);
 
@@ -60,7 +65,9 @@ for (const engine of ENGINES.filter((e) => !process.env.PDI_SOAK_ENGINE || e.nam
     db.close();
     const server = await startServerProcess(t, { PDI_DATA_DIR: dataDir, ...env });
 
-    const hits: Hit[] = [];
+    // Statuses only: ten minutes of answers' bodies would fill this process's heap.
+    const counts: Record<number, number> = {};
+    let answered = 0;
     let n = 0;
     let running = true;
     const request = (i: number) => {
@@ -76,7 +83,11 @@ for (const engine of ENGINES.filter((e) => !process.env.PDI_SOAK_ENGINE || e.nam
       }
     };
     const clients = Array.from({ length: CLIENTS }, async () => {
-      while (running) hits.push(await request(n++));
+      while (running) {
+        const { status } = await request(n++);
+        counts[status] = (counts[status] ?? 0) + 1;
+        answered++;
+      }
     });
     const started = performance.now();
     const samples: { s: number; mib: number }[] = [];
@@ -88,15 +99,15 @@ for (const engine of ENGINES.filter((e) => !process.env.PDI_SOAK_ENGINE || e.nam
     await Promise.all(clients);
     await stopServerProcess(server);
 
-    const counts = statusCounts(hits);
     t.same(Object.keys(counts), ['200'], `every answer 200: ${JSON.stringify(counts)}`);
     const second = samples.slice(Math.floor(samples.length / 2));
     const perMinute = slope(second.map((x) => x.s), second.map((x) => x.mib)) * 60;
     const mibs = samples.map((x) => x.mib);
-    // A known failure, kept visible: RSS grew 60-100 MiB/min through 10 minutes on both engines
-    // (docs/reliability.md "Memory under sustained load"); the cause is not found yet.
-    t.ok(perMinute < SLOPE_BOUND, `RSS slope over the second half: ${perMinute.toFixed(2)} MiB/min (bound ${SLOPE_BOUND})`, { todo: 'RSS keeps growing under load on both engines: open, see docs/reliability.md' });
-    t.comment(`${engine.name}: ${hits.length} requests in ${Math.round(SOAK_MS / 1000)} s (${Math.round(hits.length / (SOAK_MS / 1000))}/s); RSS MiB min ${Math.min(...mibs).toFixed(0)}, max ${Math.max(...mibs).toFixed(0)}, last ${mibs.at(-1)!.toFixed(0)}; slope over the second half ${perMinute.toFixed(2)} MiB/min`);
+    const firstPeak = Math.max(...mibs.slice(0, Math.floor(mibs.length / 2)));
+    const secondPeak = Math.max(...second.map((x) => x.mib));
+    if (LONG) t.ok(perMinute < SLOPE_BOUND, `RSS slope over the second half: ${perMinute.toFixed(2)} MiB/min (bound ${SLOPE_BOUND})`);
+    else t.ok(secondPeak - firstPeak < GROWTH_BOUND, `RSS peak ${firstPeak.toFixed(0)} MiB in the first half, ${secondPeak.toFixed(0)} MiB in the second (bound +${GROWTH_BOUND})`);
+    t.comment(`${engine.name}: ${answered} requests in ${Math.round(SOAK_MS / 1000)} s (${Math.round(answered / (SOAK_MS / 1000))}/s); RSS MiB min ${Math.min(...mibs).toFixed(0)}, max ${Math.max(...mibs).toFixed(0)}, last ${mibs.at(-1)!.toFixed(0)}; slope over the second half ${perMinute.toFixed(2)} MiB/min`);
     t.comment(`${engine.name} samples (s:MiB): ${samples.map((x) => `${x.s.toFixed(0)}:${x.mib.toFixed(0)}`).join(' ')}`);
   });
 }
