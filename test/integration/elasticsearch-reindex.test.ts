@@ -1,6 +1,5 @@
 // The one-index rebuild of Elasticsearch against a real node: documents other ingests write during a
 // rebuild, a rebuild killed midway (a real process, SIGKILL), and the refusal of a node older than 9.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { sink } from '../../ingest/stages/bulk-sink.js';
 import { ElasticsearchProvider, unsupportedServer } from '../../lib/search/elasticsearch.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { aliasTargets, deleteIndices, elasticsearchUrl, es, esScript, indicesOf, makeDoc, randomPrefix } from '../helpers/elasticsearch.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { killRebuildMidway } from '../helpers/rebuild-midway.js';
 
 t.setTimeout(600_000);
 
@@ -29,18 +28,8 @@ function open(t: Test, prefix = randomPrefix()): ElasticsearchProvider {
 }
 
 /** Starts a process rebuilding `scope` of `prefix` and SIGKILLs it once it has loaded a batch. */
-async function killMidway(prefix: string, scope: string): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/helpers/rebuild-forever.ts'), 'elasticsearch', url, prefix, scope, String(DIM), MODEL], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
-    child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
+function killMidway(prefix: string, scope: string): Promise<void> {
+  return killRebuildMidway(['elasticsearch', url, prefix, scope, String(DIM), MODEL]);
 }
 
 function docs(source: SourceName, from: number, n: number, title: string): IndexedDocument[] {

@@ -1,7 +1,6 @@
 // The embedded engine: the shared contract suite (twice: default tuning with reads on reader threads,
 // as the API runs it, and on the calling thread with every term forced onto the common-term lists), then what only this engine has: model/dimension checks on reopen, exactness of
 // the list path against FTS5's own ranking, row-id renumbering, the query parser.
-import { spawn } from 'node:child_process';
 import { closeSync, copyFileSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +16,7 @@ import { TableSet } from '../../lib/search/embedded/table-set.js';
 import { LATIN_MARK, RAW_MARK, TEXT_VERSION, VALUE_GAP, docText, indexTokens, parseQuery, queryFor, referenceTokens, toMatch } from '../../lib/search/embedded/text.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { killRebuildMidway } from '../helpers/rebuild-midway.js';
 import { CONTRACT_DIMENSION, searchContract } from './search-contract.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'pdi-search-embedded-'));
@@ -214,17 +213,7 @@ t.test('when a rebuild of every source is killed midway, then the old generation
   const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm' });
   t.teardown(() => p.close());
   await p.upsert([doc('kimdis:old1', '2024-01-01T00:00:00Z', 'παλιά σύμβαση', 'x'), doc('rae:old1', '2024-01-02T00:00:00Z', 'παλιά άδεια', 'y')]);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'test/helpers/rebuild-forever.ts'), 'embedded', file, '-', 'all', '2', 'm'], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
-    child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
-  });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
+  await killRebuildMidway(['embedded', file, '-', 'all', '2', 'm']);
   const generations = () => {
     const db = new Database(file, { readonly: true });
     try {
