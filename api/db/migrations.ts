@@ -191,6 +191,15 @@ export const MIGRATIONS: Migration[] = [
     sql: '',
     run: canonicalOrgNames,
   },
+  {
+    version: 7,
+    name: 'deliveries of monitor events indexed by event',
+    sql: `
+      -- An acknowledged event's pending deliveries are dropped by event id: without this, a scan of
+      -- every delivery. Partial: most deliveries are of documents matching a profile (id '').
+      CREATE INDEX alert_deliveries_by_event ON alert_deliveries (monitor_event_id) WHERE monitor_event_id <> '';
+    `,
+  },
 ];
 
 /**

@@ -58,6 +58,9 @@ export interface EventFilter {
   since?: string;
 }
 
+/** An acknowledged event's unsent deliveries; `<> ''` lets SQLite use the partial index alert_deliveries_by_event (migration 7). */
+export const DROP_PENDING_SQL = "DELETE FROM alert_deliveries WHERE monitor_event_id = ? AND monitor_event_id <> '' AND delivery_status = 'pending'";
+
 export class MonitorStore {
   private readonly entityRows: OrgTable<EntityRow>;
   private readonly eventRows: OrgTable<EventRecord>;
@@ -79,7 +82,7 @@ export class MonitorStore {
       deactivate: db.prepare('UPDATE monitored_entities SET is_active = 0 WHERE id = ? AND org_id = ?'),
       acknowledge: db.prepare('UPDATE monitor_events SET acknowledged_at = ? WHERE id = ? AND org_id = ? AND acknowledged_at IS NULL'),
       acknowledgedAt: db.prepare('SELECT acknowledged_at FROM monitor_events WHERE id = ? AND org_id = ?').pluck(),
-      dropPending: db.prepare("DELETE FROM alert_deliveries WHERE monitor_event_id = ? AND delivery_status = 'pending'"),
+      dropPending: db.prepare(DROP_PENDING_SQL),
       checkedAt: db.prepare("SELECT checked_at FROM watcher_state WHERE name = 'documents'").pluck(),
     };
   }

@@ -16,6 +16,7 @@ import { contentHash } from '../../ingest/stages/hash.js';
 import { DocumentStore, type StoredRecord } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
+import type { Embedder } from '../../lib/embedding/embedder.js';
 import { HashingEmbedder } from '../../lib/embedding/index.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { Generator } from './generate.js';
@@ -82,13 +83,14 @@ export async function loadCorpus(provider: SearchProvider, gen: Generator, progr
 }
 
 /** `pdi reindex [source]` over the corpus directory `dir`, into `provider`. */
-export async function reindexFrom(dir: string, provider: SearchProvider, scope: Parameters<typeof reindex>[1]) {
+/** Fills `provider` from the corpus; `embedder` must be the one whose id the provider was built with (its vectors are read from the cache). */
+export async function reindexFrom(dir: string, provider: SearchProvider, scope: Parameters<typeof reindex>[1], embedder: Embedder = new HashingEmbedder(384)) {
   const documents = new DocumentStore(DocumentStore.pathIn(dir));
   const state = new IngestState(IngestState.pathIn(dir));
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dir));
   try {
     const log = pino({ level: 'warn' });
-    return await reindex({ search: provider, embedder: new HashingEmbedder(384), documents, state, blobs, log }, scope);
+    return await reindex({ search: provider, embedder, documents, state, blobs, log }, scope);
   } finally {
     documents.close();
     state.close();

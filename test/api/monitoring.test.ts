@@ -3,6 +3,7 @@
 // as the watcher writes them (test/integration/watcher.test.ts raises them from documents).
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { DROP_PENDING_SQL } from '../../api/db/monitoring.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 function addEvent(app: TestApp, entityId: string, type: string, detectedAt: string, sourceId = `diavgeia:${randomUUID()}`): string {
@@ -100,6 +101,12 @@ t.test('when an event is acknowledged, then acknowledged_at is set once', async 
   const second = await app.request(`/v1/monitor/events/${event}/acknowledge`, { key, method: 'POST' });
   t.same(second.body, first.body, 'a second acknowledgement keeps the first time');
   t.equal((await app.request('/v1/monitor/events', { key })).body.items[0].acknowledged_at, first.body.acknowledged_at);
+});
+
+t.test('when an acknowledged event\'s pending deliveries are dropped, then SQLite finds them through the event index, not a scan of every delivery', async (t) => {
+  const app = await startTestApp(t);
+  const plan = app.db.prepare(`EXPLAIN QUERY PLAN ${DROP_PENDING_SQL}`).all('e') as { detail: string }[];
+  t.match(plan.map((p) => p.detail).join('; '), /USING INDEX alert_deliveries_by_event/);
 });
 
 t.test('when another organization names an entity or event, then 404', async (t) => {

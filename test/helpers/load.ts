@@ -47,10 +47,13 @@ export function statusCounts(hits: Hit[]): Record<number, number> {
   return counts;
 }
 
-/** Resident set size of a process in MiB, from /proc (Linux). */
-export async function rssMiB(pid: number): Promise<number> {
+/**
+ * A process's resident set in MiB, from /proc (Linux): `rss` whole, `anon` its anonymous part (heaps,
+ * SQLite's page caches: what a leak grows; the rest is mapped files and shared memory).
+ */
+export async function residentMiB(pid: number): Promise<{ rss: number; anon: number }> {
   const { readFile } = await import('node:fs/promises');
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
-  return kb / 1024;
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: kb('VmRSS') / 1024, anon: kb('RssAnon') / 1024 };
 }

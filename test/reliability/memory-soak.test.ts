@@ -13,7 +13,7 @@ import { KeyStore } from '../../api/db/keys.js';
 import { tempDir } from '../helpers/app.js';
 import { pdi } from '../helpers/cli.js';
 import { deleteIndices, randomPrefix } from '../helpers/elasticsearch.js';
-import { hit, rssMiB } from '../helpers/load.js';
+import { hit, residentMiB } from '../helpers/load.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { bounded, CLIENT_TIMEOUT_MS, LONG } from '../helpers/reliability.js';
 import { startServerProcess, stopServerProcess } from '../helpers/server-process.js';
@@ -90,9 +90,10 @@ for (const engine of ENGINES.filter((e) => !process.env.PDI_SOAK_ENGINE || e.nam
       }
     });
     const started = performance.now();
-    const samples: { s: number; mib: number }[] = [];
+    const samples: { s: number; mib: number; anon: number }[] = [];
     while (performance.now() - started < SOAK_MS) {
-      samples.push({ s: (performance.now() - started) / 1000, mib: await rssMiB(server.pid) });
+      const { rss, anon } = await residentMiB(server.pid);
+      samples.push({ s: (performance.now() - started) / 1000, mib: rss, anon });
       await new Promise((r) => setTimeout(r, SAMPLE_MS));
     }
     running = false;
@@ -108,6 +109,6 @@ for (const engine of ENGINES.filter((e) => !process.env.PDI_SOAK_ENGINE || e.nam
     if (LONG) t.ok(perMinute < SLOPE_BOUND, `RSS slope over the second half: ${perMinute.toFixed(2)} MiB/min (bound ${SLOPE_BOUND})`);
     else t.ok(secondPeak - firstPeak < GROWTH_BOUND, `RSS peak ${firstPeak.toFixed(0)} MiB in the first half, ${secondPeak.toFixed(0)} MiB in the second (bound +${GROWTH_BOUND})`);
     t.comment(`${engine.name}: ${answered} requests in ${Math.round(SOAK_MS / 1000)} s (${Math.round(answered / (SOAK_MS / 1000))}/s); RSS MiB min ${Math.min(...mibs).toFixed(0)}, max ${Math.max(...mibs).toFixed(0)}, last ${mibs.at(-1)!.toFixed(0)}; slope over the second half ${perMinute.toFixed(2)} MiB/min`);
-    t.comment(`${engine.name} samples (s:MiB): ${samples.map((x) => `${x.s.toFixed(0)}:${x.mib.toFixed(0)}`).join(' ')}`);
+    t.comment(`${engine.name} samples (s:RSS MiB/anonymous MiB): ${samples.map((x) => `${x.s.toFixed(0)}:${x.mib.toFixed(0)}/${x.anon.toFixed(0)}`).join(' ')}`);
   });
 }

@@ -150,7 +150,7 @@ t.test('when a kNN query excludes a document, then it filters it inside the vect
   const k = buildKnn({ vector: [1, 0], limit: 5, source: 'ted', excludeId: 'ted:1' });
   t.equal(k.field, 'embedding');
   t.equal(k.k, 5);
-  t.ok(k.num_candidates! >= 100);
+  t.ok(k.num_candidates! >= 500);
   t.same(k.rescore_vector, { oversample: 3 }, 'scores re-computed from the float vectors');
   t.same(k.filter, { bool: { filter: [{ term: { source: 'ted' } }], must_not: [{ ids: { values: ['ted:1'] } }] } });
 });
