@@ -41,6 +41,7 @@ import {
   LIST_SORT,
   METADATA,
   TEXT_SORT,
+  VECTORS_IN_SOURCE,
   WHOLE,
   type Projection,
   type Query,
@@ -223,16 +224,17 @@ export class ElasticsearchProvider implements SearchProvider {
     const index = readAlias(this.prefix);
     try {
       // Real-time: a get sees a write before any refresh.
-      const res = await this.engineClient.call('get', (options) => this.engineClient.es.get<IndexedDocument>({ index, id: sourceId }, options), opts.signal);
-      return res.found && res._source ? res._source : null;
+      const res = await this.engineClient.call('get', (options) => this.engineClient.es.get<IndexedDocument>({ index, id: sourceId, _source_exclude_vectors: false }, options), opts.signal);
+      return res.found && res._source ? withVector(res._source) : null;
     } catch (err) {
       if (err instanceof EngineResponseError && err.status === 404 && err.type !== 'index_not_found_exception') return null;
       // Per-source indices of an older build serve (until pdi reindex): a get cannot address an alias
       // of several indices, a search by id can (not real-time).
       if (err instanceof EngineResponseError && err.type === 'illegal_argument_exception') {
         const res = await this.engineClient.call('search', (options) =>
-          this.engineClient.es.search<IndexedDocument>({ index, query: { ids: { values: [sourceId] } }, size: 1 }, options), opts.signal);
-        return res.hits.hits[0]?._source ?? null;
+          this.engineClient.es.search<IndexedDocument>({ index, query: { ids: { values: [sourceId] } }, size: 1, _source: VECTORS_IN_SOURCE }, options), opts.signal);
+        const found = res.hits.hits[0]?._source;
+        return found ? withVector(found) : null;
       }
       return this.missingIndex(err, null);
     }
@@ -323,4 +325,9 @@ export class ElasticsearchProvider implements SearchProvider {
     await this.pager.close();
     await this.engineClient.close();
   }
+}
+
+/** A document read back whole: one written without a vector has no `embedding` in `_source` at all. */
+function withVector(doc: IndexedDocument): IndexedDocument {
+  return doc.embedding === undefined ? { ...doc, embedding: null } : doc;
 }

@@ -23,6 +23,11 @@ import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../
 /** Hits never carry the vector (provider.ts StoredDocument). */
 export const HIT_SOURCE: estypes.SearchSourceConfig = { excludes: [EMBEDDING_FIELD] };
 /**
+ * Whole documents, vector included: indices leave vectors out of `_source` (lifecycle.ts
+ * indexSettings) and Elasticsearch puts them back, as stored (float32), when asked to.
+ */
+export const VECTORS_IN_SOURCE: estypes.SearchSourceConfig = { exclude_vectors: false };
+/**
  * What a request returns of each hit: whole documents from `_source`, or the metadata record from
  * doc values (mapping.ts METADATA_JSON_FIELD). `stored_fields: _none_` leaves out `_id` too: loading
  * it decompresses a stored-fields block per hit, a third of a 100-hit metadata page's cost at 1M
