@@ -1,7 +1,7 @@
 // Memory under sustained load: the real server process answers mixed traffic (searches, listings,
 // ask) from 10 clients on each engine while its RSS is sampled from /proc. Pass: after the warm-up
-// (the first half) the RSS does not keep growing. Over 10 minutes (PDI_RELIABILITY_LONG=1): the slope of
-// a least-squares line through the second half's samples stays under SLOPE_BOUND. In CI's 45 s a GC
+// (the first half) the RSS does not keep growing. Over 20 minutes (PDI_RELIABILITY_LONG=1): the slope of
+// a least-squares line through the second half's floors (each minute's least RSS) stays under SLOPE_BOUND. In CI's 45 s a GC
 // sawtooth swamps any slope, so there the second half may not peak more than GROWTH_BOUND above the
 // first: a gross leak only (the leak this found, AbortSignal.any in the read deadline, has its own
 // unit test: test/unit/search/deadline-memory.test.ts). The samples go to docs/reliability.md "Memory".
@@ -19,14 +19,19 @@ import { bounded, CLIENT_TIMEOUT_MS, LONG } from '../helpers/reliability.js';
 import { startServerProcess, stopServerProcess } from '../helpers/server-process.js';
 
 const CLIENTS = 10;
-const SOAK_MS = bounded(45_000, 600_000);
+/**
+ * Long: 10 minutes of warm-up, then 10 judged. The embedded engine's floor steps up once, ~35 MiB
+ * around minute 6 at ~300 requests/s, then stays flat (25 minutes measured: docs/reliability.md), so a
+ * 10-minute run's second half judged the warm-up. PDI_SOAK_SECONDS overrides the length.
+ */
+const SOAK_MS = Number(process.env.PDI_SOAK_SECONDS ?? 0) * 1000 || bounded(45_000, 1_200_000);
 const SAMPLE_MS = bounded(1_500, 5_000);
-/** MiB per minute: growth below this over the second half is no leak (a GC sawtooth is ±10 MiB). */
+/** MiB per minute the floor may rise over the second half: a leak ramps, a level change does not. */
 const SLOPE_BOUND = 2;
 /** MiB the second half's peak may stand above the first half's, in the short variant. */
 const GROWTH_BOUND = 96;
-/** 1,000 a day each: enough keys that no client runs out of quota during the soak. */
-const KEYS = bounded(60, 400);
+/** 1,000 a day each: enough keys for 500 requests/s that no client runs out of quota during the soak. */
+const KEYS = Math.max(60, Math.ceil((SOAK_MS / 1000) * 500 / 1000));
 
 const QUERIES = ['σύμβαση', 'προμήθεια', 'καθαριότητα', 'δήμος αθηναίων', 'υπηρεσίες', 'έργο', 'συντήρηση', 'alpha', 'software', 'ΠΡΟΜΗΘΕΙΑ'];
 const QUESTIONS = ['Ποιες συμβάσεις καθαριότητας ανατέθηκαν;', 'Ποιος ανέλαβε τη συντήρηση;', 'Which contracts were signed for software?'];
@@ -102,13 +107,23 @@ for (const engine of ENGINES.filter((e) => !process.env.PDI_SOAK_ENGINE || e.nam
 
     t.same(Object.keys(counts), ['200'], `every answer 200: ${JSON.stringify(counts)}`);
     const second = samples.slice(Math.floor(samples.length / 2));
-    const perMinute = slope(second.map((x) => x.s), second.map((x) => x.mib)) * 60;
+    // The floor: the least RSS of each minute, what stays after the collections (the sawtooth's peaks
+    // and its phase would tilt a line through every sample by several MiB a minute either way).
+    const floors: { s: number; mib: number }[] = [];
+    for (const x of second) {
+      const minute = Math.floor(x.s / 60);
+      const last = floors.at(-1);
+      if (last && Math.floor(last.s / 60) === minute) last.mib = Math.min(last.mib, x.mib);
+      else floors.push({ s: minute * 60, mib: x.mib });
+    }
+    // A short run's second half falls within a minute or two: no slope to speak of.
+    const perMinute = floors.length > 1 ? slope(floors.map((x) => x.s), floors.map((x) => x.mib)) * 60 : 0;
     const mibs = samples.map((x) => x.mib);
     const firstPeak = Math.max(...mibs.slice(0, Math.floor(mibs.length / 2)));
     const secondPeak = Math.max(...second.map((x) => x.mib));
-    if (LONG) t.ok(perMinute < SLOPE_BOUND, `RSS slope over the second half: ${perMinute.toFixed(2)} MiB/min (bound ${SLOPE_BOUND})`);
+    if (LONG) t.ok(floors.length > 1 && perMinute < SLOPE_BOUND, `slope of the RSS floor (each minute's least) over the second half: ${perMinute.toFixed(2)} MiB/min (bound ${SLOPE_BOUND}); floors ${floors.map((x) => x.mib.toFixed(0)).join(' ')}`);
     else t.ok(secondPeak - firstPeak < GROWTH_BOUND, `RSS peak ${firstPeak.toFixed(0)} MiB in the first half, ${secondPeak.toFixed(0)} MiB in the second (bound +${GROWTH_BOUND})`);
-    t.comment(`${engine.name}: ${answered} requests in ${Math.round(SOAK_MS / 1000)} s (${Math.round(answered / (SOAK_MS / 1000))}/s); RSS MiB min ${Math.min(...mibs).toFixed(0)}, max ${Math.max(...mibs).toFixed(0)}, last ${mibs.at(-1)!.toFixed(0)}; slope over the second half ${perMinute.toFixed(2)} MiB/min`);
+    t.comment(`${engine.name}: ${answered} requests in ${Math.round(SOAK_MS / 1000)} s (${Math.round(answered / (SOAK_MS / 1000))}/s); RSS MiB min ${Math.min(...mibs).toFixed(0)}, max ${Math.max(...mibs).toFixed(0)}, last ${mibs.at(-1)!.toFixed(0)}${LONG ? `; slope of the floor over the second half ${perMinute.toFixed(2)} MiB/min` : ''}`);
     t.comment(`${engine.name} samples (s:RSS MiB/anonymous MiB): ${samples.map((x) => `${x.s.toFixed(0)}:${x.mib.toFixed(0)}/${x.anon.toFixed(0)}`).join(' ')}`);
   });
 }
