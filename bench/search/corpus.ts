@@ -82,8 +82,10 @@ export async function loadCorpus(provider: SearchProvider, gen: Generator, progr
   progress(`${r.documents} documents in ${((performance.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(r.bySource)}`);
 }
 
-/** `pdi reindex [source]` over the corpus directory `dir`, into `provider`. */
-/** Fills `provider` from the corpus; `embedder` must be the one whose id the provider was built with (its vectors are read from the cache). */
+/**
+ * `pdi reindex [source]` over the corpus directory `dir`, into `provider`; `embedder` must be the one
+ * whose id the provider was built with (its vectors are read from the cache).
+ */
 export async function reindexFrom(dir: string, provider: SearchProvider, scope: Parameters<typeof reindex>[1], embedder: Embedder = new HashingEmbedder(384)) {
   const documents = new DocumentStore(DocumentStore.pathIn(dir));
   const state = new IngestState(IngestState.pathIn(dir));

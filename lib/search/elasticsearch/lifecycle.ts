@@ -5,7 +5,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { indexMeta, legacyIndexPatterns, physicalIndexName, physicalIndexPattern, readAlias } from '../../../index-mappings/index-names.js';
-import { buildMapping, EMBEDDING_FIELD, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping.js';
+import { buildMapping, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping.js';
 import { buildSettings, MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import type { Logger } from '../../logger.js';
@@ -13,7 +13,7 @@ import type { RebuildResult, RebuildScope } from '../provider.js';
 import { describe, EngineResponseError, isIndexNotFound, PING_TIMEOUT_MS, type EngineClient } from './client.js';
 import { countsBySource, dropOld, forceMerge, unblockWrites } from './generation-ops.js';
 import { PIT_KEEP_ALIVE } from './paging.js';
-import { VECTORS_IN_SOURCE, type Query } from './queries.js';
+import { HIT_SOURCE, VECTORS_IN_SOURCE, type Query } from './queries.js';
 import { bulkWrite, type BulkOutcome } from './writes.js';
 
 /** The oldest Elasticsearch major this adapter talks to (the client's major matches it). */
@@ -215,7 +215,7 @@ export class IndexLifecycle {
 
   /**
    * The settings of a new index. Vectors stay out of `_source` (Elasticsearch 9's default, said
-   * explicitly): kept there as JSON they were half of a 1M index (docs/benchmarks.md "Session 17"). The
+   * explicitly): kept there as JSON they made a 30,000-document index a third larger (docs/benchmarks.md "Session 17"). The
    * reads that need them (a get, a rebuild's carry-over) ask for them back with VECTORS_IN_SOURCE.
    */
   private async indexSettings(): Promise<Record<string, unknown>> {
@@ -381,7 +381,7 @@ export class IndexLifecycle {
       for (;;) {
         const res = await this.engine.call('search', () => this.engine.es.search<IndexedDocument>({
           query,
-          _source: keepVectors ? VECTORS_IN_SOURCE : { excludes: [EMBEDDING_FIELD] },
+          _source: keepVectors ? VECTORS_IN_SOURCE : HIT_SOURCE,
           pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
           size: CARRY_PAGE,
           sort: ['_shard_doc'],
