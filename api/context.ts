@@ -43,5 +43,6 @@ export interface AppContext {
 
 /** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */
 export interface SourceRuns {
-  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed' }>;
+  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed'; finished_at: string | null; error: string | null }>;
+  everSucceeded(): ReadonlySet<SourceName>;
 }
