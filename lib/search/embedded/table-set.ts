@@ -296,6 +296,43 @@ export class TableSet {
     ).all(match, k) as Ranked[];
   }
 
+  /**
+   * The best `k` of the matches whose row id is in `rids`, as rank() scores them: FTS5 walks every match
+   * but scores only these (`+rowid` keeps the filter out of FTS5, which would otherwise start one
+   * search, with its IDF scans, per id).
+   */
+  rankAmong(match: string, rids: Iterable<bigint>, k: number): Ranked[] {
+    if (k <= 0) return [];
+    return this.st(
+      `SELECT rowid AS rid, bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)}) AS s
+         FROM ${this.fts} WHERE ${this.fts} MATCH ? AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY s, rid LIMIT ?`,
+      true,
+    ).all(match, `[${[...rids].join(',')}]`, k) as Ranked[];
+  }
+
+  /** Row ids of the first `limit` matches, in row-id order. */
+  matchIds(match: string, limit: number): bigint[] {
+    return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
+  }
+
+  /** Whether `term` has a common-term list (usable or not). */
+  listed(term: string): boolean {
+    return this.st(`SELECT 1 FROM ${this.hot} WHERE term = ?`).pluck().get(term) !== undefined;
+  }
+
+  /**
+   * A term's list (its first `limit` entries in cost order), for bounds (pruned.ts): the entries, its document frequency, and the least cost
+   * (at today's avgdl) a document outside it can have: null when the list holds every document with the
+   * term. Null without a list that holds what it says (none, or stale).
+   */
+  listImpacts(term: string, avg: number, limit: number | null = null): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
+    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
+      { df: number; a0: number; theta: number | null; n: number } | undefined;
+    if (!h || (h.theta === null && h.n !== h.df)) return null;
+    const e = this.hotEntries(term, limit);
+    return { df: h.df, rid: e.rid, f: e.f, dl: e.dl, outsideCost: h.theta === null ? null : h.theta * Math.min(1, h.a0 / avg) };
+  }
+
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */
   firstInOrder(match: string, k: number): Ranked[] {
     if (k <= 0) return [];
