@@ -17,7 +17,7 @@ import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
-import { prunedTop } from './pruned.js';
+import { PRUNE_LIMITS, prunedTop } from './pruned.js';
 import {
   TEXT_VERSION, compareCodePoints, likeMatchFor, likeTerms, parseQuery, queryFor, rankPhrases, termFor, type QueryItem, type SetQuery,
 } from './text.js';
@@ -638,8 +638,8 @@ export class EmbeddedProvider implements SearchProvider {
    * or when the bounds cannot prove the page.
    */
   private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, lists: boolean): Ranked[] {
-    const phrases = lists && count > 2 * k + 100 ? rankPhrases(items, set.textVersion) : null;
-    const pruned = phrases && phrases.length > 1 ? prunedTop(set, match, phrases, 'and', k) : null;
+    const phrases = lists && count > k ? rankPhrases(items, set.textVersion) : null;
+    const pruned = phrases && phrases.length > 1 ? prunedTop(set, match, phrases, 'and', k, PRUNE_LIMITS, count) : null;
     this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
     return pruned ?? set.rank(match, k);
   }

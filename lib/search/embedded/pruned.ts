@@ -45,11 +45,20 @@ function contributionAt(idfValue: number, c: number): number {
  * `set.rank(match, k)`, or null when the bounds cannot prove a page without ranking every match.
  */
 export function prunedTop(set: TableSet, match: string, phrases: RankPhrase[], mode: 'and' | 'or', k: number,
-  limits: PruneLimits = PRUNE_LIMITS): Ranked[] | null {
+  limits: PruneLimits = PRUNE_LIMITS, matches = Number.POSITIVE_INFINITY): Ranked[] | null {
   if (k <= 0) return [];
-  // AND: a phrase without a list bounds every match by idf·(k1+1), which no page beats; such a query
-  // has few matches anyway when the phrase is rare (lists start at hotMinDf).
-  if (mode === 'and' && !phrases.every(({ term }) => term !== null && set.listed(term))) return null;
+  if (mode === 'and') {
+    // A phrase without a list bounds every match by idf·(k1+1), which no page beats; such a query has
+    // few matches anyway when the phrase is rare (lists start at hotMinDf). And with few matches beside
+    // the candidates, little scoring is saved, while a failed certificate pays the IDF scans twice.
+    let entries = 0;
+    for (const { term } of phrases) {
+      const n = term === null ? null : set.listSize(term);
+      if (n === null) return null;
+      entries += n;
+    }
+    if (matches <= 4 * entries) return null;
+  }
   const totals = set.totals();
   if (!totals.rows) return null;
   const avg = avgdl(totals);

@@ -315,9 +315,9 @@ export class TableSet {
     return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
   }
 
-  /** Whether `term` has a common-term list (usable or not). */
-  listed(term: string): boolean {
-    return this.st(`SELECT 1 FROM ${this.hot} WHERE term = ?`).pluck().get(term) !== undefined;
+  /** Entries in `term`'s common-term list (usable or not), or null without one. */
+  listSize(term: string): number | null {
+    return (this.st(`SELECT n FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined) ?? null;
   }
 
   /**
