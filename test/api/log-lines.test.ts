@@ -4,13 +4,25 @@ import t from 'tap';
 import { pino } from 'pino';
 import { startTestApp } from '../helpers/app.js';
 
-/** Keys of a JSON line in order, duplicates kept (JSON.parse would keep only the last). */
+/** The top-level keys of a JSON object line in order, duplicates kept (JSON.parse keeps only the last). */
 function keysOf(line: string): string[] {
   const keys: string[] = [];
-  JSON.parse(line, function (key) {
-    if (this && typeof this === 'object' && !Array.isArray(this) && key !== '' && Object.getPrototypeOf(this) === Object.prototype) keys.push(key);
-    return undefined;
-  });
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
+      if (depth === 1 && expectKey) keys.push(JSON.parse(line.slice(i, j + 1)) as string);
+      expectKey = false;
+      i = j;
+    } else if (c === '{' || c === '[') {
+      depth++;
+      expectKey = c === '{' && depth === 1;
+    } else if (c === '}' || c === ']') depth--;
+    else if (c === ',' && depth === 1) expectKey = true;
+  }
   return keys;
 }
 
