@@ -6,14 +6,17 @@
 import { Database, type Sqlite } from '../lib/sqlite.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ownerOnlyFile, ownerOnlyFolder } from './owner-only.js';
 
 export class ServerLock {
   private constructor(private readonly db: Sqlite, private readonly pidFile: string) {}
 
   /** Takes the lock of `dataDir`, or throws naming the server that holds it. */
   static acquire(dataDir: string): ServerLock {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner only, as lib/sqlite.ts
-    const db = new Database(path.join(dataDir, 'server.lock'));
+    ownerOnlyFolder(dataDir);
+    const lockFile = path.join(dataDir, 'server.lock');
+    ownerOnlyFile(lockFile);
+    const db = new Database(lockFile);
     const pidFile = path.join(dataDir, 'server.pid');
     try {
       db.pragma('busy_timeout = 0');

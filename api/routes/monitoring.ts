@@ -7,11 +7,10 @@ import { EVENT_TYPES, type EntityRecord, type EventType } from '../db/monitoring
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { replyJson } from '../middleware/reply.js';
-import { stringParam } from '../middleware/validate.js';
+import { entityIdentifierOf, refuseControl, stringParam } from '../middleware/validate.js';
 import { idParam, pageParams } from './alerts.js';
 import type { ContractRoutes } from './contract-routes.js';
 
-const MAX_IDENTIFIER = 200;
 const MAX_LABEL = 200;
 const MEMBERS = new Set(['entity_identifier', 'identifier_type', 'label']);
 
@@ -20,14 +19,15 @@ function entityInput(body: unknown): { identifier: string; type: IdentifierType;
   const b = body as Record<string, unknown>;
   const unknown = Object.keys(b).find((k) => !MEMBERS.has(k));
   if (unknown !== undefined) throw new ValidationError(`${unknown} is not a member of a monitored entity`);
-  if (typeof b.entity_identifier !== 'string' || b.entity_identifier.trim() === '') throw new ValidationError('entity_identifier is required and must be a non-empty string');
-  if ([...b.entity_identifier].length > MAX_IDENTIFIER) throw new ValidationError(`entity_identifier must be at most ${MAX_IDENTIFIER} characters`);
   if (!IDENTIFIER_TYPES.includes(b.identifier_type as IdentifierType)) throw new ValidationError('identifier_type is required: one of afm, name, ada');
+  const type = b.identifier_type as IdentifierType;
+  const identifier = entityIdentifierOf(b.entity_identifier, type);
   if (b.label !== undefined && b.label !== null && (typeof b.label !== 'string' || [...b.label].length > MAX_LABEL)) {
     throw new ValidationError(`label must be a string of at most ${MAX_LABEL} characters`);
   }
   const label = typeof b.label === 'string' && b.label.trim() !== '' ? b.label.trim() : null;
-  return { identifier: b.entity_identifier.trim(), type: b.identifier_type as IdentifierType, label };
+  if (label !== null) refuseControl('label', label);
+  return { identifier, type, label };
 }
 
 function entityBody(e: EntityRecord): Record<string, unknown> {

@@ -52,6 +52,25 @@ t.test('when an entity body is invalid, then 422 names the member', async (t) =>
   }
 });
 
+t.test('when an entity or its label holds control characters, then 422 as for a report, and nothing is monitored', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  const forged = 'ΔΗΜΟΣ\u001b[31mΧ\r\nY';
+  const cases: [unknown, string][] = [
+    [{ entity_identifier: forged, identifier_type: 'name' }, 'entity_identifier must not contain control characters'],
+    [{ entity_identifier: 'ΔΗΜΟΣ\u0085Χ', identifier_type: 'name' }, 'entity_identifier must not contain control characters'],
+    [{ entity_identifier: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', identifier_type: 'name', label: 'Acme\r\nBcc: x@example.com' }, 'label must not contain control characters'],
+  ];
+  for (const [body, detail] of cases) {
+    const res = await app.request('/v1/monitor/entities', { key, method: 'POST', body });
+    t.equal(res.status, 422, JSON.stringify(body));
+    t.same(res.body, { detail });
+  }
+  const report = await app.request('/v1/reports', { key, method: 'POST', body: { entity_identifier: forged, identifier_type: 'name' } });
+  t.same([report.status, report.body], [422, { detail: 'entity_identifier must not contain control characters' }], 'the same words as a report');
+  t.equal((await app.request('/v1/monitor/entities', { key })).body.total, 0);
+});
+
 t.test('when entities are listed, then each shows last_checked_at and last_alert_at', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('enterprise');
