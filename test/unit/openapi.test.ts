@@ -653,7 +653,7 @@ t.test('when the alert and monitoring routes answer, then their bodies match the
   shape('DELETE /v1/alerts/profiles/{id}', 200, await app.request(`/v1/alerts/profiles/${created.body.id}`, { key: pro, method: 'DELETE' }));
   shape('GET /v1/alerts/deliveries', 200, await app.request('/v1/alerts/deliveries', { key: pro }));
   const entity = await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
-  shape('POST /v1/monitor/entities', 200, entity);
+  shape('POST /v1/monitor/entities', 201, entity);
   shape('POST /v1/monitor/entities', 409, await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }));
   shape('GET /v1/monitor/entities', 200, await app.request('/v1/monitor/entities', { key: ent }));
   shape('GET /v1/monitor/events', 200, await app.request('/v1/monitor/events', { key: ent }));
