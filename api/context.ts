@@ -21,6 +21,8 @@ export interface AppContext {
   config: Config;
   clock: Clock;
   log: Logger;
+  /** The logger of another component (`component` bound once). */
+  logFor(component: string): Logger;
   keys: KeyStore;
   usage: UsageCounter;
   sourceRuns: SourceRuns;
