@@ -39,7 +39,7 @@ function page(handler: Handler): RequestHandler {
 export function registerDashboard(server: Server, ctx: AppContext): void {
   const adminToken = ctx.config.adminToken;
   if (adminToken === null) return;
-  const log = ctx.log.child({ component: 'dashboard' });
+  const log = ctx.logFor('dashboard');
   const sessions = new Sessions(ctx.clock);
   const throttle = new SignInThrottle(ctx.clock);
 

@@ -3,6 +3,7 @@
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { isCalendarDay } from '../../lib/clock.js';
+import { embedderInfo } from '../../lib/embedding/index.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
@@ -136,7 +137,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
       total_documents: stats.total_documents,
       sources,
       engine: ctx.search.engine,
-      embedding: { model: ctx.embedder.id, dimension: ctx.embedder.dimension, fallback: ctx.embedder.fallback },
+      embedding: embedderInfo(ctx.embedder),
     });
   });
 }
