@@ -47,9 +47,19 @@ export interface TextQuery {
   /**
    * `metadata`: hits need only the metadata fields (an engine may return more). Elasticsearch then
    * fetches 10 small fields instead of whole documents, which halved search latency at 1M documents.
+   * `text`: the metadata fields and the texts a snippet is cut from (content, summary).
    */
-  view?: 'metadata' | 'full';
+  view?: 'metadata' | 'text' | 'full';
+  /** YYYY-MM-DD: only documents published after that day at 00:00:00Z (ListQuery's `since`). */
+  since?: string;
+  /** YYYY-MM-DD: only documents published on that day or before. */
+  until?: string;
+  /** `relevance` (default): BM25 order; `date`: published_at desc, then source_id asc, as listings. */
+  sort?: SearchSort;
 }
+
+export const SEARCH_SORTS = ['relevance', 'date'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface ListQuery {
   source: SourceName;
@@ -154,7 +164,7 @@ export interface SearchProvider {
    * every source may be ingested meanwhile, and what is written is caught up likewise.
    */
   rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
-  /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc. */
+  /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc (TextQuery.sort). */
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   /** Ordered by published_at desc, then source_id asc. */

@@ -7,6 +7,7 @@ import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { ted } from '../../../ingest/sources/ted/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
+import { searchedContent, searchedSummary } from '../../../index-mappings/searched-text.js';
 import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
 
 skipWithoutFixtures();
@@ -259,4 +260,17 @@ t.test('when a notice has neither id nor date, then normalize throws MalformedRe
   t.throws(() => ted.normalize({ 'publication-number': '449657-2026' }), MalformedRecordError);
   t.throws(() => ted.normalize({ foo: 1 }), MalformedRecordError);
   t.throws(() => ted.normalize([]), MalformedRecordError);
+});
+
+t.test('when a real notice is searched, then its labels are left out and their values kept', async (t) => {
+  const doc = ted.normalize(ted.parse(fixture('search_v3_response_trimmed.json'))[0]!.record);
+  const searched = searchedContent(doc);
+  t.equal(searched.split('\n').length, doc.content.split('\n').length, 'a line for each line');
+  t.notMatch(searched, /Title \(English\)|Notice|Published|Buyer|CPV:/);
+  t.match(searched, /^Sweden – Communication software package – Stöd för visselblåsarärenden$/m);
+  t.match(searched, /^notice 449657-2026$/m);
+  t.match(searched, /^Falu kommun$/m);
+  t.match(searched, /^48510000, 48900000, 72000000, 79400000$/m);
+  t.equal(searchedSummary(doc), '', 'the summary repeats the title, buyers and value after a label');
+  t.equal(searchedContent({ ...doc, source: 'kimdis' }), doc.content, 'other sources as they are');
 });
