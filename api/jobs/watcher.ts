@@ -19,7 +19,7 @@ import { DocumentText, eventSummary, eventTypeOf, MatchIndex, profileMatcher } f
 const BATCH = 500;
 const WATERMARK = 'documents';
 
-/** The document as deliveries carry it: the full-content record (contract 2.2 + decisions). */
+/** The document as deliveries carry it: the full-content record of a Pro listing. */
 export function deliveredDocument(doc: NormalizedDocument): Record<string, unknown> {
   const out = metadataOf(doc);
   for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f];

@@ -24,7 +24,7 @@ export function pageParams(req: Request): { limit: number; offset: number } {
   return { limit: intParam(req, 'limit', 20, 1, 100), offset: offsetParam(req) };
 }
 
-/** The alert profile object of contract 2.7. */
+/** The alert profile object (docs/openapi.json AlertProfile). */
 export function profileBody(p: ProfileRecord): Record<string, unknown> {
   return {
     id: p.id, name: p.name, filters: p.filters, channels: p.channels, webhook_url: p.webhook_url,

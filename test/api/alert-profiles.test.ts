@@ -1,4 +1,4 @@
-// Alert profiles (contract 2.7, 3.2, 4.3; decisions "Alerts and deliveries"): create, list, update,
+// Alert profiles (docs/api.md "Alert profiles and monitoring"): create, list, update,
 // soft delete, validation and organization scoping.
 import t from 'tap';
 import { startTestApp } from '../helpers/app.js';
