@@ -12,7 +12,8 @@ import type {
   SearchResult, TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
-import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
+import { publishedWindow } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
@@ -290,19 +291,23 @@ export class EmbeddedProvider implements SearchProvider {
       if (!sq) queries.set(set.textVersion, (sq = queryFor(items, set.textVersion)));
       return sq;
     };
-    const lists = Number.isFinite(this.tuning.hotMinDf);
+    const window = publishedWindow(q.since, q.until);
+    const rids = window && ridWindow(window.afterMs, window.beforeMs);
+    // The common-term lists rank a term by score over all of a set's documents: a window or the date
+    // order leaves them aside.
+    const lists = Number.isFinite(this.tuning.hotMinDf) && rids === null && q.sort !== 'date';
     const k = offset + limit;
     // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
     // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
-    // of a broad prefix (`προμηθ*` matches ~70% of documents).
-    const constant = items.every((item) => item.kind === 'prefix');
+    // of a broad prefix (`προμηθ*` matches ~70% of documents). By date: that order is the one asked for.
+    const constant = items.every((item) => item.kind === 'prefix') || q.sort === 'date';
     const maintain: { set: TableSet; term: string }[] = [];
     const result = this.read(() => {
       const sets = this.serving(q.source);
       // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
       // pages neither read nor keep a ranking.
       const paging = offset > 0
-        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant]), version: this.indexVersion() }
+        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, window]), version: this.indexVersion() }
         : null;
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
@@ -318,7 +323,7 @@ export class EmbeddedProvider implements SearchProvider {
           parts.push({ set, count: hot.total, top: hot.top });
           continue;
         }
-        const count = set.count(match);
+        const count = set.count(match, rids);
         if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push({ set, term: single! });
         // A fresh list certifies about hotListSize minus the ties at its cut; a stale one that fails on the
         // first half is worth rebuilding (deeper pages simply stay on FTS5).
@@ -337,7 +342,7 @@ export class EmbeddedProvider implements SearchProvider {
         const { match } = queryOf(set);
         const n = Math.min(depth, count);
         if (!top && constant) this.counters.rankedByFts += 1;
-        const ranked = top ?? (constant ? set.firstInOrder(match, n) : this.rankMatches(set, items, match, n, count, lists));
+        const ranked = top ?? (constant ? set.firstInOrder(match, n, rids) : this.rankMatches(set, items, match, n, count, rids));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
       candidates.sort(compareCandidates);
@@ -657,11 +662,13 @@ export class EmbeddedProvider implements SearchProvider {
    * several phrases, common-term lists are on and the matches are many; FTS5 ranks every match otherwise
    * or when the bounds cannot prove the page.
    */
-  private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, lists: boolean): Ranked[] {
+  private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, rids: RidWindow | null): Ranked[] {
+    // The lists bound a term's contribution over all of a set's documents, so also inside a window.
+    const lists = Number.isFinite(this.tuning.hotMinDf);
     const phrases = lists && count > k ? rankPhrases(items, set.textVersion) : null;
-    const pruned = phrases && phrases.length > 1 ? prunedTop(set, match, phrases, 'and', k, PRUNE_LIMITS, count) : null;
+    const pruned = phrases && phrases.length > 1 ? prunedTop(set, match, phrases, 'and', k, PRUNE_LIMITS, count, rids) : null;
     this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
-    return pruned ?? set.rank(match, k);
+    return pruned ?? set.rank(match, k, rids);
   }
 
   /**

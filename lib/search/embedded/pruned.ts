@@ -19,6 +19,7 @@
 // What this cannot remove: FTS5 still walks every match (the exact total needs that walk anyway) and
 // still scans each phrase's whole posting list for its IDF. docs/search-engines.md "Pruned ranking".
 import { K1, avgdl, bm25Score, idf } from './bm25.js';
+import type { RidWindow } from './keys.js';
 import type { Ranked, TableSet } from './table-set.js';
 import type { RankPhrase } from './text.js';
 
@@ -41,11 +42,11 @@ function contributionAt(idfValue: number, c: number): number {
 }
 
 /**
- * The best `k` matches of `match` (its phrases `phrases`, ANDed or ORed) in `set`, equal to
- * `set.rank(match, k)`, or null when the bounds cannot prove a page without ranking every match.
+ * The best `k` matches of `match` (its phrases `phrases`, ANDed or ORed) in `set` (inside `window` when
+ * given), equal to `set.rank(match, k, window)`, or null when the bounds cannot prove a page without ranking every match.
  */
 export function prunedTop(set: TableSet, match: string, phrases: RankPhrase[], mode: 'and' | 'or', k: number,
-  limits: PruneLimits = PRUNE_LIMITS, matches = Number.POSITIVE_INFINITY): Ranked[] | null {
+  limits: PruneLimits = PRUNE_LIMITS, matches = Number.POSITIVE_INFINITY, window: RidWindow | null = null): Ranked[] | null {
   if (k <= 0) return [];
   if (mode === 'and') {
     // A phrase without a list bounds every match by idf·(k1+1), which no page beats; such a query has
@@ -101,7 +102,7 @@ export function prunedTop(set: TableSet, match: string, phrases: RankPhrase[], m
     const bounds = Float64Array.from(lift.values(), (x) => outside + x).sort().reverse();
     if (bounds[k - 1] <= beat) return null;
   }
-  const ranked = set.rankAmong(match, lift.keys(), k);
+  const ranked = set.rankAmong(match, lift.keys(), k, window);
   if (beat === null) return ranked;
   return ranked.length === k && -ranked[k - 1].s > beat ? ranked : null;
 }
