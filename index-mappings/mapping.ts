@@ -27,7 +27,7 @@ const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' }
  * (so a search for an organisation finds documents that only list it as a party). One field, so a
  * word is one postings list to score, where four fields made it four and their best match. At 1M
  * documents that gave a two-term query ~2x and the most common term 1.1-1.8x the throughput on
- * Elasticsearch alone (docs/benchmarks.md, session 12).
+ * Elasticsearch alone (docs/benchmarks.md).
  */
 export const SEARCH_TEXT_FIELD = 'search_text';
 

@@ -108,7 +108,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const full = tierAllows(principalOf(req).tier, 'pro');
     const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
     const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };
-    // Contract 4.1: "for a Free key each response includes _upgrade_hint", an empty page included.
+    // Every Free-key listing carries _upgrade_hint, an empty page included.
     if (!full) body._upgrade_hint = UPGRADE_HINT;
     replyJson(res, body);
   });

@@ -9,7 +9,7 @@ export type EngineName = 'elasticsearch' | 'embedded';
 /** A document as read back from the index: never the embedding. */
 export type StoredDocument = Omit<IndexedDocument, 'embedding'>;
 
-/** The metadata record of contract 2.2: what a `view: 'metadata'` search returns at least. */
+/** The metadata record (docs/openapi.json DocumentMetadata): what a `view: 'metadata'` search returns at least. */
 export type MetadataDocument = Pick<StoredDocument, (typeof METADATA_FIELDS)[number]>;
 
 export interface SearchHit<D = StoredDocument> {
@@ -17,7 +17,7 @@ export interface SearchHit<D = StoredDocument> {
   /** Engine score; for knn, cosine similarity mapped to 0..1. */
   score: number;
   /**
-   * The hit's metadata record (contract 2.2) as UTF-8 JSON, byte for byte what
+   * The hit's metadata record as UTF-8 JSON, byte for byte what
    * `JSON.stringify(metadataOf(doc))` gives, when the engine holds it in that form (Elasticsearch's
    * doc-values record). The API copies it into a response instead of parsing and re-serialising it.
    */

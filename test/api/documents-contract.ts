@@ -205,7 +205,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         t.same(Object.keys(d).sort(), [...METADATA_KEYS, '_upgrade_hint'].sort());
         t.match(d._upgrade_hint, /Pro/);
       }
-      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (contract 4.1: each response)');
+      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (each Free response does)');
     });
 
     t.test('when a Free key gets an empty page, then the response still carries the upgrade hint; Pro gets none', async (t) => {

@@ -1,6 +1,6 @@
 // TED fixtures from ../shared/fixtures/ted: a trimmed Search API v3 response (two Swedish notices) and
 // the OP-TED eForms SDK example notices (made-up buyers, no publication number). Greek-buyer inputs
-// that no real record covers are built here in the documented formats (research/sources.md §1.2).
+// that no real record covers are built here in the documented formats (docs/upstream-sources.md §1.2).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -69,7 +69,7 @@ t.test('when the second search notice is normalized, then its per-lot estimate b
 });
 
 t.test('when a Greek award notice comes from the search API, then country, type, parties and value are set', async (t) => {
-  // The documented API-v3 shape (research/sources.md §1.2), with a Greek title map added.
+  // The documented API-v3 shape (docs/upstream-sources.md §1.2), with a Greek title map added.
   const response = {
     notices: [{
       'publication-number': '00654321-2023', 'notice-identifier': '66666666-7777-8888-9999-000000000000',
