@@ -75,20 +75,24 @@ export interface App {
 }
 
 export function createApp(deps: AppDeps): App {
-  const log = deps.logger.child({ component: 'api' });
+  // Each component's logger is a child of the root: a child of a child binds `component` twice, and
+  // pino then writes the key twice in one JSON line.
+  const logFor = (component: string) => deps.logger.child({ component });
+  const log = logFor('api');
   const jobs = new JobQueue(deps.db, {
     concurrency: deps.config.reportConcurrency,
     timeoutMs: deps.config.reportTimeoutMs,
     maxAttempts: 3,
-    log: log.child({ component: 'jobs' }),
+    log: logFor('jobs'),
   });
   const reportStore = new ReportStore(deps.db);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
     log,
+    logFor,
     keys: new KeyStore(deps.db),
-    usage: new UsageCounter(deps.db, deps.usageFlushMs, log.child({ component: 'usage' })),
+    usage: new UsageCounter(deps.db, deps.usageFlushMs, logFor('usage')),
     sourceRuns: deps.sourceRuns,
     // Every engine read of a request ends by the deadline: a 504 rather than a client left waiting.
     search: withReadDeadline(deps.search, deps.config.engineDeadlineMs),
@@ -99,13 +103,13 @@ export function createApp(deps: AppDeps): App {
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, log.child({ component: 'reports' })),
+    reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, logFor('reports')),
     reportStore,
     asking: new AskService({
       search: deps.search,
       embedder: deps.embedder,
       generator: deps.config.llm ? new ChatCompletions(deps.config.llm) : null,
-      log: log.child({ component: 'ask' }),
+      log: logFor('ask'),
     }),
   };
 

@@ -21,6 +21,8 @@ export interface AppContext {
   config: Config;
   clock: Clock;
   log: Logger;
+  /** The logger of another component (`component` bound once). */
+  logFor(component: string): Logger;
   keys: KeyStore;
   usage: UsageCounter;
   sourceRuns: SourceRuns;
@@ -43,5 +45,6 @@ export interface AppContext {
 
 /** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */
 export interface SourceRuns {
-  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed' }>;
+  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed'; finished_at: string | null; error: string | null }>;
+  everSucceeded(): ReadonlySet<SourceName>;
 }

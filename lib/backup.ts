@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ownerOnlyFile, ownerOnlyFolder } from './owner-only.js';
 import { Database } from './sqlite.js';
 
 export interface BackupItem {
@@ -79,12 +80,14 @@ function prepareFolder(dir: string): void {
   if (stat && fs.readdirSync(dir).length > 0) {
     throw new BackupRefused(`${dir} is not empty: a backup is never written over another; name a new or empty folder`);
   }
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ownerOnlyFolder(dir);
 }
 
 /** Returns the copy's user_version. The copy is written under a temporary name, renamed once checked. */
 async function copyDatabase(from: string, to: string): Promise<number> {
   const partial = `${to}.partial`;
+  // Owner only from its first byte: the copy holds what the original does (key digests, documents).
+  ownerOnlyFile(partial);
   const source = new Database(from, { readonly: true, fileMustExist: true });
   try {
     await source.backup(partial, { progress: () => ALL_PAGES });
@@ -101,7 +104,6 @@ async function copyDatabase(from: string, to: string): Promise<number> {
   } finally {
     copy.close();
   }
-  fs.chmodSync(partial, 0o600);
   fs.renameSync(partial, to);
   return version;
 }

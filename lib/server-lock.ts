@@ -6,14 +6,17 @@
 import { Database, type Sqlite } from '../lib/sqlite.js';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ownerOnlyFile, ownerOnlyFolder } from './owner-only.js';
 
 export class ServerLock {
   private constructor(private readonly db: Sqlite, private readonly pidFile: string) {}
 
   /** Takes the lock of `dataDir`, or throws naming the server that holds it. */
   static acquire(dataDir: string): ServerLock {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // owner only, as lib/sqlite.ts
-    const db = new Database(path.join(dataDir, 'server.lock'));
+    ownerOnlyFolder(dataDir);
+    const lockFile = path.join(dataDir, 'server.lock');
+    ownerOnlyFile(lockFile);
+    const db = new Database(lockFile);
     const pidFile = path.join(dataDir, 'server.pid');
     try {
       db.pragma('busy_timeout = 0');
@@ -30,6 +33,24 @@ export class ServerLock {
     }
     fs.writeFileSync(pidFile, `${process.pid}\n`);
     return new ServerLock(db, pidFile);
+  }
+
+  /** Whether a live server holds the lock of `dataDir` (read without creating anything). */
+  static isHeld(dataDir: string): boolean {
+    const file = path.join(dataDir, 'server.lock');
+    if (!fs.existsSync(file)) return false;
+    const db = new Database(file, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 0');
+      db.exec('BEGIN EXCLUSIVE');
+      db.exec('ROLLBACK');
+      return false;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
+      throw err;
+    } finally {
+      db.close();
+    }
   }
 
   release(): void {

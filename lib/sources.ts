@@ -14,7 +14,8 @@ export const SOURCES: Record<SourceName, SourceInfo> = {
     name: 'ted',
     label: 'TED — Tenders Electronic Daily',
     description: 'EU public procurement notices (eForms): contract notices and award notices for Greek buyers.',
-    country: 'EU',
+    // The notices served are those concerning Greece; clients validate the code against the other sources'.
+    country: 'GR',
   },
   diavgeia: {
     name: 'diavgeia',

@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { ownerOnlyFile } from './owner-only.js';
 
 /**
  * better-sqlite3 for the running Node: 13 where Node-API 10 is there (Node 22.14+, 24), else 12.
@@ -22,7 +23,10 @@ export const BUSY_TIMEOUT_MS = 5_000;
 
 export function openSqlite(file: string): Sqlite {
   // Owner only, when this creates it: it holds the account database (key digests, organizations).
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    ownerOnlyFile(file);
+  }
   let db: Sqlite | undefined;
   try {
     db = new Database(file);

@@ -5,11 +5,18 @@ import { Parser } from 'tap-parser';
 
 const DIFF_LINES = 16;
 const failures = [];
+// Per test file: its skipped tests and how many ran, so a file that skipped some shows it on its line.
+const skipped = new Map();
 
 function watch(parser) {
   parser.on('child', watch);
   parser.on('assert', (result) => {
     if (!result.ok && !result.todo && !result.skip) failures.push(result);
+    const file = result.fullname.split(' > ')[0];
+    const counts = skipped.get(file) ?? { ran: 0, reasons: [] };
+    if (result.skip) counts.reasons.push(typeof result.skip === 'string' ? result.skip : result.name);
+    else counts.ran++;
+    skipped.set(file, counts);
   });
 }
 
@@ -31,8 +38,11 @@ const root = new Parser((final) => {
 });
 root.on('child', watch);
 root.on('assert', (result) => {
-  const mark = result.skip ? '-' : result.ok ? '✓' : '✗';
-  const why = result.skip && typeof result.skip === 'string' ? ` (skipped: ${result.skip})` : '';
+  const inner = skipped.get(result.name) ?? { ran: 0, reasons: [] };
+  const allSkipped = result.skip || (result.ok && inner.reasons.length > 0 && inner.ran === 0);
+  const mark = allSkipped ? '-' : result.ok ? '✓' : '✗';
+  const reasons = result.skip && typeof result.skip === 'string' ? [result.skip] : inner.reasons;
+  const why = reasons.length > 0 ? ` (${reasons.length} skipped: ${reasons[0]}${reasons.length > 1 ? ', …' : ''})` : '';
   const secs = typeof result.time === 'number' ? ` ${(result.time / 1000).toFixed(1)} s` : '';
   process.stdout.write(`${mark} ${result.name}${secs}${why}\n`);
   if (!result.ok && !result.skip) failures.push(result);

@@ -5,6 +5,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ownerOnlyFile, ownerOnlyFolder } from '../../lib/owner-only.js';
 
 /** The signing key's file in the data folder. */
 export const WEBHOOK_KEY_FILE = 'webhook-signing.key';
@@ -15,11 +16,12 @@ export class WebhookSecrets {
   /** The data folder's signing key, created on first use. */
   static inDataDir(dataDir: string): WebhookSecrets {
     const file = path.join(dataDir, WEBHOOK_KEY_FILE);
-    fs.mkdirSync(dataDir, { recursive: true });
+    ownerOnlyFolder(dataDir);
     // Written whole under a name of this process's own, then linked into place: a link never replaces
     // a file, so two processes starting at once agree on one key, and neither reads it half written.
     const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-    fs.writeFileSync(draft, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+    ownerOnlyFile(draft);
+    fs.writeFileSync(draft, randomBytes(32).toString('hex'), { flag: 'r+' });
     try {
       fs.linkSync(draft, file);
     } catch (err) {

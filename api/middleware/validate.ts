@@ -2,6 +2,7 @@
 import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
 import { isCalendarDay } from '../../lib/clock.js';
+import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 
 // Parsed on first use, so routes without parameters pay nothing.
 const parsed = new WeakMap<Request, URLSearchParams>();
@@ -78,4 +79,31 @@ export function dateParam(req: Request, name: string): string | undefined {
   if (v === undefined) return undefined;
   if (!isCalendarDay(v)) throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
   return v;
+}
+
+/** The longest entity_identifier a report or a monitored entity takes, in characters. */
+export const MAX_IDENTIFIER_LENGTH = 200;
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * The entity_identifier of a report or a monitored entity, trimmed, or a 422. Control characters are
+ * refused: the identifier (or a label) is written into report PDFs and alert e-mails, where an escape
+ * sequence or a line break would forge content.
+ */
+export function entityIdentifierOf(id: unknown, type: IdentifierType): string {
+  if (id === undefined) throw new ValidationError('entity_identifier is required');
+  if (typeof id !== 'string') throw new ValidationError('entity_identifier must be a string');
+  const value = id.trim();
+  if (value === '') throw new ValidationError('entity_identifier must not be empty');
+  if ([...value].length > MAX_IDENTIFIER_LENGTH) throw new ValidationError(`entity_identifier must be at most ${MAX_IDENTIFIER_LENGTH} characters`);
+  refuseControl('entity_identifier', value);
+  if (type === 'afm' && normalizeAfm(value) === null) throw new ValidationError('entity_identifier must be a 9-digit AFM when identifier_type is afm');
+  if (type === 'ada' && normalizeAda(value) === null) throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
+  if (type === 'name' && !/[\p{L}\p{N}]/u.test(value)) throw new ValidationError('entity_identifier must contain a letter or digit when identifier_type is name');
+  return value;
+}
+
+/** A 422 when `value` holds a control character (C0, DEL, C1). */
+export function refuseControl(name: string, value: string): void {
+  if (CONTROL.test(value)) throw new ValidationError(`${name} must not contain control characters`);
 }

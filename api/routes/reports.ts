@@ -1,22 +1,21 @@
-// Due-diligence reports (contract 4.2, Pro): create, list, detail and the PDF. Everything is scoped to
+// Due-diligence reports (Pro): create, list, detail and the PDF. Everything is scoped to
 // the caller's organization; another organization's report is 404, as an unknown one.
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { IDENTIFIER_TYPES, normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
+import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
 import type { AppContext } from '../context.js';
 import type { ReportRow } from '../db/reports.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { intParam, offsetParam } from '../middleware/validate.js';
+import { entityIdentifierOf, intParam, offsetParam } from '../middleware/validate.js';
 import type { ContractRoutes } from './contract-routes.js';
-
-export const MAX_IDENTIFIER_LENGTH = 200;
-const CONTROL = /\p{Cc}/u;
 
 export interface ReportRequest {
   entity_identifier: string;
   identifier_type: IdentifierType;
 }
+
+const REQUEST_MEMBERS = new Set(['entity_identifier', 'identifier_type']);
 
 /** The body of POST /v1/reports (and of the monitored-entity form), or a 422 naming the field. */
 export function reportRequestOf(body: unknown): ReportRequest {
@@ -24,21 +23,14 @@ export function reportRequestOf(body: unknown): ReportRequest {
     throw new ValidationError('The request body must be a JSON object with entity_identifier and identifier_type');
   }
   const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !REQUEST_MEMBERS.has(k));
+  if (unknown !== undefined) throw new ValidationError(`${unknown} is not a member of a report request (entity_identifier, identifier_type)`);
   const type = b.identifier_type;
   if (type === undefined) throw new ValidationError('identifier_type is required');
   if (typeof type !== 'string' || !(IDENTIFIER_TYPES as readonly string[]).includes(type)) {
     throw new ValidationError('identifier_type must be one of afm, name, ada');
   }
-  const id = b.entity_identifier;
-  if (id === undefined) throw new ValidationError('entity_identifier is required');
-  if (typeof id !== 'string') throw new ValidationError('entity_identifier must be a string');
-  const value = id.trim();
-  if (value === '') throw new ValidationError('entity_identifier must not be empty');
-  if ([...value].length > MAX_IDENTIFIER_LENGTH) throw new ValidationError(`entity_identifier must be at most ${MAX_IDENTIFIER_LENGTH} characters`);
-  if (CONTROL.test(value)) throw new ValidationError('entity_identifier must not contain control characters');
-  if (type === 'afm' && normalizeAfm(value) === null) throw new ValidationError('entity_identifier must be a 9-digit AFM when identifier_type is afm');
-  if (type === 'ada' && normalizeAda(value) === null) throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
-  if (type === 'name' && !/[\p{L}\p{N}]/u.test(value)) throw new ValidationError('entity_identifier must contain a letter or digit when identifier_type is name');
+  const value = entityIdentifierOf(b.entity_identifier, type as IdentifierType);
   return { entity_identifier: value, identifier_type: type as IdentifierType };
 }
 

@@ -1,17 +1,23 @@
-// GET /v1/sources: the eight canonical sources; `status` is `active` when the source's last ingest
-// run succeeded, `unavailable` when it failed or the source was never ingested.
+// GET /v1/sources: the eight canonical sources. `status` is `active` once an ingest run of the source
+// has succeeded (its documents are served), `unavailable` before that; `last_ingest` tells how the
+// latest finished run ended, so a failed refresh shows beside the documents still served.
 import type { ContractRoutes } from './contract-routes.js';
 import { SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { SOURCES } from '../../lib/sources.js';
 import type { AppContext } from '../context.js';
 import { replyJson } from '../middleware/reply.js';
 
-/** The Source objects of contract 2.1 (GET /v1/sources, MCP list_sources). */
+/** The Source objects of GET /v1/sources and the MCP list_sources tool. */
 export function sourceList(ctx: AppContext) {
   const runs = ctx.sourceRuns.lastRuns();
+  const served = ctx.sourceRuns.everSucceeded();
   return SOURCE_NAMES.map((name) => {
     const { label, description, country } = SOURCES[name];
-    return { name, label, status: runs.get(name)?.status === 'succeeded' ? 'active' : 'unavailable', description, country };
+    const run = runs.get(name);
+    const lastIngest = run
+      ? { status: run.status, finished_at: run.finished_at, ...(run.status === 'failed' ? { error: run.error } : {}) }
+      : null;
+    return { name, label, status: served.has(name) ? 'active' : 'unavailable', description, country, last_ingest: lastIngest };
   });
 }
 

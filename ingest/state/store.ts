@@ -235,6 +235,12 @@ export class IngestState {
     return last;
   }
 
+  /** The sources with at least one ingest run that succeeded: their documents are served. */
+  everSucceeded(): Set<SourceName> {
+    const rows = this.db.prepare("SELECT DISTINCT source FROM runs WHERE kind = 'ingest' AND status = 'succeeded'").all() as { source: SourceName }[];
+    return new Set(rows.map((r) => r.source));
+  }
+
   close(): void {
     for (const timer of this.retries) clearInterval(timer);
     this.db.close();

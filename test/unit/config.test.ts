@@ -52,11 +52,26 @@ t.test('when the tenant limits are set, then they are read, and an organization 
   t.throws(() => loadConfig({ PDI_ENGINE_DEADLINE: '2m' }), { message: 'Invalid configuration: PDI_ENGINE_DEADLINE must be a duration from 1s to 60s, such as 10s, got "2m"' });
 });
 
-t.test('when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must be at least 16 characters, and a shorter one is refused without showing it', async (t) => {
+t.test('when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must carry 128 bits as 32 hex or 22 base64url characters, and a weaker one is refused without showing it', async (t) => {
   t.equal(loadConfig({}).adminToken, null);
-  t.equal(loadConfig({ PDI_ADMIN_TOKEN: '0123456789abcdef' }).adminToken, '0123456789abcdef');
-  const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: 'hunter2-secret' })) as Error;
-  t.equal(err.message, 'Invalid configuration: PDI_ADMIN_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24), got 14');
+  for (const good of ['b7f3c9e1a4d2086f5e1c3a9b7d0f2e4a', 'q3Vd9x2LrT7mKp0ZsW4yHc', 'Xq+7Lp/2mZ9rT4vB0nK8wQ==', 'B7F3C9E1A4D2086F5E1C3A9B7D0F2E4A91']) {
+    t.equal(loadConfig({ PDI_ADMIN_TOKEN: good }).adminToken, good, good);
+  }
+  const how = 'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
+  const cases: [string, string][] = [
+    ['0123456789abcdef0123456789abcde', `${how}; got 31 hex characters`],
+    ['0123456789abcdef', `${how}; got 16 hex characters`],
+    ['q3Vd9x2LrT7mKp0ZsW4yH', `${how}; got 21 base64 characters`],
+    ['hunter2-secret', `${how}; got 14 base64 characters`],
+    ['correct horse battery staple', `${how}; it holds other characters`],
+    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', `${how}; it repeats a few characters`],
+    ['abababababababababababababababab', `${how}; it repeats a few characters`],
+  ];
+  for (const [weak, problem] of cases) {
+    const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: weak })) as Error;
+    t.equal(err.message, `Invalid configuration: PDI_ADMIN_TOKEN ${problem}`, weak);
+    t.notMatch(err.message, weak, 'the token is not shown');
+  }
 });
 
 t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var folder from any working directory; a relative one is read from the working directory', async (t) => {
@@ -95,6 +110,43 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
       loadConfig(env);
     } catch (err) {
       t.match((err as Error).message, new RegExp(`^Invalid configuration: ${name} `));
+    }
+  }
+});
+
+t.test('when PDI_EMBED_URL and PDI_EMBED_MODEL are set, then the embeddings service is configured with its defaults, prefixes as written', async (t) => {
+  t.equal(loadConfig({}).embedService, null);
+  const c = loadConfig({ PDI_EMBED_URL: 'http://gpu-box:8080/v1/', PDI_EMBED_MODEL: 'intfloat/multilingual-e5-small', PDI_EMBED_QUERY_PREFIX: 'query: ' });
+  t.same(c.embedService, {
+    url: 'http://gpu-box:8080/v1', key: null, model: 'intfloat/multilingual-e5-small', batchSize: 32, concurrency: 4,
+    timeoutMs: 30_000, retries: 4, queryPrefix: 'query: ', passagePrefix: '',
+  });
+  const tuned = loadConfig({ PDI_EMBED_URL: 'https://api.example/v1', PDI_EMBED_MODEL: 'm', PDI_EMBED_KEY: 'sk-1', PDI_EMBED_BATCH: '128', PDI_EMBED_CONCURRENCY: '8', PDI_EMBED_TIMEOUT: '2m', PDI_EMBED_RETRIES: '0' }).embedService;
+  t.match(tuned, { key: 'sk-1', batchSize: 128, concurrency: 8, timeoutMs: 120_000, retries: 0 });
+});
+
+t.test('when an embeddings service variable is wrong, then the start fails naming it', async (t) => {
+  const base = { PDI_EMBED_URL: 'http://127.0.0.1:8080/v1', PDI_EMBED_MODEL: 'm' };
+  const cases: [Record<string, string>, string, RegExp][] = [
+    [{ PDI_EMBED_MODEL: 'm' }, 'PDI_EMBED_URL', /must be set when PDI_EMBED_MODEL is/],
+    [{ PDI_EMBED_KEY: 'sk' }, 'PDI_EMBED_URL', /must be set when PDI_EMBED_KEY is/],
+    [{ PDI_EMBED_URL: 'http://x/v1' }, 'PDI_EMBED_MODEL', /must be set when PDI_EMBED_URL is/],
+    [{ ...base, PDI_EMBED_URL: 'ftp://x/v1' }, 'PDI_EMBED_URL', /must use http: or https:/],
+    [{ ...base, PDI_MODEL_DIR: '/tmp' }, 'PDI_EMBED_URL', /and PDI_MODEL_DIR are both set/],
+    [{ ...base, PDI_EMBED_MODEL: 'a model' }, 'PDI_EMBED_MODEL', /without spaces/],
+    [{ ...base, PDI_EMBED_BATCH: '0' }, 'PDI_EMBED_BATCH', /from 1 to 2048/],
+    [{ ...base, PDI_EMBED_CONCURRENCY: 'many' }, 'PDI_EMBED_CONCURRENCY', /from 1 to 64/],
+    [{ ...base, PDI_EMBED_TIMEOUT: '10m' }, 'PDI_EMBED_TIMEOUT', /from 1s to 5m/],
+    [{ ...base, PDI_EMBED_RETRIES: '11' }, 'PDI_EMBED_RETRIES', /from 0 to 10/],
+    [{ ...base, PDI_EMBED_QUERY_PREFIX: 'query:\n' }, 'PDI_EMBED_QUERY_PREFIX', /without control characters/],
+    [{ ...base, PDI_EMBED_PASSAGE_PREFIX: 'p'.repeat(101) }, 'PDI_EMBED_PASSAGE_PREFIX', /at most 100 characters/],
+  ];
+  for (const [env, name, problem] of cases) {
+    t.throws(() => loadConfig(env), new ConfigError(name, ''), name);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      t.match((err as Error).message, new RegExp(`^Invalid configuration: ${name} .*${problem.source}`));
     }
   }
 });
