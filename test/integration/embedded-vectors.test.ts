@@ -30,7 +30,7 @@ function corpus(n: number, seed: number, source: SourceName = 'diavgeia'): Index
     return {
       source_id: `${source}:V${seed}-${i}`, source, country: 'GR', title: `Έγγραφο ${i}`, doc_type: 'decision', doc_category: 'x',
       published_at: '2024-01-01T00:00:00Z', source_url: 'https://example.org', language: 'el', quality_score: 0.5, content: 'κείμενο',
-      summary: '', entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
+      summary: '', entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
       indexed_at: '2025-01-01T00:00:00Z', content_hash: `h${i}`, original: null, embedding: v.map((x) => x / norm),
     };
   });

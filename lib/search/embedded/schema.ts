@@ -18,8 +18,24 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
 /**
  * 3: table sets may hold their vectors in an inverted file (vectors.ts). An index of version 2 still
  * opens (its sets keep layout 1); a build of version 2 refuses a version 3 index.
+ * 4: `_docs` has the columns parties, procedure_type, tenders_received and act_date. Sets of an index
+ * of version 2 or 3 get them on open (addDocumentColumns), empty until `pdi reindex` writes them.
  */
-export const SCHEMA_VERSION = '3';
+export const SCHEMA_VERSION = '4';
+
+/** The `_docs` columns schema 4 added, with their types, for sets made before. */
+const ADDED_DOCUMENT_COLUMNS: [string, string][] = [['parties', 'TEXT'], ['procedure_type', 'TEXT'], ['tenders_received', 'INTEGER'], ['act_date', 'TEXT']];
+
+/**
+ * Adds to every table set the `_docs` columns it lacks (call in the transaction that records the
+ * schema version). ADD COLUMN rewrites nothing: old rows read the columns as NULL.
+ */
+export function addDocumentColumns(db: Database): void {
+  for (const name of existingTableSets(db)) {
+    const have = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${name}_docs`) as string[]));
+    for (const [column, type] of ADDED_DOCUMENT_COLUMNS) if (!have.has(column)) db.exec(`ALTER TABLE "${name}_docs" ADD COLUMN ${column} ${type}`);
+  }
+}
 
 export function createGlobalTables(db: Database): void {
   db.exec(`
@@ -72,6 +88,10 @@ export function createTableSet(db: Database, name: string, textVersion: number):
       content       TEXT NOT NULL,
       summary       TEXT NOT NULL,
       entities      TEXT NOT NULL,
+      parties       TEXT,
+      procedure_type TEXT,
+      tenders_received INTEGER,
+      act_date      TEXT,
       amount        TEXT,
       cpv           TEXT NOT NULL,
       region        TEXT,
