@@ -153,3 +153,29 @@ t.test('when an index keeps its vectors in vec0 (schema 2), then it serves, writ
   t.same((await old.knn({ vector: q, limit: 10 })).map((h) => h.doc.source_id), exact(now, q, 10));
   t.equal(layoutOf(file).find((r) => r.key.startsWith('vector_layout:'))?.value, String(VECTOR_LAYOUT), 'rebuilt in the inverted file');
 });
+
+t.test('when an index of schema 3 has no party columns, then opening adds them: old rows read without parties, new rows keep theirs', async (t) => {
+  const file = newFile();
+  const docs = corpus(20, 12);
+  const p = new EmbeddedProvider({ file, dimension: DIM, embeddingModel: 'm' });
+  await p.upsert(docs);
+  await p.close();
+  // The `_docs` of schema 3: without the columns schema 4 added.
+  const raw = new Database(file);
+  const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
+  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date']) raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
+  raw.exec(`UPDATE meta SET value = '3' WHERE key = 'schema_version'`);
+  raw.close();
+
+  const old = new EmbeddedProvider({ file, dimension: DIM, embeddingModel: 'm' });
+  t.teardown(() => old.close());
+  const before = await old.get(docs[0]!.source_id);
+  t.same([before?.parties, before?.procedure_type, before?.tenders_received], [[], null, null], 'a row written before reads as a document stored then');
+  const party = { role: 'supplier' as const, name: 'ΤΟΜΕΣ ΑΤΕ', afm: '094311152' };
+  await old.upsert([{ ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02' }]);
+  const after = await old.get(docs[1]!.source_id);
+  t.same([after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date], [[party], 'open', 1, '2024-01-02']);
+  const check = new Database(file);
+  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), '4', 'the index records schema 4');
+  check.close();
+});

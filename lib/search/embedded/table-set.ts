@@ -75,6 +75,8 @@ export function rowToStored(row: DocRow): StoredDocument {
   for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
   // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
   doc.parties ??= [];
+  // Rows are read with safe integers (row ids): a count is a plain number.
+  if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
   return doc as StoredDocument;
 }
 
