@@ -1,7 +1,9 @@
 // pdi keys create|list|revoke: API key management against the account database.
 import fs from 'node:fs';
+import path from 'node:path';
 import { accountsDbPath, openDatabase } from '../api/db/database.js';
 import { KeyStore, orgNameProblem, TIERS, type Tier } from '../api/db/keys.js';
+import { ServerLock } from '../lib/server-lock.js';
 import { printable } from '../lib/terminal.js';
 import { config, parse, UsageError, type Command } from './common.js';
 
@@ -30,6 +32,22 @@ function withStore<T>(fn: (store: KeyStore) => T, absent?: () => T): T {
   }
 }
 
+/**
+ * A key works only on the server of the data folder it was written to. When no server holds this folder
+ * but one answers on PORT (8000 by default), that server reads another folder and would answer 401.
+ */
+async function warnIfAnotherServer(dataDir: string): Promise<void> {
+  if (ServerLock.isHeld(dataDir)) return;
+  const port = process.env.PORT?.trim() || '8000';
+  const answered = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(500) })
+    .then((res) => res.status < 500 || res.status === 503, () => false);
+  if (!answered) return;
+  process.stderr.write(
+    `pdi: warning: no API server runs on the data folder ${dataDir}, but a server answers on port ${port}: ` +
+    'it reads another data folder and will refuse this key (401). Run pdi with that server\'s PDI_DATA_DIR.\n',
+  );
+}
+
 export const keysCommand: Command = {
   usage: USAGE,
   async run(argv) {
@@ -46,8 +64,10 @@ export const keysCommand: Command = {
         throw new UsageError(`--tier must be one of ${TIERS.join(', ')}\n\n${USAGE}`);
       }
       const k = withStore((s) => s.create(org, values.tier as Tier));
+      const dataDir = path.resolve(config().dataDir);
       if (values.json) process.stdout.write(`${JSON.stringify({ id: k.id, key: k.key, org: k.org, tier: k.tier })}\n`);
-      else process.stdout.write(`Created key ${k.id} for ${k.org} (${k.tier}).\n${k.key}\nStore it now: it will not be shown again.\n`);
+      else process.stdout.write(`Created key ${k.id} for ${k.org} (${k.tier}) in ${dataDir}.\n${k.key}\nStore it now: it will not be shown again.\n`);
+      await warnIfAnotherServer(dataDir);
       return;
     }
     if (sub === 'list') {

@@ -35,6 +35,24 @@ export class ServerLock {
     return new ServerLock(db, pidFile);
   }
 
+  /** Whether a live server holds the lock of `dataDir` (read without creating anything). */
+  static isHeld(dataDir: string): boolean {
+    const file = path.join(dataDir, 'server.lock');
+    if (!fs.existsSync(file)) return false;
+    const db = new Database(file, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 0');
+      db.exec('BEGIN EXCLUSIVE');
+      db.exec('ROLLBACK');
+      return false;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
+      throw err;
+    } finally {
+      db.close();
+    }
+  }
+
   release(): void {
     if (!this.db.open) return;
     if (readPid(this.pidFile) === String(process.pid)) fs.rmSync(this.pidFile, { force: true });

@@ -2,15 +2,18 @@
 // server and transport, so any API process can answer any request. The key is checked as on /v1;
 // refusals are JSON-RPC errors (what MCP clients read) that also carry the API's `detail`. The
 // request itself counts nothing: each tools/call counts once against the key's daily quota, on the
-// counter /v1 requests use. An MCP request is in flight for its key and organization as a /v1 request
-// is (the same caps), and every answer carries the /v1 answers' security headers.
+// counter /v1 requests use (initialize, tools/list and ping count nothing, so they work with the quota
+// spent). Every call is in flight for its key and organization as a /v1 request is (the same caps): a
+// batch's first call holds the request's slot, each other call one of its own until it is answered;
+// a call past a cap is answered with the 429's detail as a JSON-RPC error. Every answer carries the
+// /v1 answers' security and X-RateLimit headers.
 import type { ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Next, Request, Response, Server } from 'restify';
 import type { Principal } from '../db/keys.js';
 import type { AppContext } from '../context.js';
-import { identify, quotaCounter, quotaExceeded, type QuotaUse } from '../middleware/admission.js';
+import { identify, quotaCounter, quotaExceeded, quotaHeaders, quotaStanding } from '../middleware/admission.js';
 import type { InFlight } from '../middleware/in-flight.js';
 import { afterPause, type RefusalPacer } from '../middleware/refusal-pacing.js';
 import { declaredTooLarge, readJsonBody, TOO_LARGE } from '../middleware/json-body.js';
@@ -20,6 +23,11 @@ import { tierAllows, withArticle } from '../tiers.js';
 import { mcpServer } from './tools.js';
 
 export const MCP_PATH = '/mcp';
+const OAUTH_DISCOVERY = [
+  '/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`,
+  '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration',
+];
+const STATIC_KEYS = 'This server takes static API keys, not OAuth: send Authorization: Bearer pdi_live_… (an Enterprise key)';
 
 /** A refusal before any MCP message is read: HTTP status plus a JSON-RPC error body. */
 function refuse(res: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
@@ -28,12 +36,22 @@ function refuse(res: ServerResponse, status: number, detail: string, headers: Re
   res.end(body);
 }
 
-function isToolCall(message: JSONRPCMessage): message is JSONRPCMessage & { method: 'tools/call'; id: string | number } {
-  return 'method' in message && message.method === 'tools/call' && 'id' in message;
+type Call = JSONRPCMessage & { method: string; id: string | number };
+
+/** A request (it has an id and is answered), as opposed to a notification or a response. */
+function isCall(message: JSONRPCMessage): message is Call {
+  return 'method' in message && 'id' in message;
+}
+
+/** Sets `headers` (name, value, name, value…) on an answer not yet written. */
+function setHeaders(res: ServerResponse, headers: string[]): void {
+  if (res.headersSent) return;
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
 }
 
 export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight, pacer: RefusalPacer): void {
   const count = quotaCounter(ctx.usage, ctx.clock);
+  const standing = quotaStanding(ctx.usage, ctx.clock);
   const forbidden = `This feature requires ${withArticle('enterprise')} subscription`;
 
   const admit = (req: Request, res: Response, next: Next): void => {
@@ -42,7 +60,7 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
     res.setHeader(NO_STORE[0], NO_STORE[1]);
     const principal = identify(ctx.keys, req);
     if (typeof principal === 'string') {
-      refuse(res, 401, principal, { 'WWW-Authenticate': principal === 'Missing API key' ? 'Bearer' : 'Bearer error="invalid_token"' });
+      refuse(res, 401, principal, { 'WWW-Authenticate': principal === 'Missing API key' ? 'Bearer realm="mcp"' : 'Bearer realm="mcp", error="invalid_token"' });
       return next(false);
     }
     if (!tierAllows(principal.tier, 'enterprise')) {
@@ -55,23 +73,33 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
     } catch (err) {
       if (!(err instanceof TooManyInFlightError)) throw err;
       pacer.pace(principal, err);
+      setHeaders(res, standing(principal));
       return afterPause(err, () => {
         refuse(res, 429, err.message, { 'Retry-After': String(err.retryAfterSeconds) });
         next(false);
       });
     }
     req.principal = principal;
+    setHeaders(res, standing(principal));
     next();
   };
   // The body is read as /v1 reads one (1 MiB at most): the SDK's transport would read any size.
   server.post(MCP_PATH, admit, readJsonBody, (req: Request, res: Response, next: Next) => {
-    serve(ctx, req.principal!, count, req, res).then(() => next(false), (err: unknown) => {
+    serve(ctx, req.principal!, { count, inFlight }, req, res).then(() => next(false), (err: unknown) => {
       ctx.log.error({ err }, 'MCP request failed');
       if (!res.headersSent) refuse(res, 500, 'Internal server error');
       else res.destroy();
       next(false);
     });
   });
+  // The challenge names no resource_metadata: keys are static, there is no OAuth authorization server.
+  // A client that looks for one anyway (RFC 9728, RFC 8414 discovery) reads why in JSON, not a bare 404.
+  for (const path of OAUTH_DISCOVERY) {
+    server.get(path, (_req: Request, res: Response, next: Next) => {
+      refuse(res, 404, STATIC_KEYS);
+      next(false);
+    });
+  }
   // Stateless: no server-to-client stream (GET) and no session to end (DELETE).
   for (const method of ['get', 'del'] as const) {
     server[method](MCP_PATH, (_req: Request, res: Response, next: Next) => {
@@ -83,19 +111,50 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
   }
 }
 
-async function serve(ctx: AppContext, principal: Principal, count: (p: Principal) => QuotaUse, req: Request, res: Response): Promise<void> {
+interface Admission {
+  count: ReturnType<typeof quotaCounter>;
+  inFlight: InFlight;
+}
+
+async function serve(ctx: AppContext, principal: Principal, { count, inFlight }: Admission, req: Request, res: Response): Promise<void> {
   const mcp = mcpServer(ctx, principal.keyId);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // The slots of a batch's calls after its first, by id, each given back when its answer is sent.
+  const slots = new Map<string | number, () => void>();
   res.once('close', () => {
+    for (const release of slots.values()) release();
+    slots.clear();
     void transport.close();
     void mcp.close();
   });
   await mcp.connect(transport);
-  // Counted where every tools/call passes, before the tool's arguments are checked (as /v1 counts a 422).
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const id = 'id' in message ? message.id : undefined;
+    if (id !== undefined && !('method' in message)) {
+      slots.get(id)?.();
+      slots.delete(id);
+    }
+    return send(message, options);
+  };
+  let calls = 0;
   const deliver = transport.onmessage!;
   transport.onmessage = (message, extra) => {
-    if (isToolCall(message)) {
+    if (!isCall(message)) return deliver(message, extra);
+    if (calls++ > 0) {
+      try {
+        slots.set(message.id, inFlight.take(principal));
+      } catch (err) {
+        if (!(err instanceof TooManyInFlightError)) throw err;
+        const data = { status: 429, detail: err.message, retry_after: err.retryAfterSeconds };
+        void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: err.message, data } });
+        return;
+      }
+    }
+    // Counted where every tools/call passes, before the tool's arguments are checked (as /v1 counts a 422).
+    if (message.method === 'tools/call') {
       const use = count(principal);
+      setHeaders(res, quotaHeaders(principal, use.quota - use.used, use.resetHeader));
       if (!use.allowed) {
         const text = quotaExceeded(use).message;
         void transport.send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }], isError: true } });
@@ -104,5 +163,21 @@ async function serve(ctx: AppContext, principal: Principal, count: (p: Principal
     }
     deliver(message, extra);
   };
+  acceptJson(req);
   await transport.handleRequest(req, res, req.body);
+}
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/**
+ * The SDK's transport refuses (406) a client whose Accept does not list text/event-stream, but every
+ * answer here is JSON (enableJsonResponse): a plain JSON client is served as if it had listed both.
+ */
+function acceptJson(req: Request): void {
+  req.headers.accept = ACCEPT_BOTH;
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== 'accept') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw, 'Accept', ACCEPT_BOTH);
 }

@@ -81,7 +81,7 @@ function authorizationHeaders(raw: string[]): number {
  * Written with the answer (reply.ts), or by the error listener for a refusal. Strings, not numbers:
  * Node would convert a number twice (to validate it, then to write it).
  */
-function quotaHeaders(principal: Principal, remaining: number, resetHeader: string): string[] {
+export function quotaHeaders(principal: Principal, remaining: number, resetHeader: string): string[] {
   return [
     'X-RateLimit-Limit', LIMIT_HEADER[principal.tier]!,
     'X-RateLimit-Remaining', String(Math.max(0, remaining)),
@@ -111,6 +111,15 @@ export interface QuotaUse {
   resetHeader: string;
 }
 
+/** The quota headers of a key as it stands, counting nothing (an MCP answer with no tool call). */
+export function quotaStanding(usage: UsageCounter, clock: Clock): (principal: Principal) => string[] {
+  const today = dayClock(clock);
+  return (principal) => {
+    const { day, resetHeader } = today();
+    return quotaHeaders(principal, DAILY_QUOTA[principal.tier] - usage.used(principal.keyId, day), resetHeader);
+  };
+}
+
 /** Counts one use of a key's daily quota (a request, or an MCP tool call: the same counter). */
 export function quotaCounter(usage: UsageCounter, clock: Clock): (principal: Principal) => QuotaUse {
   const today = dayClock(clock);
@@ -130,7 +139,7 @@ export function quotaExceeded(use: QuotaUse): QuotaExceededError {
 
 export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inFlight: InFlight, pacer: RefusalPacer): Admit {
   const count = quotaCounter(usage, clock);
-  const today = dayClock(clock);
+  const standing = quotaStanding(usage, clock);
   return function admit(req: Request, res: Response): void {
     const principal = identify(keys, req);
     // RFC 9110 11.6.1 and RFC 6750 3: a 401 names the scheme, and why a token given was refused.
@@ -149,8 +158,7 @@ export function admission(keys: KeyStore, usage: UsageCounter, clock: Clock, inF
       release = inFlight.enter(principal, res);
     } catch (err) {
       // Refused before it was counted: the quota headers say what is left, unchanged.
-      const { day, resetHeader } = today();
-      res.quotaHeaders = quotaHeaders(principal, DAILY_QUOTA[principal.tier] - usage.used(principal.keyId, day), resetHeader);
+      res.quotaHeaders = standing(principal);
       pacer.pace(principal, err as TooManyInFlightError);
       throw err;
     }

@@ -25,24 +25,37 @@ export class InFlight {
    * after it, whose answer may wait: refusal-pacing.ts), or throws a 429 (with its Retry-After header set).
    */
   enter(principal: Principal, res: Response): () => void {
+    let release: () => void;
+    try {
+      release = this.take(principal);
+    } catch (err) {
+      res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
+      throw err;
+    }
+    res.once('close', release);
+    return release;
+  }
+
+  /**
+   * Counts one unit of work of `principal` in until the returned release is called (idempotent), or
+   * throws a 429: a request (enter), or each call of an MCP batch after its first.
+   */
+  take(principal: Principal): () => void {
     const { keyId, orgId } = principal;
     const key = this.byKey.get(keyId) ?? 0;
     const org = this.byOrg.get(orgId) ?? 0;
     if (key >= this.perKey || org >= this.perOrg) {
-      res.setHeader('Retry-After', RETRY_AFTER_SECONDS);
       throw new TooManyInFlightError(key >= this.perKey ? this.keyFull : this.orgFull, RETRY_AFTER_SECONDS);
     }
     this.byKey.set(keyId, key + 1);
     this.byOrg.set(orgId, org + 1);
     let counted = true;
-    const release = () => {
+    return () => {
       if (!counted) return;
       counted = false;
       decrement(this.byKey, keyId);
       decrement(this.byOrg, orgId);
     };
-    res.once('close', release);
-    return release;
   }
 
   /** Requests of `keyId` in flight now (for tests and the operator). */

@@ -116,6 +116,29 @@ t.test('when a key is created by the CLI, then the server accepts it', async (t)
   t.equal(res.body.tier, 'free');
 });
 
+t.test('when a key is created in a folder no server runs on while a server answers on PORT, then the CLI names the folder and warns', async (t) => {
+  const { startTestApp } = await import('../helpers/app.js');
+  const other = await startTestApp(t);
+  const dir = tempDir(t);
+  const res = await run(dir, ['keys', 'create', '--org', 'Acme', '--tier', 'free'], { PORT: new URL(other.url).port });
+  t.equal(res.code, 0, res.stderr);
+  t.match(res.stdout, `Created key key_`);
+  t.match(res.stdout, ` in ${dir}.`);
+  t.match(res.stderr, `no API server runs on the data folder ${dir}, but a server answers on port ${new URL(other.url).port}`);
+});
+
+t.test('when a key is created in the folder of the running server, then the CLI does not warn', async (t) => {
+  const { startTestApp } = await import('../helpers/app.js');
+  const { ServerLock } = await import('../../lib/server-lock.js');
+  const dir = tempDir(t);
+  const app = await startTestApp(t, { dataDir: dir });
+  const lock = ServerLock.acquire(dir);
+  t.teardown(() => lock.release());
+  const res = await run(dir, ['keys', 'create', '--org', 'Acme', '--tier', 'free'], { PORT: new URL(app.url).port });
+  t.equal(res.code, 0, res.stderr);
+  t.equal(res.stderr, '');
+});
+
 t.test('when pdi status runs, then it first says which data folder it read', async (t) => {
   const dir = tempDir(t);
   const res = await pdi(dir, 'status');
