@@ -219,6 +219,10 @@ t.test('when a source is rebuilt, then reader threads answer from the new genera
   const keys = db.prepare(`SELECT key FROM meta WHERE key LIKE 'vector_layout:%'`).pluck().all();
   db.close();
   t.equal(keys.length, 1, 'the retired generation left nothing in meta');
+  // A third generation: the first file is now neither the current one nor the one before it.
+  await load(p, 'diavgeia', first);
+  const left = fs.readdirSync(root).filter((name) => name.startsWith(`${path.basename(file)}.vectors-`));
+  t.equal(left.length, 2, `the current file and the one before it are left: ${left.join(', ')}`);
 });
 
 /** Turns the serving set of `file` back into vector layout 1 (schema 2: vec0) or 2 (schema 3: inverted file). */

@@ -7,7 +7,9 @@ import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { ted } from '../../../ingest/sources/ted/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { searchedContent, searchedSummary } from '../../../index-mappings/searched-text.js';
+import { searchedContent, searchedSummary, searchedTitles } from '../../../index-mappings/searched-text.js';
+import { searchText, TITLE_WEIGHT } from '../../../index-mappings/mapping.js';
+import { docText, TEXT_VERSION } from '../../../lib/search/embedded/text.js';
 import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
 
 skipWithoutFixtures();
@@ -286,4 +288,10 @@ t.test('when a real notice is searched, then its labels are left out and their v
   t.match(searched, /^48510000, 48900000, 72000000, 79400000$/m);
   t.equal(searchedSummary(doc), '', 'the summary repeats the title, buyers and value after a label');
   t.equal(searchedContent({ ...doc, source: 'kimdis' }), doc.content, 'other sources as they are');
+  t.same(searchedTitles(doc), ['Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden', 'Sweden – Communication software package – Stöd för visselblåsarärenden'],
+    'the English title is searched as a title beside the Greek one');
+  t.same(searchedTitles({ ...doc, source: 'kimdis' }), [doc.title]);
+  t.same(searchText(doc).slice(0, 2 * TITLE_WEIGHT), [...Array(TITLE_WEIGHT).fill(doc.title), ...Array(TITLE_WEIGHT).fill(searchedTitles(doc)[1])], 'Elasticsearch weighs both as titles');
+  const tokens = docText(doc, TEXT_VERSION).title;
+  t.ok(['sweden', 'commun', 'softwar', 'packag'].every((w) => tokens.includes(w)), 'and the embedded engine\'s title column holds the English words');
 });
