@@ -7,7 +7,7 @@
 import type https from 'node:https';
 import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
-import type { Config } from '../lib/config.js';
+import { publicOverHttps, type Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import type { EntityIndex } from '../lib/entities.js';
 import type { EntityReaders } from '../lib/entity-readers.js';
@@ -30,6 +30,7 @@ import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { InFlight } from './middleware/in-flight.js';
 import { RefusalPacer } from './middleware/refusal-pacing.js';
+import { HSTS } from './middleware/reply.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './routes/alerts.js';
@@ -122,6 +123,13 @@ export function createApp(deps: AppDeps): App {
     maxParamLength: 16_384,
     ...(deps.https ? { httpsServerOptions: deps.https } : {}),
   });
+  if (deps.https !== undefined || publicOverHttps(deps.config)) {
+    // Set before routing: writeHead merges it into every answer, unknown routes and errors included.
+    server.pre((_req, res, next) => {
+      res.setHeader(HSTS[0], HSTS[1]);
+      next();
+    });
+  }
   const inFlight = new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg);
   const pacer = new RefusalPacer();
   const admit = admission(context.keys, context.usage, context.clock, inFlight, pacer);
