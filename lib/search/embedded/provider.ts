@@ -38,6 +38,11 @@ export interface EmbeddedOptions {
   readers?: number;
   /** For tests: the reader threads' entry module (ReadPoolOptions.entry), e.g. one that holds a read on demand. */
   readerEntry?: URL;
+  /**
+   * documents.db: the reader threads also resolve its entities (lib/entity-readers.ts), so one pool,
+   * one queue fair between tenants, serves both.
+   */
+  entities?: string;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -122,9 +127,14 @@ export class EmbeddedProvider implements SearchProvider {
         this.counters.listsBuilt += d.listsBuilt;
         this.counters.fromRanking += d.fromRanking;
       };
-      const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
+      const reader = { index: { file, dimension, embeddingModel, tuning: this.tuning }, entities: opts.entities ?? null, logLevel: opts.logger?.level ?? null };
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
+  }
+
+  /** The reader threads; null when reads run on the calling thread. */
+  get readPool(): ReadPool | null {
+    return this.pool;
   }
 
   async init(): Promise<void> {
