@@ -55,7 +55,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls: TlsCredentials | null): Promise<RunningServer> {
   const db = openDatabase(accountsDbPath(config.dataDir));
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
-  const embedder = await createEmbedder({ modelDir: config.modelDir, logger });
+  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger });
   const search = await createSearchProvider(config, embedder, logger, { entities: DocumentStore.pathIn(config.dataDir) });
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.

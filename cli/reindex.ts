@@ -50,7 +50,7 @@ export const reindexCommand: Command = {
         if (!signal.aborted) throw err;
         process.stdout.write(`${label}: ${(err as Error).message}; the previous index keeps serving\n`);
       }
-    });
+    }, { rebuilding: true });
     // Of every source, a damaged embedded index is replaced (ingest/recover.ts); of one, it is reported.
     if (scope === 'all') await rebuildPastDamage(rebuild, (message) => process.stdout.write(`${message}\n`));
     else await rebuild();

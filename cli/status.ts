@@ -1,5 +1,6 @@
 // pdi status: the engine, the embedder and per source the index and ingest state.
 import { SOURCE_NAMES } from '../index-mappings/sources.js';
+import { embedderInfo } from '../lib/embedding/index.js';
 import { operatorMessage } from '../lib/errors.js';
 import type { IndexStats } from '../lib/search/provider.js';
 import { printable, printableJson } from '../lib/terminal.js';
@@ -32,7 +33,7 @@ export const statusCommand: Command = {
         data_dir: dataDir,
         engine: rt.search.engine,
         engine_error: engineError,
-        embedding: { model: rt.embedder.id, dimension: rt.embedder.dimension, fallback: rt.embedder.fallback },
+        embedding: { ...embedderInfo(rt.embedder), endpoint: rt.embedder.endpoint ?? null },
         total_documents: stats?.total_documents ?? null,
         sources: Object.fromEntries(SOURCE_NAMES.map((s) => [s, {
           indexed: stats ? stats.sources[s]?.documents ?? 0 : null,
@@ -53,7 +54,7 @@ export const statusCommand: Command = {
     const documents = report.engine_error ? `UNAVAILABLE (${printable(report.engine_error)}): indexed counts unknown` : `${report.total_documents} documents`;
     // `pdi status` in the wrong folder said "0 documents, never ingested" with no hint of where it looked.
     process.stdout.write(`data folder ${printable(report.data_dir)}${process.env.PDI_DATA_DIR?.trim() ? '' : ' (PDI_DATA_DIR unset: the default)'}\n`);
-    process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}); ${documents}\n`);
+    process.stdout.write(`engine ${report.engine}; embedding ${report.embedding.model} (${report.embedding.dimension}-d${report.embedding.fallback ? ', lexical fallback' : ''}${report.embedding.endpoint ? `, from the service ${printable(report.embedding.endpoint)}` : ', in this process'}); ${documents}\n`);
     for (const [name, s] of Object.entries(report.sources)) {
       const last = s.last_run;
       // A run whose process ended is shown before the next run closes it: it has no end time yet.

@@ -3,11 +3,13 @@
 // honouring Retry-After up to a bound), strict (a body shorter than its Content-Length is an error,
 // never data; a redirected POST is an error, never replayed as a GET; a body has a size limit),
 // careful where it goes (a redirect is followed by hand: the same scheme or up to https, a bounded
-// number of hops, never to a private, loopback or link-local address the operator did not name) and
+// number of hops, never to a private, loopback or link-local address the operator did not name, and
+// connected to the very address checked, so a name re-pointed in between cannot lead inside) and
 // stoppable (the run's signal ends a request, a queued one or a wait between attempts at once).
 import { setTimeout as wait } from 'node:timers/promises';
 import PQueue from 'p-queue';
-import { privateAddressOf } from '../lib/addresses.js';
+import { Agent, fetch, type Response } from 'undici';
+import { AddressRefused, pinnedLookup, resolveAllowed } from '../lib/addresses.js';
 import { stopReason } from '../lib/errors.js';
 
 export interface HttpClientOptions {
@@ -165,13 +167,21 @@ export class HttpClient {
     }
     const signal = this.signal ? AbortSignal.any([this.signal, AbortSignal.timeout(this.opts.timeoutMs)]) : AbortSignal.timeout(this.opts.timeoutMs);
     let res = await fetch(url, { method, headers, body, redirect: 'manual', signal });
-    for (let hops = 0, at = url; method === 'GET' && REDIRECT.has(res.status) && res.headers.get('location'); hops++) {
-      await res.body?.cancel();
-      const to = await this.redirectTarget(url, at, res.status, res.headers.get('location')!, hops);
-      at = to.href;
-      res = await fetch(at, { method, headers, redirect: 'manual', signal });
+    const pins: Agent[] = [];
+    let bytes: Buffer;
+    try {
+      for (let hops = 0, at = url; method === 'GET' && REDIRECT.has(res.status) && res.headers.get('location'); hops++) {
+        await res.body?.cancel();
+        const to = await this.redirectTarget(url, at, res.status, res.headers.get('location')!, hops);
+        at = to.url.href;
+        const dispatcher = to.pin ? new Agent({ connect: { lookup: to.pin } }) : undefined;
+        if (dispatcher) pins.push(dispatcher);
+        res = await fetch(at, { method, headers, redirect: 'manual', signal, dispatcher });
+      }
+      bytes = await this.readBody(res, `${method} ${url}`);
+    } finally {
+      for (const agent of pins) void agent.destroy();
     }
-    const bytes = await this.readBody(res, `${method} ${url}`);
     const declared = res.headers.get('content-length');
     if (declared !== null && !res.headers.get('content-encoding') && Number(declared) !== bytes.length) {
       throw new Error(`body truncated (${bytes.length} of ${declared} bytes)`);
@@ -190,7 +200,7 @@ export class HttpClient {
    * Where a redirect from `at` may go, or an UpstreamError (not retried: the next answer would redirect
    * the same way) saying why not.
    */
-  private async redirectTarget(url: string, at: string, status: number, location: string, hops: number): Promise<URL> {
+  private async redirectTarget(url: string, at: string, status: number, location: string, hops: number): Promise<{ url: URL; pin: ReturnType<typeof pinnedLookup> | null }> {
     const from = new URL(at);
     let to: URL;
     try {
@@ -203,11 +213,13 @@ export class HttpClient {
     if (to.protocol !== from.protocol && !(from.protocol === 'http:' && to.protocol === 'https:')) {
       throw refused(`a redirect may keep the scheme or move to https, not go from ${from.protocol} to ${to.protocol}`);
     }
-    if (!this.trusted.has(to.origin)) {
-      const address = await privateAddressOf(to.hostname);
-      if (address !== null) throw refused(`${address} is a private, loopback or link-local address (name it with --base-url to ingest from it)`);
+    if (this.trusted.has(to.origin)) return { url: to, pin: null };
+    try {
+      return { url: to, pin: pinnedLookup(await resolveAllowed(to.hostname, false)) };
+    } catch (err) {
+      if (err instanceof AddressRefused) throw refused(`${err.message} (name it with --base-url to ingest from it)`);
+      throw err;
     }
-    return to;
   }
 
   /** The body's bytes, refused (not retried: the next answer would be as large) past maxBodyBytes. */

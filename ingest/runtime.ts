@@ -29,7 +29,7 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
 }
 
 export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
-  const embedder = await createEmbedder({ modelDir: config.modelDir, logger: log });
+  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log });
   const search = await createSearchProvider(config, embedder, log, opts);
   const state = new IngestState(IngestState.pathIn(config.dataDir));
   const runtime = pipelineOn(config, search, embedder, state, log);

@@ -1,54 +1,130 @@
-// Which IP addresses are not public: private, loopback, link-local, unspecified, multicast or reserved.
-// A server that calls a URL it was given (a webhook target, an upstream's redirect) must not be made to
-// call its own network (cloud metadata at 169.254.169.254, admin ports on loopback).
+// Which IP addresses a server that calls a URL it was given (a webhook target, an upstream's redirect)
+// may connect to. Private ranges are refused unless the operator allows them (closed networks); link-local
+// and cloud-metadata addresses are refused always: nothing legitimate lives there, and they hand out
+// credentials. IPv6 forms that carry an IPv4 address (mapped, compatible, translated, NAT64, 6to4) are
+// judged by that IPv4 address, since a connection to them can reach it.
 import dns from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import net from 'node:net';
 
-const V4_BLOCKED: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-];
-const V6_BLOCKED: [string, number][] = [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32],
-];
-const blocked = new net.BlockList();
-for (const [a, p] of V4_BLOCKED) blocked.addSubnet(a, p, 'ipv4');
-for (const [a, p] of V6_BLOCKED) blocked.addSubnet(a, p, 'ipv6');
+/** `public`: may be called; `private`: only when allowed; `forbidden`: never (link-local, metadata). */
+export type AddressKind = 'public' | 'private' | 'forbidden';
 
-/** The IPv4 address inside an IPv4-mapped, -compatible or NAT64 IPv6 address, else null. */
-function embeddedV4(v6: string): string | null {
-  const m = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(v6);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(v6);
-  if (!hex) return null;
-  const hi = parseInt(hex[1], 16);
-  const lo = parseInt(hex[2], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+const V4_PRIVATE: [string, number][] = [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['172.16.0.0', 12], ['192.0.0.0', 24],
+  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
+  ['224.0.0.0', 4], ['240.0.0.0', 4],
+];
+// 100.100.100.200 is Alibaba Cloud's metadata service (inside the shared 100.64/10 range).
+const V4_FORBIDDEN: [string, number][] = [['169.254.0.0', 16], ['100.100.100.200', 32]];
+// 64:ff9b:1::/48 is local-use NAT64 (RFC 8215) with the IPv4 address at a prefix-dependent place, and
+// Teredo (2001::/32) carries its client's address obfuscated: neither has a use for a webhook.
+const V6_PRIVATE: [string, number][] = [
+  ['::', 96], ['100::', 64], ['2001::', 32], ['2001:2::', 48], ['2001:db8::', 32], ['64:ff9b:1::', 48],
+  ['fc00::', 7], ['fec0::', 10], ['ff00::', 8],
+];
+// fd00:ec2::254 is AWS's IPv6 metadata service.
+const V6_FORBIDDEN: [string, number][] = [['fe80::', 10], ['fd00:ec2::254', 128]];
+
+function list(v4: [string, number][], v6: [string, number][]): net.BlockList {
+  const l = new net.BlockList();
+  for (const [a, p] of v4) l.addSubnet(a, p, 'ipv4');
+  for (const [a, p] of v6) l.addSubnet(a, p, 'ipv6');
+  return l;
+}
+const privateList = list(V4_PRIVATE, V6_PRIVATE);
+const forbiddenList = list(V4_FORBIDDEN, V6_FORBIDDEN);
+
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 read as two groups). */
+function groups(v6: string): number[] {
+  let text = v6.toLowerCase().replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, null];
+  const parse = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
+  const front = parse(head);
+  const back = tail === null ? [] : parse(tail);
+  return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
-/** Whether `address` is private, loopback, link-local, unspecified, multicast or reserved. */
-export function isPrivateAddress(address: string): boolean {
+const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/** The IPv4 address an IPv6 address delivers to (mapped, translated, NAT64 /96, 6to4), else null. */
+function embeddedV4(v6: string): string | null {
+  const g = groups(v6);
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && g[5] === 0xffff) return v4Of(g[6]!, g[7]!); // ::ffff:a.b.c.d, IPv4-mapped
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4Of(g[6]!, g[7]!); // ::ffff:0:a.b.c.d, SIIT
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4Of(g[6]!, g[7]!); // 64:ff9b::/96, NAT64
+  if (g[0] === 0x2002) return v4Of(g[1]!, g[2]!); // 2002:AABB:CCDD::/48, 6to4
+  return null;
+}
+
+function kindOf(ip: string, type: 'ipv4' | 'ipv6'): AddressKind {
+  if (forbiddenList.check(ip, type)) return 'forbidden';
+  return privateList.check(ip, type) ? 'private' : 'public';
+}
+
+export function addressKind(address: string): AddressKind {
   const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedV4(address);
-  return v4 !== null ? blocked.check(v4, 'ipv4') : blocked.check(address, 'ipv6');
+  if (family === 0) return 'forbidden';
+  if (family === 4) return kindOf(address, 'ipv4');
+  const bare = address.replace(/%.*$/, '');
+  const g = groups(bare);
+  // IPv4-compatible (::a.b.c.d, deprecated, inside the refused ::/96): never public, and forbidden
+  // when the IPv4 address is.
+  if (g.slice(0, 6).every((x) => x === 0) && g[6] !== 0) return kindOf(v4Of(g[6]!, g[7]!), 'ipv4') === 'forbidden' ? 'forbidden' : 'private';
+  const v4 = embeddedV4(bare);
+  return v4 !== null ? kindOf(v4, 'ipv4') : kindOf(bare, 'ipv6');
+}
+
+/** Whether a connection to `address` is refused; `allowPrivate` admits private ranges, never link-local. */
+export function isRefusedAddress(address: string, allowPrivate = false): boolean {
+  const kind = addressKind(address);
+  return kind === 'forbidden' || (kind === 'private' && !allowPrivate);
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
 }
 
 /**
- * The first address of `host` (a name or an IP literal, IPv6 in brackets or not) that is not public, or
- * null when every address it resolves to is public. A name that does not resolve gives null: the
- * request to it then fails on its own.
+ * Why a host may not be called. One message whether it did not resolve or resolved to a refused address,
+ * so that whoever names the host learns nothing of the server's network (which internal names exist);
+ * `retryable` (for the sender) says only whether the name may resolve later.
  */
-export async function privateAddressOf(host: string): Promise<string | null> {
-  const bare = host.replace(/^\[(.*)\]$/, '$1');
-  if (net.isIP(bare)) return isPrivateAddress(bare) ? bare : null;
-  let addresses: { address: string }[];
-  try {
-    addresses = await dns.lookup(bare, { all: true, verbatim: true });
-  } catch {
-    return null;
+export class AddressRefused extends Error {
+  constructor(host: string, readonly retryable: boolean) {
+    super(`${host} does not resolve to a public address`);
+    this.name = 'AddressRefused';
   }
-  return addresses.find((a) => isPrivateAddress(a.address))?.address ?? null;
+}
+
+/** The address to connect to for `host` (a name or an IP literal); every address it resolves to is checked. */
+export async function resolveAllowed(host: string, allowPrivate: boolean): Promise<ResolvedAddress> {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  let addresses: ResolvedAddress[];
+  if (net.isIP(bare)) addresses = [{ address: bare, family: net.isIP(bare) as 4 | 6 }];
+  else {
+    try {
+      addresses = (await dns.lookup(bare, { all: true, verbatim: true })) as ResolvedAddress[];
+    } catch {
+      throw new AddressRefused(bare, true);
+    }
+  }
+  if (addresses.length === 0) throw new AddressRefused(bare, true);
+  if (addresses.some((a) => isRefusedAddress(a.address, allowPrivate))) throw new AddressRefused(bare, false);
+  return addresses[0]!;
+}
+
+/** A connection's lookup answered with the address already checked, never with a new resolution. */
+export function pinnedLookup(to: ResolvedAddress): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, [{ address: to.address, family: to.family }]);
+    else callback(null, to.address, to.family);
+  }) as LookupFunction;
 }

@@ -30,6 +30,8 @@ export interface Config {
   embeddedReaders: number;
   smtpUrl: string | null;
   modelDir: string | null;
+  /** The OpenAI-compatible embeddings service (PDI_EMBED_*), or null to embed in process. */
+  embedService: EmbedService | null;
   askModels: string[];
   /** The answer generator of POST /v1/ask (PDI_LLM_URL + PDI_LLM_KEY), or null for the placeholder answer. */
   llm: { url: string; key: string; timeoutMs: number } | null;
@@ -49,6 +51,20 @@ export interface Config {
   engineDeadlineMs: number;
   /** PDI_ADMIN_TOKEN: signs the operator in to /dashboard; null leaves the dashboard off (404). */
   adminToken: string | null;
+}
+
+export interface EmbedService {
+  /** Base URL as OpenAI clients take it; requests go to `${url}/embeddings`. */
+  url: string;
+  key: string | null;
+  model: string;
+  batchSize: number;
+  concurrency: number;
+  timeoutMs: number;
+  retries: number;
+  /** Put before each question (ask) and each document's text; empty by default. */
+  queryPrefix: string;
+  passagePrefix: string;
 }
 
 export interface TlsFiles {
@@ -191,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedReaders: integer(env, 'PDI_EMBEDDED_READERS', Math.min(4, os.availableParallelism()), 0, 64),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     modelDir: modelDir(env),
+    embedService: embedService(env),
     askModels: [...new Set(askModels)],
     llm: llm(env),
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
@@ -225,6 +242,58 @@ function llm(env: Env): Config['llm'] {
     throw new ConfigError('PDI_LLM_TIMEOUT', `must be a duration from 1s to 5m such as 20s, got "${timeout}"`);
   }
   return { url: endpoint, key, timeoutMs };
+}
+
+/** The longest PDI_EMBED_TIMEOUT. */
+const MAX_EMBED_TIMEOUT_MS = 300_000;
+/** The longest PDI_EMBED_QUERY_PREFIX / PDI_EMBED_PASSAGE_PREFIX. */
+const MAX_EMBED_PREFIX = 100;
+
+/**
+ * PDI_EMBED_URL with PDI_EMBED_MODEL (and optionally PDI_EMBED_KEY) sends every embedding to that
+ * service. PDI_MODEL_DIR beside it is refused: which of the two embeds would be a guess.
+ */
+function embedService(env: Env): EmbedService | null {
+  const endpoint = url(env, 'PDI_EMBED_URL', ['http:', 'https:']);
+  const names = ['PDI_EMBED_MODEL', 'PDI_EMBED_KEY', 'PDI_EMBED_BATCH', 'PDI_EMBED_CONCURRENCY', 'PDI_EMBED_TIMEOUT', 'PDI_EMBED_RETRIES', 'PDI_EMBED_QUERY_PREFIX', 'PDI_EMBED_PASSAGE_PREFIX'];
+  if (endpoint === null) {
+    const stray = names.find((n) => env[n] !== undefined && env[n] !== '');
+    if (stray) throw new ConfigError('PDI_EMBED_URL', `must be set when ${stray} is (the base URL of an OpenAI-compatible embeddings endpoint, e.g. http://gpu-box:8080/v1)`);
+    return null;
+  }
+  if (text(env, 'PDI_MODEL_DIR') !== null) {
+    throw new ConfigError('PDI_EMBED_URL', 'and PDI_MODEL_DIR are both set: unset one (the service or the model in this process embeds, not both)');
+  }
+  const model = text(env, 'PDI_EMBED_MODEL');
+  if (model === null) throw new ConfigError('PDI_EMBED_MODEL', 'must be set when PDI_EMBED_URL is (the `model` the service serves, e.g. intfloat/multilingual-e5-small)');
+  if (model.length > 200 || /[\s\p{Cc}]/u.test(model)) throw new ConfigError('PDI_EMBED_MODEL', 'must be a model name of at most 200 characters without spaces');
+  const key = text(env, 'PDI_EMBED_KEY');
+  if (key !== null && /[\s\p{Cc}]/u.test(key)) throw new ConfigError('PDI_EMBED_KEY', 'must not contain spaces or control characters');
+  const timeout = text(env, 'PDI_EMBED_TIMEOUT') ?? '30s';
+  const timeoutMs = parseDuration(timeout);
+  if (timeoutMs === null || timeoutMs > MAX_EMBED_TIMEOUT_MS) {
+    throw new ConfigError('PDI_EMBED_TIMEOUT', `must be a duration from 1s to 5m such as 30s, got "${timeout}"`);
+  }
+  return {
+    url: endpoint,
+    key,
+    model,
+    batchSize: integer(env, 'PDI_EMBED_BATCH', 32, 1, 2048),
+    concurrency: integer(env, 'PDI_EMBED_CONCURRENCY', 4, 1, 64),
+    timeoutMs,
+    retries: integer(env, 'PDI_EMBED_RETRIES', 4, 0, 10),
+    queryPrefix: prefixText(env, 'PDI_EMBED_QUERY_PREFIX'),
+    passagePrefix: prefixText(env, 'PDI_EMBED_PASSAGE_PREFIX'),
+  };
+}
+
+/** A prefix is taken as written, not trimmed: E5's `query: ` ends with its space. */
+function prefixText(env: Env, name: string): string {
+  const v = env[name] ?? '';
+  if (v.length > MAX_EMBED_PREFIX || /\p{Cc}/u.test(v)) {
+    throw new ConfigError(name, `must be at most ${MAX_EMBED_PREFIX} characters without control characters (e.g. "query: ")`);
+  }
+  return v;
 }
 
 /**

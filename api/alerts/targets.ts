@@ -1,12 +1,15 @@
 // Where webhooks may go. A target must be https (http only when PDI_WEBHOOK_ALLOW_PRIVATE is set), and
-// every address its host resolves to must be public: a webhook would otherwise let any Pro key make the
-// server call its own network (cloud metadata at 169.254.169.254, admin ports on loopback). The check
-// runs at creation and again at each send, on the very address then connected to (no DNS rebinding).
-import dns from 'node:dns/promises';
-import net from 'node:net';
-import { isPrivateAddress } from '../../lib/addresses.js';
+// every address its host resolves to must be public (lib/addresses.ts): a webhook would otherwise let any
+// Pro key make the server call its own network. The check runs at creation and again at each send, on
+// the very address then connected to (no DNS rebinding).
+import { AddressRefused, resolveAllowed, type ResolvedAddress } from '../../lib/addresses.js';
 
-export class TargetError extends Error {}
+export class TargetError extends Error {
+  /** Whether the same target may be accepted later (a name that does not resolve now). */
+  constructor(message: string, readonly retryable = false) {
+    super(message);
+  }
+}
 
 /** The parsed target, or TargetError saying why it is refused (without resolving its host). */
 export function parseTarget(value: string, allowPrivate: boolean): URL {
@@ -23,26 +26,12 @@ export function parseTarget(value: string, allowPrivate: boolean): URL {
   return url;
 }
 
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-
-/** The host's addresses, all of them checked: one private address refuses the target. */
+/** The address to connect to; a host that does not resolve or resolves to a refused address is one error. */
 export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<ResolvedAddress> {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: ResolvedAddress[];
-  if (net.isIP(host)) addresses = [{ address: host, family: net.isIP(host) as 4 | 6 }];
-  else {
-    try {
-      addresses = (await dns.lookup(host, { all: true, verbatim: true })) as ResolvedAddress[];
-    } catch {
-      throw new TargetError(`webhook_url host ${host} does not resolve`);
-    }
+  try {
+    return await resolveAllowed(url.hostname, allowPrivate);
+  } catch (err) {
+    if (err instanceof AddressRefused) throw new TargetError(`webhook_url host ${err.message}`, err.retryable);
+    throw err;
   }
-  if (addresses.length === 0) throw new TargetError(`webhook_url host ${host} does not resolve`);
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
-    throw new TargetError('webhook_url must not resolve to a private, loopback or link-local address');
-  }
-  return addresses[0];
 }

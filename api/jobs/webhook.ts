@@ -3,9 +3,9 @@
 // Redirects are not followed. Which failures are worth a retry is said by DeliveryError.retryable.
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { pinnedLookup, type ResolvedAddress } from '../../lib/addresses.js';
 import { signature } from '../alerts/secret.js';
-import { parseTarget, resolveTarget, TargetError, type ResolvedAddress } from '../alerts/targets.js';
+import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
 
 const TIMEOUT_MS = 10_000;
 /** Bytes of a receiver's answer read at most (it is only drained). */
@@ -17,14 +17,6 @@ export class DeliveryError extends Error {
   }
 }
 
-/** Answers the connection's lookup with the address already checked, never with a new resolution. */
-function pinned(to: ResolvedAddress): LookupFunction {
-  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address: to.address, family: to.family }]);
-    else callback(null, to.address, to.family);
-  }) as LookupFunction;
-}
-
 export async function postWebhook(target: string, body: string, secret: string, deliveryId: string, allowPrivate: boolean, now: Date): Promise<void> {
   let url: URL;
   let address: ResolvedAddress;
@@ -33,7 +25,7 @@ export async function postWebhook(target: string, body: string, secret: string, 
     address = await resolveTarget(url, allowPrivate);
   } catch (err) {
     // A name that does not resolve now may resolve later; a refused target stays refused.
-    if (err instanceof TargetError) throw new DeliveryError(err.message, /does not resolve/.test(err.message));
+    if (err instanceof TargetError) throw new DeliveryError(err.message, err.retryable);
     throw err;
   }
   const t = Math.floor(now.getTime() / 1000);
@@ -41,7 +33,7 @@ export async function postWebhook(target: string, body: string, secret: string, 
   const status = await new Promise<number>((resolve, reject) => {
     const req = client.request(url, {
       method: 'POST',
-      lookup: pinned(address),
+      lookup: pinnedLookup(address),
       timeout: TIMEOUT_MS,
       headers: {
         'Content-Type': 'application/json',

@@ -24,6 +24,16 @@ const DEFAULT_MAX_CHARS = 20_000;
 
 const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
 
+/**
+ * An identifier a client sent as a JSON number, as its digits: assistants often type a VAT number as a
+ * number, which drops its leading zeros, so an AFM is padded back to its 9 digits.
+ */
+export function identifierText(identifier: string | number, type: string): string {
+  if (typeof identifier === 'string') return identifier;
+  const digits = String(identifier);
+  return type === 'afm' ? digits.padStart(9, '0') : digits;
+}
+
 /** What a tool's engine reads carry: the call's abort signal, and the key whose turn it takes in the reader queue. */
 type Read = { signal: AbortSignal; tenant: string };
 
@@ -101,14 +111,14 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     title: 'Resolve an entity',
     description: 'Everything known about a company, public body or person across all sources, by VAT number (type afm, 9 digits), name (type name; accents, case and Greeklish are folded) or decision id (type ada). Returns names, AFMs, document counts per source, first and last seen, total contract value, counterparties (buyers and suppliers) and matches: documents with source_id, source_url and relevance. total 0 means nothing was found.',
     inputSchema: {
-      identifier: z.string().min(1).describe('The VAT number, name or decision id.'),
+      identifier: z.union([z.string().min(1), z.number().int().nonnegative()]).describe('The VAT number, name or decision id (a VAT number may come as a JSON number).'),
       type: z.enum(['afm', 'name', 'ada']).default('afm').describe('What identifier is.'),
       limit: z.number().int().min(1).max(100).default(20).describe('Matching documents per page, 1 to 100.'),
       offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
     },
     annotations: readOnly,
-  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string; type: string; limit: number; offset: number }, read) => {
-    return ctx.entityReaders.resolve(parseEntityQuery(identifier, type), { limit, offset }, read);
+  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }, read) => {
+    return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset }, read);
   }));
 
   server.registerTool('similar_documents', {

@@ -2,6 +2,7 @@
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { embedderInfo } from '../../lib/embedding/index.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
 import { resolveSource, SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
@@ -97,7 +98,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
       total_documents: stats.total_documents,
       sources,
       engine: ctx.search.engine,
-      embedding: { model: ctx.embedder.id, dimension: ctx.embedder.dimension, fallback: ctx.embedder.fallback },
+      embedding: embedderInfo(ctx.embedder),
     });
   });
 }

@@ -6,7 +6,7 @@ import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js'
 import { EVENT_TYPES, type EntityRecord, type EventType } from '../db/monitoring.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
-import { replyJson } from '../middleware/reply.js';
+import { reply, replyJson } from '../middleware/reply.js';
 import { entityIdentifierOf, refuseControl, stringParam } from '../middleware/validate.js';
 import { idParam, pageParams } from './alerts.js';
 import type { ContractRoutes } from './contract-routes.js';
@@ -53,7 +53,7 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
   routes.add('post', '/v1/monitor/entities', async (req, res) => {
     const input = entityInput(req.body);
     const entity = ctx.monitor.createEntity(principalOf(req).orgId, input.type, input.identifier, input.label, ctx.clock());
-    replyJson(res, entityBody(entity));
+    reply(res, 201, 'application/json', JSON.stringify(entityBody(entity)));
   });
 
   routes.add('get', '/v1/monitor/entities', async (req, res) => {

@@ -28,7 +28,7 @@ export async function embedAll(embedder: Embedder, store: DocumentStore, items: 
     .sort((a, b) => a.text.length - b.text.length);
   for (let start = 0; start < missing.length; start += EMBED_BATCH) {
     const batch = missing.slice(start, start + EMBED_BATCH);
-    const out = await embedder.embed(batch.map(({ text }) => text));
+    const out = await embedder.embed(batch.map(({ text }) => text), 'passage');
     batch.forEach(({ i }, k) => (vectors[i] = out[k]));
   }
   // Cached in one transaction for the whole call (a page), not one per model batch.

@@ -1,14 +1,18 @@
-// Picks the embedder: the sentence model when a model folder is configured and loads, otherwise the
-// lexical fallback, with a warning that semantic search runs on it. Never throws for a missing model.
+// Picks the embedder: the embeddings service when one is configured (its start fails when it does not
+// answer), else the sentence model when a model folder is configured and loads, otherwise the lexical
+// fallback, with a warning that semantic search runs on it. Never throws for a missing model.
 import os from 'node:os';
 import path from 'node:path';
 import type { Embedder } from './embedder.js';
 import { HashingEmbedder } from './hashing-embedder.js';
 import { ModelEmbedder, clip, type ModelEmbedderOptions } from './model-embedder.js';
+import { ServiceEmbedder } from './service-embedder.js';
+import type { EmbedService } from '../config.js';
 
 export type { Embedder } from './embedder.js';
 export { HashingEmbedder } from './hashing-embedder.js';
 export { ModelEmbedder, ModelLoadError, clip } from './model-embedder.js';
+export { ServiceEmbedder, EmbeddingServiceError } from './service-embedder.js';
 
 /** The part of a pino logger this module uses. */
 export interface EmbedderLogger {
@@ -19,13 +23,20 @@ export interface EmbedderLogger {
 export interface CreateEmbedderOptions extends ModelEmbedderOptions {
   /** The model folder (PDI_MODEL_DIR); null/undefined means "use the fallback". */
   modelDir?: string | null;
+  /** The embeddings service (PDI_EMBED_URL ...); it takes precedence over modelDir. */
+  service?: EmbedService | null;
   logger?: EmbedderLogger;
   /** Dimension of the fallback (default 384). */
   fallbackDimension?: number;
 }
 
 export async function createEmbedder(options: CreateEmbedderOptions = {}): Promise<Embedder> {
-  const { modelDir, logger, fallbackDimension, ...modelOptions } = options;
+  const { modelDir, service, logger, fallbackDimension, ...modelOptions } = options;
+  if (service) {
+    const embedder = await ServiceEmbedder.connect(service);
+    logger?.info({ embedder: embedder.id, dimension: embedder.dimension, endpoint: embedder.endpoint }, 'embeddings come from the service');
+    return embedder;
+  }
   if (modelDir) {
     try {
       const model = await ModelEmbedder.load(modelDir, modelOptions);
@@ -46,6 +57,11 @@ export async function createEmbedder(options: CreateEmbedderOptions = {}): Promi
     `no embedding model configured (PDI_MODEL_DIR); semantic search runs on the lexical fallback ${fallback.id}`,
   );
   return fallback;
+}
+
+/** What /v1/stats, /v1/models and `pdi status` say of the embedder; `service`: vectors come from PDI_EMBED_URL. */
+export function embedderInfo(embedder: Embedder): { model: string; dimension: number; fallback: boolean; service: boolean } {
+  return { model: embedder.id, dimension: embedder.dimension, fallback: embedder.fallback, service: embedder.endpoint !== undefined };
 }
 
 /** Where scripts/fetch-model.sh puts the default model (it prints the same path). */

@@ -21,6 +21,20 @@ export interface CreateOptions {
   tolerateDamage?: boolean;
   /** documents.db, whose entities the embedded engine's reader threads also resolve (EmbeddedOptions.entities). */
   entities?: string;
+  /**
+   * Start even when the serving Elasticsearch index holds vectors of another length: `pdi reindex`,
+   * which builds the index of this embedder's length, is how that is repaired.
+   */
+  rebuilding?: boolean;
+}
+
+/** The embedder's vectors are not of the length the index holds: nothing may be written or searched. */
+export class EmbeddingDimensionError extends Error {
+  constructor(embedder: Embedder, indexed: number, where: string) {
+    super(`${embedder.id}${embedder.endpoint ? ` (from ${embedder.endpoint})` : ''} gives vectors of ${embedder.dimension} dimensions, ` +
+      `but ${where} holds vectors of ${indexed}: configure the embedder the index was built with, or run pdi reindex to rebuild it for this one`);
+    this.name = 'EmbeddingDimensionError';
+  }
 }
 
 export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger, opts: CreateOptions = {}): Promise<SearchProvider> {
@@ -43,6 +57,12 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
     });
   try {
     await provider.init();
+    // The embedded engine refuses another model or length itself (EmbeddedIndexMismatchError); an
+    // Elasticsearch index of another length would refuse every write and every vector search.
+    if (provider instanceof ElasticsearchProvider && !opts.rebuilding) {
+      const other = (await provider.indexedDimensions()).find((d) => d !== embedder.dimension);
+      if (other !== undefined) throw new EmbeddingDimensionError(embedder, other, `the Elasticsearch index ${config.indexPrefix}`);
+    }
   } catch (err) {
     if (opts.tolerateDamage && err instanceof EmbeddedIndexDamagedError) {
       logger.error(err.message);

@@ -1,6 +1,8 @@
 // POST /v1/ask: hybrid retrieval, passages, and the answer (grounded by a generator when one is
 // configured, the contract's placeholder otherwise). How it ranks: docs/api.md "How ask ranks".
 import type { Embedder } from '../embedding/embedder.js';
+import { EmbeddingServiceError } from '../embedding/service-embedder.js';
+import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
 import type { Logger } from '../logger.js';
 import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
@@ -51,7 +53,11 @@ export interface Retrieval {
 export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, opts: ReadOptions = {}): Promise<Retrieval> {
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
-  const [vector] = await embedder.embed([text]);
+  const [vector] = await embedder.embed([text], 'query').catch((err: unknown) => {
+    // Clients learn that it is down, not where it runs; the log has the endpoint and its answer.
+    if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
+    throw err;
+  });
   const [semantic, textHits] = await Promise.all([
     search.knn({ vector, limit: depth }, opts),
     search.moreLikeThis({ text, limit: depth }, opts),

@@ -39,12 +39,18 @@ t.test('when a body is invalid, then 422 names the member', async (t) => {
     [{ ...base, notify_email: 'a@example.com\r\nBcc: x@y.z' }, /^notify_email must be an email/],
     [{ name: 'n', channels: ['webhook'], webhook_url: 'not a url' }, /^webhook_url must be an absolute URL/],
     [{ name: 'n', channels: ['webhook'], webhook_url: 'http://93.184.215.14/hook' }, /^webhook_url must use https/],
-    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://127.0.0.1/hook' }, /private, loopback or link-local/],
-    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://10.1.2.3/hook' }, /private, loopback or link-local/],
-    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://169.254.169.254/latest' }, /private, loopback or link-local/],
-    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::1]/hook' }, /private, loopback or link-local/],
-    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::ffff:127.0.0.1]/hook' }, /private, loopback or link-local/],
-    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://localhost/hook' }, /private, loopback or link-local/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://127.0.0.1/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://10.1.2.3/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://169.254.169.254/latest' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::1]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::ffff:127.0.0.1]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://localhost/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::127.0.0.1]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::a9fe:a9fe]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[::ffff:0:7f00:1]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[64:ff9b:1::a9fe:a9fe]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://[2002:a9fe:a9fe::]/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
+    [{ name: 'n', channels: ['webhook'], webhook_url: 'https://no-such-host.invalid/hook' }, /^webhook_url host \S+ does not resolve to a public address$/],
     [{ ...base, filters: { min_value: 'ten' } }, /^filters\.min_value must be a number/],
     [{ ...base, filters: { min_value: 100, max_value: 10 } }, /^filters\.min_value must not be greater than filters\.max_value/],
     [{ ...base, filters: { sources: ['nowhere'] } }, /unknown source: nowhere/],
@@ -61,10 +67,15 @@ t.test('when a body is invalid, then 422 names the member', async (t) => {
   t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, 0, 'nothing was created');
 });
 
-t.test('when PDI_WEBHOOK_ALLOW_PRIVATE is set, then an http loopback target is accepted', async (t) => {
+t.test('when PDI_WEBHOOK_ALLOW_PRIVATE is set, then an http loopback target is accepted, and link-local or metadata ones are still refused', async (t) => {
   const app = await startTestApp(t, { env: { PDI_WEBHOOK_ALLOW_PRIVATE: '1' } });
   const res = await app.request('/v1/alerts/profiles', { key: app.key('pro'), method: 'POST', body: { name: 'n', channels: ['webhook'], webhook_url: 'http://127.0.0.1:9/hook' } });
   t.equal(res.status, 201, res.text);
+  for (const target of ['http://169.254.169.254/latest', 'http://[fe80::1]/hook', 'http://[::a9fe:a9fe]/hook', 'http://[64:ff9b::a9fe:a9fe]/hook', 'http://[2002:a9fe:a9fe::]/hook']) {
+    const refused = await app.request('/v1/alerts/profiles', { key: app.key('pro'), method: 'POST', body: { name: 'n', channels: ['webhook'], webhook_url: target } });
+    t.equal(refused.status, 422, target);
+    t.match(refused.body.detail, /does not resolve to a public address/, target);
+  }
 });
 
 t.test('when a profile is updated in part and deleted, then other members keep their values and it is deactivated, not removed', async (t) => {

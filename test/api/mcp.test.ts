@@ -157,6 +157,41 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
   await stdio.close();
 });
 
+t.test('when a plain JSON client posts without text/event-stream in Accept, then it is served in JSON', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  for (const accept of ['application/json', '*/*', undefined]) {
+    const res = await app.request('/mcp', { method: 'POST', key, body: init, headers: accept ? { Accept: accept } : {} });
+    t.equal(res.status, 200, `Accept ${accept}: ${res.text}`);
+    t.match(res.headers.get('content-type'), /^application\/json/);
+    t.match(res.body, { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'public-data-intelligence' } } });
+  }
+});
+
+t.test('when an AFM is sent to resolve_entity as a JSON number, then it is read as its digits', async (t) => {
+  const app = await seeded(t);
+  const client = await connect(t, httpTransport(app, app.key('enterprise')));
+  const asText = await call(t, client, 'resolve_entity', { identifier: AFM, type: 'afm' });
+  const asNumber = await call(t, client, 'resolve_entity', { identifier: Number(AFM), type: 'afm' });
+  t.ok(asText.total > 0, 'the AFM has documents');
+  t.same(asNumber, asText, 'the leading zero is restored');
+});
+
+t.test('when a key is refused or an OAuth client looks for an authorization server, then the answers say keys are static', async (t) => {
+  const app = await startTestApp(t);
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const bad = await app.request('/mcp', { method: 'POST', key: `pdi_live_${'x'.repeat(32)}`, body: init });
+  t.equal(bad.status, 401);
+  t.equal(bad.headers.get('www-authenticate'), 'Bearer realm="mcp", error="invalid_token"');
+  t.equal((await app.request('/mcp', { method: 'POST', body: init })).headers.get('www-authenticate'), 'Bearer realm="mcp"');
+  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']) {
+    const res = await app.request(path);
+    t.equal(res.status, 404, path);
+    t.match(res.body, { detail: /static API keys, not OAuth/ }, path);
+  }
+});
+
 t.test('when the daily quota is spent, then a tool call is a tool error saying when it resets', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('enterprise');

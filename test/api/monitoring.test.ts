@@ -14,23 +14,23 @@ function addEvent(app: TestApp, entityId: string, type: string, detectedAt: stri
   return id;
 }
 
-t.test('when an entity is monitored twice, then 409; after its soft delete it can be monitored again', async (t) => {
+t.test('when an entity is monitored, then 201 Created as every create; twice, then 409; after its soft delete it can be monitored again', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('enterprise');
   const res = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm', label: 'Acme' } });
-  t.equal(res.status, 200, res.text);
+  t.equal(res.status, 201, res.text);
   t.match(res.body, { entity_identifier: '090252840', identifier_type: 'afm', label: 'Acme', is_active: true });
   const again = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'EL 090 252 840', identifier_type: 'afm' } });
   t.equal(again.status, 409, 'the same AFM written otherwise is the same entity');
   t.match(again.body.detail, /already monitored/);
   const name = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'Δήμος Αθηναίων', identifier_type: 'name' } });
-  t.equal(name.status, 200);
+  t.equal(name.status, 201);
   t.equal((await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', identifier_type: 'name' } })).status, 409, 'names fold case and accents');
   const other = app.key('enterprise', 'Globex');
-  t.equal((await app.request('/v1/monitor/entities', { key: other, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 200, 'another organization monitors it on its own');
+  t.equal((await app.request('/v1/monitor/entities', { key: other, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 201, 'another organization monitors it on its own');
   const deleted = await app.request(`/v1/monitor/entities/${res.body.id}`, { key, method: 'DELETE' });
   t.same(deleted.body, { status: 'deactivated', id: res.body.id });
-  t.equal((await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 200);
+  t.equal((await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 201);
 });
 
 t.test('when an entity body is invalid, then 422 names the member', async (t) => {

@@ -156,6 +156,7 @@ t.test('when the body is wrong, then 422 names the field; a Free key gets 403', 
     [{ entity_identifier: 'not an ada', identifier_type: 'ada' }, 'entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada'],
     [{ entity_identifier: 'x'.repeat(201), identifier_type: 'name' }, 'entity_identifier must be at most 200 characters'],
     [['afm'], 'The request body must be a JSON object with entity_identifier and identifier_type'],
+    [{ entity_identifier: '094014201', identifier_type: 'afm', format: 'pdf' }, 'format is not a member of a report request (entity_identifier, identifier_type)'],
   ];
   for (const [body, detail] of cases) {
     const res = await app.request('/v1/reports', { key, method: 'POST', body });

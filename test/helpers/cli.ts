@@ -10,7 +10,7 @@ import { REPO_ROOT } from './paths.js';
 
 const exec = promisify(execFile);
 
-const ISOLATED = ['ELASTICSEARCH_URL', 'PDI_INDEX_PREFIX', 'PDI_MODEL_DIR', 'PDI_INGEST_EVERY', 'PDI_DEMO', 'PORT'];
+const ISOLATED = ['ELASTICSEARCH_URL', 'PDI_INDEX_PREFIX', 'PDI_MODEL_DIR', 'PDI_EMBED_URL', 'PDI_EMBED_MODEL', 'PDI_EMBED_KEY', 'PDI_INGEST_EVERY', 'PDI_DEMO', 'PORT'];
 
 export function cliEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };

@@ -47,7 +47,7 @@ t.test('when pdi ingest stores a matching record and the server is killed before
   hook.secret = profile.body.webhook_secret;
   const quiet = await request(server.url, '/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Roads', channels: ['email'], notify_email: 'roads@example.com', filters: { keywords: ['ασφαλτόστρωση'] } } });
   const entity = await request(server.url, '/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'Δήμος Δοκιμής', identifier_type: 'name' } });
-  t.equal(entity.status, 200, entity.text);
+  t.equal(entity.status, 201, entity.text);
 
   // Both peers take the first sends and never answer them: the server dies with them under way.
   smtp.hold = true;

@@ -1,5 +1,7 @@
 // The ingesters' HTTP client against a loopback upstream: Retry-After on every retryable status, POSTs
 // never replayed as GETs by a redirect, transport failures named by their cause.
+import dns from 'node:dns';
+import dnsPromises from 'node:dns/promises';
 import t from 'tap';
 import { HttpClient, UpstreamError } from '../../ingest/http.js';
 import { startUpstream } from '../helpers/loopback-upstream.js';
@@ -55,15 +57,40 @@ t.test('when an upstream redirects a GET to a loopback address the operator did 
   const inside = await startUpstream(() => ({ body: { secret: true } }));
   t.teardown(inside.close);
   const port = new URL(inside.url).port;
-  for (const target of [`${inside.url}/admin`, `http://localhost:${port}/admin`, `http://[::ffff:127.0.0.1]:${port}/admin`]) {
+  for (const target of [`${inside.url}/admin`, `http://localhost:${port}/admin`, `http://[::ffff:127.0.0.1]:${port}/admin`, `http://[::127.0.0.1]:${port}/admin`, `http://[::ffff:0:7f00:1]:${port}/admin`]) {
     const named = await startUpstream(() => ({ status: 302, headers: { Location: target }, body: '' }));
     t.teardown(named.close);
     // The operator named `named` (--base-url), not `inside`.
     const err = await client([], { trustedOrigins: [named.url] }).request(`${named.url}/page`).catch((e: unknown) => e);
     t.ok(err instanceof UpstreamError, target);
-    t.match((err as Error).message, new RegExp(`^GET ${named.url}/page was redirected \\(302\\) to .*/admin, not followed: .* is a private, loopback or link-local address \\(name it with --base-url to ingest from it\\)$`), target);
+    t.match((err as Error).message, new RegExp(`^GET ${named.url}/page was redirected \\(302\\) to .*/admin, not followed: \\S+ does not resolve to a public address \\(name it with --base-url to ingest from it\\)$`), target);
     t.equal(named.requests.length, 1, `${target}: not retried`);
   }
+  t.equal(inside.requests.length, 0, 'nothing reached the loopback address');
+});
+
+t.test('when the host of a redirect resolves to a public address at the check and to loopback afterwards, then the connection goes to the address checked', async (t) => {
+  const inside = await startUpstream(() => ({ body: { secret: true } }));
+  t.teardown(inside.close);
+  const port = new URL(inside.url).port;
+  const named = await startUpstream(() => ({ status: 302, headers: { Location: `http://rebind.test:${port}/admin` }, body: '' }));
+  t.teardown(named.close);
+  // DNS rebinding: the check's lookup answers a public address (not reachable from here),
+  // any later lookup answers loopback, where the server's own network is.
+  const checkLookup = dnsPromises.lookup;
+  const connectLookup = dns.lookup;
+  dnsPromises.lookup = (async (host: string, opts: unknown) => (host === 'rebind.test' ? [{ address: '198.51.99.1', family: 4 }] : checkLookup(host, opts as dns.LookupOptions))) as typeof dnsPromises.lookup;
+  dns.lookup = ((host: string, opts: unknown, cb: (...a: unknown[]) => void) => {
+    if (host !== 'rebind.test') return (connectLookup as (...a: unknown[]) => void)(host, opts, cb);
+    const all = typeof opts === 'object' && opts !== null && (opts as { all?: boolean }).all;
+    return all ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : cb(null, '127.0.0.1', 4);
+  }) as typeof dns.lookup;
+  t.teardown(() => {
+    dnsPromises.lookup = checkLookup;
+    dns.lookup = connectLookup;
+  });
+  const http = new HttpClient({ retries: 0, timeoutMs: 2_000, trustedOrigins: [named.url], sleep: async () => {} });
+  await http.request(`${named.url}/page`).catch((e: unknown) => e);
   t.equal(inside.requests.length, 0, 'nothing reached the loopback address');
 });
 

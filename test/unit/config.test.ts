@@ -99,6 +99,43 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
   }
 });
 
+t.test('when PDI_EMBED_URL and PDI_EMBED_MODEL are set, then the embeddings service is configured with its defaults, prefixes as written', async (t) => {
+  t.equal(loadConfig({}).embedService, null);
+  const c = loadConfig({ PDI_EMBED_URL: 'http://gpu-box:8080/v1/', PDI_EMBED_MODEL: 'intfloat/multilingual-e5-small', PDI_EMBED_QUERY_PREFIX: 'query: ' });
+  t.same(c.embedService, {
+    url: 'http://gpu-box:8080/v1', key: null, model: 'intfloat/multilingual-e5-small', batchSize: 32, concurrency: 4,
+    timeoutMs: 30_000, retries: 4, queryPrefix: 'query: ', passagePrefix: '',
+  });
+  const tuned = loadConfig({ PDI_EMBED_URL: 'https://api.example/v1', PDI_EMBED_MODEL: 'm', PDI_EMBED_KEY: 'sk-1', PDI_EMBED_BATCH: '128', PDI_EMBED_CONCURRENCY: '8', PDI_EMBED_TIMEOUT: '2m', PDI_EMBED_RETRIES: '0' }).embedService;
+  t.match(tuned, { key: 'sk-1', batchSize: 128, concurrency: 8, timeoutMs: 120_000, retries: 0 });
+});
+
+t.test('when an embeddings service variable is wrong, then the start fails naming it', async (t) => {
+  const base = { PDI_EMBED_URL: 'http://127.0.0.1:8080/v1', PDI_EMBED_MODEL: 'm' };
+  const cases: [Record<string, string>, string, RegExp][] = [
+    [{ PDI_EMBED_MODEL: 'm' }, 'PDI_EMBED_URL', /must be set when PDI_EMBED_MODEL is/],
+    [{ PDI_EMBED_KEY: 'sk' }, 'PDI_EMBED_URL', /must be set when PDI_EMBED_KEY is/],
+    [{ PDI_EMBED_URL: 'http://x/v1' }, 'PDI_EMBED_MODEL', /must be set when PDI_EMBED_URL is/],
+    [{ ...base, PDI_EMBED_URL: 'ftp://x/v1' }, 'PDI_EMBED_URL', /must use http: or https:/],
+    [{ ...base, PDI_MODEL_DIR: '/tmp' }, 'PDI_EMBED_URL', /and PDI_MODEL_DIR are both set/],
+    [{ ...base, PDI_EMBED_MODEL: 'a model' }, 'PDI_EMBED_MODEL', /without spaces/],
+    [{ ...base, PDI_EMBED_BATCH: '0' }, 'PDI_EMBED_BATCH', /from 1 to 2048/],
+    [{ ...base, PDI_EMBED_CONCURRENCY: 'many' }, 'PDI_EMBED_CONCURRENCY', /from 1 to 64/],
+    [{ ...base, PDI_EMBED_TIMEOUT: '10m' }, 'PDI_EMBED_TIMEOUT', /from 1s to 5m/],
+    [{ ...base, PDI_EMBED_RETRIES: '11' }, 'PDI_EMBED_RETRIES', /from 0 to 10/],
+    [{ ...base, PDI_EMBED_QUERY_PREFIX: 'query:\n' }, 'PDI_EMBED_QUERY_PREFIX', /without control characters/],
+    [{ ...base, PDI_EMBED_PASSAGE_PREFIX: 'p'.repeat(101) }, 'PDI_EMBED_PASSAGE_PREFIX', /at most 100 characters/],
+  ];
+  for (const [env, name, problem] of cases) {
+    t.throws(() => loadConfig(env), new ConfigError(name, ''), name);
+    try {
+      loadConfig(env);
+    } catch (err) {
+      t.match((err as Error).message, new RegExp(`^Invalid configuration: ${name} .*${problem.source}`));
+    }
+  }
+});
+
 t.test('when PDI_INGEST_EVERY is a duration, then it is parsed to milliseconds', async (t) => {
   t.equal(loadConfig({ PDI_INGEST_EVERY: '1h' }).ingestEveryMs, 3_600_000);
   t.equal(loadConfig({ PDI_INGEST_EVERY: '15m' }).ingestEveryMs, 900_000);

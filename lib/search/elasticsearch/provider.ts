@@ -103,6 +103,12 @@ export class ElasticsearchProvider implements SearchProvider {
     this.initialized = true;
   }
 
+  /** The embedding dimensions the serving indices record (none before the first index). */
+  async indexedDimensions(): Promise<number[]> {
+    const serving = await this.lifecycle.checkServing();
+    return serving.map((s) => Number(s.meta.embedding_dimension)).filter((d) => Number.isInteger(d) && d > 0);
+  }
+
   private async ensureInit(): Promise<void> {
     if (!this.initialized) await this.init();
   }

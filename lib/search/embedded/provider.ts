@@ -17,6 +17,7 @@ import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
+import { VectorIndex } from './vector-index.js';
 import { TEXT_VERSION, compareCodePoints, likeMatchFor, parseQuery, queryFor, termFor, type SetQuery } from './text.js';
 
 export type { Tuning } from './table-set.js';
@@ -52,8 +53,9 @@ export const DEFAULT_TUNING: Tuning = {
   // Serves the first 12 pages of 100 from the list; deeper pages are ranked by FTS5.
   hotListSize: 1200,
   hotListMax: 2400,
-  // Recall@10 against exact search at 1M documents: 0.947 with 16 (docs/benchmarks.md "Vector search at 1,000,000").
-  vectorProbes: 24,
+  // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
+  vectorDeltaMax: 10_000,
+  vectorExactScope: 20_000,
 };
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
@@ -87,10 +89,7 @@ function damaged(err: unknown): boolean {
  */
 const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
-/** A rebuild or optimize retrains a set's vector lists when it holds this many times the vectors they were trained on. */
-const REBUILD_RETRAIN_GROWTH = 1.5;
-
-/** sqlite-vec's KNN limit (sets of vector layout 1). */
+/** The deepest kNN answered (sqlite-vec's limit, which vector search had before it had a graph). */
 const MAX_KNN = 4096;
 
 interface Candidate {
@@ -111,6 +110,7 @@ export class EmbeddedProvider implements SearchProvider {
   private readonly log: Logger | undefined;
   private readonly pool: ReadPool | null = null;
   private readonly rankings = new RankingCache();
+  private readonly vectors: VectorIndex;
   /** Writes committed on this connection, which SQLite's data_version does not count. */
   private writes = 0;
   private damageLogged = false;
@@ -118,6 +118,12 @@ export class EmbeddedProvider implements SearchProvider {
   constructor(private readonly opts: EmbeddedOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
     this.log = opts.logger?.child({ component: 'search-embedded' });
+    this.vectors = new VectorIndex({
+      file: opts.file === ':memory:' ? null : opts.file,
+      dimension: opts.dimension,
+      exactScope: this.tuning.vectorExactScope,
+      log: (level, msg, extra) => this.log?.[level]({ ...extra }, msg),
+    });
     const readers = opts.readers ?? 0;
     if (readers > 0 && opts.file !== ':memory:') {
       const { file, dimension, embeddingModel } = opts;
@@ -137,8 +143,13 @@ export class EmbeddedProvider implements SearchProvider {
     return this.pool;
   }
 
+  /** Opens the index for writing: a vector index file that is missing or damaged is rebuilt (vector-index.ts). */
   async init(): Promise<void> {
-    this.open();
+    const db = this.open();
+    if (this.read(() => this.vectors.damaged(db))) {
+      this.log?.warn({ file: this.opts.file }, 'the vector index file is missing or damaged; rebuilding it from the stored vectors');
+      this.writeVectorIndex(true);
+    }
   }
 
   async upsert(docs: IndexedDocument[]): Promise<BulkResult> {
@@ -167,6 +178,7 @@ export class EmbeddedProvider implements SearchProvider {
       }
       for (const [set, ctx] of contexts) set.endWrite(ctx);
     });
+    if (this.read(() => this.vectors.delta(this.open(), this.serving())) > this.tuning.vectorDeltaMax) this.writeVectorIndex(false);
     this.debug('upsert', started, { written: valid.length, failed: failed.length });
     return { written: valid.length, failed };
   }
@@ -204,6 +216,8 @@ export class EmbeddedProvider implements SearchProvider {
       n.vectors += ctx.vectors;
     };
     const what = scope === 'all' ? 'every source' : scope;
+    let vectorFile: ReturnType<VectorIndex['write']> = null;
+    const previousFile = this.read(() => this.vectors.snapshot(db)?.file ?? null);
     try {
       for await (const batch of batches) {
         for (const doc of batch) {
@@ -217,13 +231,17 @@ export class EmbeddedProvider implements SearchProvider {
           }
         });
       }
-      // Before the swap, so the new generation serves common terms fast from its first query, and its
-      // vector lists fit what was loaded (trained as it grew, they may be up to 4x too few).
+      // Before the swap, so the new generation serves common terms fast from its first query.
       for (const set of staging.values()) {
         this.write(() => set.optimize());
-        this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
         this.buildHotLists(set);
       }
+      // The vector file of the new generations and the other sources' serving ones, switched to by the swap.
+      vectorFile = this.read(() => {
+        const serving = this.serving();
+        const kept = serving.filter((set) => !staging.has(set.source));
+        return this.vectors.write(db, [...kept, ...staging.values()], false, serving.filter((set) => staging.has(set.source)));
+      });
       this.write(() => {
         if (scope === 'all') {
           for (const set of staging.values()) {
@@ -241,8 +259,10 @@ export class EmbeddedProvider implements SearchProvider {
           db.prepare(`UPDATE generations SET state = 'retired' WHERE source = ? AND state = 'serving'`).run(set.source);
           db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(set.source, set.gen);
         }
+        if (vectorFile) this.vectors.commit(db, vectorFile);
       });
     } catch (err) {
+      this.vectors.discard(vectorFile);
       for (const set of staging.values()) {
         try {
           this.write(() => this.dropGeneration(set.source, set.gen));
@@ -254,6 +274,7 @@ export class EmbeddedProvider implements SearchProvider {
       throw err;
     }
     this.pruneRetired();
+    this.vectors.prune(db, previousFile);
     const bySource = Object.fromEntries([...loaded].map(([source, n]) => [source, n.documents])) as Partial<Record<SourceName, number>>;
     const documents = Object.values(bySource).reduce((x, y) => x + y, 0);
     const index = [...staging.values()].map((set) => set.name).join(',');
@@ -383,10 +404,8 @@ export class EmbeddedProvider implements SearchProvider {
     const k = Math.min(limit + (q.excludeId ? 1 : 0), MAX_KNN);
     const vector = new Float32Array(q.vector);
     const hits = this.read(() => {
-      const candidates: Candidate[] = [];
-      for (const set of this.serving(q.source)) {
-        for (const r of set.knn(vector, k)) candidates.push({ set, rid: r.rid, s: r.distance });
-      }
+      const candidates: Candidate[] = this.vectors.knn(this.open(), this.serving(q.source), vector, k)
+        .map((n) => ({ set: n.set, rid: n.rid, s: n.distance }));
       return candidates
         .sort(compareCandidates)
         .filter((c) => !q.excludeId || sidOf(c) !== q.excludeId)
@@ -442,6 +461,7 @@ export class EmbeddedProvider implements SearchProvider {
 
   async close(): Promise<void> {
     await this.pool?.close();
+    this.vectors.close();
     this.sets.clear();
     this.servingStatement = null;
     this.db?.close();
@@ -449,15 +469,16 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   /**
-   * Housekeeping after large upsert loads (rebuild does this itself): merges the FTS5 segments and builds
-   * the lists of every term found in at least hotMinDf documents of a source.
+   * Housekeeping after large upsert loads (rebuild does this itself): merges the FTS5 segments, builds
+   * the lists of every term found in at least hotMinDf documents of a source, and puts every vector
+   * written since into the vector index's file.
    */
   async optimize(): Promise<void> {
     for (const set of this.read(() => this.serving())) {
       this.write(() => set.optimize());
-      this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
       this.buildHotLists(set);
     }
+    if (this.read(() => this.vectors.delta(this.open(), this.serving())) > 0) this.writeVectorIndex(false);
   }
 
   /**
@@ -572,8 +593,7 @@ export class EmbeddedProvider implements SearchProvider {
     let set = this.sets.get(name);
     if (!set) {
       const db = this.open();
-      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg),
-        this.opts.dimension, (msg, extra) => this.log?.info({ ...extra }, msg));
+      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg));
       this.sets.set(name, set);
     }
     return set;
@@ -634,6 +654,25 @@ export class EmbeddedProvider implements SearchProvider {
     } catch (err) {
       this.log?.warn({ err }, 'could not prune retired generations; will retry on the next rebuild or open');
     }
+  }
+
+  /**
+   * Writes the vector index's next file for the serving sets (`whole`: from the stored vectors alone) and
+   * switches to it. Another writer's switch meanwhile is simply superseded: a file is correct for the
+   * state it was read from, and what was written after is in the delta.
+   */
+  private writeVectorIndex(whole: boolean): void {
+    const db = this.open();
+    const previous = this.read(() => this.vectors.snapshot(db)?.file ?? null);
+    const written = this.read(() => this.vectors.write(db, this.serving(), whole));
+    if (!written) return;
+    try {
+      this.write(() => this.vectors.commit(db, written));
+    } catch (err) {
+      this.vectors.discard(written);
+      throw err;
+    }
+    this.vectors.prune(db, previous);
   }
 
   private buildHotLists(set: TableSet): void {

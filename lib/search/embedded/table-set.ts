@@ -8,7 +8,8 @@ import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverage
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
-import { openVectorStore, type Neighbour, type VectorStore } from './vectors.js';
+import { vectorKey } from './vector-index.js';
+import { openVectorStore, type VectorStore } from './vectors.js';
 
 export interface Tuning {
   /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
@@ -18,8 +19,12 @@ export interface Tuning {
   hotListSize: number;
   /** Inserts may grow a list up to this many entries before it is trimmed back to hotListSize. */
   hotListMax: number;
-  /** Vector lists a knn scans at least (vectors.ts): more finds more of the exact neighbours, slower. */
-  vectorProbes: number;
+  /** Vectors written since the approximate index's file (vector-index.ts) that make the writer write the
+   * next one: each query scans these exactly. */
+  vectorDeltaMax: number;
+  /** A kNN whose sets hold at most this many vectors in the graph scans them exactly: cheaper than asking
+   * the graph deep enough to find k of a narrow filter. */
+  vectorExactScope: number;
 }
 
 /** A ranked match: row id and FTS5 bm25() value (negative, smaller is better). */
@@ -47,8 +52,6 @@ export class WriteContext {
   removed = 0;
   /** Net change in stored vectors. */
   vectors = 0;
-  /** The part of `vectors` the vector store has been told of (endWrite). */
-  vectorsReported = 0;
 }
 
 /** How a `_docs` column holds a field of the document: arrays and objects as JSON text. */
@@ -96,13 +99,11 @@ export class TableSet {
     readonly textVersion: number,
     private readonly tuning: Tuning,
     private readonly warn: (msg: string, extra?: object) => void,
-    dimension: number,
-    info: (msg: string, extra?: object) => void,
   ) {
     this.statements = new Statements(db);
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
-    this.vectors = openVectorStore(db, name, dimension, tuning.vectorProbes, info);
+    this.vectors = openVectorStore(db, name);
     this.hot = `"${name}_hot"`;
     this.hotlist = `"${name}_hotlist"`;
   }
@@ -124,10 +125,6 @@ export class TableSet {
   }
 
   endWrite(ctx: WriteContext): void {
-    if (ctx.vectors !== ctx.vectorsReported) {
-      this.vectors.afterWrite(ctx.vectors - ctx.vectorsReported);
-      ctx.vectorsReported = ctx.vectors;
-    }
     for (const [term, meta] of ctx.hot) {
       if (!meta.dirty) continue;
       if (meta.n > this.tuning.hotListMax) this.trim(term, meta);
@@ -247,7 +244,12 @@ export class TableSet {
     const text = docText(rowToStored(row), this.textVersion);
     this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`)
       .run(row.rid, text.title.join(' '), text.body.join(' '));
-    ctx.vectors -= this.vectors.remove(row.rid);
+    const seq = this.vectors.remove(row.rid);
+    if (seq !== null) {
+      ctx.vectors -= 1;
+      // The approximate index's next file leaves it out (vector-index.ts).
+      if (seq > 0) this.st('INSERT INTO vector_removed (key) VALUES (?)').run(vectorKey(this, seq));
+    }
     this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
     if (ctx.hot.size) {
       for (const term of new Set([...text.title, ...text.body])) {
@@ -442,10 +444,6 @@ export class TableSet {
     const rids = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey < ? ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true)
       .pluck().all(bound, limit, offset) as bigint[];
     return { total, rids };
-  }
-
-  knn(vector: Float32Array, k: number): Neighbour[] {
-    return this.vectors.knn(vector, k);
   }
 
   embedding(rid: bigint): number[] | null {
