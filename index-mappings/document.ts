@@ -71,14 +71,14 @@ export interface FeedEntry {
   doc: NormalizedDocument;
 }
 
-/** The metadata fields every listing shows (contract 2.2). */
+/** The metadata fields every listing shows (docs/openapi.json DocumentMetadata). */
 export const METADATA_FIELDS = [
   'source_id', 'source', 'country', 'title', 'doc_type', 'doc_category',
   'published_at', 'source_url', 'language', 'quality_score',
 ] as const;
 
 /**
- * The metadata record of contract 2.2: METADATA_FIELDS in that order (Elasticsearch stores its JSON,
+ * The metadata record (docs/openapi.json DocumentMetadata): METADATA_FIELDS in that order (Elasticsearch stores its JSON,
  * and recordTieFields relies on source_id coming first). The one place the record is cut from a document.
  */
 export function metadataOf(doc: Pick<NormalizedDocument, (typeof METADATA_FIELDS)[number]>): Record<string, unknown> {

@@ -36,6 +36,10 @@ export interface Config {
   /** The answer generator of POST /v1/ask (PDI_LLM_URL + PDI_LLM_KEY), or null for the placeholder answer. */
   llm: { url: string; key: string; timeoutMs: number } | null;
   webhookAllowPrivate: boolean;
+  /** A webhook attempt's whole-request deadline (PDI_WEBHOOK_TIMEOUT, default 10s). */
+  webhookTimeoutMs: number;
+  /** Active alert profiles one organization may hold (PDI_MAX_ALERT_PROFILES); past it, 409. */
+  maxAlertProfiles: number;
   demo: boolean;
   ingestEveryMs: number | null;
   /** Reports generated at once (PDI_REPORT_CONCURRENCY). */
@@ -188,6 +192,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('PDI_ADMIN_TOKEN', `must be at least ${MIN_ADMIN_TOKEN} characters (e.g. openssl rand -hex 24), got ${adminToken.length}`);
   }
 
+  const hookTimeout = text(env, 'PDI_WEBHOOK_TIMEOUT') ?? '10s';
+  const webhookTimeoutMs = parseDuration(hookTimeout);
+  if (webhookTimeoutMs === null || webhookTimeoutMs > 60_000) {
+    throw new ConfigError('PDI_WEBHOOK_TIMEOUT', `must be a duration from 1s to 60s, such as 10s, got "${hookTimeout}"`);
+  }
+
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -211,6 +221,10 @@ export function loadConfig(env: Env = process.env): Config {
     askModels: [...new Set(askModels)],
     llm: llm(env),
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs,
+    // Each profile without filters records a delivery per channel for every new document: 100 of them
+    // made 73,000 rows from one demo ingest.
+    maxAlertProfiles: integer(env, 'PDI_MAX_ALERT_PROFILES', 25, 1, 10_000),
     demo: flag(env, 'PDI_DEMO', true),
     ingestEveryMs,
     reportConcurrency: integer(env, 'PDI_REPORT_CONCURRENCY', 2, 1, 16),

@@ -73,7 +73,7 @@ export interface EntityAggregate {
   last_seen: string | null;
   total_contract_value: number;
   counterparties: Counterparty[];
-  /** Metadata records (contract 2.2) with `relevance` in 0..1, most relevant first, then newest. */
+  /** Metadata records with `relevance` in 0..1, most relevant first, then newest. */
   matches: Record<string, unknown>[];
   limit: number;
   offset: number;

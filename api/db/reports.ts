@@ -1,4 +1,4 @@
-// Due-diligence reports of organizations (contract 2.6, 3.1): the rows the routes read and the report
+// Due-diligence reports of organizations (docs/api.md "Due-diligence reports"): the rows the routes read and the report
 // job writes. Every read is scoped to an organization: another organization's report is not found.
 import type { IdentifierType } from '../../lib/identifiers.js';
 import type { Db } from './database.js';

@@ -1,5 +1,5 @@
 // The documents a report is about: the one place that decides which documents belong to an entity.
-// The entity resolver (ingest/state/entities.ts, the index written at ingest) names them, with the
+// The entity resolver (ingest/state/entity-index.ts, the index written at ingest) names them, with the
 // names and ΑΦΜs the entity goes by; the full documents are read from the search engine. Both on
 // reader threads, in the report's turn (ReadOptions.tenant) among the API's reads.
 import { parseEntityQuery } from '../../lib/entities.js';

@@ -33,3 +33,11 @@ export function searchBody(query: string, records: Buffer[], total: number, limi
   parts.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset}}`));
   return Buffer.concat(parts);
 }
+
+const CLOSE = Buffer.from('}');
+
+/** A JSON object's bytes (a metadata record) with one more string field at its end, without parsing it. */
+export function withStringField(record: Buffer, name: string, value: string): Buffer {
+  const end = record.lastIndexOf(CLOSE);
+  return Buffer.concat([record.subarray(0, end), Buffer.from(`${end > 1 ? ',' : ''}${JSON.stringify(name)}:${JSON.stringify(value)}}`)]);
+}

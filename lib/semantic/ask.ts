@@ -30,7 +30,7 @@ export interface AskSource {
   source_id: string;
   source: string;
   title: string;
-  /** The original at its publisher: what the MCP tool's reader cites (POST /v1/ask shows contract 2.5's four fields). */
+  /** The original at its publisher: what the MCP tool's reader cites (POST /v1/ask shows the four source fields). */
   source_url: string;
   relevance: number;
 }

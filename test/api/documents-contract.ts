@@ -58,7 +58,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
     const pro = app.key('pro');
     const ent = app.key('enterprise');
 
-    t.test('when searching, then results are metadata records with total, query, limit and offset', async (t) => {
+    t.test('when searching, then results are metadata records with a snippet, and total, query, limit and offset', async (t) => {
       const res = await app.request(`/v1/search?q=${encodeURIComponent('σύμβαση')}&limit=5`, { key: pro });
       t.equal(res.status, 200);
       t.equal(res.body.query, 'σύμβαση');
@@ -66,7 +66,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       t.equal(res.body.offset, 0);
       t.ok(res.body.total >= 12, `total ${res.body.total}`);
       t.equal(res.body.results.length, 5);
-      for (const r of res.body.results) t.same(Object.keys(r).sort(), METADATA_KEYS);
+      for (const r of res.body.results) t.same(Object.keys(r).sort(), [...METADATA_KEYS, 'snippet'].sort());
       t.match(res.headers.get('content-type'), /^application\/json/);
       // The body is the canonical serialisation of what it holds, whether the engine's records were
       // copied into it as they are (Elasticsearch) or serialised from objects (embedded).
@@ -205,7 +205,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         t.same(Object.keys(d).sort(), [...METADATA_KEYS, '_upgrade_hint'].sort());
         t.match(d._upgrade_hint, /Pro/);
       }
-      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (contract 4.1: each response)');
+      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (each Free response does)');
     });
 
     t.test('when a Free key gets an empty page, then the response still carries the upgrade hint; Pro gets none', async (t) => {

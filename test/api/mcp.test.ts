@@ -81,7 +81,10 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   t.equal(found.total, 3);
   t.equal(found.results.length, 2);
   const first = found.results[0];
-  t.match(first, { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+  t.match(first, { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\//, snippet: /υπηρεσιών <mark>καθαριότητας<\/mark> στην/ });
+  const dated = await call(t, client, 'search_documents', { query: 'καθαριότητας', sort: 'date', since: '2024-05-01', until: '2024-05-01' });
+  t.equal(dated.total, 3, 'published within the day');
+  t.equal((await call(t, client, 'search_documents', { query: 'καθαριότητας', since: '2024-05-02' })).total, 0, 'none after it');
 
   const doc = await call(t, client, 'get_document', { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', max_chars: 1000 });
   t.match(doc, { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', source_url: 'https://example.org/diavgeia/ΑΔΑ0ΜΤΛ-ΒΓΔ', content_truncated: true });
@@ -107,6 +110,9 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   const outOfRange = (await client.callTool({ name: 'search_documents', arguments: { query: 'x', limit: 5000 } })) as CallToolResult;
   t.equal(outOfRange.isError, true);
   t.match(outOfRange.content[0], { type: 'text', text: /limit/ });
+  const badDay = (await client.callTool({ name: 'search_documents', arguments: { query: 'x', since: '2024-02-30' } })) as CallToolResult;
+  t.equal(badDay.isError, true);
+  t.match(badDay.content[0], { type: 'text', text: 'since must be a date YYYY-MM-DD' });
   const missing = (await client.callTool({ name: 'get_document', arguments: { source_id: 'diavgeia:NOPE' } })) as CallToolResult;
   t.equal(missing.isError, true);
   t.match(missing.content[0], { type: 'text', text: 'Document not found: diavgeia:NOPE' });
@@ -116,9 +122,9 @@ t.test('when an Enterprise key connects over HTTP, then the SDK client lists the
   const app = await seeded(t);
   const key = app.key('enterprise');
   await everyTool(t, await connect(t, httpTransport(app, key)));
-  // Nine tool calls, each counted once (listing the tools and initializing count nothing).
+  // Twelve tool calls, each counted once (listing the tools and initializing count nothing).
   const usage = await app.request('/v1/usage', { key });
-  t.equal(usage.body.daily_used, 9 + 1);
+  t.equal(usage.body.daily_used, 12 + 1);
 });
 
 t.test('when an Enterprise key connects over stdio (pdi mcp --key), then the same six tools answer', async (t) => {

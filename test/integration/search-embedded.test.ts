@@ -159,7 +159,8 @@ t.test('when a document has several text values, then the body has one gap betwe
   t.same(docText(d, 4).body, [...docText(d, 3).body, VALUE_GAP, `${LATIN_MARK}anem`],
     'version 4: then the Latin keys of each entity name (of 3 letters or more)');
   t.same(docText(d, 4).title, [...docText(d, 3).title, VALUE_GAP, `${LATIN_MARK}adia`]);
-  t.throws(() => docText(d, 5), /unknown text version 5/);
+  t.same(docText(d, 5), docText(d, 4), 'version 5: the same for a source that writes no labels');
+  t.throws(() => docText(d, 6), /unknown text version 6/);
 
   const file = newFile();
   const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: 1 } });

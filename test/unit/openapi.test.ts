@@ -1,4 +1,4 @@
-// Keeps docs/openapi.json true to the code and to the contract (shared/spec/api-v1.md + decisions.md):
+// Keeps docs/openapi.json true to the code and to the API contract:
 // structure, the route table (CONTRACT_ROUTES + the public route), tiers, limits, error bodies, and — against the
 // app running in-process — the tier gates and the response shapes of the routes that are built.
 import fs from 'node:fs';
@@ -376,7 +376,7 @@ t.test('when limit parameters are read, then min, max and default equal the cont
     t.same({ type: p?.schema?.type, min: p?.schema?.minimum, max: p?.schema?.maximum, default: p?.schema?.default },
       { type: 'integer', ...want }, `${key} limit`);
     if (key === 'GET /v1/similar/{source_id}') {
-      t.equal(param(op(key), 'offset'), undefined, 'similar is not paged: no offset (contract 4.1)');
+      t.equal(param(op(key), 'offset'), undefined, 'similar is not paged: no offset');
       continue;
     }
     const off = param(op(key), 'offset');

@@ -1,5 +1,5 @@
 // One Diavgeia decision → one NormalizedDocument. Money, ΑΦΜ and CPV sit in `extraFieldValues`, whose keys
-// depend on the decision type (research/sources.md §1.1); docs/ingest-procurement-sources.md lists the choices.
+// depend on the decision type (docs/upstream-sources.md §1.1); docs/ingest-procurement-sources.md lists the choices.
 import type { Amount, NormalizedDocument } from '../../../index-mappings/document.js';
 import { extractIdentifiers, normalizeAda, validAfm } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';

@@ -1,4 +1,4 @@
-// Upstream shapes of the ΚΗΜΔΗΣ open-data API (research/sources.md §1.3). Only the fields we read are
+// Upstream shapes of the ΚΗΜΔΗΣ open-data API (docs/upstream-sources.md §1.3). Only the fields we read are
 // typed; everything is optional because the five resources share most, not all, keys.
 
 export interface KeyValue {

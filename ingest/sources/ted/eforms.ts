@@ -1,5 +1,5 @@
 // Reads the facts we index out of an eForms UBL notice (as parse.ts builds it). Element paths follow the
-// OP-TED eForms SDK examples (research/sources.md §1.2); organisations are referenced by ORG-… ids and
+// OP-TED eForms SDK examples (docs/upstream-sources.md §1.2); organisations are referenced by ORG-… ids and
 // resolved in efext:EformsExtension/efac:Organizations.
 import type { Amount } from '../../../index-mappings/document.js';
 import { validAfm } from '../../../lib/identifiers.js';

@@ -9,6 +9,7 @@ import { dateOnlyToIso } from '../../../lib/clock.js';
 import { formatAmount, roundMoney, toNumber, uniq } from '../values.js';
 import { isNutsCode, iso3ToIso2, lang3to1, normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
+import { TED_CATEGORY_LABELS } from '../../../index-mappings/searched-text.js';
 import type { TedSearchNotice } from './types.js';
 
 export interface Party {
@@ -69,15 +70,6 @@ export function tedCategory(noticeType: string | null, formType: string | null):
     default: return 'notice';
   }
 }
-
-const CATEGORY_LABEL: Record<string, string> = {
-  tender_notice: 'Contract notice',
-  award: 'Contract award notice',
-  modification: 'Contract modification notice',
-  prior_information: 'Prior information notice',
-  correction: 'Correction notice',
-  company_registration: 'Company registration notice',
-};
 
 // ------------------------------------------------------------------------------ search API notices
 
@@ -216,7 +208,7 @@ export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
 
   const lines: string[] = [title];
   if (f.englishTitle) lines.push(`Title (English): ${f.englishTitle}`);
-  lines.push(`Notice: ${CATEGORY_LABEL[category] ?? 'Notice'} (${docType})${pubno ? `, publication number ${pubno}` : ''}${f.noticeId ? `, notice id ${f.noticeId}` : ''}`);
+  lines.push(`Notice: ${TED_CATEGORY_LABELS[category] ?? 'Notice'} (${docType})${pubno ? `, publication number ${pubno}` : ''}${f.noticeId ? `, notice id ${f.noticeId}` : ''}`);
   lines.push(`Published: ${f.publishedAt.slice(0, 10)}`);
   if (f.description) lines.push(f.description);
   for (const b of buyers) lines.push(`Buyer: ${partyLine(b)}`);
@@ -230,7 +222,7 @@ export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
   for (const lot of f.lots) lines.push(`Lot ${lot}`);
   if (f.modification) lines.push(`Modification: ${f.modification}`);
 
-  const summary = [`${CATEGORY_LABEL[category] ?? 'Notice'} ${id}: ${truncate(title, 200).replace(/[.\s]+$/, '')}`];
+  const summary = [`${TED_CATEGORY_LABELS[category] ?? 'Notice'} ${id}: ${truncate(title, 200).replace(/[.\s]+$/, '')}`];
   if (buyers.length) summary.push(`buyer ${truncate(buyers.map((b) => b.name).join(', '), 150)}`);
   if (winners.length) summary.push(`winner ${truncate(winners.map((w) => w.name).join(', '), 150)}`);
   if (f.amount) summary.push(formatAmount(f.amount));

@@ -12,7 +12,8 @@ import type {
   SearchResult, TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
-import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, ridWindow } from './keys.js';
+import { publishedWindow } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
@@ -300,19 +301,23 @@ export class EmbeddedProvider implements SearchProvider {
       if (!sq) queries.set(set.textVersion, (sq = queryFor(items, set.textVersion)));
       return sq;
     };
-    const lists = Number.isFinite(this.tuning.hotMinDf);
+    const window = publishedWindow(q.since, q.until);
+    const rids = window && ridWindow(window.afterMs, window.beforeMs);
+    // The common-term lists rank a term by score over all of a set's documents: a window or the date
+    // order leaves them aside.
+    const lists = Number.isFinite(this.tuning.hotMinDf) && rids === null && q.sort !== 'date';
     const k = offset + limit;
     // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
     // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
-    // of a broad prefix (`προμηθ*` matches ~70% of documents).
-    const constant = items.every((item) => item.kind === 'prefix');
+    // of a broad prefix (`προμηθ*` matches ~70% of documents). By date: that order is the one asked for.
+    const constant = items.every((item) => item.kind === 'prefix') || q.sort === 'date';
     const maintain: { set: TableSet; term: string }[] = [];
     const result = this.read(() => {
       const sets = this.serving(q.source);
       // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
       // pages neither read nor keep a ranking.
       const paging = offset > 0
-        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant]), version: this.indexVersion() }
+        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, window]), version: this.indexVersion() }
         : null;
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
@@ -328,7 +333,7 @@ export class EmbeddedProvider implements SearchProvider {
           parts.push({ set, count: hot.total, top: hot.top });
           continue;
         }
-        const count = set.count(match);
+        const count = set.count(match, rids);
         if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push({ set, term: single! });
         // A fresh list certifies about hotListSize minus the ties at its cut; a stale one that fails on the
         // first half is worth rebuilding (deeper pages simply stay on FTS5).
@@ -346,7 +351,7 @@ export class EmbeddedProvider implements SearchProvider {
         if (!count) continue;
         if (!top) this.counters.rankedByFts += 1;
         const { match } = queryOf(set);
-        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(depth, count)) : set.rank(match, Math.min(depth, count)));
+        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(depth, count), rids) : set.rank(match, Math.min(depth, count), rids));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
       candidates.sort(compareCandidates);

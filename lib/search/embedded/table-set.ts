@@ -5,7 +5,7 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
-import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
 import { vectorKey } from './vector-index.js';
@@ -284,23 +284,36 @@ export class TableSet {
     return decodeAverages(block);
   }
 
-  count(match: string): number {
+  /** Matches of `match`, those with a row id in `rids` when given (a published_at window, keys.ts ridWindow). */
+  count(match: string, rids: RidWindow | null = null): number {
+    if (rids) {
+      return Number(this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ?`, true)
+        .pluck().get(match, rids.from, rids.to) as bigint);
+    }
     return this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ?`).pluck().get(match) as number;
   }
 
   /** The best `k` matches by bm25 (title weighted), ties by row id (= published_at desc, source_id asc). */
-  rank(match: string, k: number): Ranked[] {
+  rank(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
     if (k <= 0) return [];
-    return this.st(
-      `SELECT rowid AS rid, bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)}) AS s
-         FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`,
-      true,
-    ).all(match, k) as Ranked[];
+    const score = `bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)})`;
+    if (rids) {
+      return this.st(
+        `SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY s, rid LIMIT ?`,
+        true,
+      ).all(match, rids.from, rids.to, k) as Ranked[];
+    }
+    return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`, true)
+      .all(match, k) as Ranked[];
   }
 
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */
-  firstInOrder(match: string, k: number): Ranked[] {
+  firstInOrder(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
     if (k <= 0) return [];
+    if (rids) {
+      return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?`, true)
+        .all(match, rids.from, rids.to, k) as Ranked[];
+    }
     return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY rowid LIMIT ?`, true)
       .all(match, k) as Ranked[];
   }

@@ -13,16 +13,17 @@
 import { fold } from '../../greek.js';
 import { stem } from '../../stem.js';
 import { exonymOf, latinKeysOf, latinPhraseKeys } from '../latin-names.js';
-import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { searchedContent, searchedSummary, type SearchedFields } from '../../../index-mappings/searched-text.js';
 import { readQuery } from '../query-text.js';
 
 /**
  * The version new table sets are written with. 1: body values joined, so a phrase could run from one
  * value into the next; 2: VALUE_GAP between them; 3: words stemmed (stem.ts), each column followed by
  * the unstemmed words marked with RAW_MARK, for prefixes; 4: the Latin keys of the Greek words of the
- * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body.
+ * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body;
+ * 5: the content and summary as searched (index-mappings/searched-text.ts), without a source's labels.
  */
-export const TEXT_VERSION = 4;
+export const TEXT_VERSION = 5;
 
 /**
  * A token between two values of the body column (content, summary, each entity name), so that a quoted
@@ -112,14 +113,14 @@ export interface DocText {
   body: string[];
 }
 
-type TextFields = Pick<IndexedDocument, 'title' | 'content' | 'summary' | 'entities'>;
-
 /** The tokens of `doc` as a table set of text `version` indexes them. */
-export function docText(doc: TextFields, version: number): DocText {
-  const values = [doc.content ?? '', doc.summary ?? '', ...(doc.entities?.names ?? [])];
+export function docText(doc: SearchedFields, version: number): DocText {
+  // From version 5, the content and summary as searched (searched-text.ts: a source's labels left out).
+  const [content, summary] = version >= 5 ? [searchedContent(doc), searchedSummary(doc)] : [doc.content ?? '', doc.summary ?? ''];
+  const values = [content, summary, ...(doc.entities?.names ?? [])];
   const title = indexTokens(doc.title ?? '');
   if (version === 1) return { title, body: indexTokens(values.join('\n')) };
-  if (version < 2 || version > 4) throw new Error(`unknown text version ${version}`);
+  if (version < 2 || version > 5) throw new Error(`unknown text version ${version}`);
   const body: string[] = [];
   for (const value of values) {
     const tokens = indexTokens(value);

@@ -180,7 +180,7 @@ t.test('when a timestamp comes in epoch seconds instead of milliseconds, then it
 });
 
 t.test('when a decision links other decisions and names foreign or invalid AFMs, then ADAs are kept and bad AFMs dropped', async (t) => {
-  // Built in the documented Β.2.2 shape (research/sources.md §1.1), with links added as the API carries them.
+  // Built in the documented Β.2.2 shape (docs/upstream-sources.md §1.1), with links added as the API carries them.
   const decision = {
     protocolNumber: '2522',
     subject: 'ΠΛΗΡΩΜΗ ΠΟΣΟΥ 104.354,00€ ΓΙΑ ΤΟ ΕΡΓΟ 2010ΝΑ04980000 (σχετ. ΑΔΑ 4AΓΤΛ-8)',

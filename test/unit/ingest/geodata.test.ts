@@ -1,5 +1,5 @@
 // No recorded geodata.gov.gr response exists (fixtures/README.md); these bodies follow the CKAN action API
-// envelope of research/sources.md §1.6 (`{help, success, result:{count, results}}`) and CKAN's dataset fields.
+// envelope of docs/upstream-sources.md §1.6 (`{help, success, result:{count, results}}`) and CKAN's dataset fields.
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { geodata } from '../../../ingest/sources/geodata/index.js';

@@ -1,5 +1,5 @@
 // No recorded RAE GeoJSON exists (fixtures/README.md); the feature below is the documented one of
-// research/sources.md §1.7 (property names and values as captured in 2026; id and coordinates illustrative).
+// docs/upstream-sources.md §1.7 (property names and values as captured in 2026; id and coordinates illustrative).
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { diffSnapshots, hashFeature, rae, snapshotOf } from '../../../ingest/sources/rae/index.js';

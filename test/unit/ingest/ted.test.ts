@@ -1,12 +1,13 @@
 // TED fixtures from ../shared/fixtures/ted: a trimmed Search API v3 response (two Swedish notices) and
 // the OP-TED eForms SDK example notices (made-up buyers, no publication number). Greek-buyer inputs
-// that no real record covers are built here in the documented formats (research/sources.md §1.2).
+// that no real record covers are built here in the documented formats (docs/upstream-sources.md §1.2).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { ted } from '../../../ingest/sources/ted/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
+import { searchedContent, searchedSummary } from '../../../index-mappings/searched-text.js';
 import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
 
 skipWithoutFixtures();
@@ -68,7 +69,7 @@ t.test('when the second search notice is normalized, then its per-lot estimate b
 });
 
 t.test('when a Greek award notice comes from the search API, then country, type, parties and value are set', async (t) => {
-  // The documented API-v3 shape (research/sources.md §1.2), with a Greek title map added.
+  // The documented API-v3 shape (docs/upstream-sources.md §1.2), with a Greek title map added.
   const response = {
     notices: [{
       'publication-number': '00654321-2023', 'notice-identifier': '66666666-7777-8888-9999-000000000000',
@@ -259,4 +260,17 @@ t.test('when a notice has neither id nor date, then normalize throws MalformedRe
   t.throws(() => ted.normalize({ 'publication-number': '449657-2026' }), MalformedRecordError);
   t.throws(() => ted.normalize({ foo: 1 }), MalformedRecordError);
   t.throws(() => ted.normalize([]), MalformedRecordError);
+});
+
+t.test('when a real notice is searched, then its labels are left out and their values kept', async (t) => {
+  const doc = ted.normalize(ted.parse(fixture('search_v3_response_trimmed.json'))[0]!.record);
+  const searched = searchedContent(doc);
+  t.equal(searched.split('\n').length, doc.content.split('\n').length, 'a line for each line');
+  t.notMatch(searched, /Title \(English\)|Notice|Published|Buyer|CPV:/);
+  t.match(searched, /^Sweden – Communication software package – Stöd för visselblåsarärenden$/m);
+  t.match(searched, /^notice 449657-2026$/m);
+  t.match(searched, /^Falu kommun$/m);
+  t.match(searched, /^48510000, 48900000, 72000000, 79400000$/m);
+  t.equal(searchedSummary(doc), '', 'the summary repeats the title, buyers and value after a label');
+  t.equal(searchedContent({ ...doc, source: 'kimdis' }), doc.content, 'other sources as they are');
 });
