@@ -1,5 +1,6 @@
 // A report thread (render.ts): collects the documents the owner streams to it, then builds report_json
 // and renders the PDF, the seconds of CPU a large entity costs, away from the API's event loop.
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { StoredDocument } from '../search/provider.js';
 import { buildReport } from './build.js';
@@ -7,6 +8,9 @@ import { renderPdf } from './pdf.js';
 import type { RenderMessage, RenderReply } from './render.js';
 
 const port = parentPort!;
+// Background work: the thread yields the cores to the API's own threads (a Linux nice value is per
+// thread). Off the event loop alone, three reports on two cores still slowed /healthz by taking the CPU.
+os.setPriority(10);
 const documents: StoredDocument[] = [];
 
 port.on('message', (message: RenderMessage) => {
