@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { defaultModelDir, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { SearchHit } from '../../lib/search/provider.js';
 import { FUSION_DEPTH, retrieve } from '../../lib/semantic/ask.js';
-import { reciprocalRankFusion } from '../../lib/semantic/fusion.js';
+import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { demoRecords, indexedEngine, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
 
@@ -29,21 +29,18 @@ type Variant = (legs: Legs) => string[];
 const id = (h: SearchHit) => h.doc.source_id;
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
-const rrf = (textWeight: number): Variant => ({ text, semantic }) =>
-  reciprocalRankFusion([semantic, text], id, [1, textWeight]).map((f) => id(f.item));
-
-/** Each leg's scores over its best, summed with weight `alpha` on the semantic one (CombSUM). */
-const combSum = (alpha: number): Variant => ({ text, semantic }) => {
+/** Reciprocal rank fusion (Cormack et al. 2009, k = 60), semantic weighing 1: what ask shipped before. */
+const rrf = (textWeight: number): Variant => ({ text, semantic }) => {
   const sum = new Map<string, number>();
-  const add = (hits: SearchHit[], w: number) => {
-    const top = hits[0]?.score ?? 1;
-    const low = hits[hits.length - 1]?.score ?? 0;
-    for (const h of hits) sum.set(id(h), (sum.get(id(h)) ?? 0) + w * (top > low ? (h.score - low) / (top - low) : 1));
-  };
-  add(semantic, alpha);
-  add(text, 1 - alpha);
+  for (const [hits, w] of [[semantic, 1], [text, textWeight]] as const) {
+    hits.forEach((h, rank) => sum.set(id(h), (sum.get(id(h)) ?? 0) + w / (60 + rank + 1)));
+  }
   return [...sum].sort((a, b) => b[1] - a[1]).map(([k]) => k);
 };
+
+/** Each leg's scores min-max scaled, summed with weight `alpha` on the semantic one (fusion.ts scoreFusion). */
+const combSum = (alpha: number): Variant => ({ text, semantic }) =>
+  scoreFusion([{ hits: semantic, weight: alpha }, { hits: text, weight: 1 - alpha }], id, (h) => h.score).map((f) => id(f.item));
 
 /** RRF at half weight, its first 30 re-ranked by the question's cosine to each document plus `beta` × BM25 over the best. */
 const rerank30 = (beta: number, vectors: Map<string, number[]>): Variant => (legs) => {
@@ -54,13 +51,10 @@ const rerank30 = (beta: number, vectors: Map<string, number[]>): Variant => (leg
   return [...head.map((h) => h.k), ...fused.slice(30)];
 };
 
-/** `fuse`, with the full-text leg's first hit put at place `at` (1-based) of the top ten when it is not in it. */
+/** `fuse`, with the full-text leg's first hit moved up to place `at` when it is below (fusion.ts keepWithin). */
 const pinText = (fuse: Variant, at = K): Variant => (legs) => {
-  const fused = fuse(legs);
-  const first = legs.text[0] && id(legs.text[0]);
-  if (!first || fused.slice(0, K).includes(first)) return fused;
-  const rest = fused.filter((k) => k !== first);
-  return [...rest.slice(0, at - 1), first, ...rest.slice(at - 1)];
+  const fused = fuse(legs).map((k) => ({ item: k, score: 0, relevance: 0 }));
+  return keepWithin(fused, (k) => k, legs.text[0] && id(legs.text[0]), at).map((f) => f.item);
 };
 
 const model = await ModelEmbedder.load(process.env.PDI_MODEL_DIR ?? defaultModelDir());
