@@ -49,6 +49,7 @@ export interface Counters {
   rankedByFts: number;
   listsBuilt: number;
   fromRanking: number;
+  pruned: number;
 }
 
 export interface ReadRequest {

@@ -5,7 +5,7 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
-import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWindow, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
 import { vectorKey } from './vector-index.js';
@@ -305,6 +305,45 @@ export class TableSet {
     }
     return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`, true)
       .all(match, k) as Ranked[];
+  }
+
+  /**
+   * The best `k` of the matches whose row id is in `rids`, as rank() scores them: FTS5 walks every match
+   * but scores only these (`+rowid` keeps the filter out of FTS5, which would otherwise start one
+   * search, with its IDF scans, per id).
+   */
+  rankAmong(match: string, rids: Iterable<bigint>, k: number, window: RidWindow | null = null): Ranked[] {
+    if (k <= 0) return [];
+    const { from, to } = window ?? ridWindow(null, null);
+    return this.st(
+      `SELECT rowid AS rid, bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)}) AS s
+         FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? AND +rowid IN (SELECT value FROM json_each(?))
+         ORDER BY s, rid LIMIT ?`,
+      true,
+    ).all(match, from, to, `[${[...rids].join(',')}]`, k) as Ranked[];
+  }
+
+  /** Row ids of the first `limit` matches, in row-id order. */
+  matchIds(match: string, limit: number): bigint[] {
+    return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
+  }
+
+  /** Entries in `term`'s common-term list (usable or not), or null without one. */
+  listSize(term: string): number | null {
+    return (this.st(`SELECT n FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined) ?? null;
+  }
+
+  /**
+   * A term's list (its first `limit` entries in cost order), for bounds (pruned.ts): the entries, its document frequency, and the least cost
+   * (at today's avgdl) a document outside it can have: null when the list holds every document with the
+   * term. Null without a list that holds what it says (none, or stale).
+   */
+  listImpacts(term: string, avg: number, limit: number | null = null): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
+    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
+      { df: number; a0: number; theta: number | null; n: number } | undefined;
+    if (!h || (h.theta === null && h.n !== h.df)) return null;
+    const e = this.hotEntries(term, limit);
+    return { df: h.df, rid: e.rid, f: e.f, dl: e.dl, outsideCost: h.theta === null ? null : h.theta * Math.min(1, h.a0 / avg) };
   }
 
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */

@@ -227,6 +227,27 @@ export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
   };
 }
 
+/** One phrase of a MATCH string, as pruned ranking (pruned.ts) bounds it: `term` when it is one plain term. */
+export interface RankPhrase {
+  phrase: string;
+  term: string | null;
+}
+
+/**
+ * The phrases of `items`' MATCH string on a set of text `version`, when each clause is one phrase (no
+ * prefix, no Latin alternatives): pruned ranking needs a bound per phrase. Null otherwise.
+ */
+export function rankPhrases(items: QueryItem[], version = TEXT_VERSION): RankPhrase[] | null {
+  const out = new Map<string, RankPhrase>();
+  for (const item of items) {
+    if (item.kind === 'prefix') return null;
+    const clause = clauseOf(item, version);
+    if (clause.startsWith('(')) return null;
+    out.set(clause, { phrase: clause, term: item.kind === 'term' ? termFor(item.token, version) : null });
+  }
+  return [...out.values()];
+}
+
 function clauseOf(item: QueryItem, version: number): string {
   if (item.kind === 'prefix') {
     return version >= 3 ? `("${item.token}"* OR "${RAW_MARK}${item.token}"*)` : `"${item.token}"*`;
@@ -257,7 +278,12 @@ export function termFor(token: string, version: number): string {
 
 /** The FTS5 MATCH ORing `words` (likeWords) on a table set of text `version`. */
 export function likeMatchFor(words: string[], version: number): string {
-  return [...new Set(words.map((w) => termFor(w, version)))].map((t) => `"${t}"`).join(' OR ');
+  return likeTerms(words, version).map((t) => `"${t}"`).join(' OR ');
+}
+
+/** The distinct terms likeMatchFor ORs, in its order. */
+export function likeTerms(words: string[], version: number): string[] {
+  return [...new Set(words.map((w) => termFor(w, version)))];
 }
 
 /** Compares strings by Unicode code point, which is UTF-8 byte order: SQLite's BINARY collation and

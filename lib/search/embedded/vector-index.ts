@@ -172,7 +172,9 @@ export class VectorIndex {
   write(db: Database, sets: TableSet[], whole: boolean, leaving: TableSet[] = []): { snap: Snapshot; removedUpTo: number } | null {
     if (!this.opts.file) return null;
     const started = performance.now();
-    const keyed = sets.filter((set) => set.vectors.keyed);
+    // In catalogue order, each set in seq order, added on one thread: the same stored vectors give the
+    // same graph, so a file rebuilt after a loss answers as the lost one did (a whole build's).
+    const keyed = sets.filter((set) => set.vectors.keyed).sort((a, b) => SOURCE_NAMES.indexOf(a.source) - SOURCE_NAMES.indexOf(b.source));
     const current = this.snapshot(db);
     const names = new Set([...keyed, ...leaving].map((set) => set.name));
     const incremental = !whole && current !== null && Object.keys(current.sets).every((name) => names.has(name)) && !this.damaged(db);
@@ -193,7 +195,7 @@ export class VectorIndex {
     const matrix = new Float32Array(BATCH * d);
     let n = 0;
     const flush = () => {
-      if (n) index.add(keys.subarray(0, n), matrix.subarray(0, n * d), 0);
+      if (n) index.add(keys.subarray(0, n), matrix.subarray(0, n * d), 1);
       added += n;
       n = 0;
     };
