@@ -16,7 +16,7 @@ const port = parentPort!;
 const logger = options.logLevel ? pino({ level: options.logLevel, base: undefined }, { write: (line: string) => port.postMessage({ log: line }) }) : undefined;
 const provider = options.index ? new EmbeddedProvider({ ...options.index, logger }) : null;
 const entities = options.entities ? new EntityIndex(openSqlite(options.entities)) : null;
-const NO_COUNTERS: Counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
+const NO_COUNTERS: Counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0, pruned: 0 };
 
 function index(): EmbeddedProvider {
   if (!provider) throw new Error('This reader thread opens no embedded index');
