@@ -3,7 +3,7 @@
 // arrays or sparse objects keyed by the flat index (Eurostat sends sparse objects).
 import type { ParsedRecord } from '../types.js';
 import type { ElstatSeries, Observation, SeriesDimension } from './types.js';
-import { parseJsonObject } from '../json.js';
+import { parseJsonObject } from '../values.js';
 
 const GREECE = ['EL', 'GR'];
 

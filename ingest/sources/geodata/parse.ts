@@ -2,7 +2,7 @@
 // yields its one dataset. `success:false` (CKAN's error envelope) and bodies that are not JSON throw.
 import type { ParsedRecord } from '../types.js';
 import type { CkanDataset, CkanEnvelope } from './types.js';
-import { parseJsonObject } from '../json.js';
+import { parseJsonObject } from '../values.js';
 
 export interface CkanSearchPage {
   count: number;

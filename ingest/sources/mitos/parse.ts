@@ -3,7 +3,7 @@
 // last_updated only). The fetcher yields only the first kind; the second is accepted for replays.
 import type { ParsedRecord } from '../types.js';
 import type { MitosRecord, MitosServiceExtended, MitosServicesPage, MitosServiceSummary } from './types.js';
-import { parseJsonObject } from '../json.js';
+import { parseJsonObject } from '../values.js';
 
 function hasId(v: unknown): v is { id: string | number } {
   return !!v && typeof v === 'object' && (typeof (v as { id?: unknown }).id === 'string' || typeof (v as { id?: unknown }).id === 'number');
