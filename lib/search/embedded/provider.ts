@@ -422,7 +422,7 @@ export class EmbeddedProvider implements SearchProvider {
       const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {

@@ -336,6 +336,15 @@ export class TableSet {
     return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
   }
 
+  /**
+   * Documents holding `term`: its list's document frequency, kept exact by every write, where it has a
+   * list (a frequent term's count walks its whole posting list), FTS5's count otherwise.
+   */
+  termCount(term: string): number {
+    const df = this.st(`SELECT df FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined;
+    return df ?? this.count(`"${term}"`);
+  }
+
   /** Entries in `term`'s common-term list (usable or not), or null without one. */
   listSize(term: string): number | null {
     return (this.st(`SELECT n FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined) ?? null;
