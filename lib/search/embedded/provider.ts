@@ -16,7 +16,7 @@ import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from '
 import { publishedWindow } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
-import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
+import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
 import { PRUNE_LIMITS, prunedTop } from './pruned.js';
 import { VectorIndex } from './vector-index.js';
@@ -43,6 +43,11 @@ export interface EmbeddedOptions {
   readers?: number;
   /** For tests: the reader threads' entry module (ReadPoolOptions.entry), e.g. one that holds a read on demand. */
   readerEntry?: URL;
+  /**
+   * documents.db: the reader threads also resolve its entities (lib/entity-readers.ts), so one pool,
+   * one queue fair between tenants, serves both.
+   */
+  entities?: string;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -132,9 +137,14 @@ export class EmbeddedProvider implements SearchProvider {
       const addCounters = (d: EmbeddedProvider['counters']) => {
         for (const key of Object.keys(this.counters) as (keyof EmbeddedProvider['counters'])[]) this.counters[key] += d[key] ?? 0;
       };
-      const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
+      const reader = { index: { file, dimension, embeddingModel, tuning: this.tuning }, entities: opts.entities ?? null, logLevel: opts.logger?.level ?? null };
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
+  }
+
+  /** The reader threads; null when reads run on the calling thread. */
+  get readPool(): ReadPool | null {
+    return this.pool;
   }
 
   /** Opens the index for writing: a vector index file that is missing or damaged is rebuilt (vector-index.ts). */
@@ -425,7 +435,7 @@ export class EmbeddedProvider implements SearchProvider {
       const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
@@ -588,6 +598,7 @@ export class EmbeddedProvider implements SearchProvider {
       for (const name of existingTableSets(db)) dropTableSet(db, name);
       db.prepare('DELETE FROM generations').run();
     }
+    addDocumentColumns(db);
     const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     for (const [key, value] of Object.entries(want)) put.run(key, value);
   }
