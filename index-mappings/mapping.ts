@@ -3,7 +3,7 @@
 // field names and types; test/unit/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
 import type { IndexedDocument } from './document.js';
-import { searchedContent, searchedSummary, type SearchedFields } from './searched-text.js';
+import { searchedContent, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
 import { MAPPING_VERSION } from './version.js';
 
 /** Greek analysis on the field itself, English on `<field>.en`: the text may be in either language. */
@@ -44,7 +44,7 @@ export const TITLE_WEIGHT = 3;
  * Elasticsearch keeps 100 positions between values, so a phrase never spans two.
  */
 export function searchText(doc: SearchedFields): string[] {
-  const title = doc.title ? Array<string>(TITLE_WEIGHT).fill(doc.title) : [];
+  const title = searchedTitles(doc).flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t));
   return [...title, searchedContent(doc), searchedSummary(doc), ...(doc.entities?.names ?? [])].filter((s): s is string => typeof s === 'string' && s !== '');
 }
 
@@ -125,6 +125,19 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
           },
         },
       },
+      // Who the document names and in what role; `nested` so that a role, a name and an ΑΦΜ read
+      // together belong to one party.
+      parties: {
+        type: 'nested',
+        properties: {
+          role: keyword,
+          name: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 },
+          afm: keyword,
+        },
+      },
+      procedure_type: keyword,
+      tenders_received: { type: 'integer' },
+      act_date: { type: 'date', format: 'strict_date' },
       amount: {
         properties: {
           value: { type: 'double' },

@@ -16,15 +16,28 @@ export const TED_CATEGORY_LABELS: Readonly<Record<string, string>> = {
   company_registration: 'Company registration notice',
 };
 
+/** TED's English title of a notice in another language, a content line of its own (buildTedDocument). */
+const TED_ENGLISH_TITLE = /^Title \(English\): (.*)$/m;
+
 /** A TED content line's label, which ingest/sources/ted/facts.ts buildTedDocument writes before the value. */
-const TED_LINE_LABEL = /^(?:Title \(English\)|Published|Buyer|Winner|Value \([^)\n]*\)|Procedure|Contract nature|CPV|Place of performance \(NUTS\)|Tender deadline|Modification): /gm;
+const TED_LINE_LABEL = /^(?:Title \(English\)|Published|Buyer|Winner|Value \([^)\n]*\)|Procedure|Tenders received|Contract nature|CPV|Place of performance \(NUTS\)|Tender deadline|Modification): /gm;
 const CATEGORY = [...Object.values(TED_CATEGORY_LABELS), 'Notice'].join('|');
 /** `Notice: <category> (<type>), publication number <n>, notice id <id>`: the values kept. */
 const TED_NOTICE_LINE = new RegExp(`^Notice: (?:${CATEGORY}) \\(([^)\\n]*)\\)(?:, publication number (\\S+))?(?:, notice id ([^\\n]+))?$`, 'gm');
 
 export type SearchedFields = Pick<IndexedDocument, 'source' | 'title' | 'content' | 'summary' | 'entities'>;
 
-/** The content as searched: TED's labels left out, their values kept. */
+/**
+ * The titles as searched, each weighted as a title: the title, and a TED notice's English title beside
+ * its Greek (or other) one, so that an English query finds the notice by its title's words (TED gives
+ * every notice's title in every EU language; its middle part is the CPV label).
+ */
+export function searchedTitles(doc: Pick<SearchedFields, 'source' | 'title' | 'content'>): string[] {
+  const english = doc.source === 'ted' ? TED_ENGLISH_TITLE.exec(doc.content ?? '')?.[1]?.trim() : undefined;
+  return [doc.title ?? '', english ?? ''].filter((t) => t !== '');
+}
+
+/** The content as searched: TED's labels left out, their values kept (its first line is the title, its second the English one). */
 export function searchedContent(doc: Pick<SearchedFields, 'source' | 'content'>): string {
   const content = doc.content ?? '';
   if (doc.source !== 'ted') return content;

@@ -4,12 +4,13 @@
 // recall of its HNSW graph with the num_candidates and rescoring ask and similar send (queries.ts buildKnn).
 // Builds (once, cached in ~/.cache/pdi/bench-vectors/) an index of `docs` documents split across the
 // sources as bench/search/generate.ts splits them, each with a vector of the real model's distribution
-// (sample.ts) and a text of one word shared by every 5,000th document, through rebuild() per source (the
+// (sample.ts) and a text of one word shared by 200 documents, through rebuild() per source (the
 // reindex path). Queries: the 54 judged questions embedded by the model, and `held-out` derived vectors
 // not in the index (as similar asks with a stored vector). Exact answers come from a scan of every vector
 // in JS. Measured one call at a time on the calling thread: kNN at k = 10 and 50, kNN filtered to the
-// smallest source, and a rare-term search (a word of docs/5000 documents, limit 100) as the yardstick;
-// then (embedded) 10 concurrent kNN calls through 2 reader threads for `seconds`, with the process's RSS.
+// smallest source, and a rare-term search (a word of 200 documents, limit 100, as issue 32's yardstick);
+// then (embedded) 10 concurrent kNN calls through 2 reader threads for `seconds`, with the process's RSS
+// before the pool started and at most during the calls (the process also holds the model and the queries).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +29,8 @@ const { values: args } = parseArgs({ options: {
   seed: { type: 'string', default: '20240611' },
   'held-out': { type: 'string', default: '100' },
   seconds: { type: 'string', default: '20' },
+  // Only these graph depths (tuning.vectorCandidates), one call at a time: no yardstick, no concurrent run.
+  candidates: { type: 'string' },
 } });
 const N = Number(args.docs);
 const SEED = Number(args.seed);
@@ -39,13 +42,13 @@ const D = sample[0].length;
 const dir = path.join(cacheRoot, 'bench-vectors');
 fs.mkdirSync(dir, { recursive: true });
 // Schema 4 (one vector index for every source) and the shared words: not the files of earlier runs.
-const file = path.join(dir, `knn-${N}-${SEED}-s4.db`);
+const file = path.join(dir, `knn-${N}-${SEED}-s4-w200.db`);
 const es = process.env.ELASTICSEARCH_URL;
 const open = (readers = 0): SearchProvider => es
   ? new ElasticsearchProvider({ url: es, prefix: `benchknn${N}`, dimension: D, embeddingModel: model.id })
   : new EmbeddedProvider({ file, dimension: D, embeddingModel: model.id, readers });
-const RARE_EVERY = 5000;
-const rareWord = (i: number) => `λέξη${i % RARE_EVERY}`;
+const RARE_WORDS = Math.max(1, Math.round(N / 200));
+const rareWord = (i: number) => `λέξη${i % RARE_WORDS}`;
 const ranges = sourceRanges(N);
 const smallest = [...ranges].sort((a, b) => (a.to - a.from) - (b.to - b.from))[0];
 
@@ -54,7 +57,7 @@ function document(source: SourceName, i: number): IndexedDocument {
   return {
     source_id: `${source}:V${i}`, source, country: 'GR', title: `v${i}`, doc_type: 'decision', doc_category: 'procurement',
     published_at: published, source_url: `https://example.org/${i}`, language: 'el', quality_score: 0.5, content: rareWord(i), summary: '',
-    entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null, indexed_at: published,
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null, indexed_at: published,
     content_hash: `v-${SEED}-${i}`, original: null, embedding: Array.from(derivedVector(sample, SEED, i)),
   };
 }
@@ -124,7 +127,7 @@ async function measure(provider: SearchProvider, k: number, source?: SourceName)
   return { case: `knn k=${k}${source ? ` source=${source}` : ''}`, queries: queries.length, p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2), recall_at_10: +(found / (10 * queries.length)).toFixed(3) };
 }
 
-/** The yardstick: a search for a word of N/5000 documents, limit 100, each of 200 words in turn. */
+/** The yardstick: a search for a word of 200 documents, limit 100, 200 words in turn. */
 async function rare(provider: SearchProvider) {
   const ms: number[] = [];
   for (let i = 0; i < 200; i++) {
@@ -133,13 +136,14 @@ async function rare(provider: SearchProvider) {
     ms.push(performance.now() - started);
   }
   ms.sort((a, b) => a - b);
-  return { case: `rare-term search (${Math.round(N / RARE_EVERY)} matches, limit 100)`, queries: ms.length, p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2) };
+  return { case: `rare-term search (${Math.round(N / RARE_WORDS)} matches, limit 100)`, queries: ms.length, p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2) };
 }
 
 /** 10 kNN calls (k = 50) at a time through the reader threads for `seconds`; RSS sampled every 100 ms. */
 async function underLoad(provider: SearchProvider, seconds: number) {
   const ms: number[] = [];
-  let rss = process.memoryUsage().rss;
+  const before = process.memoryUsage().rss;
+  let rss = before;
   const sampler = setInterval(() => { rss = Math.max(rss, process.memoryUsage().rss); }, 100);
   const until = performance.now() + seconds * 1000;
   let next = 0;
@@ -153,11 +157,21 @@ async function underLoad(provider: SearchProvider, seconds: number) {
   }));
   clearInterval(sampler);
   ms.sort((a, b) => a - b);
-  return { case: 'knn k=50, 10 concurrent, 2 reader threads', calls: ms.length, per_s: +(ms.length / seconds).toFixed(1), p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2), max_rss_mib: Math.round(rss / 2 ** 20) };
+  return { case: 'knn k=50, 10 concurrent, 2 reader threads', calls: ms.length, per_s: +(ms.length / seconds).toFixed(1), p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2), rss_before_mib: Math.round(before / 2 ** 20), max_rss_mib: Math.round(rss / 2 ** 20) };
 }
 
 await provider.close();
 const results = [];
+if (args.candidates && !es) {
+  for (const candidates of args.candidates.split(',').map(Number)) {
+    const c = new EmbeddedProvider({ file, dimension: D, embeddingModel: model.id, tuning: { vectorCandidates: candidates } });
+    await c.knn({ vector: Array.from(queries[0]), limit: 10 }); // warm-up
+    for (const r of [await measure(c, 10), await measure(c, 50)]) results.push({ candidates, ...r });
+    await c.close();
+  }
+  process.stdout.write(`${JSON.stringify({ documents: N, load_average: os.loadavg(), results }, null, 2)}\n`);
+  process.exit(0);
+}
 const p = open();
 await p.init();
 await p.knn({ vector: Array.from(queries[0]), limit: 10 }); // warm-up
@@ -166,7 +180,6 @@ results.push(await rare(p), await measure(p, 10), await measure(p, 50), await me
 await p.close();
 if (!es) {
   const pooled = open(2);
-  await pooled.init();
   results.push(await underLoad(pooled, Number(args.seconds)));
   await pooled.close();
 }

@@ -1,16 +1,21 @@
 // The entity index: tables beside the document store (documents.db) that entity resolution reads
 // instead of scanning documents. Written in the same transaction as the documents it describes
 // (DocumentStore.save and correct), so a re-ingest or an update replaces a document's rows; built from
-// the stored documents once when the tables are new or ENTITY_INDEX_VERSION changes. Engine-independent.
+// the stored documents once when the tables are new, or ENTITY_INDEX_VERSION or the name-key folding
+// (lib/names.ts NAME_KEY_VERSION) changes. Engine-independent.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { normalizeAda, validAfm } from '../../lib/identifiers.js';
-import { nameKey } from '../../lib/names.js';
+import { NAME_KEY_VERSION, nameKey } from '../../lib/names.js';
 import type { Role } from '../../lib/entities.js';
 import type { Sqlite } from '../../lib/sqlite.js';
 
-/** Bump when what is written changes (name keys, parties, columns): stores are rebuilt on open. */
-export const ENTITY_INDEX_VERSION = 1;
+/** Bump when what is written changes (parties, columns): stores are rebuilt on open. */
+// 2: parties read from the document's `parties`, not from its content's labelled lines.
+export const ENTITY_INDEX_VERSION = 2;
+
+/** What a store records it was built with: this index's version and the name-key folding's (names.ts). */
+export const ENTITY_INDEX_BUILD = `${ENTITY_INDEX_VERSION}/names-${NAME_KEY_VERSION}`;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entity_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,31 +58,17 @@ export interface Party {
 }
 
 /**
- * The role lines the normalizers write into `content`, per source (the model keeps parties only as
- * entities.names and entities.afm, without roles): `<label>: <name> (ΑΦΜ <afm>)[, <amount>]`.
- * Diavgeia's Δικαιούχος is the payee of a payment or expense approval; its Πρόσωπο (a person in a
- * decision that is not an award) and ΚΑΕ lines carry no role.
+ * The parties of a document: its `parties`, then the other names it carries, without a role. A buyer
+ * or a supplier keeps its role; an issuer (the body a decision or record comes from) is on the buyer's
+ * side, as the body an ΑΔΑ names; holders and others have none counterparties are counted by. A
+ * document stored before parties were fields has none until it is ingested again.
  */
-const ROLE_LINES: Record<string, Record<string, Role | null>> = {
-  ted: { Buyer: 'buyer', Winner: 'supplier' },
-  diavgeia: { 'Φορέας': 'buyer', 'Ανάδοχος': 'supplier', 'Δικαιούχος': 'supplier', 'Πρόσωπο': null },
-  kimdis: { 'Αναθέτουσα αρχή': 'buyer', 'Ανάδοχος': 'supplier' },
-};
-const ROLE_LINE = /^([^:\n]{2,40}): (.+?)(?: \(ΑΦΜ (\d{9})\))?(?:, [\d.,]+ [A-Z]{3})?$/;
-
-/** The parties of a document: its role lines, then the other names it carries, without a role. */
 export function partiesOf(doc: NormalizedDocument): Party[] {
-  const parties: Party[] = [];
-  const labels = ROLE_LINES[doc.source];
-  if (labels) {
-    for (const line of doc.content.split('\n')) {
-      const m = ROLE_LINE.exec(line);
-      if (!m || !(m[1] in labels)) continue;
-      const name = m[2] === '—' ? null : m[2];
-      const afm = m[3] ? validAfm(m[3]) : null;
-      if (name !== null || afm !== null) parties.push({ role: labels[m[1]]!, afm, name });
-    }
-  }
+  const parties: Party[] = (doc.parties ?? []).map((p) => ({
+    role: p.role === 'buyer' || p.role === 'issuer' ? 'buyer' : p.role === 'supplier' ? 'supplier' : null,
+    afm: p.afm === null ? null : validAfm(p.afm),
+    name: p.name,
+  }));
   for (const name of doc.entities.names) {
     if (!parties.some((p) => p.name === name)) parties.push({ role: null, afm: null, name });
   }
@@ -120,16 +111,17 @@ export function writeEntities(db: Sqlite, docs: NormalizedDocument[]): void {
 }
 
 /**
- * Creates the tables and, when they were built by another version (or never, over documents stored
- * before the index existed), rebuilds them from the stored documents in one transaction.
+ * Creates the tables and, when they were built by another version of the index or of the name-key
+ * folding (or never, over documents stored before the index existed), rebuilds them from the stored
+ * documents in one transaction.
  */
 export function ensureEntityIndex(db: Sqlite): void {
   db.exec(SCHEMA);
   const version = db.prepare("SELECT value FROM entity_meta WHERE name = 'version'").pluck();
-  if (version.get() === String(ENTITY_INDEX_VERSION)) return;
+  if (version.get() === ENTITY_INDEX_BUILD) return;
   db.transaction(() => {
     // Another process may have built it while this one waited for the lock.
-    if (version.get() === String(ENTITY_INDEX_VERSION)) return;
+    if (version.get() === ENTITY_INDEX_BUILD) return;
     for (const t of ['entity_docs', 'entity_keys', 'entity_parties', 'entity_name_keys', 'entity_name_words']) db.exec(`DELETE FROM ${t}`);
     const page = db.prepare('SELECT source_id, doc FROM documents WHERE source_id > ? ORDER BY source_id LIMIT 500');
     for (let after = '';;) {
@@ -138,6 +130,6 @@ export function ensureEntityIndex(db: Sqlite): void {
       writeEntities(db, rows.map((r) => JSON.parse(r.doc) as NormalizedDocument));
       after = rows[rows.length - 1].source_id;
     }
-    db.prepare("INSERT OR REPLACE INTO entity_meta (name, value) VALUES ('version', ?)").run(String(ENTITY_INDEX_VERSION));
+    db.prepare("INSERT OR REPLACE INTO entity_meta (name, value) VALUES ('version', ?)").run(ENTITY_INDEX_BUILD);
   }).immediate();
 }

@@ -8,12 +8,12 @@ import { startTestApp } from '../helpers/app.js';
 import { makeDoc } from '../helpers/elasticsearch.js';
 
 /** A TED notice as the search API gives it, normalized as ingest does: its content carries TED's labels. */
-function tedNotice(pubno: string, noticeType: string, title: string, date: string): IndexedDocument {
+function tedNotice(pubno: string, noticeType: string, title: string, date: string, greekTitle?: string): IndexedDocument {
   const doc = ted.normalize({
     'publication-number': pubno,
     'notice-type': noticeType,
     'publication-date': `${date}Z`,
-    'notice-title': { eng: title },
+    'notice-title': greekTitle ? { ell: greekTitle, eng: title } : { eng: title },
     'buyer-name': { eng: ['Region of Attica'] },
     'contract-nature': ['services'],
     'procedure-type': 'open',
@@ -33,6 +33,13 @@ function corpus(): IndexedDocument[] {
     tedNotice('100001-2025', 'cn-standard', 'Greece – Cleaning services – School cleaning', '2025-03-02'),
     tedNotice('100002-2025', 'can-standard', 'Greece – Road works – Road maintenance', '2025-03-03'),
     tedNotice('100003-2025', 'can-modif', 'Greece – Framework contracts – Lighting', '2025-03-04'),
+    tedNotice('100004-2025', 'cn-standard', 'Greece – Street-lighting equipment – Δήμος Βόλου', '2024-11-02', 'Ελλάδα – Εξοπλισμός οδικού φωτισμού – Δήμος Βόλου'),
+    // Of the same source, so that BM25 weighs the words alike for both (the embedded engine scores per source).
+    makeDoc('ted', '100005-2025', {
+      title: 'Roadworks',
+      content: 'Resurfacing of municipal roads in the region, the street lighting equipment moved and put back where the works require it, and the road signs renewed.',
+      published_at: '2024-11-01T10:00:00Z',
+    }),
   ];
 }
 
@@ -81,9 +88,15 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
       t.same(ids, ['ted:100003-2025'], 'only the notice whose title says so');
       t.same((await hits('q=notice')).map((r) => r.source_id), [], '"Contract notice" is a label');
       t.same((await hits('q=100002-2025')).map((r) => r.source_id), ['ted:100002-2025'], 'the publication number is still searched');
-      t.same((await hits('q=Attica')).map((r) => r.source_id).sort(), ['ted:100001-2025', 'ted:100002-2025', 'ted:100003-2025'], 'and the buyer');
+      t.same((await hits('q=Attica')).map((r) => r.source_id).sort(), ['ted:100001-2025', 'ted:100002-2025', 'ted:100003-2025', 'ted:100004-2025'], 'and the buyer');
       const [only] = await hits('q=contracts');
       t.match(only.snippet, /Framework <mark>contracts<\/mark>/);
+    });
+
+    t.test('when an English query names what a Greek TED notice is about, then its English title ranks it as a title', async (t) => {
+      const results = await hits(`q=${encodeURIComponent('street lighting equipment')}`);
+      t.same(results.map((r) => r.source_id), ['ted:100004-2025', 'ted:100005-2025'], 'above a text that mentions it in passing');
+      t.match(results[0].snippet, /<mark>Street<\/mark>-<mark>lighting<\/mark> <mark>equipment<\/mark>/);
     });
 
     t.test('when since and until are given, then only documents published within those days', async (t) => {

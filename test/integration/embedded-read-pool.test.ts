@@ -21,7 +21,7 @@ function doc(source_id: string, title: string, content = 'κείμενο'): Inde
   return {
     source_id, source: source_id.split(':')[0] as SourceName, country: 'GR', title, doc_type: 'decision', doc_category: 'x',
     published_at: '2025-01-01T00:00:00Z', source_url: 'https://example.org', language: 'el', quality_score: 0.5, content, summary: '',
-    entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
     indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: [1, 0],
   };
 }
@@ -94,7 +94,7 @@ type Answer = { total: number; threadId: number; text: string };
 /** A pool whose threads run a stand-in entry (test/helpers): stub-reader.js unless another is named. */
 function stubPool(t: Test, size: number, entry = 'stub-reader.js') {
   const pool = new ReadPool({
-    reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
+    reader: { index: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING }, entities: null, logLevel: null },
     size,
     onCounters: () => {},
     entry: new URL(`../helpers/${entry}`, import.meta.url),

@@ -493,7 +493,7 @@ t.test('when an authenticated operation succeeds or fails after auth, then the r
 
 t.test('when engine-backed operations are read, then they document 503; the others do not', async (t) => {
   const engine = ['GET /v1/search', 'GET /v1/{source}/documents', 'GET /v1/documents/{source_id}/content', 'GET /v1/stats',
-    'POST /v1/ask', 'GET /v1/similar/{source_id}'];
+    'POST /v1/ask', 'GET /v1/similar/{source_id}', 'GET /v1/entity/{identifier}'];
   for (const o of OPS) t.equal(Boolean(o.op.responses['503']), engine.includes(o.key), `${o.key} 503`);
 });
 
@@ -550,7 +550,7 @@ function sampleDoc(overrides: Partial<IndexedDocument> = {}): IndexedDocument {
     doc_type: 'contract_award_notice', doc_category: 'award', published_at: '2024-05-01T10:00:00Z',
     source_url: 'https://ted.europa.eu/en/notice/-/detail/000001-2024', language: 'el', quality_score: 0.8,
     content: 'Σύμβαση προμήθειας υπολογιστών', summary: 'Προμήθεια υπολογιστών',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: { value: 12500, currency: 'EUR' }, cpv: ['30213000'], region: 'EL30', sector: 'it',
     indexed_at: '2024-05-02T00:00:00Z', content_hash: '0'.repeat(64), original: null, embedding: null,
     ...overrides,

@@ -12,14 +12,17 @@ import type {
   SearchResult, TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
-import { blockOf, blockOfSeconds, isoSeconds, ridWindow } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
 import { publishedWindow } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
-import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
+import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
+import { PRUNE_LIMITS, prunedTop } from './pruned.js';
 import { VectorIndex } from './vector-index.js';
-import { TEXT_VERSION, compareCodePoints, likeMatchFor, parseQuery, queryFor, termFor, type SetQuery } from './text.js';
+import {
+  TEXT_VERSION, compareCodePoints, likeMatchFor, likeTerms, parseQuery, queryFor, rankPhrases, termFor, type QueryItem, type SetQuery,
+} from './text.js';
 
 export type { Tuning } from './table-set.js';
 
@@ -40,6 +43,11 @@ export interface EmbeddedOptions {
   readers?: number;
   /** For tests: the reader threads' entry module (ReadPoolOptions.entry), e.g. one that holds a read on demand. */
   readerEntry?: URL;
+  /**
+   * documents.db: the reader threads also resolve its entities (lib/entity-readers.ts), so one pool,
+   * one queue fair between tenants, serves both.
+   */
+  entities?: string;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -52,6 +60,8 @@ export const DEFAULT_TUNING: Tuning = {
   // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
   vectorDeltaMax: 10_000,
   vectorExactScope: 20_000,
+  // recall@10 at 1M real-model vectors: 0.883 with 100, 0.936 with 400, 0.961 with 800 (docs/benchmarks.md "Vector search").
+  vectorCandidates: 800,
 };
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
@@ -98,7 +108,7 @@ interface Candidate {
 export class EmbeddedProvider implements SearchProvider {
   readonly engine = 'embedded' as const;
   /** How searches were served, per table set consulted (for tests, benchmarks and debugging). */
-  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
+  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0, pruned: 0 };
   private db: Sqlite | null = null;
   private readonly sets = new Map<string, TableSet>();
   private servingStatement: Statement | null = null;
@@ -118,20 +128,23 @@ export class EmbeddedProvider implements SearchProvider {
       file: opts.file === ':memory:' ? null : opts.file,
       dimension: opts.dimension,
       exactScope: this.tuning.vectorExactScope,
+      candidates: this.tuning.vectorCandidates,
       log: (level, msg, extra) => this.log?.[level]({ ...extra }, msg),
     });
     const readers = opts.readers ?? 0;
     if (readers > 0 && opts.file !== ':memory:') {
       const { file, dimension, embeddingModel } = opts;
       const addCounters = (d: EmbeddedProvider['counters']) => {
-        this.counters.fromList += d.fromList;
-        this.counters.rankedByFts += d.rankedByFts;
-        this.counters.listsBuilt += d.listsBuilt;
-        this.counters.fromRanking += d.fromRanking;
+        for (const key of Object.keys(this.counters) as (keyof EmbeddedProvider['counters'])[]) this.counters[key] += d[key] ?? 0;
       };
-      const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
+      const reader = { index: { file, dimension, embeddingModel, tuning: this.tuning }, entities: opts.entities ?? null, logLevel: opts.logger?.level ?? null };
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
+  }
+
+  /** The reader threads; null when reads run on the calling thread. */
+  get readPool(): ReadPool | null {
+    return this.pool;
   }
 
   /** Opens the index for writing: a vector index file that is missing or damaged is rebuilt (vector-index.ts). */
@@ -339,9 +352,10 @@ export class EmbeddedProvider implements SearchProvider {
       const candidates: Candidate[] = [];
       for (const { set, count, top } of parts) {
         if (!count) continue;
-        if (!top) this.counters.rankedByFts += 1;
         const { match } = queryOf(set);
-        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(depth, count), rids) : set.rank(match, Math.min(depth, count), rids));
+        const n = Math.min(depth, count);
+        if (!top && constant) this.counters.rankedByFts += 1;
+        const ranked = top ?? (constant ? set.firstInOrder(match, n, rids) : this.rankMatches(set, items, match, n, count, rids));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
       candidates.sort(compareCandidates);
@@ -416,15 +430,20 @@ export class EmbeddedProvider implements SearchProvider {
     if (this.pool) return this.pool.call('moreLikeThis', q, opts);
     const started = performance.now();
     const limit = Math.max(0, Math.floor(q.limit));
+    const lists = Number.isFinite(this.tuning.hotMinDf);
     const hits = this.read(() => {
       const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
-        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit)) candidates.push({ set, rid: r.rid, s: r.s });
+        const match = likeMatchFor(words, set.textVersion);
+        const phrases = likeTerms(words, set.textVersion).map((term) => ({ phrase: `"${term}"`, term }));
+        const pruned = lists && phrases.length > 1 ? prunedTop(set, match, phrases, 'or', limit) : null;
+        this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
+        for (const r of pruned ?? set.rank(match, limit)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)
@@ -579,6 +598,7 @@ export class EmbeddedProvider implements SearchProvider {
       for (const name of existingTableSets(db)) dropTableSet(db, name);
       db.prepare('DELETE FROM generations').run();
     }
+    addDocumentColumns(db);
     const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     for (const [key, value] of Object.entries(want)) put.run(key, value);
   }
@@ -649,6 +669,20 @@ export class EmbeddedProvider implements SearchProvider {
     } catch (err) {
       this.log?.warn({ err }, 'could not prune retired generations; will retry on the next rebuild or open');
     }
+  }
+
+  /**
+   * The best `k` of a set's `count` matches, by FTS5's bm25: pruned (pruned.ts) when the query has
+   * several phrases, common-term lists are on and the matches are many; FTS5 ranks every match otherwise
+   * or when the bounds cannot prove the page.
+   */
+  private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, rids: RidWindow | null): Ranked[] {
+    // The lists bound a term's contribution over all of a set's documents, so also inside a window.
+    const lists = Number.isFinite(this.tuning.hotMinDf);
+    const phrases = lists && count > k ? rankPhrases(items, set.textVersion) : null;
+    const pruned = phrases && phrases.length > 1 ? prunedTop(set, match, phrases, 'and', k, PRUNE_LIMITS, count, rids) : null;
+    this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
+    return pruned ?? set.rank(match, k, rids);
   }
 
   /**

@@ -5,7 +5,7 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
-import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWindow, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
 import { vectorKey } from './vector-index.js';
@@ -25,6 +25,8 @@ export interface Tuning {
   /** A kNN whose sets hold at most this many vectors in the graph scans them exactly: cheaper than asking
    * the graph deep enough to find k of a narrow filter. */
   vectorExactScope: number;
+  /** Candidates a kNN asks the graph for at least (more find more of the exact neighbours, slower). */
+  vectorCandidates: number;
 }
 
 /** A ranked match: row id and FTS5 bm25() value (negative, smaller is better). */
@@ -58,7 +60,7 @@ export class WriteContext {
 type Column<T> = T extends string | number | null ? T : string;
 
 /** The fields stored as JSON text. */
-const JSON_COLUMNS = ['entities', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
+const JSON_COLUMNS = ['entities', 'parties', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
 
 /** The stored document's fields as `_docs` columns (schema.ts, in the same order). */
 type DocColumns = { [K in keyof StoredDocument]: Column<StoredDocument[K]> };
@@ -76,6 +78,10 @@ export function rowToStored(row: DocRow): StoredDocument {
   const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, ...fields } = row;
   const doc: Record<string, unknown> = fields;
   for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
+  // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
+  doc.parties ??= [];
+  // Rows are read with safe integers (row ids): a count is a plain number.
+  if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
   return doc as StoredDocument;
 }
 
@@ -203,6 +209,10 @@ export class TableSet {
       content: doc.content ?? '',
       summary: doc.summary ?? '',
       entities: JSON.stringify(doc.entities ?? { afm: [], ada: [], names: [] }),
+      parties: JSON.stringify(doc.parties ?? []),
+      procedure_type: doc.procedure_type ?? null,
+      tenders_received: doc.tenders_received ?? null,
+      act_date: doc.act_date ?? null,
       amount: doc.amount ? JSON.stringify(doc.amount) : null,
       cpv: JSON.stringify(doc.cpv ?? []),
       region: doc.region ?? null,
@@ -305,6 +315,54 @@ export class TableSet {
     }
     return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`, true)
       .all(match, k) as Ranked[];
+  }
+
+  /**
+   * The best `k` of the matches whose row id is in `rids`, as rank() scores them: FTS5 walks every match
+   * but scores only these (`+rowid` keeps the filter out of FTS5, which would otherwise start one
+   * search, with its IDF scans, per id).
+   */
+  rankAmong(match: string, rids: Iterable<bigint>, k: number, window: RidWindow | null = null): Ranked[] {
+    if (k <= 0) return [];
+    const { from, to } = window ?? ridWindow(null, null);
+    return this.st(
+      `SELECT rowid AS rid, bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)}) AS s
+         FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? AND +rowid IN (SELECT value FROM json_each(?))
+         ORDER BY s, rid LIMIT ?`,
+      true,
+    ).all(match, from, to, `[${[...rids].join(',')}]`, k) as Ranked[];
+  }
+
+  /** Row ids of the first `limit` matches, in row-id order. */
+  matchIds(match: string, limit: number): bigint[] {
+    return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
+  }
+
+  /**
+   * Documents holding `term`: its list's document frequency, kept exact by every write, where it has a
+   * list (a frequent term's count walks its whole posting list), FTS5's count otherwise.
+   */
+  termCount(term: string): number {
+    const df = this.st(`SELECT df FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined;
+    return df ?? this.count(`"${term}"`);
+  }
+
+  /** Entries in `term`'s common-term list (usable or not), or null without one. */
+  listSize(term: string): number | null {
+    return (this.st(`SELECT n FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined) ?? null;
+  }
+
+  /**
+   * A term's list (its first `limit` entries in cost order), for bounds (pruned.ts): the entries, its document frequency, and the least cost
+   * (at today's avgdl) a document outside it can have: null when the list holds every document with the
+   * term. Null without a list that holds what it says (none, or stale).
+   */
+  listImpacts(term: string, avg: number, limit: number | null = null): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
+    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
+      { df: number; a0: number; theta: number | null; n: number } | undefined;
+    if (!h || (h.theta === null && h.n !== h.df)) return null;
+    const e = this.hotEntries(term, limit);
+    return { df: h.df, rid: e.rid, f: e.f, dl: e.dl, outsideCost: h.theta === null ? null : h.theta * Math.min(1, h.a0 / avg) };
   }
 
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */

@@ -47,8 +47,6 @@ export function vectorKey(set: TableSet, seq: number): bigint {
 /** The graph's shape. Quantized to int8 in the graph (a quarter of float32's pages); distances are then
  * recomputed from SQLite's float32 vectors, so scores are exact and only recall is approximate. */
 const GRAPH = { metric: 'cos', quantization: 'i8', connectivity: 16, expansion_add: 128, expansion_search: 128, multi: false } as const;
-/** Candidates a search asks the graph for at least, before filtering and exact rescoring: docs/benchmarks.md "Vector search". */
-export const MIN_CANDIDATES = 100;
 /** Vectors per add() call while building. */
 const BATCH = 8192;
 
@@ -58,6 +56,8 @@ export interface VectorIndexOptions {
   dimension: number;
   /** A kNN whose sets hold at most this many of the graph's vectors scans them exactly (Tuning.vectorExactScope). */
   exactScope: number;
+  /** Candidates a search asks the graph for at least, before filtering and exact rescoring (Tuning.vectorCandidates). */
+  candidates: number;
   log: (level: 'info' | 'warn', msg: string, extra?: object) => void;
 }
 
@@ -126,7 +126,7 @@ export class VectorIndex {
   private approximate(graph: Index, sets: TableSet[], live: number, query: Float32Array, k: number): SetNeighbour[] | null {
     const size = graph.size();
     const bySourceGen = new Map(sets.map((set) => [`${SOURCE_NAMES.indexOf(set.source)}:${set.gen}`, set]));
-    let ask = Math.min(size, Math.ceil((Math.max(k, MIN_CANDIDATES) * size) / Math.max(1, live)));
+    let ask = Math.min(size, Math.ceil((Math.max(k, this.opts.candidates) * size) / Math.max(1, live)));
     for (;;) {
       VectorIndex.graphSearches += 1;
       const keys = graph.search(query, ask, 1).keys;
@@ -172,7 +172,9 @@ export class VectorIndex {
   write(db: Database, sets: TableSet[], whole: boolean, leaving: TableSet[] = []): { snap: Snapshot; removedUpTo: number } | null {
     if (!this.opts.file) return null;
     const started = performance.now();
-    const keyed = sets.filter((set) => set.vectors.keyed);
+    // In catalogue order, each set in seq order, added on one thread: the same stored vectors give the
+    // same graph, so a file rebuilt after a loss answers as the lost one did (a whole build's).
+    const keyed = sets.filter((set) => set.vectors.keyed).sort((a, b) => SOURCE_NAMES.indexOf(a.source) - SOURCE_NAMES.indexOf(b.source));
     const current = this.snapshot(db);
     const names = new Set([...keyed, ...leaving].map((set) => set.name));
     const incremental = !whole && current !== null && Object.keys(current.sets).every((name) => names.has(name)) && !this.damaged(db);
@@ -193,7 +195,7 @@ export class VectorIndex {
     const matrix = new Float32Array(BATCH * d);
     let n = 0;
     const flush = () => {
-      if (n) index.add(keys.subarray(0, n), matrix.subarray(0, n * d), 0);
+      if (n) index.add(keys.subarray(0, n), matrix.subarray(0, n * d), 1);
       added += n;
       n = 0;
     };
@@ -237,19 +239,26 @@ export class VectorIndex {
 
   /**
    * Deletes this index's files other than the current one and `previous` (readers still on it finish
-   * their query), left by switches and crashes; files younger than a minute may be another writer's
-   * not yet committed, and stay.
+   * their query), left by switches and crashes: those older than the current one, and any older than a
+   * minute (a newer one may be another writer's, about to be committed).
    */
   prune(db: Database, previous: string | null): void {
     if (!this.opts.file) return;
     const current = this.snapshot(db)?.file;
     const dir = path.dirname(this.opts.file);
     const prefix = `${path.basename(this.opts.file)}.vectors-`;
+    const mtime = (name: string) => fs.statSync(path.join(dir, name)).mtimeMs;
+    let currentTime = 0;
+    try {
+      if (current) currentTime = mtime(current);
+    } catch {
+      // The current file is missing: init() rebuilds it.
+    }
     for (const name of fs.readdirSync(dir)) {
       if (!name.startsWith(prefix) || name === current || name === previous) continue;
-      const where = path.join(dir, name);
       try {
-        if (Date.now() - fs.statSync(where).mtimeMs > 60_000) fs.rmSync(where, { force: true });
+        const time = mtime(name);
+        if (time < currentTime || Date.now() - time > 60_000) fs.rmSync(path.join(dir, name), { force: true });
       } catch {
         // Gone already: another process pruned it.
       }

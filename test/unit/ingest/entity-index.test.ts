@@ -11,6 +11,7 @@ import { DocumentStore } from '../../../ingest/state/documents.js';
 import { partiesOf } from '../../../ingest/state/entity-index.js';
 import { EntityIndex, parseEntityQuery } from '../../../lib/entities.js';
 import { EntityReaders } from '../../../lib/entity-readers.js';
+import { EngineUnavailableError } from '../../../lib/errors.js';
 import { createLogger } from '../../../lib/logger.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { tempDir } from '../../helpers/app.js';
@@ -40,21 +41,21 @@ function awards(): NormalizedDocument[] {
   return [
     doc('diavgeia', 'ΩΑΒΓ469Β7Δ-ΤΛ4', {
       published_at: '2024-03-01T10:00:00Z',
-      content: `Ανάθεση\nΦορέας: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nΑνάδοχος: ΤΟΜΕΣ ΑΤΕ (ΑΦΜ ${SUPPLIER})`,
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΤΟΜΕΣ ΑΤΕ', afm: SUPPLIER }],
       entities: { afm: [BUYER, SUPPLIER], ada: ['ΩΑΒΓ469Β7Δ-ΤΛ4'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ ΑΤΕ'] },
       amount: { value: 1000, currency: 'EUR' },
     }),
     doc('kimdis', '24SYMV000000001', {
       doc_category: 'contract',
       published_at: '2024-04-01T10:00:00Z',
-      content: `Σύμβαση\nΑναθέτουσα αρχή: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nΑνάδοχος: ΤΟΜΕΣ Α.Τ.Ε. (ΑΦΜ ${SUPPLIER})`,
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΤΟΜΕΣ Α.Τ.Ε.', afm: SUPPLIER }],
       // The contract names the Diavgeia award: one procurement, counted once in the contract value.
       entities: { afm: [BUYER, SUPPLIER], ada: ['ΩΑΒΓ469Β7Δ-ΤΛ4'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ Α.Τ.Ε.'] },
       amount: { value: 1200, currency: 'EUR' },
     }),
     doc('ted', '123-2024', {
       published_at: '2024-05-01T10:00:00Z',
-      content: `Award\nBuyer: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nWinner: Tomes ATE (ΑΦΜ ${SUPPLIER})\nWinner: ACME Ltd`,
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'Tomes ATE', afm: SUPPLIER }, { role: 'supplier', name: 'ACME Ltd', afm: null }],
       entities: { afm: [BUYER, SUPPLIER], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'Tomes ATE', 'ACME Ltd'] },
       amount: { value: 5000, currency: 'EUR' },
     }),
@@ -62,7 +63,7 @@ function awards(): NormalizedDocument[] {
       doc_category: 'payment',
       published_at: '2023-01-01T10:00:00Z',
       title: `Πληρωμή προς ΑΦΜ ${SUPPLIER}`,
-      content: 'Πληρωμή\nΦορέας: ΔΗΜΟΣ ΛΑΜΙΕΩΝ',
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΛΑΜΙΕΩΝ', afm: null }],
       entities: { afm: [SUPPLIER], ada: ['ΨΘ82ΩΡΦ-7ΑΙ'], names: ['ΔΗΜΟΣ ΛΑΜΙΕΩΝ'] },
       amount: { value: 99, currency: 'EUR' },
     }),
@@ -125,7 +126,7 @@ t.test('when a document is stored again or corrected, then its old keys no longe
   save(s, [first]);
   const index = new EntityIndex(s.db);
   t.equal(index.resolve(parseEntityQuery(SUPPLIER)).total, 1);
-  const changed = { ...first, content: `Φορέας: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nΑνάδοχος: ΑΛΛΟΣ (ΑΦΜ ${OTHER})`, entities: { afm: [BUYER, OTHER], ada: [], names: ['ΑΛΛΟΣ'] } };
+  const changed: NormalizedDocument = { ...first, parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΑΛΛΟΣ', afm: OTHER }], entities: { afm: [BUYER, OTHER], ada: [], names: ['ΑΛΛΟΣ'] } };
   save(s, [changed]);
   t.equal(index.resolve(parseEntityQuery(SUPPLIER)).total, 0, 'update');
   t.equal(index.resolve(parseEntityQuery(OTHER)).total, 1);
@@ -170,9 +171,9 @@ t.test('when an identifier is malformed, then parseEntityQuery refuses it naming
   t.same(parseEntityQuery('EL 090252840'), { type: 'afm', identifier: 'EL 090252840', afm: '090252840' }, 'type defaults to afm; EL prefix and spaces allowed');
 });
 
-t.test('when the real normalizers write role lines, then the buyers and suppliers are read from them', async (t) => {
-  // The role labels are read back from the normalizers' content (entity-index.ts ROLE_LINES): a label
-  // renamed there would silently drop roles, so the demo corpus of each source with roles is checked.
+t.test('when the real normalizers fill parties, then the buyers and suppliers are read from them', async (t) => {
+  // The demo corpus of each source with roles, through the real normalizers: each names buyers and
+  // suppliers with their ΑΦΜs.
   const log = createLogger('silent');
   for (const source of ['ted', 'diavgeia', 'kimdis'] as const) {
     const module = SOURCE_MODULES[source];
@@ -194,7 +195,7 @@ t.test('when the real normalizers write role lines, then the buyers and supplier
 t.test('when entities are resolved on reader threads, then each answer is the one resolved on this thread', async (t) => {
   const s = store(t);
   save(s, awards());
-  const readers = new EntityReaders(s.db, 2);
+  const readers = new EntityReaders(s.db, { size: 2 });
   t.teardown(() => readers.close());
   const index = new EntityIndex(s.db);
   const queries = [parseEntityQuery(SUPPLIER), parseEntityQuery(BUYER), parseEntityQuery('tomes', 'name'), parseEntityQuery('ΩΑΒΓ469Β7Δ-ΤΛ4', 'ada'), parseEntityQuery(OTHER)];
@@ -203,5 +204,5 @@ t.test('when entities are resolved on reader threads, then each answer is the on
   save(s, [doc('rae', 'late', { entities: { afm: [SUPPLIER], ada: [], names: [] } })]);
   t.equal((await readers.resolve(queries[0]!)).total, 5, 'a write committed after the threads started is seen');
   await readers.close();
-  await t.rejects(readers.resolve(queries[0]!), { message: 'The entity readers are closed' });
+  await t.rejects(readers.resolve(queries[0]!), EngineUnavailableError, 'a 503 once closed');
 });
