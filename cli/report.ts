@@ -3,7 +3,7 @@
 // the same durable job as the API's; without, it is only written to the file.
 import fs from 'node:fs';
 import { accountsDbPath, openDatabase } from '../api/db/database.js';
-import { orgNameProblem } from '../api/db/keys.js';
+import { closeOrgNames, orgNameProblem } from '../api/db/keys.js';
 import { ReportStore } from '../api/db/reports.js';
 import { generateReport, ReportService } from '../api/jobs/reports.js';
 import { reportRequestOf } from '../api/routes/reports.js';
@@ -11,14 +11,14 @@ import { EntityIndex } from '../lib/entities.js';
 import { ValidationError } from '../lib/errors.js';
 import { JobQueue } from '../lib/job-queue.js';
 import { createLogger } from '../lib/logger.js';
-import { base62 } from '../lib/random.js';
+import { printable } from '../lib/terminal.js';
 import { config, parse, UsageError, withRuntime, type Command } from './common.js';
 
 const USAGE = `Usage:
   pdi report create IDENTIFIER --type afm|name|ada --out FILE.pdf [--org NAME] [--json]
       Generates the due-diligence report of an entity (an AFM, a name or a Diavgeia ADA) from the
       documents in PDI_DATA_DIR and writes its PDF to FILE.pdf.
-      --org NAME  also records it as a report of that organization (created if new), listed by
+      --org NAME  also records it as a report of that organization (one with keys), listed by
                   GET /v1/reports with its report_json.
       --json      prints one line {"id","file","documents","risk_score","status"} instead of a sentence.`;
 
@@ -66,7 +66,14 @@ export const reportCommand: Command = {
         // The job runs here and now (runNow); the queue only records it, so a crash leaves it to the server.
         const queue = new JobQueue(db, { concurrency: 1, timeoutMs: cfg.reportTimeoutMs, maxAttempts: 3, log: createLogger('silent') });
         const service = new ReportService(store, queue, entities, rt.search);
-        const orgId = store.orgId(org, new Date().toISOString(), () => `org_${base62(16)}`);
+        const orgId = store.orgIdOf(org);
+        if (orgId === null) {
+          const close = closeOrgNames(org, store.orgNames());
+          throw new UsageError(
+            `--org ${printable(org)}: no such organization${close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(printable(n))).join(', ')}?` : ''}` +
+            ' (an organization is made by creating its first key: pdi keys create --org NAME --tier TIER)',
+          );
+        }
         const { report, jobId } = service.create(orgId, request.entity_identifier, request.identifier_type);
         await queue.runNow(jobId);
         const row = store.byId(report.id)!;

@@ -3,6 +3,7 @@
 // field names and types; test/unit/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
 import type { IndexedDocument } from './document.js';
+import { searchedContent, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
 import { MAPPING_VERSION } from './version.js';
 
 /** Greek analysis on the field itself, English on `<field>.en`: the text may be in either language. */
@@ -26,7 +27,7 @@ const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' }
  * (so a search for an organisation finds documents that only list it as a party). One field, so a
  * word is one postings list to score, where four fields made it four and their best match. At 1M
  * documents that gave a two-term query ~2x and the most common term 1.1-1.8x the throughput on
- * Elasticsearch alone (docs/benchmarks.md, session 12).
+ * Elasticsearch alone (docs/benchmarks.md).
  */
 export const SEARCH_TEXT_FIELD = 'search_text';
 
@@ -38,12 +39,13 @@ export const SEARCH_TEXT_FIELD = 'search_text';
  */
 export const TITLE_WEIGHT = 3;
 
-type SearchedText = Pick<IndexedDocument, 'title' | 'content' | 'summary' | 'entities'>;
-
-/** What the adapter writes into SEARCH_TEXT_FIELD; Elasticsearch keeps 100 positions between values, so a phrase never spans two. */
-export function searchText(doc: SearchedText): string[] {
-  const title = doc.title ? Array<string>(TITLE_WEIGHT).fill(doc.title) : [];
-  return [...title, doc.content, doc.summary, ...(doc.entities?.names ?? [])].filter((s): s is string => typeof s === 'string' && s !== '');
+/**
+ * What the adapter writes into SEARCH_TEXT_FIELD (searched-text.ts: a source's labels left out);
+ * Elasticsearch keeps 100 positions between values, so a phrase never spans two.
+ */
+export function searchText(doc: SearchedFields): string[] {
+  const title = searchedTitles(doc).flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t));
+  return [...title, searchedContent(doc), searchedSummary(doc), ...(doc.entities?.names ?? [])].filter((s): s is string => typeof s === 'string' && s !== '');
 }
 
 /**
@@ -123,6 +125,19 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
           },
         },
       },
+      // Who the document names and in what role; `nested` so that a role, a name and an ΑΦΜ read
+      // together belong to one party.
+      parties: {
+        type: 'nested',
+        properties: {
+          role: keyword,
+          name: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 },
+          afm: keyword,
+        },
+      },
+      procedure_type: keyword,
+      tenders_received: { type: 'integer' },
+      act_date: { type: 'date', format: 'strict_date' },
       amount: {
         properties: {
           value: { type: 'double' },

@@ -36,6 +36,10 @@ export interface Config {
   /** The answer generator of POST /v1/ask (PDI_LLM_URL + PDI_LLM_KEY), or null for the placeholder answer. */
   llm: { url: string; key: string; timeoutMs: number } | null;
   webhookAllowPrivate: boolean;
+  /** A webhook attempt's whole-request deadline (PDI_WEBHOOK_TIMEOUT, default 10s). */
+  webhookTimeoutMs: number;
+  /** Active alert profiles one organization may hold (PDI_MAX_ALERT_PROFILES); past it, 409. */
+  maxAlertProfiles: number;
   demo: boolean;
   ingestEveryMs: number | null;
   /** Reports generated at once (PDI_REPORT_CONCURRENCY). */
@@ -183,9 +187,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const adminToken = text(env, 'PDI_ADMIN_TOKEN');
-  // Anyone who reaches the server may try it (1 s apart at best, more after each failure).
-  if (adminToken !== null && adminToken.length < MIN_ADMIN_TOKEN) {
-    throw new ConfigError('PDI_ADMIN_TOKEN', `must be at least ${MIN_ADMIN_TOKEN} characters (e.g. openssl rand -hex 24), got ${adminToken.length}`);
+  const weakness = adminToken === null ? null : adminTokenWeakness(adminToken);
+  if (weakness !== null) throw new ConfigError('PDI_ADMIN_TOKEN', weakness);
+
+  const hookTimeout = text(env, 'PDI_WEBHOOK_TIMEOUT') ?? '10s';
+  const webhookTimeoutMs = parseDuration(hookTimeout);
+  if (webhookTimeoutMs === null || webhookTimeoutMs > 60_000) {
+    throw new ConfigError('PDI_WEBHOOK_TIMEOUT', `must be a duration from 1s to 60s, such as 10s, got "${hookTimeout}"`);
   }
 
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
@@ -211,6 +219,10 @@ export function loadConfig(env: Env = process.env): Config {
     askModels: [...new Set(askModels)],
     llm: llm(env),
     webhookAllowPrivate: flag(env, 'PDI_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs,
+    // Each profile without filters records a delivery per channel for every new document: 100 of them
+    // made 73,000 rows from one demo ingest.
+    maxAlertProfiles: integer(env, 'PDI_MAX_ALERT_PROFILES', 25, 1, 10_000),
     demo: flag(env, 'PDI_DEMO', true),
     ingestEveryMs,
     reportConcurrency: integer(env, 'PDI_REPORT_CONCURRENCY', 2, 1, 16),
@@ -223,8 +235,21 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-/** The shortest PDI_ADMIN_TOKEN accepted. */
-const MIN_ADMIN_TOKEN = 16;
+/**
+ * Why PDI_ADMIN_TOKEN is too weak, or null. Anyone who reaches the server may try it, so it must carry
+ * at least 128 random bits in a form whose size says so: 32+ hex characters (openssl rand -hex 16) or
+ * 22+ base64/base64url characters (openssl rand -base64 16). Fewer than 8 distinct characters is no
+ * random string of that length (aaaa…, abab…). The token itself is never shown.
+ */
+export function adminTokenWeakness(token: string): string | null {
+  const how = 'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
+  const hex = /^[0-9a-fA-F]+$/.test(token);
+  if (!hex && !/^[A-Za-z0-9+/_-]+=*$/.test(token)) return `${how}; it holds other characters`;
+  const least = hex ? 32 : 22;
+  if (token.replace(/=+$/, '').length < least) return `${how}; got ${token.length} ${hex ? 'hex' : 'base64'} characters`;
+  if (new Set(token).size < 8) return `${how}; it repeats a few characters`;
+  return null;
+}
 
 /** The longest PDI_LLM_TIMEOUT: an ask waits for its answer that long at most. */
 const MAX_LLM_TIMEOUT_MS = 300_000;

@@ -1,5 +1,5 @@
 // Greek and EU public-sector identifiers: ΑΦΜ (VAT number), ΑΔΑ (Diavgeia decision id),
-// ΑΔΑΜ (KIMDIS registry id) and TED publication numbers. Formats: research/sources.md §1.1, §1.3, §1.9.
+// ΑΔΑΜ (KIMDIS registry id) and TED publication numbers. Formats: docs/upstream-sources.md §1.1, §1.3, §1.9.
 import { resolveSource } from '../index-mappings/sources.js';
 
 /** How a client names an entity: its ΑΦΜ, its name, or a Diavgeia decision (ΑΔΑ) about it. */

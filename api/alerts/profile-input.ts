@@ -1,4 +1,4 @@
-// The alert profile body of POST and PUT (contract 2.7, decisions "Alerts and deliveries"), checked
+// The alert profile body of POST and PUT (docs/api.md "Alert profiles and monitoring"), checked
 // member by member: each refusal is a 422 naming the member.
 import { ValidationError } from '../../lib/errors.js';
 import { resolveSource } from '../../index-mappings/sources.js';

@@ -87,12 +87,18 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
 
   const signIn = page(async (req, res) => {
     const address = req.socket.remoteAddress ?? '';
-    const wait = throttle.waitSeconds(address);
+    const wait = throttle.reserve(address);
     if (wait > 0) {
       res.setHeader('Connection', 'close');
       return sendPage(res, 429, signInPage(`Too many failed sign-ins: try again in ${wait} s.`), ['Retry-After', String(wait)]);
     }
-    const fields = await readForm(req);
+    let fields: URLSearchParams;
+    try {
+      fields = await readForm(req);
+    } catch (err) {
+      throttle.release(address);
+      throw err;
+    }
     if (!sameSecret(fields.get('token') ?? '', adminToken)) {
       throttle.failed(address);
       log.warn({ address }, 'dashboard sign-in refused: wrong admin token');

@@ -80,21 +80,36 @@ const MAX_ADDRESSES = 10_000;
 /**
  * Slows down guessing the admin token: after a failed sign-in, that client address may not try again
  * for 1 s, then 2 s, 4 s… (at most 5 min) until a sign-in succeeds. Behind a proxy every client shares
- * the proxy's address, so the wait is then shared too.
+ * the proxy's address, so the wait is then shared too. An attempt is counted as it arrives, before its
+ * form is read: one address has one attempt under way at a time, so many sent at once are not all
+ * judged before the first failure starts the wait.
  */
 export class SignInThrottle {
   private readonly failures = new Map<string, { count: number; untilMs: number }>();
+  private readonly underWay = new Set<string>();
 
   constructor(private readonly clock: Clock) {}
 
-  /** Seconds this address must still wait before its next try; 0 when it may try now. */
-  waitSeconds(address: string): number {
+  /**
+   * Takes the address's turn: 0 when taken (then failed, succeeded or release ends it), else the
+   * seconds to wait (at least 1 while another attempt of the address is under way).
+   */
+  reserve(address: string): number {
     const entry = this.failures.get(address);
     const left = entry ? entry.untilMs - this.clock().getTime() : 0;
-    return left > 0 ? Math.ceil(left / 1000) : 0;
+    if (left > 0) return Math.ceil(left / 1000);
+    if (this.underWay.has(address)) return 1;
+    this.underWay.add(address);
+    return 0;
+  }
+
+  /** Ends a turn that judged nothing (the form never arrived whole). */
+  release(address: string): void {
+    this.underWay.delete(address);
   }
 
   failed(address: string): void {
+    this.underWay.delete(address);
     const count = (this.failures.get(address)?.count ?? 0) + 1;
     const wait = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(count - 1, 20));
     this.failures.delete(address);
@@ -103,6 +118,7 @@ export class SignInThrottle {
   }
 
   succeeded(address: string): void {
+    this.underWay.delete(address);
     this.failures.delete(address);
   }
 }

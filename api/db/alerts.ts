@@ -67,6 +67,7 @@ export class AlertStore {
          VALUES (@id, @org_id, @name, @filters, @channels, @webhook_url, @notify_email, @secret_salt, @is_active, @created_at)`,
       ),
       active: db.prepare('SELECT * FROM alert_profiles WHERE is_active = 1'),
+      activeOf: db.prepare('SELECT count(*) FROM alert_profiles WHERE org_id = ? AND is_active = 1').pluck(),
       update: db.prepare(
         `UPDATE alert_profiles SET name = ?, filters = ?, channels = ?, webhook_url = ?, notify_email = ?,
            is_active = coalesce(?, is_active) WHERE id = ? AND org_id = ?`,
@@ -94,6 +95,11 @@ export class AlertStore {
   profiles(orgId: string, limit: number, offset: number): Page<ProfileRecord> {
     const { items, total } = this.profileRows.page(orgId, limit, offset);
     return { items: items.map(profileOf), total };
+  }
+
+  /** How many active profiles the organization has. */
+  activeCount(orgId: string): number {
+    return this.st.activeOf.get(orgId) as number;
   }
 
   /** Every active profile of every organization (the watcher's). */

@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { base62 } from '../../lib/random.js';
 import { TERMINAL_CONTROL } from '../../lib/terminal.js';
+import { fold } from '../../lib/greek.js';
 import type { Db } from './database.js';
 
 export const TIERS = ['free', 'pro', 'enterprise'] as const;
@@ -167,4 +168,33 @@ export function canonicalOrgName(name: string): string {
   const problem = orgNameProblem(name);
   if (problem) throw new RangeError(`organization name ${problem}`);
   return name.trim().normalize('NFC');
+}
+
+/**
+ * The existing names `name` is likely a misspelling of, closest first: equal up to case and accents,
+ * one containing the other, or at most two edits apart (after folding).
+ */
+export function closeOrgNames(name: string, names: readonly string[]): string[] {
+  const want = fold(name);
+  const scored = names.map((n) => {
+    const have = fold(n);
+    const d = have === want ? 0 : have.includes(want) || want.includes(have) ? 1 : 1 + editDistance(have, want, 2);
+    return { n, d };
+  });
+  return scored.filter((x) => x.d <= 3).sort((a, b) => a.d - b.d || a.n.localeCompare(b.n)).slice(0, 5).map((x) => x.n);
+}
+
+/** Levenshtein distance, or `cap + 1` once it is sure to exceed `cap`. */
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    if (Math.min(...row) > cap) return cap + 1;
+    prev = row;
+  }
+  return Math.min(prev[b.length]!, cap + 1);
 }

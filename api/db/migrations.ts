@@ -200,6 +200,20 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX alert_deliveries_by_event ON alert_deliveries (monitor_event_id) WHERE monitor_event_id <> '';
     `,
   },
+  {
+    version: 8,
+    name: 'deliveries sent once per recipient, and taken organization by organization',
+    sql: `
+      -- A monitor event's delivery to an address another profile of the organization also names is sent
+      -- once: the others point at the delivery that is sent (sent_with) and take its outcome.
+      ALTER TABLE alert_deliveries ADD COLUMN sent_with TEXT;
+      CREATE INDEX alert_deliveries_by_sender ON alert_deliveries (sent_with) WHERE sent_with IS NOT NULL;
+      -- The sender takes due deliveries organization by organization (one cannot fill every slot).
+      DROP INDEX alert_deliveries_due;
+      CREATE INDEX alert_deliveries_due ON alert_deliveries (channel, org_id, next_attempt_at)
+        WHERE delivery_status = 'pending' AND sent_with IS NULL;
+    `,
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-// Due-diligence reports of organizations (contract 2.6, 3.1): the rows the routes read and the report
+// Due-diligence reports of organizations (docs/api.md "Due-diligence reports"): the rows the routes read and the report
 // job writes. Every read is scoped to an organization: another organization's report is not found.
 import type { IdentifierType } from '../../lib/identifiers.js';
 import type { Db } from './database.js';
@@ -62,10 +62,14 @@ export class ReportStore {
     this.db.prepare(`UPDATE reports SET status = 'failed', error_message = ? WHERE id = ? AND status = 'pending'`).run(message, id);
   }
 
-  /** The organization's id, created when new (the CLI names organizations); the name as canonicalOrgName has it. */
-  orgId(raw: string, now: string, newId: () => string): string {
-    const name = canonicalOrgName(raw);
-    this.db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(newId(), name, now);
-    return this.db.prepare('SELECT id FROM organizations WHERE name = ?').pluck().get(name) as string;
+  /** The id of the organization named `raw` (compared as stored: trimmed, NFC), or null when none is. */
+  orgIdOf(raw: string): string | null {
+    return (this.db.prepare('SELECT id FROM organizations WHERE name = ?').pluck().get(canonicalOrgName(raw)) as string | undefined) ?? null;
   }
+
+  /** Every organization's name, for suggesting one. */
+  orgNames(): string[] {
+    return this.db.prepare('SELECT name FROM organizations ORDER BY name').pluck().all() as string[];
+  }
+
 }

@@ -25,7 +25,7 @@ export function startAlerts(config: Config, db: Db, documents: DocumentFeed, log
   const log = logger.child({ component: 'alerts' });
   const mailer = new Mailer(config.smtpUrl);
   const sender = new DeliverySender({
-    db, mailer, log, clock: opts.clock, concurrency: opts.concurrency,
+    db, mailer, log, clock: opts.clock, concurrency: opts.concurrency, webhookDeadlineMs: config.webhookTimeoutMs,
     secrets: WebhookSecrets.inDataDir(config.dataDir), allowPrivate: config.webhookAllowPrivate,
   });
   const watcher = new Watcher({ db, documents, log, clock: opts.clock, onRecorded: () => sender.pump() });

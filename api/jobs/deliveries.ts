@@ -1,7 +1,11 @@
 // Sends recorded deliveries: at most `concurrency` at once per channel, so a slow receiver holds a few
-// slots and never the API (every send is asynchronous). A delivery is `pending` until sent, or until
-// its last attempt failed (`failed`); each attempt is counted before it starts, so a delivery cut by a
-// crash is sent again after the restart under the same delivery id (receivers deduplicate on it).
+// slots and never the API (every send is asynchronous). Organizations take turns for the free slots,
+// and one holds at most half of a channel's slots, so one tenant's slow receiver cannot stall another's
+// deliveries; each webhook attempt has a whole-request deadline. A delivery is `pending` until sent, or
+// until its last attempt failed (`failed`); each attempt is counted before it starts, so a delivery cut
+// by a crash is sent again after the restart under the same delivery id (receivers deduplicate on it).
+// Deliveries recorded `sent_with` another (a monitor event to an address several profiles share) are
+// never sent themselves: they take the outcome of the one sent.
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Channel } from '../alerts/profile-input.js';
@@ -16,6 +20,10 @@ export const RETRY = { baseMs: 2_000, factor: 4, maxDelayMs: 3_600_000, maxAttem
 const POLL_MS = 1_000;
 /** How long stop() waits for sends under way. */
 const STOP_WAIT_MS = 5_000;
+/** The share of a channel's slots one organization may hold (at least one slot). */
+const ORG_SHARE = 0.5;
+/** A webhook attempt's deadline, from resolving its host to its answer's status (docs/webhooks.md). */
+export const WEBHOOK_DEADLINE_MS = 10_000;
 
 export function retryDelayMs(attemptsMade: number, random: () => number = Math.random): number {
   const delay = Math.min(RETRY.maxDelayMs, RETRY.baseMs * RETRY.factor ** (attemptsMade - 1));
@@ -24,6 +32,7 @@ export function retryDelayMs(attemptsMade: number, random: () => number = Math.r
 
 interface DueRow {
   id: string;
+  org_id: string;
   alert_profile_id: string;
   channel: Channel;
   monitor_event_id: string;
@@ -44,13 +53,22 @@ export interface SenderOptions {
   log: Logger;
   clock?: Clock;
   concurrency?: Partial<Record<Channel, number>>;
+  /** A webhook attempt's whole-request deadline (default WEBHOOK_DEADLINE_MS). */
+  webhookDeadlineMs?: number;
 }
+
+const CHANNELS = ['webhook', 'email'] as const;
 
 export class DeliverySender {
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly busy: Record<Channel, number> = { email: 0, webhook: 0 };
+  /** Sends under way per channel and organization. */
+  private readonly orgBusy = new Map<string, number>();
+  /** The organization last given a slot, per channel: the next turn starts after it. */
+  private readonly lastOrg: Record<Channel, string> = { email: '', webhook: '' };
   private readonly limit: Record<Channel, number>;
   private readonly clock: Clock;
+  private readonly deadlineMs: number;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly st;
@@ -58,20 +76,37 @@ export class DeliverySender {
   constructor(private readonly opts: SenderOptions) {
     this.clock = opts.clock ?? systemClock;
     this.limit = { email: opts.concurrency?.email ?? 4, webhook: opts.concurrency?.webhook ?? 16 };
+    this.deadlineMs = opts.webhookDeadlineMs ?? WEBHOOK_DEADLINE_MS;
     const db = opts.db;
     this.st = {
+      // The organizations with pending deliveries on a channel, one index seek each (a loose index scan:
+      // DISTINCT would read every pending row, tens of thousands after a large ingest).
+      orgs: db.prepare(
+        `WITH RECURSIVE o(org) AS (
+           SELECT min(org_id) FROM alert_deliveries WHERE delivery_status = 'pending' AND sent_with IS NULL AND channel = @channel
+           UNION ALL
+           SELECT (SELECT min(org_id) FROM alert_deliveries
+                    WHERE delivery_status = 'pending' AND sent_with IS NULL AND channel = @channel AND org_id > o.org)
+             FROM o WHERE o.org IS NOT NULL)
+         SELECT org FROM o WHERE org IS NOT NULL`,
+      ).pluck(),
       due: db.prepare(
-        `SELECT d.id, d.alert_profile_id, d.channel, d.monitor_event_id, d.attempts, p.name AS profile_name, p.webhook_url,
+        `SELECT d.id, d.org_id, d.alert_profile_id, d.channel, d.monitor_event_id, d.attempts, p.name AS profile_name, p.webhook_url,
                 p.notify_email, p.secret_salt, p.is_active AS profile_active, a.document
            FROM alert_deliveries d JOIN alert_profiles p ON p.id = d.alert_profile_id
            JOIN alert_documents a ON a.source_id = d.document_source_id
-          WHERE d.delivery_status = 'pending' AND d.channel = ? AND d.next_attempt_at <= ?
+          WHERE d.delivery_status = 'pending' AND d.sent_with IS NULL AND d.channel = ? AND d.org_id = ? AND d.next_attempt_at <= ?
           ORDER BY d.next_attempt_at LIMIT ?`,
       ),
-      begin: db.prepare("UPDATE alert_deliveries SET attempts = attempts + 1 WHERE id = ? AND delivery_status = 'pending'"),
-      sent: db.prepare("UPDATE alert_deliveries SET delivery_status = 'sent', delivered_at = ? WHERE id = ?"),
-      retry: db.prepare('UPDATE alert_deliveries SET last_error = ?, next_attempt_at = ? WHERE id = ?'),
-      failed: db.prepare("UPDATE alert_deliveries SET delivery_status = 'failed', last_error = ? WHERE id = ?"),
+      // Each statement below applies to the delivery sent and to those sent with it.
+      begin: db.prepare("UPDATE alert_deliveries SET attempts = attempts + 1 WHERE (id = @id OR sent_with = @id) AND delivery_status = 'pending'"),
+      sent: db.prepare("UPDATE alert_deliveries SET delivery_status = 'sent', delivered_at = @at WHERE id = @id OR sent_with = @id"),
+      retry: db.prepare('UPDATE alert_deliveries SET last_error = @error, next_attempt_at = @next WHERE id = @id OR sent_with = @id'),
+      failed: db.prepare("UPDATE alert_deliveries SET delivery_status = 'failed', last_error = @error WHERE id = @id OR sent_with = @id"),
+      // A delivery whose profile was deactivated fails alone; the first of those sent with it takes its place.
+      failOne: db.prepare("UPDATE alert_deliveries SET delivery_status = 'failed', last_error = ? WHERE id = ?"),
+      heir: db.prepare("SELECT id FROM alert_deliveries WHERE sent_with = ? AND delivery_status = 'pending' ORDER BY rowid LIMIT 1").pluck(),
+      handOver: db.prepare('UPDATE alert_deliveries SET sent_with = CASE id WHEN @heir THEN NULL ELSE @heir END WHERE sent_with = @id'),
       event: db.prepare(
         `SELECT e.id, e.monitored_entity_id, m.entity_identifier, m.identifier_type, m.label, e.event_type, e.summary,
                 e.detected_at, e.acknowledged_at
@@ -86,32 +121,62 @@ export class DeliverySender {
     this.pump();
   }
 
-  /** Starts due deliveries in the free slots (new ones recorded, a send finished). */
+  /** Starts due deliveries in the free slots (new ones recorded, a send finished), organizations in turn. */
   pump(): void {
     if (this.stopped) return;
-    for (const channel of ['webhook', 'email'] as const) {
-      const free = this.limit[channel] - this.busy[channel];
+    const now = this.clock().toISOString();
+    for (const channel of CHANNELS) {
+      let free = this.limit[channel] - this.busy[channel];
       if (free <= 0) continue;
-      const rows = this.st.due.all(channel, this.clock().toISOString(), free + this.busy[channel]) as DueRow[];
-      for (const row of rows.filter((r) => !this.inFlight.has(r.id)).slice(0, free)) {
-        this.busy[channel]++;
-        const run = this.attempt(row).catch((err: unknown) => {
-          this.opts.log.error({ delivery: row.id, error: (err as Error).message }, 'delivery attempt could not be recorded');
-        }).finally(() => {
-          this.busy[channel]--;
-          this.inFlight.delete(row.id);
-          this.pump();
-        });
-        this.inFlight.set(row.id, run);
+      const share = Math.max(1, Math.floor(this.limit[channel] * ORG_SHARE));
+      // The turn starts with the organization after the one served last.
+      const orgs = this.st.orgs.all({ channel }) as string[];
+      const next = orgs.findIndex((o) => o > this.lastOrg[channel]);
+      const order = next <= 0 ? orgs : [...orgs.slice(next), ...orgs.slice(0, next)];
+      const queues = order.map((org) => {
+        const held = this.orgBusy.get(`${channel} ${org}`) ?? 0;
+        if (held >= share) return [];
+        // Rows under way are still pending and due: asked for too, then left out.
+        const rows = this.st.due.all(channel, org, now, share) as DueRow[];
+        return rows.filter((r) => !this.inFlight.has(r.id)).slice(0, share - held);
+      });
+      for (let round = 0; free > 0 && queues.some((q) => q.length > round); round++) {
+        for (const q of queues) {
+          const row = q[round];
+          if (row === undefined || free === 0) continue;
+          free--;
+          this.run(channel, row);
+        }
       }
     }
   }
 
+  private run(channel: Channel, row: DueRow): void {
+    const slot = `${channel} ${row.org_id}`;
+    this.busy[channel]++;
+    this.orgBusy.set(slot, (this.orgBusy.get(slot) ?? 0) + 1);
+    this.lastOrg[channel] = row.org_id;
+    const run = this.attempt(row).catch((err: unknown) => {
+      this.opts.log.error({ delivery: row.id, error: (err as Error).message }, 'delivery attempt could not be recorded');
+    }).finally(() => {
+      this.busy[channel]--;
+      const held = this.orgBusy.get(slot)! - 1;
+      if (held === 0) this.orgBusy.delete(slot);
+      else this.orgBusy.set(slot, held);
+      this.inFlight.delete(row.id);
+      this.pump();
+    });
+    this.inFlight.set(row.id, run);
+  }
+
   private async attempt(row: DueRow): Promise<void> {
-    if (this.st.begin.run(row.id).changes === 0) return; // dropped meanwhile (its event was acknowledged)
+    if (this.st.begin.run({ id: row.id }).changes === 0) return; // dropped meanwhile (its event was acknowledged)
     const attempts = row.attempts + 1;
     try {
-      if (row.profile_active !== 1) throw new DeliveryError('the profile was deactivated before delivery', false);
+      if (row.profile_active !== 1) {
+        this.handOver(row.id, 'the profile was deactivated before delivery');
+        return;
+      }
       const event = row.monitor_event_id === '' ? null : this.st.event.get(row.monitor_event_id) as Record<string, unknown> | undefined;
       if (event === undefined || (event && event.acknowledged_at !== null)) throw new DeliveryError('the event was acknowledged before delivery', false);
       await this.send(row, JSON.parse(row.document) as MailDocument & Record<string, unknown>, event);
@@ -120,15 +185,24 @@ export class DeliverySender {
       const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
       if (e.retryable && attempts < RETRY.maxAttempts) {
         const next = new Date(this.clock().getTime() + retryDelayMs(attempts));
-        this.st.retry.run(e.message, next.toISOString(), row.id);
+        this.st.retry.run({ id: row.id, error: e.message, next: next.toISOString() });
       } else {
-        this.st.failed.run(e.message, row.id);
+        this.st.failed.run({ id: row.id, error: e.message });
         this.opts.log.warn({ delivery: row.id, channel: row.channel, attempts, error: e.message }, 'delivery failed');
       }
       return;
     }
     if (this.stopped && !this.opts.db.open) return;
-    this.st.sent.run(this.clock().toISOString(), row.id);
+    this.st.sent.run({ id: row.id, at: this.clock().toISOString() });
+  }
+
+  /** Fails `id` alone; the deliveries sent with it get one of them as the one sent. */
+  private handOver(id: string, error: string): void {
+    this.opts.db.transaction(() => {
+      this.st.failOne.run(error, id);
+      const heir = this.st.heir.get(id) as string | undefined;
+      if (heir !== undefined) this.st.handOver.run({ id, heir });
+    })();
   }
 
   private async send(row: DueRow, document: MailDocument & Record<string, unknown>, event: Record<string, unknown> | null): Promise<void> {
@@ -143,7 +217,7 @@ export class DeliverySender {
       ? { type: 'alert.match', delivery_id: row.id, profile_id: row.alert_profile_id, document }
       : { type: 'monitor.event', delivery_id: row.id, profile_id: row.alert_profile_id, event: { ...event, acknowledged_at: undefined }, document };
     const secret = this.opts.secrets.secretOf(row.alert_profile_id, row.secret_salt);
-    await postWebhook(row.webhook_url, JSON.stringify(payload), secret, row.id, this.opts.allowPrivate, this.clock());
+    await postWebhook(row.webhook_url, JSON.stringify(payload), secret, row.id, this.opts.allowPrivate, this.clock(), this.deadlineMs);
   }
 
   /** Takes no new send; waits a little for those under way (the rest are sent again after a restart). */

@@ -1,5 +1,5 @@
 // The documents a report is about: the one place that decides which documents belong to an entity.
-// The entity resolver (ingest/state/entities.ts, the index written at ingest) names them, with the
+// The entity resolver (ingest/state/entity-index.ts, the index written at ingest) names them, with the
 // names and ΑΦΜs the entity goes by; the full documents are read from the search engine.
 import { parseEntityQuery, type EntityIndex } from '../../lib/entities.js';
 import type { IdentifierType } from '../../lib/identifiers.js';

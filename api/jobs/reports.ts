@@ -55,7 +55,7 @@ export class ReportService {
 
   /**
    * Records a pending report for the organization and queues its generation; returns the report.
-   * The monitored-entity report (contract 4.4) creates its report through this too.
+   * The monitored-entity report (GET /v1/monitor/entities/{id}/report) creates its report through this too.
    */
   create(orgId: string, entityIdentifier: string, identifierType: IdentifierType): { report: ReportRow; jobId: string } {
     const row = {

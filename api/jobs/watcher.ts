@@ -1,13 +1,15 @@
 // The watcher: reads the document store's feed after a durable watermark (whichever process ingested:
 // the feed is in documents.db) and records, per batch and in one transaction of the account database,
 // the deliveries of matching profiles, the events of monitored entities, the events' deliveries on
-// their organization's channels, and the watermark. So a restart neither repeats nor loses a match;
+// their organization's channels (once per distinct channel and address: the deliveries of other profiles
+// naming the same address are recorded `sent_with` the one sent), and the watermark. So a restart neither repeats nor loses a match;
 // sending is the sender's (sender.ts), from the recorded rows.
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { timeOrderedUuid } from '../../lib/uuid.js';
 import type { Logger } from '../../lib/logger.js';
-import { FULL_CONTENT_FIELDS, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
+import { fullContentOf, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
+import type { Channel } from '../alerts/profile-input.js';
 import { AlertStore, type ProfileRecord } from '../db/alerts.js';
 import type { Db } from '../db/database.js';
 import { MonitorStore } from '../db/monitoring.js';
@@ -17,11 +19,9 @@ import { DocumentText, eventSummary, eventTypeOf, MatchIndex, profileMatcher } f
 const BATCH = 500;
 const WATERMARK = 'documents';
 
-/** The document as deliveries carry it: the full-content record (contract 2.2 + decisions). */
+/** The document as deliveries carry it: the full-content record of a Pro listing. */
 export function deliveredDocument(doc: NormalizedDocument): Record<string, unknown> {
-  const out = metadataOf(doc);
-  for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f];
-  return out;
+  return { ...metadataOf(doc), ...fullContentOf(doc) };
 }
 
 /** What the watcher reads of the document store (ingest/state/documents.ts). */
@@ -37,6 +37,19 @@ export interface WatcherOptions {
   clock?: Clock;
   /** Called after a batch recorded deliveries (the sender starts on them). */
   onRecorded?: () => void;
+}
+
+/**
+ * Who a channel of a profile reaches: an event goes once to each. Addresses compare case-insensitively
+ * (mail domains are, and no mailbox is told apart by case); URLs as the URL parser writes them.
+ */
+function recipientOf(profile: ProfileRecord, channel: Channel): string {
+  if (channel === 'email') return `email ${(profile.notify_email ?? '').toLowerCase()}`;
+  try {
+    return `webhook ${new URL(profile.webhook_url ?? '').href}`;
+  } catch {
+    return `webhook ${profile.webhook_url}`;
+  }
 }
 
 export class Watcher {
@@ -59,7 +72,7 @@ export class Watcher {
       document: db.prepare('INSERT OR REPLACE INTO alert_documents (source_id, document) VALUES (?, ?)'),
       delivery: db.prepare(
         `INSERT OR IGNORE INTO alert_deliveries (id, org_id, alert_profile_id, document_source_id, channel, monitor_event_id,
-           delivery_status, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+           delivery_status, next_attempt_at, created_at, sent_with) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
       ),
       event: db.prepare(
         `INSERT OR IGNORE INTO monitor_events (id, org_id, monitored_entity_id, document_source_id, event_type, summary, detected_at)
@@ -117,11 +130,16 @@ export class Watcher {
     const sourceId = entry.doc.source_id;
     let stored = false;
     let count = 0;
-    const deliver = (profile: ProfileRecord, eventId: string) => {
+    // `recipients` (one event's): the delivery sent to each channel and address so far.
+    const deliver = (profile: ProfileRecord, eventId: string, recipients?: Map<string, string>) => {
       if (!stored) this.st.document.run(sourceId, JSON.stringify(deliveredDocument(entry.doc)));
       stored = true;
       for (const channel of profile.channels) {
-        count += this.st.delivery.run(timeOrderedUuid(), profile.org_id, profile.id, sourceId, channel, eventId, now, now).changes;
+        const id = timeOrderedUuid();
+        const recipient = recipientOf(profile, channel);
+        const sentWith = recipients?.get(recipient) ?? null;
+        if (sentWith === null) recipients?.set(recipient, id);
+        count += this.st.delivery.run(id, profile.org_id, profile.id, sourceId, channel, eventId, now, now, sentWith).changes;
       }
     };
     // Profiles hear of new documents stored after they were made; an update is no new document.
@@ -134,7 +152,8 @@ export class Watcher {
       const raised = this.st.event.run(eventId, entity.org_id, entity.id, sourceId, eventTypeOf(entry.doc), eventSummary(entity, entry.doc), now).changes;
       if (raised === 0) continue; // one event per (entity, document)
       this.st.alerted.run(now, entity.id);
-      for (const profile of byOrg.get(entity.org_id) ?? []) deliver(profile, eventId);
+      const recipients = new Map<string, string>();
+      for (const profile of byOrg.get(entity.org_id) ?? []) deliver(profile, eventId, recipients);
     }
     return count;
   }

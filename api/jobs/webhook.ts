@@ -1,13 +1,13 @@
 // One webhook POST: the target is resolved and checked again now, and the connection goes to exactly
 // the address checked (a host that re-resolves to a private address in between cannot be reached).
 // Redirects are not followed. Which failures are worth a retry is said by DeliveryError.retryable.
+import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import { pinnedLookup, type ResolvedAddress } from '../../lib/addresses.js';
 import { signature } from '../alerts/secret.js';
 import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
 
-const TIMEOUT_MS = 10_000;
 /** Bytes of a receiver's answer read at most (it is only drained). */
 const MAX_ANSWER = 64 * 1024;
 
@@ -17,12 +17,19 @@ export class DeliveryError extends Error {
   }
 }
 
-export async function postWebhook(target: string, body: string, secret: string, deliveryId: string, allowPrivate: boolean, now: Date): Promise<void> {
+/**
+ * POSTs the payload. `deadlineMs` bounds the whole attempt (resolving, connecting, sending, the answer):
+ * an idle-socket timeout would let a receiver that drips a byte now and then hold a send slot for ever.
+ * A status that arrived in time counts even if the rest of the answer did not (it is only drained).
+ */
+export async function postWebhook(target: string, body: string, secret: string, deliveryId: string, allowPrivate: boolean, now: Date, deadlineMs: number): Promise<void> {
+  const signal = AbortSignal.timeout(deadlineMs);
+  const late = () => new DeliveryError(`no answer within ${deadlineMs / 1000} s`, true);
   let url: URL;
   let address: ResolvedAddress;
   try {
     url = parseTarget(target, allowPrivate);
-    address = await resolveTarget(url, allowPrivate);
+    address = await Promise.race([resolveTarget(url, allowPrivate), once(signal, 'abort').then(() => Promise.reject(late()))]);
   } catch (err) {
     // A name that does not resolve now may resolve later; a refused target stays refused.
     if (err instanceof TargetError) throw new DeliveryError(err.message, err.retryable);
@@ -31,10 +38,10 @@ export async function postWebhook(target: string, body: string, secret: string, 
   const t = Math.floor(now.getTime() / 1000);
   const client = url.protocol === 'https:' ? https : http;
   const status = await new Promise<number>((resolve, reject) => {
+    let answered: number | null = null;
     const req = client.request(url, {
       method: 'POST',
       lookup: pinnedLookup(address),
-      timeout: TIMEOUT_MS,
       headers: {
         'Content-Type': 'application/json',
         'Content-Length': Buffer.byteLength(body),
@@ -43,17 +50,25 @@ export async function postWebhook(target: string, body: string, secret: string, 
         'X-PDI-Signature': signature(secret, t, body),
       },
     }, (res) => {
+      answered = res.statusCode ?? 0;
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
         if (read > MAX_ANSWER) res.destroy();
       });
-      res.on('close', () => resolve(res.statusCode ?? 0));
-      res.on('error', () => resolve(res.statusCode ?? 0));
+      res.on('close', () => resolve(answered!));
+      res.on('error', () => resolve(answered!));
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    // Past the deadline a status that arrived stands, and the connection is dropped, not drained further.
+    const expire = () => {
+      if (answered !== null) resolve(answered);
+      else reject(late());
+      req.destroy();
+    };
+    signal.addEventListener('abort', expire, { once: true });
     req.on('error', (err) => reject(new DeliveryError(`${(err as NodeJS.ErrnoException).code ?? 'network error'}: ${err.message}`, true)));
-    req.end(body);
+    if (signal.aborted) expire();
+    else req.end(body);
   });
   if (status >= 200 && status < 300) return;
   const retryable = status === 408 || status === 429 || status >= 500;

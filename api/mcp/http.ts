@@ -23,6 +23,11 @@ import { tierAllows, withArticle } from '../tiers.js';
 import { mcpServer } from './tools.js';
 
 export const MCP_PATH = '/mcp';
+const OAUTH_DISCOVERY = [
+  '/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`,
+  '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration',
+];
+const STATIC_KEYS = 'This server takes static API keys, not OAuth: send Authorization: Bearer pdi_live_… (an Enterprise key)';
 
 /** A refusal before any MCP message is read: HTTP status plus a JSON-RPC error body. */
 function refuse(res: ServerResponse, status: number, detail: string, headers: Record<string, string> = {}): void {
@@ -55,7 +60,7 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
     res.setHeader(NO_STORE[0], NO_STORE[1]);
     const principal = identify(ctx.keys, req);
     if (typeof principal === 'string') {
-      refuse(res, 401, principal, { 'WWW-Authenticate': principal === 'Missing API key' ? 'Bearer' : 'Bearer error="invalid_token"' });
+      refuse(res, 401, principal, { 'WWW-Authenticate': principal === 'Missing API key' ? 'Bearer realm="mcp"' : 'Bearer realm="mcp", error="invalid_token"' });
       return next(false);
     }
     if (!tierAllows(principal.tier, 'enterprise')) {
@@ -87,6 +92,14 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
       next(false);
     });
   });
+  // The challenge names no resource_metadata: keys are static, there is no OAuth authorization server.
+  // A client that looks for one anyway (RFC 9728, RFC 8414 discovery) reads why in JSON, not a bare 404.
+  for (const path of OAUTH_DISCOVERY) {
+    server.get(path, (_req: Request, res: Response, next: Next) => {
+      refuse(res, 404, STATIC_KEYS);
+      next(false);
+    });
+  }
   // Stateless: no server-to-client stream (GET) and no session to end (DELETE).
   for (const method of ['get', 'del'] as const) {
     server[method](MCP_PATH, (_req: Request, res: Response, next: Next) => {
@@ -150,5 +163,21 @@ async function serve(ctx: AppContext, principal: Principal, { count, inFlight }:
     }
     deliver(message, extra);
   };
+  acceptJson(req);
   await transport.handleRequest(req, res, req.body);
+}
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+
+/**
+ * The SDK's transport refuses (406) a client whose Accept does not list text/event-stream, but every
+ * answer here is JSON (enableJsonResponse): a plain JSON client is served as if it had listed both.
+ */
+function acceptJson(req: Request): void {
+  req.headers.accept = ACCEPT_BOTH;
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() !== 'accept') raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw, 'Accept', ACCEPT_BOTH);
 }

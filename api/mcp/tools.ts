@@ -4,7 +4,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { metadataOf } from '../../index-mappings/document.js';
 import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { parseEntityQuery } from '../../lib/entities.js';
 import { AppError, NotFoundError } from '../../lib/errors.js';
@@ -12,7 +11,8 @@ import { greekLetters } from '../../lib/greek.js';
 import { similarTo } from '../../lib/semantic/similar.js';
 import type { AppContext } from '../context.js';
 import { listingOf } from '../presenters/document.js';
-import { findDocument, MAX_QUERY_LENGTH } from '../routes/documents.js';
+import { findDocument, MAX_QUERY_LENGTH, searchDocuments } from '../routes/documents.js';
+import { SEARCH_SORTS, type SearchSort } from '../../lib/search/provider.js';
 import { askBody } from '../routes/semantic.js';
 import { sourceList } from '../routes/sources.js';
 
@@ -23,6 +23,18 @@ const SOURCES_TEXT = `${SOURCE_NAMES.join(', ')} (e_procurement means kimdis)`;
 const DEFAULT_MAX_CHARS = 20_000;
 
 const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
+
+type SearchArgs = { query: string; source?: string; since?: string; until?: string; sort: SearchSort; limit: number; offset: number };
+
+/**
+ * An identifier a client sent as a JSON number, as its digits: assistants often type a VAT number as a
+ * number, which drops its leading zeros, so an AFM is padded back to its 9 digits.
+ */
+export function identifierText(identifier: string | number, type: string): string {
+  if (typeof identifier === 'string') return identifier;
+  const digits = String(identifier);
+  return type === 'afm' ? digits.padStart(9, '0') : digits;
+}
 
 /** What a tool's engine reads carry: the call's abort signal, and the key whose turn it takes in the reader queue. */
 type Read = { signal: AbortSignal; tenant: string };
@@ -54,19 +66,22 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
 
   server.registerTool('search_documents', {
     title: 'Search documents',
-    description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
+    description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date with since/until, order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
     inputSchema: {
       query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
       source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
+      since: z.string().optional().describe('YYYY-MM-DD: only documents published after that day began.'),
+      until: z.string().optional().describe('YYYY-MM-DD: only documents published on that day or before.'),
+      sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
       limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
       offset: z.number().int().min(0).default(0).describe('Results to skip.'),
     },
     annotations: readOnly,
-  }, tool(ctx, tenant, 'search_documents', async ({ query, source, limit, offset }: { query: string; source?: string; limit: number; offset: number }, read) => {
+  }, tool(ctx, tenant, 'search_documents', async ({ query, source, since, until, sort, limit, offset }: SearchArgs, read) => {
     const name = source === undefined ? undefined : resolveSource(source);
     if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
-    const result = await ctx.search.search({ text: greekLetters(query), source: name, limit, offset, view: 'metadata' }, read);
-    return { query, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset };
+    const body = await searchDocuments(ctx, { q: query, source: name, limit, offset, since, until, sort }, read);
+    return Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body;
   }));
 
   server.registerTool('get_document', {
@@ -101,14 +116,14 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     title: 'Resolve an entity',
     description: 'Everything known about a company, public body or person across all sources, by VAT number (type afm, 9 digits), name (type name; accents, case and Greeklish are folded) or decision id (type ada). Returns names, AFMs, document counts per source, first and last seen, total contract value, counterparties (buyers and suppliers) and matches: documents with source_id, source_url and relevance. total 0 means nothing was found.',
     inputSchema: {
-      identifier: z.string().min(1).describe('The VAT number, name or decision id.'),
+      identifier: z.union([z.string().min(1), z.number().int().nonnegative()]).describe('The VAT number, name or decision id (a VAT number may come as a JSON number).'),
       type: z.enum(['afm', 'name', 'ada']).default('afm').describe('What identifier is.'),
       limit: z.number().int().min(1).max(100).default(20).describe('Matching documents per page, 1 to 100.'),
       offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
     },
     annotations: readOnly,
-  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string; type: string; limit: number; offset: number }) => {
-    return ctx.entityReaders.resolve(parseEntityQuery(identifier, type), { limit, offset });
+  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }) => {
+    return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset });
   }));
 
   server.registerTool('similar_documents', {

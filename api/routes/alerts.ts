@@ -1,7 +1,7 @@
 // Alert profiles (Pro): POST/GET /v1/alerts/profiles, PUT/DELETE /v1/alerts/profiles/{id}, and
 // GET /v1/alerts/deliveries. Everything is scoped to the key's organization; another's is a 404.
 import type { Request } from 'restify';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { createInput, updateInput } from '../alerts/profile-input.js';
 import { WebhookSecrets } from '../alerts/secret.js';
 import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
@@ -24,7 +24,7 @@ export function pageParams(req: Request): { limit: number; offset: number } {
   return { limit: intParam(req, 'limit', 20, 1, 100), offset: offsetParam(req) };
 }
 
-/** The alert profile object of contract 2.7. */
+/** The alert profile object (docs/openapi.json AlertProfile). */
 export function profileBody(p: ProfileRecord): Record<string, unknown> {
   return {
     id: p.id, name: p.name, filters: p.filters, channels: p.channels, webhook_url: p.webhook_url,
@@ -44,11 +44,21 @@ async function checkTarget(url: string | null, allowPrivate: boolean): Promise<v
 
 export function registerAlerts(routes: ContractRoutes, ctx: AppContext): void {
   const allowPrivate = ctx.config.webhookAllowPrivate;
+  const maxProfiles = ctx.config.maxAlertProfiles;
+  // Every active profile records deliveries for what it matches: their number is what one tenant's
+  // ingest-time cost and delivery rows grow with.
+  const checkRoom = (orgId: string) => {
+    if (ctx.alerts.activeCount(orgId) >= maxProfiles) {
+      throw new ConflictError(`The organization already has ${maxProfiles} active alert profiles, the most allowed; delete one (or merge their filters) first`);
+    }
+  };
   const notFound = (req: Request) => new NotFoundError(`Alert profile not found: ${String((req.params as Record<string, string>).id)}`);
 
   routes.add('post', '/v1/alerts/profiles', async (req, res) => {
     const fields = createInput(req.body);
     await checkTarget(fields.webhook_url, allowPrivate);
+    // After the await, right before the insert: two creations at once cannot both take the last place.
+    checkRoom(principalOf(req).orgId);
     const profile = ctx.alerts.createProfile(principalOf(req).orgId, fields, WebhookSecrets.newSalt(), ctx.clock());
     const body = { ...profileBody(profile), webhook_secret: ctx.webhookSecrets.secretOf(profile.id, profile.secret_salt) };
     reply(res, 201, 'application/json', JSON.stringify(body));
@@ -67,6 +77,7 @@ export function registerAlerts(routes: ContractRoutes, ctx: AppContext): void {
     if (id === null || current === null) throw notFound(req);
     const fields = updateInput(req.body, current);
     if (fields.webhook_url !== current.webhook_url) await checkTarget(fields.webhook_url, allowPrivate);
+    if (fields.is_active === true && !current.is_active) checkRoom(orgId);
     const updated = ctx.alerts.updateProfile(orgId, id, fields);
     if (updated === null) throw notFound(req);
     replyJson(res, profileBody(updated));

@@ -2,6 +2,7 @@
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
+import { isCalendarDay } from '../../lib/clock.js';
 import { embedderInfo } from '../../lib/embedding/index.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
@@ -12,11 +13,12 @@ import { readOptionsFor } from '../middleware/client-gone.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
 import { metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
-import { listingOf, searchBody, UPGRADE_HINT } from '../presenters/document.js';
+import { listingOf, searchBody, UPGRADE_HINT, withStringField } from '../presenters/document.js';
+import { queryMatcher, snippetOf } from '../../lib/search/snippet.js';
 import { downloadHeaders, downloadType } from '../presenters/download.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
-import type { ReadOptions } from '../../lib/search/provider.js';
+import { SEARCH_SORTS, type ReadOptions, type SearchSort } from '../../lib/search/provider.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
@@ -42,23 +44,60 @@ function pathParam(req: Request, name: string): string {
   return v;
 }
 
+/** A search's parameters (GET /v1/search, the MCP tool search_documents), checked. */
+export interface SearchParams {
+  q: string;
+  source?: SourceName;
+  limit: number;
+  offset: number;
+  since?: string;
+  until?: string;
+  sort?: SearchSort;
+}
+
+export function sortOf(v: string): SearchSort {
+  const sort = SEARCH_SORTS.find((s) => s === v);
+  if (!sort) throw new ValidationError(`sort must be one of ${SEARCH_SORTS.join(', ')}`);
+  return sort;
+}
+
+/**
+ * The search response: `{query, results, total, limit, offset}`, each result a metadata record with its
+ * `snippet` (lib/search/snippet.ts). JSON bytes when the engine gave the records as JSON (SearchHit
+ * .metadataJson): the snippet is added to them as they are, not parsed and re-serialised.
+ */
+export async function searchDocuments(ctx: AppContext, p: SearchParams, read: ReadOptions): Promise<Buffer | Record<string, unknown>> {
+  for (const [name, day] of [['since', p.since], ['until', p.until]] as const) {
+    if (day !== undefined && !isCalendarDay(day)) throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
+  }
+  if (p.since !== undefined && p.until !== undefined && p.until < p.since) throw new ValidationError('until must not be before since');
+  // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
+  const text = greekLetters(p.q);
+  const { q, source, limit, offset, since, until, sort } = p;
+  const result = await ctx.search.search({ text, source, limit, offset, since, until, sort, view: 'text' }, read);
+  const match = queryMatcher(text);
+  const snippets = result.hits.map((h) => snippetOf(h.doc, match));
+  const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
+  if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset);
+  return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset };
+}
+
 export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('get', '/v1/search', async (req, res) => {
     const q = stringParam(req, 'q', { required: true, maxLength: MAX_QUERY_LENGTH })!;
     const sourceName = stringParam(req, 'source');
-    const source = sourceName === undefined ? undefined : sourceOf(sourceName);
-    const limit = intParam(req, 'limit', 100, 1, 1000);
-    const offset = offsetParam(req);
-    // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
-    const result = await ctx.search.search({ text: greekLetters(q), source, limit, offset, view: 'metadata' }, readOptionsFor(res));
-    const records = result.hits.map((h) => h.metadataJson);
-    if (records.every((r): r is Buffer => r !== undefined)) {
-      // The engine's records are already the response's JSON: copied, not parsed and re-serialised.
-      const body = searchBody(q, records, result.total, limit, offset);
-      reply(res, 200, 'application/json', body);
-      return;
-    }
-    replyJson(res, { query: q, results: result.hits.map((h) => metadataOf(h.doc)), total: result.total, limit, offset });
+    const sort = stringParam(req, 'sort');
+    const body = await searchDocuments(ctx, {
+      q,
+      source: sourceName === undefined ? undefined : sourceOf(sourceName),
+      limit: intParam(req, 'limit', 100, 1, 1000),
+      offset: offsetParam(req),
+      since: dateParam(req, 'since'),
+      until: dateParam(req, 'until'),
+      sort: sort === undefined ? undefined : sortOf(sort),
+    }, readOptionsFor(res));
+    if (Buffer.isBuffer(body)) reply(res, 200, 'application/json', body);
+    else replyJson(res, body);
   });
 
   routes.add('get', '/v1/:source/documents', async (req, res) => {
@@ -69,7 +108,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const full = tierAllows(principalOf(req).tier, 'pro');
     const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
     const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };
-    // Contract 4.1: "for a Free key each response includes _upgrade_hint", an empty page included.
+    // Every Free-key listing carries _upgrade_hint, an empty page included.
     if (!full) body._upgrade_hint = UPGRADE_HINT;
     replyJson(res, body);
   });

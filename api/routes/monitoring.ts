@@ -75,7 +75,7 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
     replyJson(res, { status: 'deactivated', id });
   });
 
-  // Contract 4.4: a GET that creates a report of the monitored entity (reports/service.ts runs it).
+  // As the contract has it, a GET that creates a report of the monitored entity (reports/service.ts runs it).
   routes.add('get', '/v1/monitor/entities/:id/report', async (req, res) => {
     const id = idParam(req);
     const orgId = principalOf(req).orgId;

@@ -1,4 +1,4 @@
-// Due-diligence reports (contract 4.2, Pro): create, list, detail and the PDF. Everything is scoped to
+// Due-diligence reports (Pro): create, list, detail and the PDF. Everything is scoped to
 // the caller's organization; another organization's report is 404, as an unknown one.
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';

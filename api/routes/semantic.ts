@@ -48,7 +48,7 @@ export function registerSemantic(routes: ContractRoutes, ctx: AppContext): void 
   routes.add('post', '/v1/ask', async (req, res) => {
     const { question, limit, model } = askBody(req.body, ctx.config.askModels);
     const result = await ctx.asking.ask(question, limit, model, readOptionsFor(res));
-    // Contract 2.5's source fields; MCP's ask_question also gives source_url.
+    // The four source fields of an ask answer; MCP's ask_question also gives source_url.
     const sources = result.sources.map(({ source_id, source, title, relevance }) => ({ source_id, source, title, relevance }));
     replyJson(res, { ...result, sources });
   });

@@ -14,6 +14,8 @@ import type { Embedder } from '../../lib/embedding/embedder.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { createLogger } from '../../lib/logger.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
+import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
+import type { SearchProvider } from '../../lib/search/provider.js';
 
 export interface DemoRecord {
   doc: NormalizedDocument;
@@ -60,4 +62,28 @@ export async function withVectors(records: DemoRecord[], embedder: Embedder, cac
   } finally {
     store.close();
   }
+}
+
+/** The documents indexed in a fresh index of engine `name` (null: Elasticsearch without ELASTICSEARCH_URL); close() removes it. */
+export async function indexedEngine(name: string, embedder: Embedder, docs: IndexedDocument[]): Promise<{ search: SearchProvider; close(): Promise<void> } | null> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-relevance-index-'));
+  const prefix = `relevance${process.pid}${Date.now() % 100_000}`;
+  let search: SearchProvider;
+  if (name === 'embedded') search = new EmbeddedProvider({ file: path.join(dir, 'index.db'), dimension: embedder.dimension, embeddingModel: embedder.id });
+  else if (process.env.ELASTICSEARCH_URL) search = new ElasticsearchProvider({ url: process.env.ELASTICSEARCH_URL, prefix, dimension: embedder.dimension, embeddingModel: embedder.id });
+  else return null;
+  await search.init();
+  for (let i = 0; i < docs.length; i += 500) {
+    const { failed } = await search.upsert(docs.slice(i, i + 500));
+    if (failed.length) throw new Error(`${failed.length} documents refused: ${failed[0].error}`);
+  }
+  await search.refresh();
+  return {
+    search,
+    async close() {
+      if (search.engine === 'elasticsearch') await fetch(`${process.env.ELASTICSEARCH_URL}/${prefix}*`, { method: 'DELETE' });
+      await search.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

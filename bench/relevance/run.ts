@@ -11,11 +11,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelDir, HashingEmbedder, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
-import { EmbeddedProvider } from '../../lib/search/embedded.js';
-import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { FUSION_DEPTH, retrieve } from '../../lib/semantic/ask.js';
-import { demoRecords, withVectors } from './corpus.js';
+import { demoRecords, indexedEngine, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
 
 const { values } = parseArgs({ options: {
@@ -39,12 +37,6 @@ async function embedderOf(name: string): Promise<Embedder | null> {
   return ModelEmbedder.load(dir);
 }
 
-function engineOf(name: string, dir: string, embedder: Embedder): SearchProvider | null {
-  if (name === 'embedded') return new EmbeddedProvider({ file: path.join(dir, 'index.db'), dimension: embedder.dimension, embeddingModel: embedder.id });
-  if (!process.env.ELASTICSEARCH_URL) return null;
-  return new ElasticsearchProvider({ url: process.env.ELASTICSEARCH_URL, prefix: `relevance${process.pid}`, dimension: embedder.dimension, embeddingModel: embedder.id });
-}
-
 async function rankings(search: SearchProvider, embedder: Embedder, q: string): Promise<Record<Mode, string[]>> {
   const r = await retrieve(search, embedder, q, FUSION_DEPTH);
   const and = await search.search({ text: q, limit: K, offset: 0 });
@@ -62,18 +54,12 @@ for (const embedderName of values.embedders!.split(',')) {
   }
   const docs = await withVectors(records, embedder, cacheDir);
   for (const engineName of values.engines!.split(',')) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-relevance-index-'));
-    const search = engineOf(engineName, dir, embedder);
-    if (!search) {
+    const indexed = await indexedEngine(engineName, embedder, docs);
+    if (!indexed) {
       process.stderr.write(`skipped ${engineName}: ELASTICSEARCH_URL unset\n`);
       continue;
     }
-    await search.init();
-    for (let i = 0; i < docs.length; i += 500) {
-      const { failed } = await search.upsert(docs.slice(i, i + 500));
-      if (failed.length) throw new Error(`${failed.length} documents refused: ${failed[0].error}`);
-    }
-    await search.refresh();
+    const { search } = indexed;
     const sums = Object.fromEntries(MODES.map((m) => [m, { ndcg: 0, recall: 0 }])) as Record<Mode, { ndcg: number; recall: number }>;
     const byCategory = new Map<string, Record<Mode, number>>();
     for (const q of queries) {
@@ -101,9 +87,7 @@ for (const embedderName of values.embedders!.split(',')) {
     };
     rows.push(row);
     process.stderr.write(`${JSON.stringify(row)}\n`);
-    if (search.engine === 'elasticsearch') await fetch(`${process.env.ELASTICSEARCH_URL}/relevance${process.pid}*`, { method: 'DELETE' });
-    await search.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await indexed.close();
   }
 }
 

@@ -6,7 +6,7 @@
 //
 // The index lives in DIR (default $PDI_BENCH_DIR or <tmp>/pdi-bench) as embedded-<N>-<seed>.sqlite and is
 // reused when a marker file says it was completely built with the same N, seed and engine versions.
-// Text only: no embeddings are written (vector search is measured in research/limits.md §4).
+// Text only: no embeddings are written (vector search is measured in docs/machine-limits.md §4).
 //
 // better-sqlite3 is synchronous: in one process, "10 concurrent callers" take turns on one thread. The
 // concurrent figures therefore include queueing behind the other callers (what a client of a busy API

@@ -1,5 +1,5 @@
 // A seeded generator of synthetic procurement documents for the search benchmarks, shaped like the corpus
-// measured in research/limits.md §3: ~2,500 ranked terms drawn Zipf (s = 1) — Greek procurement nouns
+// measured in docs/machine-limits.md §3: ~2,500 ranked terms drawn Zipf (s = 1) — Greek procurement nouns
 // with their inflections, adjective stems × endings, verbs and function words, English tender words,
 // municipality names, numbers and CPV-like codes; titles of 8–12 words, 30% of them in unaccented
 // capitals; bodies of 70–90 words with a unique ΑΔΑ code, a protocol number and a contractor surname
@@ -248,6 +248,10 @@ export class Generator {
       content: body.join(' ') + '.',
       summary: '',
       entities: { afm: [], ada: [ada], names: [`${caps(surname)} Α.Ε.`] },
+      parties: [],
+      procedure_type: null,
+      tenders_received: null,
+      act_date: null,
       amount: null,
       cpv: [],
       region: null,

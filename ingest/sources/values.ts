@@ -41,6 +41,16 @@ export function parseJsonBody(source: string, body: string): unknown {
   }
 }
 
+/**
+ * The body as a JSON object (not an array, a scalar or null), or an error saying what was `expected`;
+ * typed as the envelope the caller reads, whose fields it still checks.
+ */
+export function parseJsonObject<T extends object = Record<string, unknown>>(source: string, body: string, expected: string): T {
+  const value = parseJsonBody(source, body);
+  if (!isObject(value)) throw new Error(`${source}: expected ${expected}`);
+  return value as T;
+}
+
 /** published_at is refused outside [PUBLISHED_FROM, now + PUBLISHED_AHEAD_MS): the embedded index orders
  * years 1698–2242 only, and a record dated 9999 would head every newest-first listing for ever. */
 const PUBLISHED_FROM = '1700-01-01';

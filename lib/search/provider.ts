@@ -9,7 +9,7 @@ export type EngineName = 'elasticsearch' | 'embedded';
 /** A document as read back from the index: never the embedding. */
 export type StoredDocument = Omit<IndexedDocument, 'embedding'>;
 
-/** The metadata record of contract 2.2: what a `view: 'metadata'` search returns at least. */
+/** The metadata record (docs/openapi.json DocumentMetadata): what a `view: 'metadata'` search returns at least. */
 export type MetadataDocument = Pick<StoredDocument, (typeof METADATA_FIELDS)[number]>;
 
 export interface SearchHit<D = StoredDocument> {
@@ -17,7 +17,7 @@ export interface SearchHit<D = StoredDocument> {
   /** Engine score; for knn, cosine similarity mapped to 0..1. */
   score: number;
   /**
-   * The hit's metadata record (contract 2.2) as UTF-8 JSON, byte for byte what
+   * The hit's metadata record as UTF-8 JSON, byte for byte what
    * `JSON.stringify(metadataOf(doc))` gives, when the engine holds it in that form (Elasticsearch's
    * doc-values record). The API copies it into a response instead of parsing and re-serialising it.
    */
@@ -47,9 +47,19 @@ export interface TextQuery {
   /**
    * `metadata`: hits need only the metadata fields (an engine may return more). Elasticsearch then
    * fetches 10 small fields instead of whole documents, which halved search latency at 1M documents.
+   * `text`: the metadata fields and the texts a snippet is cut from (content, summary).
    */
-  view?: 'metadata' | 'full';
+  view?: 'metadata' | 'text' | 'full';
+  /** YYYY-MM-DD: only documents published after that day at 00:00:00Z (ListQuery's `since`). */
+  since?: string;
+  /** YYYY-MM-DD: only documents published on that day or before. */
+  until?: string;
+  /** `relevance` (default): BM25 order; `date`: published_at desc, then source_id asc, as listings. */
+  sort?: SearchSort;
 }
+
+export const SEARCH_SORTS = ['relevance', 'date'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface ListQuery {
   source: SourceName;
@@ -154,7 +164,7 @@ export interface SearchProvider {
    * every source may be ingested meanwhile, and what is written is caught up likewise.
    */
   rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
-  /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc. */
+  /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc (TextQuery.sort). */
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   /** Ordered by published_at desc, then source_id asc. */

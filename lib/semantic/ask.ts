@@ -6,7 +6,7 @@ import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
 import type { Logger } from '../logger.js';
 import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
-import { reciprocalRankFusion } from './fusion.js';
+import { keepWithin, scoreFusion } from './fusion.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
 
@@ -14,14 +14,19 @@ import { bestPassage, questionWords, wordWeights } from './passages.js';
 export const FUSION_DEPTH = 50;
 
 /**
- * The full-text ranking's weight in the fusion when the embedder is a sentence model (the semantic
- * ranking weighs 1). A best-match search of a question's words ranks on shared words alone, and its
- * tail holds documents that share one common word: at equal weights it pulled paraphrased and
- * cross-language questions down; at half it still lifts names and exact terms (docs/benchmarks.md
- * "Relevance of ask's retrieval"). With the lexical fallback embedder both rankings are lexical and
- * weigh the same.
+ * The semantic ranking's weight in the fusion (fusion.ts scoreFusion) when the embedder is a sentence
+ * model; the full-text ranking weighs the rest. Chosen on the relevance set (docs/benchmarks.md
+ * "Fusion of ask's two rankings"): 0.6-0.8 score alike, lower lets documents that share one common word
+ * with the question in. With the lexical fallback embedder both rankings are lexical and weigh the same.
  */
-export const TEXT_WEIGHT = 0.5;
+export const SEMANTIC_WEIGHT = 0.7;
+
+/**
+ * The full-text ranking's first hit stays within the first this many sources: for a question naming a
+ * rare exact term (an ΑΦΜ, an ΑΔΑ, a name, a CPV code) it is the document holding it, which the model may
+ * rank nowhere. Cost on the relevance set: at most 0.007 nDCG@10 (docs/benchmarks.md).
+ */
+export const KEEP_TEXT_FIRST_WITHIN = 10;
 
 /** The longest context_preview, in characters. */
 export const PREVIEW_CHARS = 2000;
@@ -30,7 +35,7 @@ export interface AskSource {
   source_id: string;
   source: string;
   title: string;
-  /** The original at its publisher: what the MCP tool's reader cites (POST /v1/ask shows contract 2.5's four fields). */
+  /** The original at its publisher: what the MCP tool's reader cites (POST /v1/ask shows the four source fields). */
   source_url: string;
   relevance: number;
 }
@@ -49,8 +54,11 @@ export interface Retrieval {
   hybrid: { doc: StoredDocument; relevance: number }[];
 }
 
-/** Runs both legs (the question embedded, and best-match full text) and fuses them. */
-export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, opts: ReadOptions = {}): Promise<Retrieval> {
+/**
+ * Runs both legs (the question embedded, and best-match full text) and fuses them; the full-text leg's
+ * first hit is kept within the first `shown` (at most KEEP_TEXT_FIRST_WITHIN).
+ */
+export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, opts: ReadOptions = {}, shown = KEEP_TEXT_FIRST_WITHIN): Promise<Retrieval> {
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
   const [vector] = await embedder.embed([text], 'query').catch((err: unknown) => {
@@ -62,7 +70,10 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     search.knn({ vector, limit: depth }, opts),
     search.moreLikeThis({ text, limit: depth }, opts),
   ]);
-  const fused = reciprocalRankFusion([semantic, textHits], (h) => h.doc.source_id, [1, embedder.fallback ? 1 : TEXT_WEIGHT]);
+  const semanticWeight = embedder.fallback ? 0.5 : SEMANTIC_WEIGHT;
+  const keyOf = (h: SearchHit) => h.doc.source_id;
+  const scored = scoreFusion([{ hits: semantic, weight: semanticWeight }, { hits: textHits, weight: 1 - semanticWeight }], keyOf, (h) => h.score);
+  const fused = keepWithin(scored, keyOf, textHits[0] && keyOf(textHits[0]), Math.min(shown, KEEP_TEXT_FIRST_WITHIN));
   return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
 }
 
@@ -83,7 +94,7 @@ export class AskService {
   constructor(private readonly deps: AskDeps) {}
 
   async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
-    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), opts);
+    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), opts, limit);
     const top = hybrid.slice(0, limit);
     const words = questionWords(question);
     const weights = wordWeights(words, top.map((t) => t.doc));

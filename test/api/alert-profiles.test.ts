@@ -1,4 +1,4 @@
-// Alert profiles (contract 2.7, 3.2, 4.3; decisions "Alerts and deliveries"): create, list, update,
+// Alert profiles (docs/api.md "Alert profiles and monitoring"): create, list, update,
 // soft delete, validation and organization scoping.
 import t from 'tap';
 import { startTestApp } from '../helpers/app.js';
@@ -130,4 +130,21 @@ t.test('when profiles are paged, then limit and offset are echoed and checked', 
   t.equal(bad.status, 422);
   t.same(bad.body, { detail: 'limit must be an integer from 1 to 100' });
   t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 0);
+});
+
+t.test('when an organization holds PDI_MAX_ALERT_PROFILES active profiles, then another is refused with 409 until one is deleted, and other organizations are not counted', async (t) => {
+  const app = await startTestApp(t, { env: { PDI_MAX_ALERT_PROFILES: '2' } });
+  const key = app.key('pro', 'full');
+  const body = { name: 'n', channels: ['email'], notify_email: 'a@example.com' };
+  const first = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
+  t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201);
+  const refused = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
+  t.equal(refused.status, 409);
+  t.match(refused.body, { detail: /already has 2 active alert profiles/ });
+  t.equal((await app.request('/v1/alerts/profiles', { key: app.key('pro', 'other'), method: 'POST', body })).status, 201, 'another organization');
+  await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'DELETE' });
+  t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201, 'a deleted profile frees its place');
+  const reactivated = await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'PUT', body: { is_active: true } });
+  t.equal(reactivated.status, 409, 'reactivating past the bound is refused too');
+  t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, 3);
 });

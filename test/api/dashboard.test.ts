@@ -2,6 +2,7 @@
 // CSRF, escaping, and keys created, used and revoked through it.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +12,7 @@ import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { ADMIN_TOKEN, DashboardClient } from '../helpers/dashboard.js';
+import { until } from '../helpers/alert-peers.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = '2026-11-26T10:00:00Z') {
@@ -62,6 +64,31 @@ t.test('when a wrong admin token is sent, then it is refused, no session is open
   const right = await client.signIn(ADMIN_TOKEN);
   t.equal(right.status, 303);
   t.equal(right.headers.get('location'), '/dashboard');
+});
+
+t.test('when 50 sign-ins arrive at once, then one is judged and the other 49 are refused before their forms are read', async (t) => {
+  const { app } = await dashboardApp(t, manualClock().clock);
+  const body = 'token=wrong';
+  const statuses: number[] = [];
+  const requests: http.ClientRequest[] = [];
+  // Every request's headers arrive first and its form is held back, as a client that sends 50 at once
+  // and slowly: each must be counted as it arrives, not once its form has been read.
+  for (let i = 0; i < 50; i++) {
+    const req = http.request(`${app.url}/dashboard/sign-in`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': body.length } });
+    req.on('response', (res) => {
+      statuses.push(res.statusCode!);
+      res.resume();
+    });
+    req.on('error', () => {}); // a refused one's connection is closed under its unsent form
+    req.flushHeaders();
+    requests.push(req);
+  }
+  t.teardown(() => requests.forEach((r) => r.destroy()));
+  await until(() => statuses.length >= 49, '49 refusals before any form was sent', 15_000);
+  t.same(statuses, new Array(49).fill(429), 'all but one refused at once');
+  for (const req of requests) if (!req.destroyed) req.end(body);
+  await until(() => statuses.length === 50, 'the one judged');
+  t.equal(statuses.filter((s) => s === 401).length, 1, 'one guess was judged');
 });
 
 t.test('when failures repeat, then each wait is longer than the last', async (t) => {

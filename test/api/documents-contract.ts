@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { makeDoc } from '../helpers/elasticsearch.js';
 
 const METADATA_KEYS = [...METADATA_FIELDS].sort();
-const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'amount', 'cpv', 'region', 'sector'].sort();
+const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'parties', 'procedure_type', 'tenders_received', 'amount', 'cpv', 'region', 'sector'].sort();
 
 function corpus(): IndexedDocument[] {
   const docs: IndexedDocument[] = [];
@@ -20,6 +20,9 @@ function corpus(): IndexedDocument[] {
       quality_score: 0.5 + (i % 5) / 10,
       amount: { value: 1000 + i, currency: 'EUR' },
       entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090252840' }],
+      procedure_type: 'Απευθείας ανάθεση',
+      tenders_received: i % 2,
     }));
   }
   for (let i = 0; i < 12; i++) {
@@ -58,7 +61,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
     const pro = app.key('pro');
     const ent = app.key('enterprise');
 
-    t.test('when searching, then results are metadata records with total, query, limit and offset', async (t) => {
+    t.test('when searching, then results are metadata records with a snippet, and total, query, limit and offset', async (t) => {
       const res = await app.request(`/v1/search?q=${encodeURIComponent('σύμβαση')}&limit=5`, { key: pro });
       t.equal(res.status, 200);
       t.equal(res.body.query, 'σύμβαση');
@@ -66,7 +69,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       t.equal(res.body.offset, 0);
       t.ok(res.body.total >= 12, `total ${res.body.total}`);
       t.equal(res.body.results.length, 5);
-      for (const r of res.body.results) t.same(Object.keys(r).sort(), METADATA_KEYS);
+      for (const r of res.body.results) t.same(Object.keys(r).sort(), [...METADATA_KEYS, 'snippet'].sort());
       t.match(res.headers.get('content-type'), /^application\/json/);
       // The body is the canonical serialisation of what it holds, whether the engine's records were
       // copied into it as they are (Elasticsearch) or serialised from objects (embedded).
@@ -205,7 +208,7 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         t.same(Object.keys(d).sort(), [...METADATA_KEYS, '_upgrade_hint'].sort());
         t.match(d._upgrade_hint, /Pro/);
       }
-      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (contract 4.1: each response)');
+      t.match(res.body._upgrade_hint, /Pro/, 'the response carries the hint too (each Free response does)');
     });
 
     t.test('when a Free key gets an empty page, then the response still carries the upgrade hint; Pro gets none', async (t) => {
@@ -223,6 +226,9 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       for (const d of res.body.documents) {
         t.same(Object.keys(d).sort(), FULL_KEYS);
         t.same(d.entities, { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] });
+        t.same(d.parties, [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090252840' }], 'parties as stored');
+        t.equal(d.procedure_type, 'Απευθείας ανάθεση');
+        t.ok(d.tenders_received === 0 || d.tenders_received === 1, 'the tender count as stored');
         t.match(d.amount, { currency: 'EUR' });
       }
     });

@@ -81,7 +81,10 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   t.equal(found.total, 3);
   t.equal(found.results.length, 2);
   const first = found.results[0];
-  t.match(first, { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+  t.match(first, { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\//, snippet: /υπηρεσιών <mark>καθαριότητας<\/mark> στην/ });
+  const dated = await call(t, client, 'search_documents', { query: 'καθαριότητας', sort: 'date', since: '2024-05-01', until: '2024-05-01' });
+  t.equal(dated.total, 3, 'published within the day');
+  t.equal((await call(t, client, 'search_documents', { query: 'καθαριότητας', since: '2024-05-02' })).total, 0, 'none after it');
 
   const doc = await call(t, client, 'get_document', { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', max_chars: 1000 });
   t.match(doc, { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', source_url: 'https://example.org/diavgeia/ΑΔΑ0ΜΤΛ-ΒΓΔ', content_truncated: true });
@@ -107,6 +110,9 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   const outOfRange = (await client.callTool({ name: 'search_documents', arguments: { query: 'x', limit: 5000 } })) as CallToolResult;
   t.equal(outOfRange.isError, true);
   t.match(outOfRange.content[0], { type: 'text', text: /limit/ });
+  const badDay = (await client.callTool({ name: 'search_documents', arguments: { query: 'x', since: '2024-02-30' } })) as CallToolResult;
+  t.equal(badDay.isError, true);
+  t.match(badDay.content[0], { type: 'text', text: 'since must be a date YYYY-MM-DD' });
   const missing = (await client.callTool({ name: 'get_document', arguments: { source_id: 'diavgeia:NOPE' } })) as CallToolResult;
   t.equal(missing.isError, true);
   t.match(missing.content[0], { type: 'text', text: 'Document not found: diavgeia:NOPE' });
@@ -116,9 +122,9 @@ t.test('when an Enterprise key connects over HTTP, then the SDK client lists the
   const app = await seeded(t);
   const key = app.key('enterprise');
   await everyTool(t, await connect(t, httpTransport(app, key)));
-  // Nine tool calls, each counted once (listing the tools and initializing count nothing).
+  // Twelve tool calls, each counted once (listing the tools and initializing count nothing).
   const usage = await app.request('/v1/usage', { key });
-  t.equal(usage.body.daily_used, 9 + 1);
+  t.equal(usage.body.daily_used, 12 + 1);
 });
 
 t.test('when an Enterprise key connects over stdio (pdi mcp --key), then the same six tools answer', async (t) => {
@@ -155,6 +161,41 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
   const stdio = new Client({ name: 'pdi-test', version: '1.0.0' });
   await t.rejects(stdio.connect(stdioTransport(app, app.key('pro'))), /Enterprise subscription/);
   await stdio.close();
+});
+
+t.test('when a plain JSON client posts without text/event-stream in Accept, then it is served in JSON', async (t) => {
+  const app = await startTestApp(t);
+  const key = app.key('enterprise');
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  for (const accept of ['application/json', '*/*', undefined]) {
+    const res = await app.request('/mcp', { method: 'POST', key, body: init, headers: accept ? { Accept: accept } : {} });
+    t.equal(res.status, 200, `Accept ${accept}: ${res.text}`);
+    t.match(res.headers.get('content-type'), /^application\/json/);
+    t.match(res.body, { jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'public-data-intelligence' } } });
+  }
+});
+
+t.test('when an AFM is sent to resolve_entity as a JSON number, then it is read as its digits', async (t) => {
+  const app = await seeded(t);
+  const client = await connect(t, httpTransport(app, app.key('enterprise')));
+  const asText = await call(t, client, 'resolve_entity', { identifier: AFM, type: 'afm' });
+  const asNumber = await call(t, client, 'resolve_entity', { identifier: Number(AFM), type: 'afm' });
+  t.ok(asText.total > 0, 'the AFM has documents');
+  t.same(asNumber, asText, 'the leading zero is restored');
+});
+
+t.test('when a key is refused or an OAuth client looks for an authorization server, then the answers say keys are static', async (t) => {
+  const app = await startTestApp(t);
+  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const bad = await app.request('/mcp', { method: 'POST', key: `pdi_live_${'x'.repeat(32)}`, body: init });
+  t.equal(bad.status, 401);
+  t.equal(bad.headers.get('www-authenticate'), 'Bearer realm="mcp", error="invalid_token"');
+  t.equal((await app.request('/mcp', { method: 'POST', body: init })).headers.get('www-authenticate'), 'Bearer realm="mcp"');
+  for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']) {
+    const res = await app.request(path);
+    t.equal(res.status, 404, path);
+    t.match(res.body, { detail: /static API keys, not OAuth/ }, path);
+  }
 });
 
 t.test('when the daily quota is spent, then a tool call is a tool error saying when it resets', async (t) => {

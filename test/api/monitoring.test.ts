@@ -1,6 +1,6 @@
-// Monitored entities and monitor events (contract 2.9, 2.10, 3.3, 3.4, 4.4): create, 409, list, soft
+// Monitored entities and monitor events: create, 409, list, soft
 // delete, events with their filters, acknowledgement and organization scoping. Events are written
-// as the watcher writes them (test/integration/watcher.test.ts raises them from documents).
+// as the watcher writes them (test/integration/alerts-delivery.test.ts raises them from documents).
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import { DROP_PENDING_SQL } from '../../api/db/monitoring.js';

@@ -20,11 +20,11 @@ t.test('when pdi report create runs for an AFM, then it writes the PDF, and with
   t.equal(fs.readFileSync(out).subarray(0, 5).toString(), '%PDF-');
   t.equal(new ReportStore(app.db).list('none', 10, 0).total, 0);
 
+  const key = app.key('pro', 'Acme');
   const recorded = await pdi(app.dataDir, ['report', 'create', `EL ${SUPPLIER.afm}`, '--type', 'afm', '--org', 'Acme', '--out', out, '--json']);
   t.equal(recorded.code, 0, recorded.stderr);
   const line = JSON.parse(recorded.stdout);
   t.match(line, { file: out, documents: 2, status: 'completed' });
-  const key = app.key('pro', 'Acme');
   const listed = await app.request('/v1/reports', { key });
   t.same(listed.body.items.map((r: { id: string }) => r.id), [line.id], 'the organization sees the report');
   const detail = await app.request(`/v1/reports/${line.id}`, { key });
@@ -34,6 +34,25 @@ t.test('when pdi report create runs for an AFM, then it writes the PDF, and with
   } catch {
     t.comment('WARNING: pdftotext (poppler-utils) is not installed; the PDF text check is skipped');
   }
+});
+
+t.test('when --org names no organization, then pdi report create refuses naming the close matches and creates none', async (t) => {
+  const app = await startTestApp(t);
+  app.key('pro', 'Acme Σύμβουλοι');
+  app.key('pro', 'Globex');
+  const out = path.join(tempDir(t), 'report.pdf');
+  const spaced = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--org', ' Acme Σύμβουλοι ', '--out', out]);
+  t.equal(spaced.code, 0, `the trimmed name is the organization: ${spaced.stderr}`);
+  const cased = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--org', 'acme συμβουλοι', '--out', out]);
+  t.equal(cased.code, 2, 'another case is another name');
+  t.match(cased.stderr, 'did you mean "Acme Σύμβουλοι"?');
+  const typo = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--org', 'Acme Σύμβουλι', '--out', out]);
+  t.equal(typo.code, 2, typo.stderr);
+  t.match(typo.stderr, '--org Acme Σύμβουλι: no such organization; did you mean "Acme Σύμβουλοι"?');
+  const none = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--org', 'Initech', '--out', out]);
+  t.equal(none.code, 2);
+  t.match(none.stderr, /--org Initech: no such organization \(an organization is made by creating its first key/);
+  t.equal(app.db.prepare('SELECT count(*) FROM organizations').pluck().get(), 2, 'no organization was created');
 });
 
 t.test('when pdi report create gets bad arguments, then it exits 2 naming them', async (t) => {

@@ -1,4 +1,4 @@
-// Reports (contract 4.2, decisions "Reports"): lifecycle, PDF, organization scoping, validation and
+// Reports (docs/api.md "Due-diligence reports"): lifecycle, PDF, organization scoping, validation and
 // failure, on the embedded engine with documents written as ingest writes them.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

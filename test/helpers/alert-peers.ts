@@ -3,7 +3,7 @@
 // receiver does while the sender is killed.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { Test } from 'tap';
@@ -124,4 +124,47 @@ export async function until<T>(read: () => T | undefined | null | false | Promis
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+export interface DripPeer {
+  url: string;
+  /** Requests received so far. */
+  received: number;
+  /** Connections it is dripping into now. */
+  dripping: number;
+}
+
+/**
+ * A receiver that reads each request and then answers one byte of a status line every `everyMs`, never
+ * finishing it: a socket that is never idle long, and an answer that never comes.
+ */
+export async function startDripReceiver(t: Test, everyMs: number): Promise<DripPeer> {
+  const peer: DripPeer = { url: '', received: 0, dripping: 0 };
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    let timer: NodeJS.Timeout | undefined;
+    socket.once('data', () => {
+      peer.received++;
+      peer.dripping++;
+      const line = 'HTTP/1.1 200 OK\r\nX-Padding: ';
+      let i = 0;
+      timer = setInterval(() => socket.write(i < line.length ? line[i++]! : 'a'), everyMs);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      if (timer) {
+        clearInterval(timer);
+        peer.dripping--;
+      }
+      sockets.delete(socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return peer;
 }

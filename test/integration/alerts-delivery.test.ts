@@ -17,7 +17,7 @@ function doc(id: string, overrides: Partial<NormalizedDocument> = {}): Normalize
     doc_type: 'contract', doc_category: 'contract', published_at: '2026-06-11T13:01:21Z',
     source_url: `https://cerpp.eprocurement.gov.gr/${id}`, language: 'el', quality_score: 0.8,
     content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.', summary: 'Συντήρηση πυροσβεστήρων',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: { value: 5285.2, currency: 'EUR' }, cpv: [], region: 'EL422', sector: null,
     ...overrides,
   };
@@ -125,4 +125,38 @@ t.test('when a monitored entity appears in a document, then an event is raised o
   await alerts.check();
   t.equal((await app.request('/v1/monitor/events', { key })).body.total, 2, 'one event per entity and document');
   t.equal(smtp.messages.length, 0, 'the profile has no email channel');
+});
+
+t.test('when two profiles share a webhook URL and two an email address, then a monitor event goes once to each, and each profile lists it', async (t) => {
+  const { smtp, hook, app, config } = await setup(t);
+  const key = app.key('enterprise');
+  const body = (name: string, extra: Record<string, unknown>) => ({ name, filters: { sources: ['ted'] }, ...extra });
+  const hookA = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('hook a', { channels: ['webhook'], webhook_url: hook.url }) });
+  const hookB = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('hook b', { channels: ['webhook', 'email'], webhook_url: hook.url, notify_email: 'Ops@Example.com' }) });
+  const mailC = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('mail c', { channels: ['email'], notify_email: 'ops@example.com' }) });
+  const mailD = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('mail d', { channels: ['email'], notify_email: 'other@example.com' }) });
+  hook.secret = hookA.body.webhook_secret;
+  await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
+  const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
+  t.teardown(() => alerts.stop());
+  await alerts.check();
+  store(app, [doc('26SYMV000000005')]);
+  await alerts.check();
+
+  const deliveriesOf = async (p: { body: { id: string } }) => (await app.request(`/v1/alerts/deliveries?profile_id=${p.body.id}`, { key })).body.items as { delivery_status: string; channel: string; monitor_event_id: string | null }[];
+  await until(async () => {
+    for (const p of [hookA, hookB, mailC, mailD]) if (!(await deliveriesOf(p)).every((d) => d.delivery_status === 'sent')) return false;
+    return true;
+  }, 'every delivery sent');
+  t.equal(hook.requests.length, 1, 'one webhook request for the shared URL');
+  t.ok(hook.requests[0]!.verified, 'signed with the secret of the profile it names');
+  t.match(hook.requests[0]!.json, { type: 'monitor.event', profile_id: hookA.body.id });
+  await smtp.received(2);
+  const to = smtp.messages.map((m) => (m.to && 'value' in m.to ? m.to.value.map((a) => a.address!.toLowerCase()) : [])).flat().sort();
+  t.same(to, ['ops@example.com', 'other@example.com'], 'one email per distinct address');
+  for (const [p, channels] of [[hookA, ['webhook']], [hookB, ['email', 'webhook']], [mailC, ['email']], [mailD, ['email']]] as const) {
+    const items = await deliveriesOf(p);
+    t.same(items.map((d) => d.channel).sort(), channels, `${p.body.name} lists the event on each of its channels`);
+    t.ok(items.every((d) => d.monitor_event_id !== null && d.delivery_status === 'sent'), `${p.body.name}: sent`);
+  }
 });

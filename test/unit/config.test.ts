@@ -52,11 +52,26 @@ t.test('when the tenant limits are set, then they are read, and an organization 
   t.throws(() => loadConfig({ PDI_ENGINE_DEADLINE: '2m' }), { message: 'Invalid configuration: PDI_ENGINE_DEADLINE must be a duration from 1s to 60s, such as 10s, got "2m"' });
 });
 
-t.test('when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must be at least 16 characters, and a shorter one is refused without showing it', async (t) => {
+t.test('when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must carry 128 bits as 32 hex or 22 base64url characters, and a weaker one is refused without showing it', async (t) => {
   t.equal(loadConfig({}).adminToken, null);
-  t.equal(loadConfig({ PDI_ADMIN_TOKEN: '0123456789abcdef' }).adminToken, '0123456789abcdef');
-  const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: 'hunter2-secret' })) as Error;
-  t.equal(err.message, 'Invalid configuration: PDI_ADMIN_TOKEN must be at least 16 characters (e.g. openssl rand -hex 24), got 14');
+  for (const good of ['b7f3c9e1a4d2086f5e1c3a9b7d0f2e4a', 'q3Vd9x2LrT7mKp0ZsW4yHc', 'Xq+7Lp/2mZ9rT4vB0nK8wQ==', 'B7F3C9E1A4D2086F5E1C3A9B7D0F2E4A91']) {
+    t.equal(loadConfig({ PDI_ADMIN_TOKEN: good }).adminToken, good, good);
+  }
+  const how = 'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
+  const cases: [string, string][] = [
+    ['0123456789abcdef0123456789abcde', `${how}; got 31 hex characters`],
+    ['0123456789abcdef', `${how}; got 16 hex characters`],
+    ['q3Vd9x2LrT7mKp0ZsW4yH', `${how}; got 21 base64 characters`],
+    ['hunter2-secret', `${how}; got 14 base64 characters`],
+    ['correct horse battery staple', `${how}; it holds other characters`],
+    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', `${how}; it repeats a few characters`],
+    ['abababababababababababababababab', `${how}; it repeats a few characters`],
+  ];
+  for (const [weak, problem] of cases) {
+    const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: weak })) as Error;
+    t.equal(err.message, `Invalid configuration: PDI_ADMIN_TOKEN ${problem}`, weak);
+    t.notMatch(err.message, weak, 'the token is not shown');
+  }
 });
 
 t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var folder from any working directory; a relative one is read from the working directory', async (t) => {

@@ -1,4 +1,4 @@
-// Test vectors from research/sources.md §1.9 (ΑΦΜ), §1.1 (ΑΔΑ), §1.3 (ΑΔΑΜ), §1.2 (TED).
+// Test vectors from docs/upstream-sources.md §1.9 (ΑΦΜ), §1.1 (ΑΔΑ), §1.3 (ΑΔΑΜ), §1.2 (TED).
 import t from 'tap';
 import {
   canonicalSourceId, extractIdentifiers, isAda, isAdam, isTedPublicationNumber, isValidAfm, normalizeAda, normalizeAfm,

@@ -1,4 +1,4 @@
-// Keeps docs/openapi.json true to the code and to the contract (shared/spec/api-v1.md + decisions.md):
+// Keeps docs/openapi.json true to the code and to the API contract:
 // structure, the route table (CONTRACT_ROUTES + the public route), tiers, limits, error bodies, and — against the
 // app running in-process — the tier gates and the response shapes of the routes that are built.
 import fs from 'node:fs';
@@ -376,7 +376,7 @@ t.test('when limit parameters are read, then min, max and default equal the cont
     t.same({ type: p?.schema?.type, min: p?.schema?.minimum, max: p?.schema?.maximum, default: p?.schema?.default },
       { type: 'integer', ...want }, `${key} limit`);
     if (key === 'GET /v1/similar/{source_id}') {
-      t.equal(param(op(key), 'offset'), undefined, 'similar is not paged: no offset (contract 4.1)');
+      t.equal(param(op(key), 'offset'), undefined, 'similar is not paged: no offset');
       continue;
     }
     const off = param(op(key), 'offset');
@@ -550,7 +550,7 @@ function sampleDoc(overrides: Partial<IndexedDocument> = {}): IndexedDocument {
     doc_type: 'contract_award_notice', doc_category: 'award', published_at: '2024-05-01T10:00:00Z',
     source_url: 'https://ted.europa.eu/en/notice/-/detail/000001-2024', language: 'el', quality_score: 0.8,
     content: 'Σύμβαση προμήθειας υπολογιστών', summary: 'Προμήθεια υπολογιστών',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: { value: 12500, currency: 'EUR' }, cpv: ['30213000'], region: 'EL30', sector: 'it',
     indexed_at: '2024-05-02T00:00:00Z', content_hash: '0'.repeat(64), original: null, embedding: null,
     ...overrides,

@@ -1,28 +1,37 @@
-// The pieces of ask: reciprocal rank fusion, passage choice, the generator's URL and prompt.
+// The pieces of ask: the fusion of its rankings, passage choice, the generator's URL and prompt.
 import t from 'tap';
-import { RRF_K, reciprocalRankFusion } from '../../lib/semantic/fusion.js';
+import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { completionsUrl, groundedMessages } from '../../lib/semantic/generator.js';
 import { bestPassage, questionWords } from '../../lib/semantic/passages.js';
 
-t.test('when two rankings are fused, then a document high in both beats one first in a single ranking', async (t) => {
-  const fused = reciprocalRankFusion([['a', 'b', 'c'], ['b', 'd', 'a']], (x) => x);
-  t.same(fused.map((f) => f.item), ['b', 'a', 'd', 'c']);
-  t.equal(fused[0].score, 1 / (RRF_K + 2) + 1 / (RRF_K + 1));
-  // First in both is relevance 1; the rest below it, all in 0..1.
-  t.equal(reciprocalRankFusion([['x'], ['x']], (x) => x)[0].relevance, 1);
-  for (const f of fused) t.ok(f.relevance > 0 && f.relevance < 1, `${f.item}: ${f.relevance}`);
-});
+type Hit = { id: string; s: number };
+const hits = (...pairs: [string, number][]): Hit[] => pairs.map(([id, s]) => ({ id, s }));
+const fuse = (a: Hit[], b: Hit[], wa = 0.5) => scoreFusion([{ hits: a, weight: wa }, { hits: b, weight: 1 - wa }], (h) => h.id, (h) => h.s);
 
-t.test('when the rankings weigh differently, then the heavier one breaks the tie, and first in both is still 1', async (t) => {
-  const fused = reciprocalRankFusion([['a', 'b'], ['b', 'a']], (x) => x, [1, 0.5]);
-  t.same(fused.map((f) => f.item), ['a', 'b']);
-  t.equal(reciprocalRankFusion([['x'], ['x']], (x) => x, [1, 0.5])[0].relevance, 1);
-  t.ok(fused[1].relevance < fused[0].relevance && fused[0].relevance < 1);
+t.test('when two rankings are fused, then each is scaled to its own range and the weighted scale values summed', async (t) => {
+  // Cosines (0.80..0.90) and BM25 (2..12) on their own scales: a at 1 and 0.2; b at 0.5 and 1.
+  const fused = fuse(hits(['a', 0.9], ['b', 0.85], ['c', 0.8]), hits(['b', 12], ['a', 4], ['d', 2]), 0.7);
+  t.same(fused.map((f) => f.item.id), ['a', 'b', 'c', 'd']);
+  t.equal(fused[0].score.toFixed(6), (0.7 * 1 + 0.3 * 0.2).toFixed(6));
+  t.equal(fused[1].score.toFixed(6), (0.7 * 0.5 + 0.3 * 1).toFixed(6));
+  t.same(fused.slice(2).map((f) => f.score), [0, 0], 'the last of a ranking scores 0 from it');
+  t.equal(fuse(hits(['x', 0.5]), hits(['x', 3]))[0].relevance, 1, 'best in both is relevance 1');
+  for (const f of fused) t.ok(f.relevance >= 0 && f.relevance < 1, `${f.item.id}: ${f.relevance}`);
 });
 
 t.test('when scores tie, then the order of first appearance decides; empty rankings fuse to nothing', async (t) => {
-  t.same(reciprocalRankFusion([['a', 'b'], ['c', 'd']], (x) => x).map((f) => f.item), ['a', 'c', 'b', 'd']);
-  t.same(reciprocalRankFusion([[], []], (x: string) => x), []);
+  t.same(fuse(hits(['a', 1]), hits(['c', 1])).map((f) => f.item.id), ['a', 'c']);
+  t.same(fuse([], []), []);
+});
+
+t.test('when an item is kept within a place, then it moves up to it when below, and nothing moves otherwise', async (t) => {
+  const fused = fuse(hits(['a', 4], ['b', 3], ['c', 2], ['d', 1], ['e', 0]), [], 1);
+  const ids = (f: typeof fused) => f.map((x) => x.item.id);
+  t.same(ids(keepWithin(fused, (h) => h.id, 'e', 3)), ['a', 'b', 'e', 'c', 'd']);
+  t.same(ids(keepWithin(fused, (h) => h.id, 'b', 3)), ['a', 'b', 'c', 'd', 'e']);
+  t.same(ids(keepWithin(fused, (h) => h.id, 'q', 3)), ids(fused), 'an unknown key changes nothing');
+  t.same(ids(keepWithin(fused, (h) => h.id, undefined, 3)), ids(fused));
+  t.equal(keepWithin(fused, (h) => h.id, 'e', 3)[2].score, 0, 'with its own score');
 });
 
 t.test('when a passage is chosen, then it is the window with the question words, not the opening', async (t) => {

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { ParsedRecord } from '../types.js';
 import { PROFILES, profileFor, type DataGovGrRecord, type DataGovGrRow } from './types.js';
+import { parseJsonBody } from '../values.js';
 
 /** The media-type parameter carrying the dataset name. */
 export function withDataset(contentType: string, dataset: string): string {
@@ -66,12 +67,7 @@ export function periodOf(row: DataGovGrRow, dateField: string, granularity: 'day
  * non-object rows, and on rows whose dataset cannot be told.
  */
 export function parseDataGovGr(body: string, contentType?: string): ParsedRecord[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`data_gov_gr: body is not valid JSON (${(err as Error).message})`);
-  }
+  const data = parseJsonBody('data_gov_gr', body);
   if (!Array.isArray(data)) {
     throw new Error(`data_gov_gr: expected a JSON array, got an error or unknown body: ${JSON.stringify(data).slice(0, 200)}`);
   }

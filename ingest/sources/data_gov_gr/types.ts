@@ -1,4 +1,4 @@
-// data.gov.gr legacy query API (research/sources.md §1.4): `GET /api/v1/query/{dataset}?date_from&date_to`
+// data.gov.gr legacy query API (docs/upstream-sources.md §1.4): `GET /api/v1/query/{dataset}?date_from&date_to`
 // answers a bare JSON array of flat rows, no paging envelope and no dataset name in the body.
 
 /** One row of a dataset, as the API sends it. */

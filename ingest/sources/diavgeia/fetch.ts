@@ -1,4 +1,4 @@
-// Walks Diavgeia's advanced search by submission time. Upstream traps (research/sources.md §1.1):
+// Walks Diavgeia's advanced search by submission time. Upstream traps (docs/upstream-sources.md §1.1):
 // - the server clamps any date range to 180 days without saying so → windows of at most 180 days;
 // - a malformed filter is silently ignored (HTTP 200, everything returned) → every record's
 //   submissionTimestamp is checked against its window; strays are dropped and logged, and a page with

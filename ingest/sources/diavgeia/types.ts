@@ -1,4 +1,4 @@
-// Upstream shapes of the Δι@ύγεια OpenData API (research/sources.md §1.1). Only the fields we read are
+// Upstream shapes of the Δι@ύγεια OpenData API (docs/upstream-sources.md §1.1). Only the fields we read are
 // typed; everything is optional because records vary by decision type and age.
 
 export interface DiavgeiaAmount {

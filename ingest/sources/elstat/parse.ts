@@ -3,6 +3,7 @@
 // arrays or sparse objects keyed by the flat index (Eurostat sends sparse objects).
 import type { ParsedRecord } from '../types.js';
 import type { ElstatSeries, Observation, SeriesDimension } from './types.js';
+import { parseJsonObject } from '../values.js';
 
 const GREECE = ['EL', 'GR'];
 
@@ -186,14 +187,7 @@ export function seriesOf(cube: Cube): ElstatSeries[] {
 
 /** The cubes of a body (one for JSON-stat 2.0, one per dataset for a 1.x bundle); throws on errors. */
 export function readCubes(body: string, contentType?: string): Cube[] {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`elstat: body is not valid JSON (${(err as Error).message})`);
-  }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('elstat: expected a JSON object');
-  const obj = doc as Record<string, unknown>;
+  const obj = parseJsonObject('elstat', body, 'a JSON object');
   if ('error' in obj) throw new Error(`elstat: Eurostat error: ${JSON.stringify(obj.error).slice(0, 300)}`);
   if (obj.class === 'dataset' || (typeof obj.version === 'string' && 'dimension' in obj && 'value' in obj)) return [cubeFromV2(obj, contentType)];
   if (obj.class === 'collection' || obj.class === 'bundle') throw new Error('elstat: JSON-stat collections are not supported; request a dataset');

@@ -1,4 +1,4 @@
-// ELSTAT publishes no API (research/sources.md §1.8); Greece's official series come from Eurostat's
+// ELSTAT publishes no API (docs/upstream-sources.md §1.8); Greece's official series come from Eurostat's
 // dissemination API, which ELSTAT feeds: `GET /eurostat/api/dissemination/statistics/1.0/data/{dataset}
 // ?geo=EL&…` answers JSON-stat 2.0. The retired `wdds/rest/data/v1.1` service answered a JSON-stat 1.x
 // bundle (`{"<dataset>":{…,"dimension":{"id":[…],"size":[…]}}}`); parse() reads both.

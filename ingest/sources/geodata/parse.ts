@@ -2,6 +2,7 @@
 // yields its one dataset. `success:false` (CKAN's error envelope) and bodies that are not JSON throw.
 import type { ParsedRecord } from '../types.js';
 import type { CkanDataset, CkanEnvelope } from './types.js';
+import { parseJsonObject } from '../values.js';
 
 export interface CkanSearchPage {
   count: number;
@@ -14,14 +15,7 @@ export function isDataset(v: unknown): v is CkanDataset {
 }
 
 function readEnvelope(body: string): CkanEnvelope {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`geodata: body is not valid JSON (${(err as Error).message})`);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('geodata: expected a CKAN envelope object');
-  const env = parsed as CkanEnvelope;
+  const env = parseJsonObject<CkanEnvelope>('geodata', body, 'a CKAN envelope object');
   if (env.success !== true) {
     const msg = env.error ? `${env.error.__type ?? 'Error'}: ${env.error.message ?? JSON.stringify(env.error)}` : 'success is not true';
     throw new Error(`geodata: CKAN reported failure (${msg.slice(0, 200)})`);

@@ -1,4 +1,4 @@
-// geodata.gov.gr runs CKAN (research/sources.md §1.6). `package_search` answers
+// geodata.gov.gr runs CKAN (docs/upstream-sources.md §1.6). `package_search` answers
 // `{"help":…,"success":true,"result":{"count":N,"results":[dataset…]}}`; `package_show` answers
 // `{"success":true,"result":dataset}`.
 

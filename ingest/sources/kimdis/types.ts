@@ -1,4 +1,4 @@
-// Upstream shapes of the ΚΗΜΔΗΣ open-data API (research/sources.md §1.3). Only the fields we read are
+// Upstream shapes of the ΚΗΜΔΗΣ open-data API (docs/upstream-sources.md §1.3). Only the fields we read are
 // typed; everything is optional because the five resources share most, not all, keys.
 
 export interface KeyValue {
@@ -43,6 +43,7 @@ export interface KimdisRecord {
   totalCostWithoutVAT?: number | string | null;
   totalCostWithVAT?: number | string | null;
   contractBudget?: number | string | null;
+  bidsSubmitted?: number | string | null;
   objectDetailsList?: KimdisObjectDetail[] | null;
   nutsCode?: KeyValue | null;
   nutsCodes?: { nutsCode?: KeyValue | null }[] | null;

@@ -3,20 +3,14 @@
 // last_updated only). The fetcher yields only the first kind; the second is accepted for replays.
 import type { ParsedRecord } from '../types.js';
 import type { MitosRecord, MitosServiceExtended, MitosServicesPage, MitosServiceSummary } from './types.js';
+import { parseJsonObject } from '../values.js';
 
 function hasId(v: unknown): v is { id: string | number } {
   return !!v && typeof v === 'object' && (typeof (v as { id?: unknown }).id === 'string' || typeof (v as { id?: unknown }).id === 'number');
 }
 
 function envelope(body: string): { data: unknown } & Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`mitos: body is not valid JSON (${(err as Error).message})`);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('mitos: expected a JSON object envelope');
-  const env = parsed as { data?: unknown; success?: unknown; message?: unknown; error?: unknown };
+  const env = parseJsonObject<{ data?: unknown; success?: unknown; message?: unknown; error?: unknown }>('mitos', body, 'a JSON object envelope');
   if (env.success === false) {
     throw new Error(`mitos: upstream reported failure: ${JSON.stringify(env.message ?? env.error ?? env).slice(0, 200)}`);
   }

@@ -1,4 +1,4 @@
-// ΜΙΤΟΣ, the national registry of administrative procedures (api.digigov.grnet.gr/v1, research/sources.md §1.5).
+// ΜΙΤΟΣ, the national registry of administrative procedures (api.digigov.grnet.gr/v1, docs/upstream-sources.md §1.5).
 // Texts arrive either as plain strings or as language maps `{ "el": "…", "en": "…" }`; both are accepted.
 // Field names inside steps, conditions and evidences follow public clients of the API (the MITOS MCP spec
 // and the Mitos checklist WordPress plugin), since no recorded response is available.

@@ -5,6 +5,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { ParsedRecord } from '../types.js';
 import type { RaeFeature, RaeFeatureCollection, RaeRecord } from './types.js';
+import { parseJsonBody } from '../values.js';
 
 /** `rae_status:V_SDI_R_PHOTOVOLTAICS11` → `V_SDI_R_PHOTOVOLTAICS11`. */
 export function localLayerName(typeName: string): string {
@@ -63,13 +64,7 @@ function exceptionText(xml: string): string {
 export function readFeatureCollection(body: string): RaeFeatureCollection {
   const trimmed = body.trimStart();
   if (trimmed.startsWith('<')) throw new Error(`rae: WFS exception: ${exceptionText(trimmed).slice(0, 300)}`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`rae: body is not valid JSON (${(err as Error).message})`);
-  }
-  const fc = parsed as Partial<RaeFeatureCollection> & { exceptions?: Array<{ code?: string; text?: string }> };
+  const fc = parseJsonBody('rae', body) as Partial<RaeFeatureCollection> & { exceptions?: Array<{ code?: string; text?: string }> };
   if (fc && Array.isArray(fc.exceptions)) {
     throw new Error(`rae: WFS exception: ${fc.exceptions.map((e) => [e.code, e.text].filter(Boolean).join(': ')).join('; ').slice(0, 300)}`);
   }

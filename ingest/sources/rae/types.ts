@@ -1,4 +1,4 @@
-// ΡΑΑΕΥ (ex-ΡΑΕ) geoportal: GeoServer WFS 2.0 layers of energy licences (research/sources.md §1.7).
+// ΡΑΑΕΥ (ex-ΡΑΕ) geoportal: GeoServer WFS 2.0 layers of energy licences (docs/upstream-sources.md §1.7).
 // Features carry no modification date, so change detection compares snapshots (diffSnapshots, fetch.ts).
 
 export interface RaeFeature {

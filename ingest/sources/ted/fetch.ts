@@ -1,7 +1,7 @@
 // Walks the TED Search API v3 for notices of Greek buyers published since a date:
 // `POST /v3/notices/search` with `buyer-country=GRC AND publication-date>=YYYYMMDD`, 250 per page,
 // `paginationMode: ITERATION` (PAGE_NUMBER stops at 15,000 notices), following `iterationNextToken`.
-// The token can stay non-null after the last page (research/sources.md §1.2), so the walk stops when the
+// The token can stay non-null after the last page (docs/upstream-sources.md §1.2), so the walk stops when the
 // notices received reach `totalNoticeCount`, when a page comes back empty, or when the token is null.
 // Iteration tokens do not survive a restart, so the checkpoint is a date: until the walk completes it
 // stays at the walk's start date (a crash re-runs the walk; ids are deterministic), then it moves to today.
@@ -12,7 +12,7 @@ import { parseSearchResponse } from './parse.js';
 import type { TedCheckpoint } from './types.js';
 import { unlessFalselyEmpty } from '../empty-pages.js';
 
-/** Fields asked of the search API (it requires the list). Names from research/sources.md §1.2. */
+/** Fields asked of the search API (it requires the list). Names from docs/upstream-sources.md §1.2. */
 export const TED_FIELDS = [
   'publication-number', 'notice-identifier', 'notice-version', 'notice-type', 'form-type',
   'publication-date', 'dispatch-date', 'notice-title', 'buyer-name', 'buyer-country',

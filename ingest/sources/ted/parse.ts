@@ -3,7 +3,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ParsedRecord } from '../types.js';
 import type { TedEformsRecord, TedSearchResponse, XmlNode } from './types.js';
-import { isObject } from '../values.js';
+import { isObject, parseJsonBody } from '../values.js';
 
 const EFORMS_ROOTS = ['ContractNotice', 'ContractAwardNotice', 'PriorInformationNotice', 'BusinessRegistrationInformationNotice'] as const;
 
@@ -26,12 +26,7 @@ export function isSearchResponse(v: unknown): v is TedSearchResponse {
 
 /** The search envelope, or throws. Used by fetch for paging. */
 export function parseSearchResponse(body: string): TedSearchResponse {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`ted: body is not valid JSON (${(err as Error).message})`);
-  }
+  const json = parseJsonBody('ted', body);
   if (!isSearchResponse(json)) throw new Error('ted: body is not a search response ({notices, totalNoticeCount} missing)');
   return json;
 }

@@ -1,4 +1,4 @@
-// Upstream shapes of TED: the Search API v3 response (research/sources.md §1.2) and the eForms XML notice.
+// Upstream shapes of TED: the Search API v3 response (docs/upstream-sources.md §1.2) and the eForms XML notice.
 
 /** A value of the search API: a scalar, an array (one element per lot) or a language map. */
 export type TedValue = string | number | null | TedValue[] | { [lang: string]: string | string[] };

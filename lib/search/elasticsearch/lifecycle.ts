@@ -215,7 +215,7 @@ export class IndexLifecycle {
 
   /**
    * The settings of a new index. Vectors stay out of `_source` (Elasticsearch 9's default, said
-   * explicitly): kept there as JSON they made a 30,000-document index a third larger (docs/benchmarks.md "Session 17"). The
+   * explicitly): kept there as JSON they made a 30,000-document index a third larger (docs/benchmarks.md). The
    * reads that need them (a get, a rebuild's carry-over) ask for them back with VECTORS_IN_SOURCE.
    */
   private async indexSettings(): Promise<Record<string, unknown>> {

@@ -40,6 +40,7 @@ import {
   HIT_SOURCE,
   LIST_SORT,
   METADATA,
+  METADATA_AND_TEXT,
   TEXT_SORT,
   VECTORS_IN_SOURCE,
   WHOLE,
@@ -50,6 +51,7 @@ import {
 } from './queries.js';
 import { emptyStats, totalOf } from './records.js';
 import { bulkWrite } from './writes.js';
+import { publishedWindow } from '../published-window.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
@@ -173,11 +175,13 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.source, await this.lifecycle.olderIndicesServe());
+    const query = buildTextQuery(text, q.source, await this.lifecycle.olderIndicesServe(), publishedWindow(q.since, q.until));
     const target = this.target(query, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
+    const projection = q.view === 'metadata' ? METADATA : q.view === 'text' ? METADATA_AND_TEXT : WHOLE;
+    if (q.sort === 'date') return this.paged(target, LIST_SORT, q.offset, q.limit, projection);
     // A constant-score query ties everywhere: the score-window fast path could never place a page.
-    return this.paged(target, TEXT_SORT, q.offset, q.limit, q.view === 'metadata' ? METADATA : WHOLE, !('constant_score' in (query as object)));
+    return this.paged(target, TEXT_SORT, q.offset, q.limit, projection, !('constant_score' in (query as object)));
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {

@@ -18,6 +18,7 @@ import type { SourceName } from '../../../index-mappings/sources.js';
 import { tokens } from '../../greek.js';
 import { exonymOf, latinPhraseKeys } from '../latin-names.js';
 import { readQuery } from '../query-text.js';
+import type { PublishedWindow } from '../published-window.js';
 import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
 
 /** Hits never carry the vector (provider.ts StoredDocument). */
@@ -38,6 +39,8 @@ export const WHOLE: Projection = { _source: HIT_SOURCE };
 export const METADATA: Projection = { _source: false, stored_fields: '_none_', docvalue_fields: [METADATA_JSON_FIELD] };
 /** The metadata record from `_source`, for documents written before the doc-values record existed. */
 export const METADATA_FROM_SOURCE: Projection = { _source: { includes: [...METADATA_FIELDS] } };
+/** The metadata record from doc values, and from `_source` the texts a snippet is cut from (TextQuery view `text`). */
+export const METADATA_AND_TEXT: Projection = { _source: { includes: ['content', 'summary'] }, docvalue_fields: [METADATA_JSON_FIELD] };
 /** Sort values only: the skipped part of a deep walk. */
 export const SORT_VALUES_ONLY: Projection = { _source: false, stored_fields: '_none_' };
 /** Totals up to this are exact from the page request alone (Elasticsearch's default threshold). */
@@ -75,7 +78,7 @@ export const LIST_SORT: SortSpec = [
  * are named too. Not always: on a current index each such name costs a refused field per shard, a
  * fifth of a cheap query's time on Elasticsearch.
  */
-export function buildTextQuery(text: string, source?: SourceName, olderIndices = false): Query {
+export function buildTextQuery(text: string, source?: SourceName, olderIndices = false, window: PublishedWindow | null = null): Query {
   const groups = new Map<FieldGroup, string[]>();
   const latin: Query[] = [];
   for (const chunk of queryChunks(text)) {
@@ -94,7 +97,9 @@ export function buildTextQuery(text: string, source?: SourceName, olderIndices =
   const must: Query[] = groups.size === 0 && latin.length === 0
     ? [{ match_none: {} }]
     : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
-  const query: Query = { bool: { must, filter: source ? [{ term: { source } }] : [] } };
+  const filter: Query[] = source ? [{ term: { source } }] : [];
+  if (window) filter.push(publishedRange(window));
+  const query: Query = { bool: { must, filter } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
   // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
   const prefixesOnly = groups.size > 0 && latin.length === 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
@@ -260,6 +265,14 @@ function dateMillis(v: unknown): number | null {
   // Without a zone Elasticsearch reads UTC; Date.parse would read local time.
   const ms = Date.parse(/T[\d:.]+$/.test(v) ? `${v}Z` : v);
   return Number.isNaN(ms) ? null : ms;
+}
+
+/** A published_at window (published-window.ts) as a range filter; bounds are exclusive. */
+function publishedRange(w: PublishedWindow): Query {
+  const range: { gt?: string; lt?: string } = {};
+  if (w.afterMs !== null) range.gt = new Date(w.afterMs).toISOString();
+  if (w.beforeMs !== null) range.lt = new Date(w.beforeMs).toISOString();
+  return { range: { published_at: range } };
 }
 
 /** A source's documents, optionally those published after `since` (YYYY-MM-DD) at 00:00:00Z. */

@@ -29,26 +29,27 @@ export function metadataRecord(doc: IndexedDocument): string {
  * API's CPU on a rare-term search, and re-serialising them another sixth.
  */
 export function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] | null {
-  const stored = hits.map((h) => (h._source ? undefined : (h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined)));
+  const stored = hits.map((h) => h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined);
   const records = decodeRecords(stored.filter((r): r is string => r !== undefined));
   let next = 0;
   const out: SearchHit[] = [];
   for (let i = 0; i < hits.length; i++) {
     const score = hits[i]._score ?? 0;
     const source = hits[i]._source;
-    if (source) out.push({ doc: source, score });
-    else if (stored[i] !== undefined) out.push(new RecordHit(records[next++], score));
+    // A record with `_source` beside it: the texts of a snippet (queries.ts METADATA_AND_TEXT).
+    if (stored[i] !== undefined) out.push(new RecordHit(records[next++], score, source));
+    else if (source) out.push({ doc: source, score });
     else return null;
   }
   return out;
 }
 
-/** A hit whose document is parsed from its metadata record on first use. */
+/** A hit whose document is parsed from its metadata record on first use, with the `_source` fields fetched beside it. */
 class RecordHit implements SearchHit {
   private parsed: StoredDocument | undefined;
-  constructor(readonly metadataJson: Buffer, readonly score: number) {}
+  constructor(readonly metadataJson: Buffer, readonly score: number, private readonly source?: Partial<StoredDocument>) {}
   get doc(): StoredDocument {
-    return (this.parsed ??= JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument);
+    return (this.parsed ??= { ...(JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument), ...this.source });
   }
 }
 

@@ -53,3 +53,23 @@ export function renumberedSeqs(n: number): number[] {
   if (step < 1) throw new Error(`more than ${SEQ_SPACE / 2} documents published in the same second`);
   return Array.from({ length: n }, (_, i) => (i + 1) * step);
 }
+
+/** Row ids from `from` (inclusive) to `to` (exclusive): the documents of a published_at window. */
+export interface RidWindow {
+  from: bigint;
+  to: bigint;
+}
+
+const MIN_ROWID = -(1n << 63n);
+const MAX_ROWID = (1n << 63n) - 1n;
+
+/**
+ * The row ids of documents published after `afterMs` and before `beforeMs` (published-window.ts). Later
+ * seconds have smaller blocks, so `after` bounds the ids from above and `before` from below.
+ */
+export function ridWindow(afterMs: number | null, beforeMs: number | null): RidWindow {
+  return {
+    from: beforeMs === null ? MIN_ROWID : makeRowid(blockOfSeconds(Math.ceil(beforeMs / 1000) - 1), 0),
+    to: afterMs === null ? MAX_ROWID : makeRowid(blockOfSeconds(Math.floor(afterMs / 1000)), 0),
+  };
+}

@@ -12,12 +12,17 @@ import type {
   SearchResult, TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
-import { blockOf, blockOfSeconds, isoSeconds } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
+import { publishedWindow } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
-import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
+import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
-import { TEXT_VERSION, compareCodePoints, likeMatchFor, parseQuery, queryFor, termFor, type SetQuery } from './text.js';
+import { PRUNE_LIMITS, prunedTop } from './pruned.js';
+import { VectorIndex } from './vector-index.js';
+import {
+  TEXT_VERSION, compareCodePoints, likeMatchFor, likeTerms, parseQuery, queryFor, rankPhrases, termFor, type QueryItem, type SetQuery,
+} from './text.js';
 
 export type { Tuning } from './table-set.js';
 
@@ -47,8 +52,9 @@ export const DEFAULT_TUNING: Tuning = {
   // Serves the first 12 pages of 100 from the list; deeper pages are ranked by FTS5.
   hotListSize: 1200,
   hotListMax: 2400,
-  // Recall@10 against exact search at 1M documents: 0.947 with 16 (docs/benchmarks.md "Vector search at 1,000,000").
-  vectorProbes: 24,
+  // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
+  vectorDeltaMax: 10_000,
+  vectorExactScope: 20_000,
 };
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
@@ -82,10 +88,7 @@ function damaged(err: unknown): boolean {
  */
 const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
-/** A rebuild or optimize retrains a set's vector lists when it holds this many times the vectors they were trained on. */
-const REBUILD_RETRAIN_GROWTH = 1.5;
-
-/** sqlite-vec's KNN limit (sets of vector layout 1). */
+/** The deepest kNN answered (sqlite-vec's limit, which vector search had before it had a graph). */
 const MAX_KNN = 4096;
 
 interface Candidate {
@@ -98,7 +101,7 @@ interface Candidate {
 export class EmbeddedProvider implements SearchProvider {
   readonly engine = 'embedded' as const;
   /** How searches were served, per table set consulted (for tests, benchmarks and debugging). */
-  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
+  readonly counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0, pruned: 0 };
   private db: Sqlite | null = null;
   private readonly sets = new Map<string, TableSet>();
   private servingStatement: Statement | null = null;
@@ -106,6 +109,7 @@ export class EmbeddedProvider implements SearchProvider {
   private readonly log: Logger | undefined;
   private readonly pool: ReadPool | null = null;
   private readonly rankings = new RankingCache();
+  private readonly vectors: VectorIndex;
   /** Writes committed on this connection, which SQLite's data_version does not count. */
   private writes = 0;
   private damageLogged = false;
@@ -113,22 +117,30 @@ export class EmbeddedProvider implements SearchProvider {
   constructor(private readonly opts: EmbeddedOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
     this.log = opts.logger?.child({ component: 'search-embedded' });
+    this.vectors = new VectorIndex({
+      file: opts.file === ':memory:' ? null : opts.file,
+      dimension: opts.dimension,
+      exactScope: this.tuning.vectorExactScope,
+      log: (level, msg, extra) => this.log?.[level]({ ...extra }, msg),
+    });
     const readers = opts.readers ?? 0;
     if (readers > 0 && opts.file !== ':memory:') {
       const { file, dimension, embeddingModel } = opts;
       const addCounters = (d: EmbeddedProvider['counters']) => {
-        this.counters.fromList += d.fromList;
-        this.counters.rankedByFts += d.rankedByFts;
-        this.counters.listsBuilt += d.listsBuilt;
-        this.counters.fromRanking += d.fromRanking;
+        for (const key of Object.keys(this.counters) as (keyof EmbeddedProvider['counters'])[]) this.counters[key] += d[key] ?? 0;
       };
       const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
   }
 
+  /** Opens the index for writing: a vector index file that is missing or damaged is rebuilt (vector-index.ts). */
   async init(): Promise<void> {
-    this.open();
+    const db = this.open();
+    if (this.read(() => this.vectors.damaged(db))) {
+      this.log?.warn({ file: this.opts.file }, 'the vector index file is missing or damaged; rebuilding it from the stored vectors');
+      this.writeVectorIndex(true);
+    }
   }
 
   async upsert(docs: IndexedDocument[]): Promise<BulkResult> {
@@ -157,6 +169,7 @@ export class EmbeddedProvider implements SearchProvider {
       }
       for (const [set, ctx] of contexts) set.endWrite(ctx);
     });
+    if (this.read(() => this.vectors.delta(this.open(), this.serving())) > this.tuning.vectorDeltaMax) this.writeVectorIndex(false);
     this.debug('upsert', started, { written: valid.length, failed: failed.length });
     return { written: valid.length, failed };
   }
@@ -194,6 +207,8 @@ export class EmbeddedProvider implements SearchProvider {
       n.vectors += ctx.vectors;
     };
     const what = scope === 'all' ? 'every source' : scope;
+    let vectorFile: ReturnType<VectorIndex['write']> = null;
+    const previousFile = this.read(() => this.vectors.snapshot(db)?.file ?? null);
     try {
       for await (const batch of batches) {
         for (const doc of batch) {
@@ -207,13 +222,17 @@ export class EmbeddedProvider implements SearchProvider {
           }
         });
       }
-      // Before the swap, so the new generation serves common terms fast from its first query, and its
-      // vector lists fit what was loaded (trained as it grew, they may be up to 4x too few).
+      // Before the swap, so the new generation serves common terms fast from its first query.
       for (const set of staging.values()) {
         this.write(() => set.optimize());
-        this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
         this.buildHotLists(set);
       }
+      // The vector file of the new generations and the other sources' serving ones, switched to by the swap.
+      vectorFile = this.read(() => {
+        const serving = this.serving();
+        const kept = serving.filter((set) => !staging.has(set.source));
+        return this.vectors.write(db, [...kept, ...staging.values()], false, serving.filter((set) => staging.has(set.source)));
+      });
       this.write(() => {
         if (scope === 'all') {
           for (const set of staging.values()) {
@@ -231,8 +250,10 @@ export class EmbeddedProvider implements SearchProvider {
           db.prepare(`UPDATE generations SET state = 'retired' WHERE source = ? AND state = 'serving'`).run(set.source);
           db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(set.source, set.gen);
         }
+        if (vectorFile) this.vectors.commit(db, vectorFile);
       });
     } catch (err) {
+      this.vectors.discard(vectorFile);
       for (const set of staging.values()) {
         try {
           this.write(() => this.dropGeneration(set.source, set.gen));
@@ -244,6 +265,7 @@ export class EmbeddedProvider implements SearchProvider {
       throw err;
     }
     this.pruneRetired();
+    this.vectors.prune(db, previousFile);
     const bySource = Object.fromEntries([...loaded].map(([source, n]) => [source, n.documents])) as Partial<Record<SourceName, number>>;
     const documents = Object.values(bySource).reduce((x, y) => x + y, 0);
     const index = [...staging.values()].map((set) => set.name).join(',');
@@ -269,19 +291,23 @@ export class EmbeddedProvider implements SearchProvider {
       if (!sq) queries.set(set.textVersion, (sq = queryFor(items, set.textVersion)));
       return sq;
     };
-    const lists = Number.isFinite(this.tuning.hotMinDf);
+    const window = publishedWindow(q.since, q.until);
+    const rids = window && ridWindow(window.afterMs, window.beforeMs);
+    // The common-term lists rank a term by score over all of a set's documents: a window or the date
+    // order leaves them aside.
+    const lists = Number.isFinite(this.tuning.hotMinDf) && rids === null && q.sort !== 'date';
     const k = offset + limit;
     // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
     // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
-    // of a broad prefix (`προμηθ*` matches ~70% of documents).
-    const constant = items.every((item) => item.kind === 'prefix');
+    // of a broad prefix (`προμηθ*` matches ~70% of documents). By date: that order is the one asked for.
+    const constant = items.every((item) => item.kind === 'prefix') || q.sort === 'date';
     const maintain: { set: TableSet; term: string }[] = [];
     const result = this.read(() => {
       const sets = this.serving(q.source);
       // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
       // pages neither read nor keep a ranking.
       const paging = offset > 0
-        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant]), version: this.indexVersion() }
+        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, window]), version: this.indexVersion() }
         : null;
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
@@ -297,7 +323,7 @@ export class EmbeddedProvider implements SearchProvider {
           parts.push({ set, count: hot.total, top: hot.top });
           continue;
         }
-        const count = set.count(match);
+        const count = set.count(match, rids);
         if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push({ set, term: single! });
         // A fresh list certifies about hotListSize minus the ties at its cut; a stale one that fails on the
         // first half is worth rebuilding (deeper pages simply stay on FTS5).
@@ -313,9 +339,10 @@ export class EmbeddedProvider implements SearchProvider {
       const candidates: Candidate[] = [];
       for (const { set, count, top } of parts) {
         if (!count) continue;
-        if (!top) this.counters.rankedByFts += 1;
         const { match } = queryOf(set);
-        const ranked = top ?? (constant ? set.firstInOrder(match, Math.min(depth, count)) : set.rank(match, Math.min(depth, count)));
+        const n = Math.min(depth, count);
+        if (!top && constant) this.counters.rankedByFts += 1;
+        const ranked = top ?? (constant ? set.firstInOrder(match, n, rids) : this.rankMatches(set, items, match, n, count, rids));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
       candidates.sort(compareCandidates);
@@ -373,10 +400,8 @@ export class EmbeddedProvider implements SearchProvider {
     const k = Math.min(limit + (q.excludeId ? 1 : 0), MAX_KNN);
     const vector = new Float32Array(q.vector);
     const hits = this.read(() => {
-      const candidates: Candidate[] = [];
-      for (const set of this.serving(q.source)) {
-        for (const r of set.knn(vector, k)) candidates.push({ set, rid: r.rid, s: r.distance });
-      }
+      const candidates: Candidate[] = this.vectors.knn(this.open(), this.serving(q.source), vector, k)
+        .map((n) => ({ set: n.set, rid: n.rid, s: n.distance }));
       return candidates
         .sort(compareCandidates)
         .filter((c) => !q.excludeId || sidOf(c) !== q.excludeId)
@@ -392,15 +417,20 @@ export class EmbeddedProvider implements SearchProvider {
     if (this.pool) return this.pool.call('moreLikeThis', q, opts);
     const started = performance.now();
     const limit = Math.max(0, Math.floor(q.limit));
+    const lists = Number.isFinite(this.tuning.hotMinDf);
     const hits = this.read(() => {
       const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
-        for (const r of set.rank(likeMatchFor(words, set.textVersion), limit)) candidates.push({ set, rid: r.rid, s: r.s });
+        const match = likeMatchFor(words, set.textVersion);
+        const phrases = likeTerms(words, set.textVersion).map((term) => ({ phrase: `"${term}"`, term }));
+        const pruned = lists && phrases.length > 1 ? prunedTop(set, match, phrases, 'or', limit) : null;
+        this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
+        for (const r of pruned ?? set.rank(match, limit)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)
@@ -432,6 +462,7 @@ export class EmbeddedProvider implements SearchProvider {
 
   async close(): Promise<void> {
     await this.pool?.close();
+    this.vectors.close();
     this.sets.clear();
     this.servingStatement = null;
     this.db?.close();
@@ -439,15 +470,16 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   /**
-   * Housekeeping after large upsert loads (rebuild does this itself): merges the FTS5 segments and builds
-   * the lists of every term found in at least hotMinDf documents of a source.
+   * Housekeeping after large upsert loads (rebuild does this itself): merges the FTS5 segments, builds
+   * the lists of every term found in at least hotMinDf documents of a source, and puts every vector
+   * written since into the vector index's file.
    */
   async optimize(): Promise<void> {
     for (const set of this.read(() => this.serving())) {
       this.write(() => set.optimize());
-      this.write(() => set.vectors.train(REBUILD_RETRAIN_GROWTH));
       this.buildHotLists(set);
     }
+    if (this.read(() => this.vectors.delta(this.open(), this.serving())) > 0) this.writeVectorIndex(false);
   }
 
   /**
@@ -553,6 +585,7 @@ export class EmbeddedProvider implements SearchProvider {
       for (const name of existingTableSets(db)) dropTableSet(db, name);
       db.prepare('DELETE FROM generations').run();
     }
+    addDocumentColumns(db);
     const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     for (const [key, value] of Object.entries(want)) put.run(key, value);
   }
@@ -562,8 +595,7 @@ export class EmbeddedProvider implements SearchProvider {
     let set = this.sets.get(name);
     if (!set) {
       const db = this.open();
-      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg),
-        this.opts.dimension, (msg, extra) => this.log?.info({ ...extra }, msg));
+      set = new TableSet(db, name, source, gen, tableSetTextVersion(db, name), this.tuning, (msg, extra) => this.log?.warn({ ...extra }, msg));
       this.sets.set(name, set);
     }
     return set;
@@ -624,6 +656,39 @@ export class EmbeddedProvider implements SearchProvider {
     } catch (err) {
       this.log?.warn({ err }, 'could not prune retired generations; will retry on the next rebuild or open');
     }
+  }
+
+  /**
+   * The best `k` of a set's `count` matches, by FTS5's bm25: pruned (pruned.ts) when the query has
+   * several phrases, common-term lists are on and the matches are many; FTS5 ranks every match otherwise
+   * or when the bounds cannot prove the page.
+   */
+  private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, rids: RidWindow | null): Ranked[] {
+    // The lists bound a term's contribution over all of a set's documents, so also inside a window.
+    const lists = Number.isFinite(this.tuning.hotMinDf);
+    const phrases = lists && count > k ? rankPhrases(items, set.textVersion) : null;
+    const pruned = phrases && phrases.length > 1 ? prunedTop(set, match, phrases, 'and', k, PRUNE_LIMITS, count, rids) : null;
+    this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
+    return pruned ?? set.rank(match, k, rids);
+  }
+
+  /**
+   * Writes the vector index's next file for the serving sets (`whole`: from the stored vectors alone) and
+   * switches to it. Another writer's switch meanwhile is simply superseded: a file is correct for the
+   * state it was read from, and what was written after is in the delta.
+   */
+  private writeVectorIndex(whole: boolean): void {
+    const db = this.open();
+    const previous = this.read(() => this.vectors.snapshot(db)?.file ?? null);
+    const written = this.read(() => this.vectors.write(db, this.serving(), whole));
+    if (!written) return;
+    try {
+      this.write(() => this.vectors.commit(db, written));
+    } catch (err) {
+      this.vectors.discard(written);
+      throw err;
+    }
+    this.vectors.prune(db, previous);
   }
 
   private buildHotLists(set: TableSet): void {

@@ -39,6 +39,7 @@ export interface Counters {
   rankedByFts: number;
   listsBuilt: number;
   fromRanking: number;
+  pruned: number;
 }
 
 export interface ReadRequest {

@@ -59,6 +59,7 @@ function delta(before: Counters): Counters {
     rankedByFts: now.rankedByFts - before.rankedByFts,
     listsBuilt: now.listsBuilt - before.listsBuilt,
     fromRanking: now.fromRanking - before.fromRanking,
+    pruned: now.pruned - before.pruned,
   };
 }
 

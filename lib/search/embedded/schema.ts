@@ -7,7 +7,8 @@
 // per source:
 //   _docs     every field of the document (JSON for arrays and objects), keyed by the ordering row id
 //   _fts      FTS5, contentless, columns (title, body), over folded tokens (text.ts)
-//   _ivf, _lists  the vectors in an inverted file (vectors.ts; sets made before it: _vec, sqlite-vec vec0)
+//   _vectors  the float32 vectors by seq, from which the one approximate index of every source is built
+//             (vectors.ts, vector-index.ts; older sets: _ivf, or _vec, sqlite-vec vec0)
 //   _hot      common terms with an impact list: df, the avgdl the list was cut at, the cut-off
 //   _hotlist  per common term, its best documents with their term frequency, length and cost
 // Per-source sets give per-source BM25 statistics (as Elasticsearch's per-index statistics), a free
@@ -16,10 +17,27 @@ import type { Database } from 'better-sqlite3';
 import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVectorLayout } from './vectors.js';
 
 /**
- * 3: table sets may hold their vectors in an inverted file (vectors.ts). An index of version 2 still
- * opens (its sets keep layout 1); a build of version 2 refuses a version 3 index.
+ * 4: table sets hold their vectors by seq, and one approximate index file covers them (vector-index.ts).
+ * Indexes of versions 2 and 3 still open (their sets keep layouts 1 and 2, scanned exactly); an older
+ * build refuses a version 4 index.
+ * 5: `_docs` has the columns parties, procedure_type, tenders_received and act_date. Sets of an index
+ * of version 2 to 4 get them on open (addDocumentColumns), empty until `pdi reindex` writes them.
  */
-export const SCHEMA_VERSION = '3';
+export const SCHEMA_VERSION = '5';
+
+/** The `_docs` columns schema 5 added, with their types, for sets made before. */
+const ADDED_DOCUMENT_COLUMNS: [string, string][] = [['parties', 'TEXT'], ['procedure_type', 'TEXT'], ['tenders_received', 'INTEGER'], ['act_date', 'TEXT']];
+
+/**
+ * Adds to every table set the `_docs` columns it lacks (call in the transaction that records the
+ * schema version). ADD COLUMN rewrites nothing: old rows read the columns as NULL.
+ */
+export function addDocumentColumns(db: Database): void {
+  for (const name of existingTableSets(db)) {
+    const have = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${name}_docs`) as string[]));
+    for (const [column, type] of ADDED_DOCUMENT_COLUMNS) if (!have.has(column)) db.exec(`ALTER TABLE "${name}_docs" ADD COLUMN ${column} ${type}`);
+  }
+}
 
 export function createGlobalTables(db: Database): void {
   db.exec(`
@@ -35,6 +53,8 @@ export function createGlobalTables(db: Database): void {
       PRIMARY KEY (source, gen)
     );
     CREATE UNIQUE INDEX IF NOT EXISTS generations_one_serving ON generations (source) WHERE state = 'serving';
+    -- keys of vectors deleted since the approximate index's file was written (vector-index.ts)
+    CREATE TABLE IF NOT EXISTS vector_removed (id INTEGER PRIMARY KEY, key INTEGER NOT NULL);
   `);
 }
 
@@ -72,6 +92,10 @@ export function createTableSet(db: Database, name: string, textVersion: number):
       content       TEXT NOT NULL,
       summary       TEXT NOT NULL,
       entities      TEXT NOT NULL,
+      parties       TEXT,
+      procedure_type TEXT,
+      tenders_received INTEGER,
+      act_date      TEXT,
       amount        TEXT,
       cpv           TEXT NOT NULL,
       region        TEXT,

@@ -5,10 +5,11 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import type { SourceStats, StoredDocument } from '../provider.js';
 import { B, BODY_WEIGHT, K1, TITLE_WEIGHT, avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
-import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, seqBetween, seqOf, SEQ_SPACE } from './keys.js';
+import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWindow, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
-import { openVectorStore, type Neighbour, type VectorStore } from './vectors.js';
+import { vectorKey } from './vector-index.js';
+import { openVectorStore, type VectorStore } from './vectors.js';
 
 export interface Tuning {
   /** A term found in at least this many documents of a source gets a common-term list; Infinity turns
@@ -18,8 +19,12 @@ export interface Tuning {
   hotListSize: number;
   /** Inserts may grow a list up to this many entries before it is trimmed back to hotListSize. */
   hotListMax: number;
-  /** Vector lists a knn scans at least (vectors.ts): more finds more of the exact neighbours, slower. */
-  vectorProbes: number;
+  /** Vectors written since the approximate index's file (vector-index.ts) that make the writer write the
+   * next one: each query scans these exactly. */
+  vectorDeltaMax: number;
+  /** A kNN whose sets hold at most this many vectors in the graph scans them exactly: cheaper than asking
+   * the graph deep enough to find k of a narrow filter. */
+  vectorExactScope: number;
 }
 
 /** A ranked match: row id and FTS5 bm25() value (negative, smaller is better). */
@@ -47,15 +52,13 @@ export class WriteContext {
   removed = 0;
   /** Net change in stored vectors. */
   vectors = 0;
-  /** The part of `vectors` the vector store has been told of (endWrite). */
-  vectorsReported = 0;
 }
 
 /** How a `_docs` column holds a field of the document: arrays and objects as JSON text. */
 type Column<T> = T extends string | number | null ? T : string;
 
 /** The fields stored as JSON text. */
-const JSON_COLUMNS = ['entities', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
+const JSON_COLUMNS = ['entities', 'parties', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
 
 /** The stored document's fields as `_docs` columns (schema.ts, in the same order). */
 type DocColumns = { [K in keyof StoredDocument]: Column<StoredDocument[K]> };
@@ -73,6 +76,10 @@ export function rowToStored(row: DocRow): StoredDocument {
   const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, ...fields } = row;
   const doc: Record<string, unknown> = fields;
   for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
+  // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
+  doc.parties ??= [];
+  // Rows are read with safe integers (row ids): a count is a plain number.
+  if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
   return doc as StoredDocument;
 }
 
@@ -96,13 +103,11 @@ export class TableSet {
     readonly textVersion: number,
     private readonly tuning: Tuning,
     private readonly warn: (msg: string, extra?: object) => void,
-    dimension: number,
-    info: (msg: string, extra?: object) => void,
   ) {
     this.statements = new Statements(db);
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
-    this.vectors = openVectorStore(db, name, dimension, tuning.vectorProbes, info);
+    this.vectors = openVectorStore(db, name);
     this.hot = `"${name}_hot"`;
     this.hotlist = `"${name}_hotlist"`;
   }
@@ -124,10 +129,6 @@ export class TableSet {
   }
 
   endWrite(ctx: WriteContext): void {
-    if (ctx.vectors !== ctx.vectorsReported) {
-      this.vectors.afterWrite(ctx.vectors - ctx.vectorsReported);
-      ctx.vectorsReported = ctx.vectors;
-    }
     for (const [term, meta] of ctx.hot) {
       if (!meta.dirty) continue;
       if (meta.n > this.tuning.hotListMax) this.trim(term, meta);
@@ -206,6 +207,10 @@ export class TableSet {
       content: doc.content ?? '',
       summary: doc.summary ?? '',
       entities: JSON.stringify(doc.entities ?? { afm: [], ada: [], names: [] }),
+      parties: JSON.stringify(doc.parties ?? []),
+      procedure_type: doc.procedure_type ?? null,
+      tenders_received: doc.tenders_received ?? null,
+      act_date: doc.act_date ?? null,
       amount: doc.amount ? JSON.stringify(doc.amount) : null,
       cpv: JSON.stringify(doc.cpv ?? []),
       region: doc.region ?? null,
@@ -247,7 +252,12 @@ export class TableSet {
     const text = docText(rowToStored(row), this.textVersion);
     this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`)
       .run(row.rid, text.title.join(' '), text.body.join(' '));
-    ctx.vectors -= this.vectors.remove(row.rid);
+    const seq = this.vectors.remove(row.rid);
+    if (seq !== null) {
+      ctx.vectors -= 1;
+      // The approximate index's next file leaves it out (vector-index.ts).
+      if (seq > 0) this.st('INSERT INTO vector_removed (key) VALUES (?)').run(vectorKey(this, seq));
+    }
     this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
     if (ctx.hot.size) {
       for (const term of new Set([...text.title, ...text.body])) {
@@ -282,23 +292,84 @@ export class TableSet {
     return decodeAverages(block);
   }
 
-  count(match: string): number {
+  /** Matches of `match`, those with a row id in `rids` when given (a published_at window, keys.ts ridWindow). */
+  count(match: string, rids: RidWindow | null = null): number {
+    if (rids) {
+      return Number(this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ?`, true)
+        .pluck().get(match, rids.from, rids.to) as bigint);
+    }
     return this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ?`).pluck().get(match) as number;
   }
 
   /** The best `k` matches by bm25 (title weighted), ties by row id (= published_at desc, source_id asc). */
-  rank(match: string, k: number): Ranked[] {
+  rank(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
     if (k <= 0) return [];
+    const score = `bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)})`;
+    if (rids) {
+      return this.st(
+        `SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY s, rid LIMIT ?`,
+        true,
+      ).all(match, rids.from, rids.to, k) as Ranked[];
+    }
+    return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`, true)
+      .all(match, k) as Ranked[];
+  }
+
+  /**
+   * The best `k` of the matches whose row id is in `rids`, as rank() scores them: FTS5 walks every match
+   * but scores only these (`+rowid` keeps the filter out of FTS5, which would otherwise start one
+   * search, with its IDF scans, per id).
+   */
+  rankAmong(match: string, rids: Iterable<bigint>, k: number, window: RidWindow | null = null): Ranked[] {
+    if (k <= 0) return [];
+    const { from, to } = window ?? ridWindow(null, null);
     return this.st(
       `SELECT rowid AS rid, bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)}) AS s
-         FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`,
+         FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? AND +rowid IN (SELECT value FROM json_each(?))
+         ORDER BY s, rid LIMIT ?`,
       true,
-    ).all(match, k) as Ranked[];
+    ).all(match, from, to, `[${[...rids].join(',')}]`, k) as Ranked[];
+  }
+
+  /** Row ids of the first `limit` matches, in row-id order. */
+  matchIds(match: string, limit: number): bigint[] {
+    return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
+  }
+
+  /**
+   * Documents holding `term`: its list's document frequency, kept exact by every write, where it has a
+   * list (a frequent term's count walks its whole posting list), FTS5's count otherwise.
+   */
+  termCount(term: string): number {
+    const df = this.st(`SELECT df FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined;
+    return df ?? this.count(`"${term}"`);
+  }
+
+  /** Entries in `term`'s common-term list (usable or not), or null without one. */
+  listSize(term: string): number | null {
+    return (this.st(`SELECT n FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined) ?? null;
+  }
+
+  /**
+   * A term's list (its first `limit` entries in cost order), for bounds (pruned.ts): the entries, its document frequency, and the least cost
+   * (at today's avgdl) a document outside it can have: null when the list holds every document with the
+   * term. Null without a list that holds what it says (none, or stale).
+   */
+  listImpacts(term: string, avg: number, limit: number | null = null): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
+    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
+      { df: number; a0: number; theta: number | null; n: number } | undefined;
+    if (!h || (h.theta === null && h.n !== h.df)) return null;
+    const e = this.hotEntries(term, limit);
+    return { df: h.df, rid: e.rid, f: e.f, dl: e.dl, outsideCost: h.theta === null ? null : h.theta * Math.min(1, h.a0 / avg) };
   }
 
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */
-  firstInOrder(match: string, k: number): Ranked[] {
+  firstInOrder(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
     if (k <= 0) return [];
+    if (rids) {
+      return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?`, true)
+        .all(match, rids.from, rids.to, k) as Ranked[];
+    }
     return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY rowid LIMIT ?`, true)
       .all(match, k) as Ranked[];
   }
@@ -442,10 +513,6 @@ export class TableSet {
     const rids = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey < ? ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true)
       .pluck().all(bound, limit, offset) as bigint[];
     return { total, rids };
-  }
-
-  knn(vector: Float32Array, k: number): Neighbour[] {
-    return this.vectors.knn(vector, k);
   }
 
   embedding(rid: bigint): number[] | null {

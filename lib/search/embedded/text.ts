@@ -13,16 +13,18 @@
 import { fold } from '../../greek.js';
 import { stem } from '../../stem.js';
 import { exonymOf, latinKeysOf, latinPhraseKeys } from '../latin-names.js';
-import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { searchedContent, searchedSummary, searchedTitles, type SearchedFields } from '../../../index-mappings/searched-text.js';
 import { readQuery } from '../query-text.js';
 
 /**
  * The version new table sets are written with. 1: body values joined, so a phrase could run from one
  * value into the next; 2: VALUE_GAP between them; 3: words stemmed (stem.ts), each column followed by
  * the unstemmed words marked with RAW_MARK, for prefixes; 4: the Latin keys of the Greek words of the
- * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body.
+ * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body;
+ * 5: the content and summary as searched (index-mappings/searched-text.ts), without a source's labels;
+ * 6: the title column holds every searched title (a TED notice's English title too), a gap between two.
  */
-export const TEXT_VERSION = 4;
+export const TEXT_VERSION = 6;
 
 /**
  * A token between two values of the body column (content, summary, each entity name), so that a quoted
@@ -112,21 +114,15 @@ export interface DocText {
   body: string[];
 }
 
-type TextFields = Pick<IndexedDocument, 'title' | 'content' | 'summary' | 'entities'>;
-
 /** The tokens of `doc` as a table set of text `version` indexes them. */
-export function docText(doc: TextFields, version: number): DocText {
-  const values = [doc.content ?? '', doc.summary ?? '', ...(doc.entities?.names ?? [])];
-  const title = indexTokens(doc.title ?? '');
+export function docText(doc: SearchedFields, version: number): DocText {
+  // From version 5, the content and summary as searched (searched-text.ts: a source's labels left out).
+  const [content, summary] = version >= 5 ? [searchedContent(doc), searchedSummary(doc)] : [doc.content ?? '', doc.summary ?? ''];
+  const values = [content, summary, ...(doc.entities?.names ?? [])];
+  const title = version >= 6 ? withGaps(searchedTitles(doc)) : indexTokens(doc.title ?? '');
   if (version === 1) return { title, body: indexTokens(values.join('\n')) };
-  if (version < 2 || version > 4) throw new Error(`unknown text version ${version}`);
-  const body: string[] = [];
-  for (const value of values) {
-    const tokens = indexTokens(value);
-    if (tokens.length === 0) continue;
-    if (body.length > 0) body.push(VALUE_GAP);
-    for (const token of tokens) body.push(token);
-  }
+  if (version < 2 || version > 6) throw new Error(`unknown text version ${version}`);
+  const body = withGaps(values);
   if (version === 2) return { title, body };
   if (version === 3) return { title: stemmed(title), body: stemmed(body) };
   // Each value's keys after a gap, in order, so that a Latin phrase matches a name's adjacent words.
@@ -138,6 +134,18 @@ export function docText(doc: TextFields, version: number): DocText {
     return tokens;
   };
   return { title: withKeys(stemmed(title), [doc.title ?? '']), body: withKeys(stemmed(body), doc.entities?.names ?? []) };
+}
+
+/** The tokens of each non-empty value, VALUE_GAP between two values. */
+function withGaps(values: string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    const tokens = indexTokens(value);
+    if (tokens.length === 0) continue;
+    if (out.length > 0) out.push(VALUE_GAP);
+    for (const token of tokens) out.push(token);
+  }
+  return out;
 }
 
 /**
@@ -226,6 +234,27 @@ export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
   };
 }
 
+/** One phrase of a MATCH string, as pruned ranking (pruned.ts) bounds it: `term` when it is one plain term. */
+export interface RankPhrase {
+  phrase: string;
+  term: string | null;
+}
+
+/**
+ * The phrases of `items`' MATCH string on a set of text `version`, when each clause is one phrase (no
+ * prefix, no Latin alternatives): pruned ranking needs a bound per phrase. Null otherwise.
+ */
+export function rankPhrases(items: QueryItem[], version = TEXT_VERSION): RankPhrase[] | null {
+  const out = new Map<string, RankPhrase>();
+  for (const item of items) {
+    if (item.kind === 'prefix') return null;
+    const clause = clauseOf(item, version);
+    if (clause.startsWith('(')) return null;
+    out.set(clause, { phrase: clause, term: item.kind === 'term' ? termFor(item.token, version) : null });
+  }
+  return [...out.values()];
+}
+
 function clauseOf(item: QueryItem, version: number): string {
   if (item.kind === 'prefix') {
     return version >= 3 ? `("${item.token}"* OR "${RAW_MARK}${item.token}"*)` : `"${item.token}"*`;
@@ -256,7 +285,12 @@ export function termFor(token: string, version: number): string {
 
 /** The FTS5 MATCH ORing `words` (likeWords) on a table set of text `version`. */
 export function likeMatchFor(words: string[], version: number): string {
-  return [...new Set(words.map((w) => termFor(w, version)))].map((t) => `"${t}"`).join(' OR ');
+  return likeTerms(words, version).map((t) => `"${t}"`).join(' OR ');
+}
+
+/** The distinct terms likeMatchFor ORs, in its order. */
+export function likeTerms(words: string[], version: number): string[] {
+  return [...new Set(words.map((w) => termFor(w, version)))];
 }
 
 /** Compares strings by Unicode code point, which is UTF-8 byte order: SQLite's BINARY collation and

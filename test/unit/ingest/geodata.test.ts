@@ -1,5 +1,5 @@
 // No recorded geodata.gov.gr response exists (fixtures/README.md); these bodies follow the CKAN action API
-// envelope of research/sources.md §1.6 (`{help, success, result:{count, results}}`) and CKAN's dataset fields.
+// envelope of docs/upstream-sources.md §1.6 (`{help, success, result:{count, results}}`) and CKAN's dataset fields.
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { geodata } from '../../../ingest/sources/geodata/index.js';
@@ -81,6 +81,10 @@ t.test('when a dataset is normalized, then it is a dataset document with publish
     ].join('\n'),
     summary: 'Τα διοικητικά όρια των δήμων της χώρας σύμφωνα με το πρόγραμμα Καλλικράτης.',
     entities: { afm: [], ada: [], names: ['Υπουργείο Εσωτερικών'] },
+    parties: [{ role: 'issuer', name: 'Υπουργείο Εσωτερικών', afm: null }],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: null,

@@ -1,5 +1,5 @@
 // No recorded Mitos response exists (fixtures/README.md); these bodies follow the documented envelopes of
-// research/sources.md §1.5 and the field names used by public clients of the API.
+// docs/upstream-sources.md §1.5 and the field names used by public clients of the API.
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { mitos } from '../../../ingest/sources/mitos/index.js';

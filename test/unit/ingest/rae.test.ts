@@ -1,5 +1,5 @@
 // No recorded RAE GeoJSON exists (fixtures/README.md); the feature below is the documented one of
-// research/sources.md §1.7 (property names and values as captured in 2026; id and coordinates illustrative).
+// docs/upstream-sources.md §1.7 (property names and values as captured in 2026; id and coordinates illustrative).
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { diffSnapshots, hashFeature, rae, snapshotOf } from '../../../ingest/sources/rae/index.js';
@@ -65,6 +65,10 @@ t.test('when a licence feature is normalized, then it is a licence document carr
     ].join('\n'),
     summary: 'Φωτοβολταϊκός σταθμός, άδεια ή αίτηση Γ-07392 · ΑΓΗΝΩΡ ΑΕ · κατάσταση: ΑΠΟΡΡΙΠΤΙΚΗ ΑΠΟΦΑΣΗ · 19.992 MW · ΣΤΕΡΕΑΣ ΕΛΛΑΔΑΣ',
     entities: { afm: [], ada: [], names: ['ΑΓΗΝΩΡ ΑΕ'] },
+    parties: [{ role: 'holder', name: 'ΑΓΗΝΩΡ ΑΕ', afm: null }],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: 'ΣΤΕΡΕΑΣ ΕΛΛΑΔΑΣ',

@@ -1,12 +1,15 @@
 // TED fixtures from ../shared/fixtures/ted: a trimmed Search API v3 response (two Swedish notices) and
 // the OP-TED eForms SDK example notices (made-up buyers, no publication number). Greek-buyer inputs
-// that no real record covers are built here in the documented formats (research/sources.md §1.2).
+// that no real record covers are built here in the documented formats (docs/upstream-sources.md §1.2).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { ted } from '../../../ingest/sources/ted/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
+import { searchedContent, searchedSummary, searchedTitles } from '../../../index-mappings/searched-text.js';
+import { searchText, TITLE_WEIGHT } from '../../../index-mappings/mapping.js';
+import { docText, TEXT_VERSION } from '../../../lib/search/embedded/text.js';
 import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
 
 skipWithoutFixtures();
@@ -49,6 +52,10 @@ t.test('when the first search notice is normalized, then it is exactly the expec
     ].join('\n'),
     summary: 'Notice 449657-2026: Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden, buyer Upphandlingscenter Falun Borlänge-regionen, Falu kommun, Avesta Vatten och Avfall AB, Räddningstjänsten Dala Mitt, Avesta kommun, Falu Energi och Vat…',
     entities: { afm: [], ada: [], names: buyers },
+    parties: buyers.map((name) => ({ role: 'buyer', name, afm: null })),
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: ['48510000', '48900000', '72000000', '79400000'],
     region: null,
@@ -68,7 +75,7 @@ t.test('when the second search notice is normalized, then its per-lot estimate b
 });
 
 t.test('when a Greek award notice comes from the search API, then country, type, parties and value are set', async (t) => {
-  // The documented API-v3 shape (research/sources.md §1.2), with a Greek title map added.
+  // The documented API-v3 shape (docs/upstream-sources.md §1.2), with a Greek title map added.
   const response = {
     notices: [{
       'publication-number': '00654321-2023', 'notice-identifier': '66666666-7777-8888-9999-000000000000',
@@ -154,6 +161,7 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
       'Winner: Espaces Verts Lemire',
       'Value (total value): 390697.84 EUR',
       'Procedure: open',
+      'Tenders received: 3',
       'Contract nature: services',
       'CPV: 77310000',
       'Place of performance (NUTS): FRD22',
@@ -161,6 +169,10 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
     ].join('\n'),
     summary: "Contract award notice 65667997-031a-4198-bd25-7225449ef479: Service d'entretien de remise en état et de nettoyage des espaces verts, buyer Rouen Habitat, winner Espaces Verts Lemire, 390697.84 EUR.",
     entities: { afm: [], ada: [], names: ['Rouen Habitat', 'Espaces Verts Lemire'] },
+    parties: [{ role: 'buyer', name: 'Rouen Habitat', afm: null }, { role: 'supplier', name: 'Espaces Verts Lemire', afm: null }],
+    procedure_type: 'open',
+    tenders_received: 3,
+    act_date: null,
     amount: { value: 390697.84, currency: 'EUR' },
     cpv: ['77310000'],
     region: 'FRD22',
@@ -171,6 +183,10 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
 
 t.test('when the maximal eForms award notice is normalized, then every winning tenderer of the framework is named', async (t) => {
   const doc = xmlDoc(fixture('eforms_sdk_can_24_maximal.xml'));
+  // BT-759 per lot result: 9 tenders for one lot, 1 for another; the notice reads the fewest.
+  t.equal(doc.tenders_received, 1, 'a lot with a single tender');
+  t.equal(doc.procedure_type, 'neg-w-call', 'BT-105');
+  t.ok(doc.parties.some((p) => p.role === 'buyer') && doc.parties.some((p) => p.role === 'supplier'), 'buyers and winners are parties');
   t.equal(doc.source_id, 'ted:15377ca1-6cf7-4060-90f0-9290128957a3');
   t.equal(doc.doc_category, 'award');
   t.equal(doc.country, 'LU');
@@ -259,4 +275,23 @@ t.test('when a notice has neither id nor date, then normalize throws MalformedRe
   t.throws(() => ted.normalize({ 'publication-number': '449657-2026' }), MalformedRecordError);
   t.throws(() => ted.normalize({ foo: 1 }), MalformedRecordError);
   t.throws(() => ted.normalize([]), MalformedRecordError);
+});
+
+t.test('when a real notice is searched, then its labels are left out and their values kept', async (t) => {
+  const doc = ted.normalize(ted.parse(fixture('search_v3_response_trimmed.json'))[0]!.record);
+  const searched = searchedContent(doc);
+  t.equal(searched.split('\n').length, doc.content.split('\n').length, 'a line for each line');
+  t.notMatch(searched, /Title \(English\)|Notice|Published|Buyer|CPV:/);
+  t.match(searched, /^Sweden – Communication software package – Stöd för visselblåsarärenden$/m);
+  t.match(searched, /^notice 449657-2026$/m);
+  t.match(searched, /^Falu kommun$/m);
+  t.match(searched, /^48510000, 48900000, 72000000, 79400000$/m);
+  t.equal(searchedSummary(doc), '', 'the summary repeats the title, buyers and value after a label');
+  t.equal(searchedContent({ ...doc, source: 'kimdis' }), doc.content, 'other sources as they are');
+  t.same(searchedTitles(doc), ['Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden', 'Sweden – Communication software package – Stöd för visselblåsarärenden'],
+    'the English title is searched as a title beside the Greek one');
+  t.same(searchedTitles({ ...doc, source: 'kimdis' }), [doc.title]);
+  t.same(searchText(doc).slice(0, 2 * TITLE_WEIGHT), [...Array(TITLE_WEIGHT).fill(doc.title), ...Array(TITLE_WEIGHT).fill(searchedTitles(doc)[1])], 'Elasticsearch weighs both as titles');
+  const tokens = docText(doc, TEXT_VERSION).title;
+  t.ok(['sweden', 'commun', 'softwar', 'packag'].every((w) => tokens.includes(w)), 'and the embedded engine\'s title column holds the English words');
 });

@@ -50,10 +50,10 @@ t.test('when an index of an older mapping version serves, then each group also n
 });
 
 t.test('when a document\'s search text is built, then the title comes TITLE_WEIGHT times, then content, summary and every name', async (t) => {
-  const doc = { title: 'Τίτλος', content: 'Κείμενο', summary: 'Περίληψη', entities: { afm: [], ada: [], names: ['Α', 'Β'] } };
+  const doc = { source: 'rae' as const, title: 'Τίτλος', content: 'Κείμενο', summary: 'Περίληψη', entities: { afm: [], ada: [], names: ['Α', 'Β'] } };
   t.equal(TITLE_WEIGHT, 3);
   t.same(searchText(doc), ['Τίτλος', 'Τίτλος', 'Τίτλος', 'Κείμενο', 'Περίληψη', 'Α', 'Β']);
-  t.same(searchText({ title: '', content: 'Κείμενο', summary: '', entities: { afm: [], ada: [], names: [] } }), ['Κείμενο'], 'nothing empty');
+  t.same(searchText({ source: 'rae', title: '', content: 'Κείμενο', summary: '', entities: { afm: [], ada: [], names: [] } }), ['Κείμενο'], 'nothing empty');
 });
 
 t.test('when a text query is only prefixes, then every match scores alike; with a word, it is scored', async (t) => {
