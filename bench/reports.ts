@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { IndexedDocument } from '../index-mappings/document.js';
+import type { IndexedDocument, Party } from '../index-mappings/document.js';
+import { partyLines } from '../ingest/sources/parties.js';
 import { accountsDbPath, openDatabase } from '../api/db/database.js';
 import { ReportStore } from '../api/db/reports.js';
 import { entityDocuments } from '../api/jobs/report-documents.js';
@@ -42,13 +43,15 @@ function contract(i: number): IndexedDocument {
   const value = 5_000 + ((i * 7919) % 250_000);
   const id = `26SYMV${String(i).padStart(9, '0')}`;
   const title = `Προμήθεια αναλωσίμων και υπηρεσίες συντήρησης εξοπλισμού αρ. ${i}`;
+  const parties: Party[] = [{ role: 'buyer', ...buyer }, { role: 'supplier', ...SUPPLIER }];
+  const procedure = i % 3 ? 'Απευθείας ανάθεση' : 'Ανοικτή διαδικασία';
   return {
     source_id: `kimdis:${id}`, source: 'kimdis', country: 'GR', title, doc_type: 'contract', doc_category: 'contract',
     published_at: published, source_url: `https://cerpp.eprocurement.gov.gr/khmdhs-opendata/contract/attachment/${id}`,
     language: 'el', quality_score: 0.8,
-    content: [title, `ΑΔΑΜ: ${id}`, `Αναθέτουσα αρχή: ${buyer.name} (ΑΦΜ ${buyer.afm})`, `Ανάδοχος: ${SUPPLIER.name} (ΑΦΜ ${SUPPLIER.afm})`,
-      `Διαδικασία: ${i % 3 ? 'Απευθείας ανάθεση' : 'Ανοικτή διαδικασία'}`, `Ημερομηνία υπογραφής: ${published.slice(0, 10)}`, `Αξία χωρίς ΦΠΑ: ${value} EUR`].join('\n'),
+    content: [title, `ΑΔΑΜ: ${id}`, ...partyLines(parties, 'el'), `Διαδικασία: ${procedure}`, `Ημερομηνία υπογραφής: ${published.slice(0, 10)}`, `Αξία χωρίς ΦΠΑ: ${value} EUR`].join('\n'),
     summary: title, entities: { afm: [buyer.afm, SUPPLIER.afm], ada: [], names: [buyer.name, SUPPLIER.name] },
+    parties, procedure_type: procedure, tenders_received: null, act_date: published.slice(0, 10),
     amount: { value, currency: 'EUR' }, cpv: [], region: null, sector: null,
     indexed_at: '2026-01-01T00:00:00Z', content_hash: String(i).padStart(64, '0'), original: null, embedding: null,
   };

@@ -16,6 +16,31 @@ export interface Amount {
   currency: string;
 }
 
+/**
+ * The roles a document's party can have: a small closed set, the same for every source
+ * (docs/ingest-procurement-sources.md "Parties").
+ * - `buyer`: the contracting authority, or the public body that spends (Diavgeia `org`, KIMDIS
+ *   `organization`, TED's buyers);
+ * - `supplier`: the contractor, winner or payee (KIMDIS contracting members, TED's winners, the persons
+ *   of a Diavgeia award and the beneficiaries of its spending decisions);
+ * - `issuer`: the public body that publishes a record that is not procurement (a geodata dataset's
+ *   organisation, the body that owns a Mitos procedure);
+ * - `holder`: the holder of a licence or permit (RAE);
+ * - `other`: a party named without one of these roles (a person in a Diavgeia decision that is not an
+ *   award, the party of a commitment's budget line).
+ */
+export const PARTY_ROLES = ['buyer', 'supplier', 'issuer', 'holder', 'other'] as const;
+export type PartyRole = (typeof PARTY_ROLES)[number];
+
+/** One party a document names, as the upstream record states it. */
+export interface Party {
+  role: PartyRole;
+  /** As written in the source; null when the record gives only an ΑΦΜ. */
+  name: string | null;
+  /** Greek VAT number (9 digits, check digit valid) when the record gives one; else null. */
+  afm: string | null;
+}
+
 /** A stored original (the upstream record or file) in the blob store. */
 export interface OriginalRef {
   /** SHA-256 hex of the bytes; the blob store key. */
@@ -43,6 +68,17 @@ export interface NormalizedDocument {
   content: string;
   summary: string;
   entities: Entities;
+  /** The parties the record names, with their roles, in the record's order. */
+  parties: Party[];
+  /** The award procedure as the source states it (TED's BT-105 code, KIMDIS's and Diavgeia's label), or null. */
+  procedure_type: string | null;
+  /**
+   * Tenders received, when the source states it (TED eForms BT-759, the fewest any lot received; KIMDIS
+   * `bidsSubmitted`), else null.
+   */
+  tenders_received: number | null;
+  /** The day the act was issued or signed (YYYY-MM-DD), when the source states it apart from publication. */
+  act_date: string | null;
   amount: Amount | null;
   cpv: string[];
   region: string | null;
@@ -88,4 +124,14 @@ export function metadataOf(doc: Pick<NormalizedDocument, (typeof METADATA_FIELDS
 }
 
 /** The extra fields Pro and Enterprise listings show (decisions.md "Sources and documents"). */
-export const FULL_CONTENT_FIELDS = ['content', 'summary', 'entities', 'amount', 'cpv', 'region', 'sector'] as const;
+export const FULL_CONTENT_FIELDS = ['content', 'summary', 'entities', 'parties', 'procedure_type', 'tenders_received', 'amount', 'cpv', 'region', 'sector'] as const;
+
+/**
+ * A document's full-content fields, with the values a document stored before a field existed reads as
+ * (its parties empty, the rest null) so that a response always carries every field.
+ */
+export function fullContentOf(doc: Partial<Pick<NormalizedDocument, (typeof FULL_CONTENT_FIELDS)[number]>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f] ?? (f === 'parties' ? [] : null);
+  return out;
+}

@@ -125,6 +125,19 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
           },
         },
       },
+      // Who the document names and in what role; `nested` so that a role, a name and an ΑΦΜ read
+      // together belong to one party.
+      parties: {
+        type: 'nested',
+        properties: {
+          role: keyword,
+          name: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 },
+          afm: keyword,
+        },
+      },
+      procedure_type: keyword,
+      tenders_received: { type: 'integer' },
+      act_date: { type: 'date', format: 'strict_date' },
       amount: {
         properties: {
           value: { type: 'double' },

@@ -10,4 +10,5 @@
 //    content, summary and entity names; those fields are no longer searched themselves.
 // 6: one physical index for all sources (index-names.ts); `_meta` no longer names a source.
 // 7: SEARCH_LATIN_FIELD, the Latin keys of the Greek words of titles and entity names.
-export const MAPPING_VERSION = 7;
+// 8: parties (nested role, name, afm), procedure_type, tenders_received and act_date.
+export const MAPPING_VERSION = 8;

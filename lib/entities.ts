@@ -1,6 +1,7 @@
 // Entity resolution over the entity index (entity-index.ts): an ΑΦΜ, a name or an ΑΔΑ → the documents
 // of every source that name it, with the aggregate GET /v1/entity returns (decisions.md "Entity
 // resolution"). Shared by the API, reports (an entity's aggregate) and monitoring (which documents match).
+import { contractValue } from './contract-value.js';
 import { ValidationError } from './errors.js';
 import { isValidAfm, normalizeAda, normalizeAfm } from './identifiers.js';
 import { nameKeyWords } from './names.js';
@@ -27,8 +28,6 @@ export const MAX_COUNTERPARTIES = 50;
 export const MAX_NAMES = 20;
 /** Entities whose aggregate a reader keeps (until the next write to the database), the most recent. */
 const CACHED_QUERIES = 64;
-/** Documents whose amount is a contract's value: awards and contracts, not notices or payments. */
-const CONTRACT_CATEGORIES = new Set(['award', 'contract']);
 
 /** Validates an identifier of a type (default afm); a 422 naming the parameter otherwise. */
 export function parseEntityQuery(identifier: string, type: string = 'afm'): EntityQuery {
@@ -191,7 +190,7 @@ export class EntityIndex {
         sources,
         first_seen: first,
         last_seen: last,
-        total_contract_value: this.contractValue(matches),
+        total_contract_value: contractValue(matches.map((m) => ({ id: m.source_id, category: m.category, amount: m.amount, currency: m.currency, adas: m.adas }))),
         counterparties: counterparties(matches),
       },
       // Only what a page needs is kept: the parties were for the aggregate.
@@ -261,30 +260,6 @@ export class EntityIndex {
       names: byCount(names).slice(0, MAX_NAMES),
       afm: query.type === 'afm' ? [query.afm] : byCount(afms).slice(0, MAX_NAMES),
     };
-  }
-
-  /**
-   * Sum, in EUR, of the amounts of matched awards and contracts. Documents that share an ΑΔΑ (a KIMDIS
-   * contract and the Diavgeia award it names) record one procurement: it counts once, at its largest amount.
-   */
-  private contractValue(matches: Match[]): number {
-    const counted = matches.filter((m) => CONTRACT_CATEGORIES.has(m.category) && m.amount !== null && m.currency === 'EUR');
-    const parent = counted.map((_, i) => i);
-    const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-    const byAda = new Map<string, number>();
-    counted.forEach((m, i) => {
-      for (const ada of m.adas) {
-        const j = byAda.get(ada);
-        if (j === undefined) byAda.set(ada, i);
-        else parent[find(i)] = find(j);
-      }
-    });
-    const largest = new Map<number, number>();
-    counted.forEach((m, i) => {
-      const root = find(i);
-      largest.set(root, Math.max(largest.get(root) ?? 0, m.amount!));
-    });
-    return Math.round([...largest.values()].reduce((a, b) => a + b, 0) * 100) / 100;
   }
 }
 

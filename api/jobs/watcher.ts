@@ -8,7 +8,7 @@ import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { timeOrderedUuid } from '../../lib/uuid.js';
 import type { Logger } from '../../lib/logger.js';
-import { FULL_CONTENT_FIELDS, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
+import { fullContentOf, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
 import type { Channel } from '../alerts/profile-input.js';
 import { AlertStore, type ProfileRecord } from '../db/alerts.js';
 import type { Db } from '../db/database.js';
@@ -21,9 +21,7 @@ const WATERMARK = 'documents';
 
 /** The document as deliveries carry it: the full-content record of a Pro listing. */
 export function deliveredDocument(doc: NormalizedDocument): Record<string, unknown> {
-  const out = metadataOf(doc);
-  for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f];
-  return out;
+  return { ...metadataOf(doc), ...fullContentOf(doc) };
 }
 
 /** What the watcher reads of the document store (ingest/state/documents.ts). */

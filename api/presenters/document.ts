@@ -1,5 +1,5 @@
 // Internal documents → public JSON. Strips what clients must not see (embedding, hashes, blob refs).
-import { FULL_CONTENT_FIELDS, metadataOf } from '../../index-mappings/document.js';
+import { fullContentOf, metadataOf } from '../../index-mappings/document.js';
 import type { StoredDocument } from '../../lib/search/provider.js';
 
 export const UPGRADE_HINT = 'Upgrade to Pro for full content: text, summary, entities, amount, CPV codes, region and sector.';
@@ -13,8 +13,7 @@ export function listingOf(doc: StoredDocument, full: boolean): PublicDocument {
     out._upgrade_hint = UPGRADE_HINT;
     return out;
   }
-  for (const f of FULL_CONTENT_FIELDS) out[f] = doc[f];
-  return out;
+  return { ...out, ...fullContentOf(doc) };
 }
 
 const COMMA = Buffer.from(',');

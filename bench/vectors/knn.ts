@@ -55,7 +55,7 @@ function document(source: SourceName, i: number): IndexedDocument {
   return {
     source_id: `${source}:V${i}`, source, country: 'GR', title: `v${i}`, doc_type: 'decision', doc_category: 'procurement',
     published_at: published, source_url: `https://example.org/${i}`, language: 'el', quality_score: 0.5, content: rareWord(i), summary: '',
-    entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null, indexed_at: published,
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null, indexed_at: published,
     content_hash: `v-${SEED}-${i}`, original: null, embedding: Array.from(derivedVector(sample, SEED, i)),
   };
 }

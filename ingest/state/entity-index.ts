@@ -10,7 +10,8 @@ import type { Role } from '../../lib/entities.js';
 import type { Sqlite } from '../../lib/sqlite.js';
 
 /** Bump when what is written changes (name keys, parties, columns): stores are rebuilt on open. */
-export const ENTITY_INDEX_VERSION = 1;
+// 2: parties read from the document's `parties`, not from its content's labelled lines.
+export const ENTITY_INDEX_VERSION = 2;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entity_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,31 +54,17 @@ export interface Party {
 }
 
 /**
- * The role lines the normalizers write into `content`, per source (the model keeps parties only as
- * entities.names and entities.afm, without roles): `<label>: <name> (ΑΦΜ <afm>)[, <amount>]`.
- * Diavgeia's Δικαιούχος is the payee of a payment or expense approval; its Πρόσωπο (a person in a
- * decision that is not an award) and ΚΑΕ lines carry no role.
+ * The parties of a document: its `parties`, then the other names it carries, without a role. A buyer
+ * or a supplier keeps its role; an issuer (the body a decision or record comes from) is on the buyer's
+ * side, as the body an ΑΔΑ names; holders and others have none counterparties are counted by. A
+ * document stored before parties were fields has none until it is ingested again.
  */
-const ROLE_LINES: Record<string, Record<string, Role | null>> = {
-  ted: { Buyer: 'buyer', Winner: 'supplier' },
-  diavgeia: { 'Φορέας': 'buyer', 'Ανάδοχος': 'supplier', 'Δικαιούχος': 'supplier', 'Πρόσωπο': null },
-  kimdis: { 'Αναθέτουσα αρχή': 'buyer', 'Ανάδοχος': 'supplier' },
-};
-const ROLE_LINE = /^([^:\n]{2,40}): (.+?)(?: \(ΑΦΜ (\d{9})\))?(?:, [\d.,]+ [A-Z]{3})?$/;
-
-/** The parties of a document: its role lines, then the other names it carries, without a role. */
 export function partiesOf(doc: NormalizedDocument): Party[] {
-  const parties: Party[] = [];
-  const labels = ROLE_LINES[doc.source];
-  if (labels) {
-    for (const line of doc.content.split('\n')) {
-      const m = ROLE_LINE.exec(line);
-      if (!m || !(m[1] in labels)) continue;
-      const name = m[2] === '—' ? null : m[2];
-      const afm = m[3] ? validAfm(m[3]) : null;
-      if (name !== null || afm !== null) parties.push({ role: labels[m[1]]!, afm, name });
-    }
-  }
+  const parties: Party[] = (doc.parties ?? []).map((p) => ({
+    role: p.role === 'buyer' || p.role === 'issuer' ? 'buyer' : p.role === 'supplier' ? 'supplier' : null,
+    afm: p.afm === null ? null : validAfm(p.afm),
+    name: p.name,
+  }));
   for (const name of doc.entities.names) {
     if (!parties.some((p) => p.name === name)) parties.push({ role: null, afm: null, name });
   }

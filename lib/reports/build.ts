@@ -1,6 +1,7 @@
 // report_json (decisions.md "Reports"): the entity, its procurement, decisions, regulatory records,
 // risk indicators and score, and a summary written from those figures. The PDF renders this object.
-import { isValidAfm } from '../identifiers.js';
+import { countedContractValues } from '../contract-value.js';
+import { isValidAfm, normalizeAda } from '../identifiers.js';
 import type { StoredDocument } from '../search/provider.js';
 import type { IdentifierType } from '../identifiers.js';
 import { factsOf, isEntity, partyKey, type DocumentFacts, type Entity, type Party } from './facts.js';
@@ -109,11 +110,21 @@ export function buildReport(input: BuildInput): Report {
   const names = [...new Set(entity.names?.length ? entity.names : own)].slice(0, 20);
 
   const contracts = facts.filter((f) => f.kind === 'contract');
+  // What each contract adds to the totals: the entity's definition (lib/contract-value.ts), so a
+  // procurement recorded by two documents counts once, as GET /v1/entity counts it.
+  const counted = countedContractValues(input.documents.map((d) => ({
+    id: d.source_id,
+    category: d.doc_category,
+    amount: d.amount?.value ?? null,
+    currency: d.amount?.currency ?? null,
+    adas: (d.entities?.ada ?? []).map(normalizeAda).filter((a): a is string => a !== null),
+  })));
+  const countOf = (f: DocumentFacts) => counted.get(f.id) ?? 0;
   const years = new Map<number, { contracts: number; value: number }>();
   for (const f of contracts) {
     const y = years.get(f.year) ?? { contracts: 0, value: 0 };
     y.contracts += 1;
-    y.value = round2(y.value + (f.value ?? 0));
+    y.value = round2(y.value + countOf(f));
     years.set(f.year, y);
   }
   const bySource = new Map<string, number>();
@@ -139,7 +150,7 @@ export function buildReport(input: BuildInput): Report {
         // Payments and amendments: what value_overrun weighs against the awards.
         payments: facts.filter((f) => f.kind === 'payment' || f.kind === 'modification').slice(0, MAX_ROWS).map(contractRow),
         contract_count: contracts.length,
-        total_value: round2(contracts.reduce((s, f) => s + (f.value ?? 0), 0)),
+        total_value: round2(contracts.reduce((s, f) => s + countOf(f), 0)),
         totals_by_year: [...years].sort((a, b) => a[0] - b[0]).map(([year, y]) => ({ year, ...y })),
         main_buyers: topParties(contracts, (f) => f.buyers, self),
         main_suppliers: topParties(contracts, (f) => f.suppliers, self),

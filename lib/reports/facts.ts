@@ -1,10 +1,10 @@
-// What a report reads from one document: its kind, value, parties and procedure. Parties and procedure
-// come from the labelled lines ingest writes into `content` (ingest/sources/*/normalize.ts): the index
-// keeps no buyer or supplier fields, only those lines and the flat `entities` lists.
+// What a report reads from one document: its kind, value, parties and procedure, from the document's
+// fields (`parties`, `procedure_type`, `tenders_received`, `act_date`; index-mappings/document.ts).
 import { fold } from '../greek.js';
 import type { IdentifierType } from '../identifiers.js';
 import { sameName } from '../names.js';
 import type { StoredDocument } from '../search/provider.js';
+import type { PartyRole } from '../../index-mappings/document.js';
 
 export type FactKind = 'contract' | 'payment' | 'modification' | 'notice' | 'decision' | 'regulatory' | 'other';
 
@@ -47,30 +47,12 @@ const KIND_OF_CATEGORY: Record<string, FactKind> = {
   licence: 'regulatory',
 };
 
-const BUYER_LABELS = ['Αναθέτουσα αρχή', 'Φορέας', 'Buyer'];
-const SUPPLIER_LABELS = ['Ανάδοχος', 'Winner', 'Δικαιούχος'];
-const PROCEDURE_LABELS = ['Διαδικασία', 'Procedure'];
-const BIDDER_LABELS = ['Αριθμός προσφορών', 'Tenders received', 'Number of tenders'];
-const ACT_DATE_LABELS = ['Ημερομηνία έκδοσης', 'Ημερομηνία υπογραφής'];
-
 /** Folded words that mark a procedure without competition (KIMDIS, Diavgeia, TED's eForms codes). */
 const DIRECT_MARKS = ['απευθειασ', 'direct award', 'neg-wo-call', 'without prior publication', 'without a call', 'χωρισ δημοσιευση', 'χωρισ προηγουμενη δημοσιευση'];
 
-function labelled(lines: string[], labels: string[]): string[] {
-  const out: string[] = [];
-  for (const line of lines) {
-    for (const label of labels) {
-      if (line.startsWith(`${label}: `)) out.push(line.slice(label.length + 2).trim());
-    }
-  }
-  return out;
-}
-
-/** `ΟΝΟΜΑ (ΑΦΜ 123456789)` → name and AFM; a trailing `, 1000 EUR` (Diavgeia sponsors) is dropped. */
-export function partyOf(text: string): Party {
-  const bare = text.replace(/,\s*[\d.]+\s+[A-Z]{3}$/, '');
-  const m = /^(.*?)\s*\(ΑΦΜ (\d{9})\)$/.exec(bare);
-  return m ? { name: m[1]!.trim(), afm: m[2]! } : { name: bare.trim(), afm: null };
+/** The document's parties of a role; one named only by its ΑΦΜ goes by that. */
+function partiesIn(doc: StoredDocument, role: PartyRole): Party[] {
+  return (doc.parties ?? []).filter((p) => p.role === role).map((p) => ({ name: p.name ?? p.afm ?? '', afm: p.afm }));
 }
 
 export function isDirectProcedure(procedure: string): boolean {
@@ -79,10 +61,7 @@ export function isDirectProcedure(procedure: string): boolean {
 }
 
 export function factsOf(doc: StoredDocument): DocumentFacts {
-  const lines = (doc.content ?? '').split('\n').map((l) => l.trim());
-  const procedure = labelled(lines, PROCEDURE_LABELS)[0] ?? null;
-  const bidders = labelled(lines, BIDDER_LABELS).map(Number).find((n) => Number.isInteger(n) && n >= 0) ?? null;
-  const actDate = labelled(lines, ACT_DATE_LABELS).find((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)) ?? null;
+  const procedure = doc.procedure_type ?? null;
   const regulatory = doc.source === 'rae' || doc.doc_category === 'regulatory_act';
   const kind: FactKind = regulatory ? 'regulatory' : KIND_OF_CATEGORY[doc.doc_category] ?? (doc.source === 'diavgeia' ? 'decision' : 'other');
   return {
@@ -94,12 +73,12 @@ export function factsOf(doc: StoredDocument): DocumentFacts {
     year: Number(doc.published_at.slice(0, 4)),
     kind,
     value: doc.amount && doc.amount.currency === 'EUR' && doc.amount.value > 0 ? doc.amount.value : null,
-    buyers: labelled(lines, BUYER_LABELS).map(partyOf),
-    suppliers: labelled(lines, SUPPLIER_LABELS).map(partyOf),
+    buyers: partiesIn(doc, 'buyer'),
+    suppliers: partiesIn(doc, 'supplier'),
     procedure,
     direct: procedure === null ? null : isDirectProcedure(procedure),
-    bidders,
-    actDate,
+    bidders: doc.tenders_received ?? null,
+    actDate: doc.act_date ?? null,
   };
 }
 

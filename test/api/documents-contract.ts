@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { makeDoc } from '../helpers/elasticsearch.js';
 
 const METADATA_KEYS = [...METADATA_FIELDS].sort();
-const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'amount', 'cpv', 'region', 'sector'].sort();
+const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'parties', 'procedure_type', 'tenders_received', 'amount', 'cpv', 'region', 'sector'].sort();
 
 function corpus(): IndexedDocument[] {
   const docs: IndexedDocument[] = [];
@@ -20,6 +20,9 @@ function corpus(): IndexedDocument[] {
       quality_score: 0.5 + (i % 5) / 10,
       amount: { value: 1000 + i, currency: 'EUR' },
       entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090252840' }],
+      procedure_type: 'Απευθείας ανάθεση',
+      tenders_received: i % 2,
     }));
   }
   for (let i = 0; i < 12; i++) {
@@ -223,6 +226,9 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
       for (const d of res.body.documents) {
         t.same(Object.keys(d).sort(), FULL_KEYS);
         t.same(d.entities, { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] });
+        t.same(d.parties, [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090252840' }], 'parties as stored');
+        t.equal(d.procedure_type, 'Απευθείας ανάθεση');
+        t.ok(d.tenders_received === 0 || d.tenders_received === 1, 'the tender count as stored');
         t.match(d.amount, { currency: 'EUR' });
       }
     });

@@ -184,7 +184,7 @@ export function makeDoc(
     quality_score: 0.5,
     content: '',
     summary: '',
-    entities: { afm: [], ada: [], names: [] },
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: null,
     cpv: [],
     region: null,

@@ -1,6 +1,8 @@
 // Procurement documents for report tests, written as the KIMDIS normalizer writes them
-// (ingest/sources/kimdis/normalize.ts): labelled content lines, entities and an amount.
-import type { IndexedDocument } from '../../index-mappings/document.js';
+// (ingest/sources/kimdis/normalize.ts): parties, procedure, tenders, signing date, entities, an amount,
+// and the content lines rendered from them.
+import type { IndexedDocument, Party } from '../../index-mappings/document.js';
+import { partyLines } from '../../ingest/sources/parties.js';
 import type { DocumentStore } from '../../ingest/state/documents.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { makeDoc } from './elasticsearch.js';
@@ -15,6 +17,10 @@ export interface ContractSpec {
   published?: string;
   signed?: string;
   procedure?: string;
+  /** Tenders received; absent when the source does not state it. */
+  tenders?: number;
+  /** ΑΔΑs the document carries (a KIMDIS contract names the Diavgeia award it follows). */
+  adas?: string[];
   category?: 'contract' | 'award' | 'payment' | 'modification';
   title?: string;
 }
@@ -23,9 +29,12 @@ export function contractDoc(id: string, spec: ContractSpec = {}): IndexedDocumen
   const buyer = spec.buyer ?? BUYER;
   const supplier = spec.supplier ?? SUPPLIER;
   const published = spec.published ?? '2024-05-01T10:00:00Z';
-  const lines = [spec.title ?? `Σύμβαση προμήθειας ${id}`, `ΑΔΑΜ: ${id}`, `Αναθέτουσα αρχή: ${buyer.name} (ΑΦΜ ${buyer.afm})`, `Ανάδοχος: ${supplier.name} (ΑΦΜ ${supplier.afm})`];
+  const parties: Party[] = [{ role: 'buyer', ...buyer }, { role: 'supplier', ...supplier }];
+  const signed = spec.signed ?? published.slice(0, 10);
+  const lines = [spec.title ?? `Σύμβαση προμήθειας ${id}`, `ΑΔΑΜ: ${id}`, ...partyLines(parties, 'el')];
   if (spec.procedure) lines.push(`Διαδικασία: ${spec.procedure}`);
-  lines.push(`Ημερομηνία υπογραφής: ${spec.signed ?? published.slice(0, 10)}`);
+  if (spec.tenders !== undefined) lines.push(`Αριθμός προσφορών: ${spec.tenders}`);
+  lines.push(`Ημερομηνία υπογραφής: ${signed}`);
   if (spec.value !== undefined) lines.push(`Αξία χωρίς ΦΠΑ: ${spec.value} EUR`);
   const category = spec.category ?? 'contract';
   return makeDoc('kimdis', id, {
@@ -34,7 +43,11 @@ export function contractDoc(id: string, spec: ContractSpec = {}): IndexedDocumen
     doc_category: category,
     published_at: published,
     content: lines.join('\n'),
-    entities: { afm: [buyer.afm, supplier.afm], ada: [], names: [buyer.name, supplier.name] },
+    entities: { afm: [buyer.afm, supplier.afm], ada: spec.adas ?? [], names: [buyer.name, supplier.name] },
+    parties,
+    procedure_type: spec.procedure ?? null,
+    tenders_received: spec.tenders ?? null,
+    act_date: signed,
     amount: spec.value === undefined ? null : { value: spec.value, currency: 'EUR' },
   });
 }

@@ -15,7 +15,7 @@ function doc(id: string): NormalizedDocument {
     source_id: `kimdis:${id}`, source: 'kimdis', country: 'GR', title: 'Συντήρηση Πυροσβεστήρων',
     doc_type: 'contract', doc_category: 'contract', published_at: '2026-06-11T13:01:21Z',
     source_url: `https://cerpp.eprocurement.gov.gr/${id}`, language: 'el', quality_score: 0.8,
-    content: 'Σύμβαση.', summary: 'Συντήρηση', entities: { afm: [], ada: [], names: [] },
+    content: 'Σύμβαση.', summary: 'Συντήρηση', entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: null, cpv: [], region: null, sector: null,
   };
 }

@@ -33,7 +33,7 @@ function corpus(n: number, seed: number, source: SourceName = 'diavgeia'): Index
     return {
       source_id: `${source}:V${seed}-${i}`, source, country: 'GR', title: `Έγγραφο ${i}`, doc_type: 'decision', doc_category: 'x',
       published_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(), source_url: 'https://example.org', language: 'el', quality_score: 0.5, content: 'κείμενο',
-      summary: '', entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
+      summary: '', entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
       indexed_at: '2025-01-01T00:00:00Z', content_hash: `h${i}`, original: null, embedding: v.map((x) => x / norm),
     };
   });
@@ -219,6 +219,10 @@ t.test('when a source is rebuilt, then reader threads answer from the new genera
   const keys = db.prepare(`SELECT key FROM meta WHERE key LIKE 'vector_layout:%'`).pluck().all();
   db.close();
   t.equal(keys.length, 1, 'the retired generation left nothing in meta');
+  // A third generation: the first file is now neither the current one nor the one before it.
+  await load(p, 'diavgeia', first);
+  const left = fs.readdirSync(root).filter((name) => name.startsWith(`${path.basename(file)}.vectors-`));
+  t.equal(left.length, 2, `the current file and the one before it are left: ${left.join(', ')}`);
 });
 
 /** Turns the serving set of `file` back into vector layout 1 (schema 2: vec0) or 2 (schema 3: inverted file). */
@@ -264,3 +268,29 @@ for (const layout of [1, 2] as const) {
     db.close();
   });
 }
+
+t.test('when an index made before the party columns is opened, then they are added: old rows read without parties, new rows keep theirs', async (t) => {
+  const file = newFile();
+  const docs = corpus(20, 12);
+  const p = open(file);
+  await p.upsert(docs);
+  await p.close();
+  // The `_docs` of schema 4: without the columns schema 5 added.
+  const raw = new Database(file);
+  const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
+  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date']) raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
+  raw.exec(`UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
+  raw.close();
+
+  const old = open(file);
+  t.teardown(() => old.close());
+  const before = await old.get(docs[0]!.source_id);
+  t.same([before?.parties, before?.procedure_type, before?.tenders_received], [[], null, null], 'a row written before reads as a document stored then');
+  const party = { role: 'supplier' as const, name: 'ΤΟΜΕΣ ΑΤΕ', afm: '094311152' };
+  await old.upsert([{ ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02' }]);
+  const after = await old.get(docs[1]!.source_id);
+  t.same([after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date], [[party], 'open', 1, '2024-01-02']);
+  const check = new Database(file);
+  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), '5', 'the index records schema 5');
+  check.close();
+});

@@ -332,7 +332,7 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
     const store = new DocumentStore(DocumentStore.pathIn(dataDir));
     try {
       const content = store.db.prepare("SELECT json_extract(doc, '$.content') FROM documents WHERE source_id = ?").pluck().get('diavgeia:Ψ11446ΜΓΨ7-ΠΚΛ') as string;
-      return /^Φορέας: .*$/m.exec(content)?.[0] ?? null;
+      return /^Αναθέτουσα αρχή: .*$/m.exec(content)?.[0] ?? null;
     } finally {
       store.close();
     }
@@ -341,7 +341,7 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
   const dataDir = tempDir(t);
   const first = await pdi(dataDir, 'ingest', 'diavgeia', '--since', '2025-04-01', '--base-url', upstream.url);
   t.equal(first.code, 0, first.stderr);
-  t.equal(publisherLine(dataDir), 'Φορέας: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ (ΑΦΜ 996887930)', 'named through the directory');
+  t.equal(publisherLine(dataDir), 'Αναθέτουσα αρχή: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ (ΑΦΜ 996887930)', 'named through the directory');
   t.equal(directoryRequests(), 1);
   const second = await pdi(dataDir, 'ingest', 'diavgeia', '--base-url', upstream.url);
   t.equal(second.code, 0, second.stderr);
@@ -354,7 +354,7 @@ t.test('when Diavgeia decisions name their publisher only by uid, then a run fet
   fs.cpSync(path.join(dataDir, 'ingest.db'), path.join(replayDir, 'ingest.db'));
   const replayed = await pdi(replayDir, 'ingest', 'diavgeia', '--from', from);
   t.equal(replayed.code, 0, replayed.stderr);
-  t.equal(publisherLine(replayDir), 'Φορέας: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ (ΑΦΜ 996887930)', 'named on a replay too');
+  t.equal(publisherLine(replayDir), 'Αναθέτουσα αρχή: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ (ΑΦΜ 996887930)', 'named on a replay too');
   t.equal(directoryRequests(), 1);
 
   // No directory at all: the run still succeeds, says why the names are missing.

@@ -48,7 +48,7 @@ function fx(
     quality_score: ((serial * 37) % 90) / 100 + 0.1,
     content,
     summary: '',
-    entities: { afm: [], ada: [], names: [] },
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: null,
     cpv: [],
     region: null,

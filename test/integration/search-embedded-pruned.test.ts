@@ -32,7 +32,7 @@ function corpus(random: () => number, n: number, prefix: string): IndexedDocumen
       source_id: `${source}:${prefix}${i}`, source, country: 'GR', title: words(2, 8), doc_type: 'decision', doc_category: 'x',
       published_at: `2024-02-${String(day).padStart(2, '0')}T00:00:0${Math.floor(random() * 3)}Z`, source_url: 'https://example.org',
       language: 'el', quality_score: 0.5, content: words(5, 60), summary: random() < 0.3 ? words(1, 5) : '',
-      entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
+      entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
       indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: null,
     };
   });

@@ -42,7 +42,7 @@ function doc(source_id: string, published_at: string, title: string, content: st
   return {
     source_id, source: source_id.split(':')[0] as SourceName, country: 'GR', title, doc_type: 'decision', doc_category: 'x',
     published_at, source_url: 'https://example.org', language: 'el', quality_score: 0.5, content, summary: '',
-    entities: { afm: [], ada: [], names: [] }, amount: null, cpv: [], region: null, sector: null,
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
     indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: null, ...extra,
   };
 }

@@ -26,7 +26,7 @@ function doc(i: number): NormalizedDocument {
     doc_type: 'contract', doc_category: 'contract', published_at: '2026-06-11T13:01:21Z',
     source_url: `https://cerpp.eprocurement.gov.gr/${id}`, language: 'el', quality_score: 0.8,
     content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.', summary: 'Συντήρηση πυροσβεστήρων',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: { value: 5285.2, currency: 'EUR' }, cpv: [], region: 'EL422', sector: null,
   };
 }

@@ -14,7 +14,7 @@ const DOC: NormalizedDocument = {
   source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω', source: 'diavgeia', country: 'GR', title: 'ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
   doc_type: 'Δ.1', doc_category: 'award', published_at: '2026-03-01T10:00:00Z', source_url: 'https://diavgeia.gov.gr/doc/x',
   language: 'el', quality_score: 0.9, content: 'Η Δημοτική Επιτροπή αποφασίζει την ανάθεση για τον Δήμο Αθηναίων. Σχολικός εξοπλισμός.',
-  summary: '', entities: { afm: ['090252840'], ada: ['ΨΨ4Ξ46ΜΤΛ6-Ξ7Θ'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+  summary: '', entities: { afm: ['090252840'], ada: ['ΨΨ4Ξ46ΜΤΛ6-Ξ7Θ'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
   amount: { value: 12_500, currency: 'EUR' }, cpv: [], region: 'EL30', sector: 'IT',
 };
 

@@ -37,7 +37,7 @@ t.test('when an indexed document is compared with the mapping, then every field 
   const doc: Required<IndexedDocument> = {
     source_id: 'ted:1', source: 'ted', country: 'EU', title: '', doc_type: '', doc_category: '',
     published_at: '', source_url: '', language: 'en', quality_score: 0, content: '', summary: '',
-    entities: { afm: [], ada: [], names: [] }, amount: { value: 1, currency: 'EUR' }, cpv: [], region: null,
+    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: { value: 1, currency: 'EUR' }, cpv: [], region: null,
     sector: null, indexed_at: '', content_hash: '', original: { sha256: '', content_type: '' }, embedding: null,
   };
   const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;

@@ -550,7 +550,7 @@ function sampleDoc(overrides: Partial<IndexedDocument> = {}): IndexedDocument {
     doc_type: 'contract_award_notice', doc_category: 'award', published_at: '2024-05-01T10:00:00Z',
     source_url: 'https://ted.europa.eu/en/notice/-/detail/000001-2024', language: 'el', quality_score: 0.8,
     content: 'Σύμβαση προμήθειας υπολογιστών', summary: 'Προμήθεια υπολογιστών',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
     amount: { value: 12500, currency: 'EUR' }, cpv: ['30213000'], region: 'EL30', sector: 'it',
     indexed_at: '2024-05-02T00:00:00Z', content_hash: '0'.repeat(64), original: null, embedding: null,
     ...overrides,

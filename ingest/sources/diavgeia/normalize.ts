@@ -8,6 +8,7 @@ import { formatAmount, isObject, roundMoney, toNumber, uniq } from '../values.js
 import { instantToIso } from '../../../lib/clock.js';
 import { normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
+import { partyLines, partyList, partyOf } from '../parties.js';
 import { NO_ORGANIZATIONS, type Organizations } from './organizations.js';
 import type { DiavgeiaAfmName, DiavgeiaAmount, DiavgeiaDecision, DiavgeiaExtraFields } from './types.js';
 
@@ -59,6 +60,9 @@ export const DECISION_TYPES: Record<string, DecisionType> = {
   '2.4.6.1': { label: 'ΠΡΑΞΕΙΣ ΧΩΡΟΤΑΞΙΚΟΥ - ΠΟΛΕΟΔΟΜΙΚΟΥ ΠΕΡΙΕΧΟΜΕΝΟΥ', category: 'spatial_planning' },
   '2.4.7.1': { label: 'ΛΟΙΠΕΣ ΑΤΟΜΙΚΕΣ ΔΙΟΙΚΗΤΙΚΕΣ ΠΡΑΞΕΙΣ', category: 'administrative_act' },
 };
+
+/** Categories of decisions that award, commit or spend: their body is the buyer. */
+const SPENDING_CATEGORIES = new Set(['award', 'tender_notice', 'commitment', 'expenditure_approval', 'payment', 'payment_warrant']);
 
 const LATIN_TYPE_LETTERS: Record<string, string> = { A: 'Α', B: 'Β', E: 'Ε', Z: 'Ζ' };
 
@@ -158,10 +162,6 @@ function dateOf(v: unknown): string | null {
   return instantToIso(v)?.slice(0, 10) ?? null;
 }
 
-function withAfm(name: string, afm: string | null): string {
-  return afm ? `${name} (ΑΦΜ ${afm})` : name;
-}
-
 function sentence(s: string): string {
   return /[.!;…]$/.test(s) ? s : `${s}.`;
 }
@@ -197,13 +197,22 @@ export function normalizeDiavgeia(record: unknown, organizations: Organizations 
     kae: collapse(k.kae),
     amount: moneyOf({ amount: k.amountWithVAT, currency: 'EUR' }),
   }));
-  const parties: (DiavgeiaAfmName | null)[] = [org, ...persons, ...sponsors.map((s) => s.party), ...kaeLines.map((k) => k.party)];
+  const named: (DiavgeiaAfmName | null)[] = [org, ...persons, ...sponsors.map((s) => s.party), ...kaeLines.map((k) => k.party)];
+  // The body is the buyer of a decision that awards, commits or spends, else the decision's issuer. The
+  // persons of an award are its contractors; of other decisions, people the decision is about.
+  // Beneficiaries of spending decisions (sponsor) are payees: suppliers.
+  const parties = partyList([
+    org ? partyOf(SPENDING_CATEGORIES.has(type.category) ? 'buyer' : 'issuer', org.name, greekAfm(org)) : null,
+    ...persons.map((p) => partyOf(type.category === 'award' ? 'supplier' : 'other', p.name, greekAfm(p))),
+    ...sponsors.map((s) => (s.party ? partyOf('supplier', s.party.name, greekAfm(s.party)) : null)),
+    ...kaeLines.map((k) => (k.party ? partyOf('other', k.party.name, greekAfm(k.party)) : null)),
+  ]);
 
   const inSubject = extractIdentifiers(subject);
   const entities = {
-    afm: uniq([...parties.map(greekAfm), ...inSubject.afm]),
+    afm: uniq([...named.map(greekAfm), ...inSubject.afm]),
     ada: uniq([ada, ...relatedAdaCandidates(x).map(normalizeAda), ...inSubject.ada]),
-    names: uniq(parties.map((p) => collapse(p?.name))),
+    names: uniq(named.map((p) => collapse(p?.name))),
   };
   const stated = diavgeiaAmount(x);
   const amount = stated?.amount ?? null;
@@ -216,23 +225,17 @@ export function normalizeDiavgeia(record: unknown, organizations: Organizations 
   const issued = dateOf(d.issueDate);
   if (issued) lines.push(`Ημερομηνία έκδοσης: ${issued}`);
   lines.push(`Ημερομηνία ανάρτησης: ${publishedAt.slice(0, 10)}`);
-  if (org && collapse(org.name)) lines.push(`Φορέας: ${withAfm(collapse(org.name), greekAfm(org))}`);
-  const personRole = type.category === 'award' ? 'Ανάδοχος' : 'Πρόσωπο';
-  for (const p of persons) if (collapse(p.name) || greekAfm(p)) lines.push(`${personRole}: ${withAfm(collapse(p.name) || '—', greekAfm(p))}`);
-  for (const s of sponsors) {
-    if (!s.party) continue;
-    lines.push(`Δικαιούχος: ${withAfm(collapse(s.party.name) || '—', greekAfm(s.party))}${s.amount ? `, ${formatAmount(s.amount)}` : ''}`);
-  }
-  for (const k of kaeLines) {
-    const who = k.party ? withAfm(collapse(k.party.name) || '—', greekAfm(k.party)) : '—';
-    lines.push(`ΚΑΕ ${k.kae || '—'}: ${who}${k.amount ? `, ${formatAmount(k.amount)}` : ''}`);
-  }
+  lines.push(...partyLines(parties, 'el'));
+  // Each beneficiary's share and each budget line's amount: the parties carry no amounts.
+  for (const s of sponsors) if (s.party && s.amount) lines.push(`Ποσό δικαιούχου ${collapse(s.party.name) || greekAfm(s.party) || '—'}: ${formatAmount(s.amount)}`);
+  for (const k of kaeLines) lines.push(`ΚΑΕ ${k.kae || '—'}${k.amount ? `: ${formatAmount(k.amount)}` : ''}`);
   // KIMDIS and TED amounts exclude VAT; most Diavgeia decisions state only an amount with VAT.
   if (stated) lines.push(`Ποσό: ${formatAmount(stated.amount)}${stated.vat ? ` (${stated.vat})` : ''}`);
   if (cpv.length) lines.push(`CPV: ${cpv.join(', ')}`);
   const kind = collapse(x.assignmentType) || collapse(x.manifestContractType);
   if (kind) lines.push(`Είδος σύμβασης: ${kind}`);
-  if (collapse(x.contestProgressType)) lines.push(`Διαδικασία: ${collapse(x.contestProgressType)}`);
+  const procedure = collapse(x.contestProgressType) || null;
+  if (procedure) lines.push(`Διαδικασία: ${procedure}`);
   const related = entities.ada.filter((a) => a !== ada);
   if (related.length) lines.push(`Σχετικές πράξεις: ${related.join(', ')}`);
 
@@ -254,6 +257,11 @@ export function normalizeDiavgeia(record: unknown, organizations: Organizations 
     content: lines.join('\n'),
     summary: sentence(summaryParts.join(', ')),
     entities,
+    parties,
+    procedure_type: procedure,
+    // No Diavgeia decision type states the number of tenders.
+    tenders_received: null,
+    act_date: issued,
     amount,
     cpv,
     // No region code is derivable from the record (the directory gives no NUTS code either).

@@ -91,6 +91,10 @@ export function normalizeElstat(input: unknown): NormalizedDocument {
     summary,
     // Statistics name no companies or decisions; leaving these empty keeps them out of entity matches.
     entities: { afm: [], ada: [], names: [] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: null,

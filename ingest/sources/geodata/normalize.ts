@@ -4,6 +4,7 @@ import type { NormalizedDocument } from '../../../index-mappings/document.js';
 import { extractIdentifiers } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import { MalformedRecordError } from '../types.js';
+import { partyLines, partyList, partyOf } from '../parties.js';
 import type { CkanDataset } from './types.js';
 
 /**
@@ -46,9 +47,10 @@ export function normalizeGeodata(input: unknown): NormalizedDocument {
   const formats = unique(resources.map((r) => clean(r.format).toUpperCase()));
   const license = clean(ds.license_title) || clean(ds.license_id);
 
+  const parties = partyList([partyOf('issuer', org, null)]);
   const lines = [
     title,
-    ...(org ? [`Φορέας: ${org}`] : []),
+    ...partyLines(parties, 'el'),
     ...(notes ? ['', notes, ''] : []),
     ...(tags.length ? [`Ετικέτες: ${tags.join(', ')}`] : []),
     ...(groups.length ? [`Θεματικές ενότητες: ${groups.join(', ')}`] : []),
@@ -75,6 +77,10 @@ export function normalizeGeodata(input: unknown): NormalizedDocument {
     content,
     summary: flat.length > 300 ? `${flat.slice(0, 300).replace(/\s+\S*$/, '')}…` : flat || title,
     entities: { afm: found.afm, ada: found.ada, names: org ? [org] : [] },
+    parties,
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: null,

@@ -8,6 +8,7 @@ import { collapse } from '../text.js';
 import { formatAmount, isObject, roundMoney, toNumber, uniq } from '../values.js';
 import { isNutsCode, normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
+import { partyLines, partyList, partyOf } from '../parties.js';
 import type { KeyValue, KimdisMember, KimdisRecord } from './types.js';
 
 export const KIMDIS_BASE_URL = 'https://cerpp.eprocurement.gov.gr/khmdhs-opendata';
@@ -87,8 +88,10 @@ function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
 
-function withAfm(name: string, afm: string | null): string {
-  return afm ? `${name} (ΑΦΜ ${afm})` : name;
+/** `bidsSubmitted` when it is a count (a whole number, 0 or more); null when absent or unreadable. */
+function tendersOf(v: unknown): number | null {
+  const n = toNumber(v);
+  return n !== null && Number.isInteger(n) && n >= 0 ? n : null;
 }
 
 export function normalizeKimdis(record: unknown): NormalizedDocument {
@@ -108,6 +111,10 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
   const items = objects(r.objectDetailsList);
   const title = collapse(r.title) || `${act.label} ${adam}`;
 
+  const parties = partyList([
+    partyOf('buyer', org.value, orgAfm),
+    ...members.map((m) => partyOf('supplier', m.name, memberAfm(m))),
+  ]);
   const related = isObject(r.contractRelatedADA) ? r.contractRelatedADA : {};
   const entities = {
     afm: uniq([orgAfm, ...members.map(memberAfm)]),
@@ -121,12 +128,16 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
 
   const lines: string[] = [title, `ΑΔΑΜ: ${adam}`];
   if (collapse(r.contractNumber)) lines.push(`Αριθμός σύμβασης: ${collapse(r.contractNumber)}`);
-  if (org.value || orgAfm) lines.push(`Αναθέτουσα αρχή: ${withAfm(org.value || '—', orgAfm)}`);
+  const buyers = parties.filter((p) => p.role === 'buyer');
+  lines.push(...partyLines(buyers, 'el'));
   const unit = kv(details.unitsOperator).value;
   if (unit && unit !== org.value) lines.push(`Μονάδα: ${unit}`);
-  for (const m of members) lines.push(`Ανάδοχος: ${withAfm(collapse(m.name) || '—', memberAfm(m))}`);
+  lines.push(...partyLines(parties.filter((p) => p.role !== 'buyer'), 'el'));
   if (kv(r.contractType).value) lines.push(`Είδος σύμβασης: ${kv(r.contractType).value}`);
-  if (kv(r.procedureType).value) lines.push(`Διαδικασία: ${kv(r.procedureType).value}`);
+  const procedure = kv(r.procedureType).value || null;
+  if (procedure) lines.push(`Διαδικασία: ${procedure}`);
+  const tenders = tendersOf(r.bidsSubmitted);
+  if (tenders !== null) lines.push(`Αριθμός προσφορών: ${tenders}`);
   if (kv(r.legalContext).value) lines.push(`Νομικό πλαίσιο: ${kv(r.legalContext).value}`);
   if (collapse(r.contractSignedDate)) lines.push(`Ημερομηνία υπογραφής: ${collapse(r.contractSignedDate)}`);
   if (collapse(r.startDate) || collapse(r.endDate)) lines.push(`Διάρκεια: ${collapse(r.startDate) || '—'} έως ${collapse(r.endDate) || '—'}`);
@@ -164,6 +175,10 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
     content: lines.join('\n'),
     summary: sentence(summary.join(', ')),
     entities,
+    parties,
+    procedure_type: procedure,
+    tenders_received: tenders,
+    act_date: /^\d{4}-\d{2}-\d{2}$/.test(collapse(r.contractSignedDate)) ? collapse(r.contractSignedDate) : null,
     amount: money?.amount ?? null,
     cpv,
     region: region?.code ?? null,

@@ -43,6 +43,7 @@ export interface KimdisRecord {
   totalCostWithoutVAT?: number | string | null;
   totalCostWithVAT?: number | string | null;
   contractBudget?: number | string | null;
+  bidsSubmitted?: number | string | null;
   objectDetailsList?: KimdisObjectDetail[] | null;
   nutsCode?: KeyValue | null;
   nutsCodes?: { nutsCode?: KeyValue | null }[] | null;

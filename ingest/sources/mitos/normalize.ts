@@ -6,6 +6,7 @@ import { extractIdentifiers, isAda, normalizeAda } from '../../../lib/identifier
 import { qualityScore } from '../../quality.js';
 import { decodeEntities } from '../text.js';
 import { MalformedRecordError } from '../types.js';
+import { partyOf, partyList } from '../parties.js';
 import type { MitosRecord, MitosRule, MitosServiceExtended, Text } from './types.js';
 
 /** Plain text of a string or `{el,en}` map (Greek first); HTML tags and common entities removed. */
@@ -164,6 +165,10 @@ export function normalizeMitos(input: unknown): NormalizedDocument {
       ada: [...new Set([...ruleAdas, ...found.ada])],
       names: owner ? [owner] : [],
     },
+    parties: partyList([partyOf('issuer', owner, null)]),
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: null,

@@ -6,6 +6,7 @@ import type { NormalizedDocument } from '../../../index-mappings/document.js';
 import { extractIdentifiers } from '../../../lib/identifiers.js';
 import { qualityScore } from '../../quality.js';
 import { MalformedRecordError } from '../types.js';
+import { partyOf, partyList } from '../parties.js';
 import { featureKey } from './parse.js';
 import { LAYERS, UNKNOWN_LAYER, type RaeRecord } from './types.js';
 
@@ -124,6 +125,10 @@ export function normalizeRae(input: unknown): NormalizedDocument {
       .filter(Boolean)
       .join(' · '),
     entities: { afm: found.afm, ada: found.ada, names: company ? [company] : [] },
+    parties: partyList([partyOf('holder', company, null)]),
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region,

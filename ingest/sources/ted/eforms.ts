@@ -114,6 +114,18 @@ function rootId(notice: XmlNode, scheme: string): string {
   return text(ids.find((i) => attr(i, 'schemeName') === scheme) ?? ids[0]);
 }
 
+/**
+ * BT-759 of the statistics whose type (BT-760) is `tenders`, per lot result: the fewest, so that a
+ * notice where any lot drew a single tender reads 1. Null when no lot result states it.
+ */
+function tendersReceived(result: X | undefined): number | null {
+  const counts = kids(result, 'LotResult').flatMap((lr) => kids(lr, 'ReceivedSubmissionsStatistics')
+    .filter((st) => text(one(st, 'StatisticsCode')) === 'tenders')
+    .map((st) => Number(text(one(st, 'StatisticsNumeric'))))
+    .filter((c) => Number.isInteger(c) && c >= 0));
+  return counts.length ? Math.min(...counts) : null;
+}
+
 /** The facts of an eForms notice; see facts.ts for how they become a document. */
 export function eformsFacts(record: TedEformsRecord): NoticeFacts {
   const n = record.notice;
@@ -188,6 +200,7 @@ export function eformsFacts(record: TedEformsRecord): NoticeFacts {
     region: nutsOf(procedure) ?? lotProjects.map(nutsOf).find((x) => x !== null) ?? buyerOrgs.map((o) => o.nuts).find((x) => x !== null) ?? null,
     country: buyerOrgs.map((o) => iso3ToIso2(o.country)).find((c) => c !== null) ?? null,
     procedureType: text(one(n, 'TenderingProcess', 'ProcedureCode')) || null,
+    tendersReceived: tendersReceived(result),
     contractNature: text(one(procedure, 'ProcurementTypeCode')) || null,
     deadline: dateOnlyToIso(deadline)?.slice(0, 10) ?? null,
     lots: lots.map((l, i) => {

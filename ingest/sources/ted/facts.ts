@@ -9,6 +9,7 @@ import { dateOnlyToIso } from '../../../lib/clock.js';
 import { formatAmount, roundMoney, toNumber, uniq } from '../values.js';
 import { isNutsCode, iso3ToIso2, lang3to1, normalizeCpv, sectorFromCpv } from '../codes.js';
 import { MalformedRecordError } from '../types.js';
+import { partyLines, partyList, partyOf } from '../parties.js';
 import { TED_CATEGORY_LABELS } from '../../../index-mappings/searched-text.js';
 import type { TedSearchNotice } from './types.js';
 
@@ -37,7 +38,10 @@ export interface NoticeFacts {
   region: string | null;
   /** ISO 3166 alpha-2 of the (first) buyer. */
   country: string | null;
+  /** eForms BT-105 code (`open`, `neg-wo-call`, …) or the search API's `procedure-type`. */
   procedureType: string | null;
+  /** BT-759, tenders received: the fewest any lot result states (1 means some lot had a single tender). */
+  tendersReceived: number | null;
   contractNature: string | null;
   deadline: string | null;
   lots: string[];
@@ -161,6 +165,8 @@ export function searchFacts(n: TedSearchNotice): NoticeFacts {
     region: scalars(n['place-of-performance-subdiv-lot']).map(collapse).find(isNutsCode) ?? null,
     country: iso3ToIso2(first(n['buyer-country']) ?? first(n['organisation-country-buyer'])),
     procedureType: first(n['procedure-type']),
+    // The search API's field for BT-759 is not documented in what we have read; eForms notices carry it.
+    tendersReceived: null,
     contractNature: uniq(scalars(n['contract-nature']).map(collapse)).join(', ') || null,
     deadline: dateOnlyToIso(first(n['deadline-receipt-tender-date-lot']))?.slice(0, 10) ?? null,
     lots: [],
@@ -189,10 +195,6 @@ function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
 
-function partyLine(p: Party): string {
-  return p.afm ? `${p.name} (ΑΦΜ ${p.afm})` : p.name;
-}
-
 export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
   const pubno = canonicalPublicationNumber(f.publicationNumber);
   const id = pubno ?? (f.noticeId ? collapse(f.noticeId) : null);
@@ -204,6 +206,7 @@ export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
   const title = f.title?.text || `TED notice ${id}`;
   const buyers = f.buyers.filter((p) => p.name !== '');
   const winners = f.winners.filter((p) => p.name !== '');
+  const parties = partyList([...buyers.map((b) => partyOf('buyer', b.name, b.afm)), ...winners.map((w) => partyOf('supplier', w.name, w.afm))]);
   const found = extractIdentifiers([title, f.englishTitle ?? '', f.description, f.modification ?? ''].join('\n'));
 
   const lines: string[] = [title];
@@ -211,10 +214,10 @@ export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
   lines.push(`Notice: ${TED_CATEGORY_LABELS[category] ?? 'Notice'} (${docType})${pubno ? `, publication number ${pubno}` : ''}${f.noticeId ? `, notice id ${f.noticeId}` : ''}`);
   lines.push(`Published: ${f.publishedAt.slice(0, 10)}`);
   if (f.description) lines.push(f.description);
-  for (const b of buyers) lines.push(`Buyer: ${partyLine(b)}`);
-  for (const w of winners) lines.push(`Winner: ${partyLine(w)}`);
+  lines.push(...partyLines(parties, 'en'));
   if (f.amount) lines.push(`Value (${f.amountKind}): ${formatAmount(f.amount)}`);
   if (f.procedureType) lines.push(`Procedure: ${f.procedureType}`);
+  if (f.tendersReceived !== null) lines.push(`Tenders received: ${f.tendersReceived}`);
   if (f.contractNature) lines.push(`Contract nature: ${f.contractNature}`);
   if (f.cpv.length) lines.push(`CPV: ${f.cpv.join(', ')}`);
   if (f.region) lines.push(`Place of performance (NUTS): ${f.region}`);
@@ -246,6 +249,10 @@ export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
       ada: found.ada,
       names: uniq([...buyers, ...winners].map((p) => p.name)),
     },
+    parties,
+    procedure_type: f.procedureType,
+    tenders_received: f.tendersReceived,
+    act_date: null,
     amount: f.amount,
     cpv,
     region: f.region,

@@ -16,7 +16,7 @@ import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from '
 import { publishedWindow } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
-import { SCHEMA_VERSION, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
+import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
 import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
 import { PRUNE_LIMITS, prunedTop } from './pruned.js';
 import { VectorIndex } from './vector-index.js';
@@ -422,7 +422,7 @@ export class EmbeddedProvider implements SearchProvider {
       const sets = this.serving();
       if (!limit || !sets.length) return [];
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.count(`"${termFor(token, set.textVersion)}"`), 0), documents);
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of sets) {
@@ -585,6 +585,7 @@ export class EmbeddedProvider implements SearchProvider {
       for (const name of existingTableSets(db)) dropTableSet(db, name);
       db.prepare('DELETE FROM generations').run();
     }
+    addDocumentColumns(db);
     const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     for (const [key, value] of Object.entries(want)) put.run(key, value);
   }

@@ -20,8 +20,24 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
  * 4: table sets hold their vectors by seq, and one approximate index file covers them (vector-index.ts).
  * Indexes of versions 2 and 3 still open (their sets keep layouts 1 and 2, scanned exactly); an older
  * build refuses a version 4 index.
+ * 5: `_docs` has the columns parties, procedure_type, tenders_received and act_date. Sets of an index
+ * of version 2 to 4 get them on open (addDocumentColumns), empty until `pdi reindex` writes them.
  */
-export const SCHEMA_VERSION = '4';
+export const SCHEMA_VERSION = '5';
+
+/** The `_docs` columns schema 5 added, with their types, for sets made before. */
+const ADDED_DOCUMENT_COLUMNS: [string, string][] = [['parties', 'TEXT'], ['procedure_type', 'TEXT'], ['tenders_received', 'INTEGER'], ['act_date', 'TEXT']];
+
+/**
+ * Adds to every table set the `_docs` columns it lacks (call in the transaction that records the
+ * schema version). ADD COLUMN rewrites nothing: old rows read the columns as NULL.
+ */
+export function addDocumentColumns(db: Database): void {
+  for (const name of existingTableSets(db)) {
+    const have = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${name}_docs`) as string[]));
+    for (const [column, type] of ADDED_DOCUMENT_COLUMNS) if (!have.has(column)) db.exec(`ALTER TABLE "${name}_docs" ADD COLUMN ${column} ${type}`);
+  }
+}
 
 export function createGlobalTables(db: Database): void {
   db.exec(`
@@ -76,6 +92,10 @@ export function createTableSet(db: Database, name: string, textVersion: number):
       content       TEXT NOT NULL,
       summary       TEXT NOT NULL,
       entities      TEXT NOT NULL,
+      parties       TEXT,
+      procedure_type TEXT,
+      tenders_received INTEGER,
+      act_date      TEXT,
       amount        TEXT,
       cpv           TEXT NOT NULL,
       region        TEXT,

@@ -58,7 +58,7 @@ export class WriteContext {
 type Column<T> = T extends string | number | null ? T : string;
 
 /** The fields stored as JSON text. */
-const JSON_COLUMNS = ['entities', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
+const JSON_COLUMNS = ['entities', 'parties', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
 
 /** The stored document's fields as `_docs` columns (schema.ts, in the same order). */
 type DocColumns = { [K in keyof StoredDocument]: Column<StoredDocument[K]> };
@@ -76,6 +76,10 @@ export function rowToStored(row: DocRow): StoredDocument {
   const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, ...fields } = row;
   const doc: Record<string, unknown> = fields;
   for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
+  // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
+  doc.parties ??= [];
+  // Rows are read with safe integers (row ids): a count is a plain number.
+  if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
   return doc as StoredDocument;
 }
 
@@ -203,6 +207,10 @@ export class TableSet {
       content: doc.content ?? '',
       summary: doc.summary ?? '',
       entities: JSON.stringify(doc.entities ?? { afm: [], ada: [], names: [] }),
+      parties: JSON.stringify(doc.parties ?? []),
+      procedure_type: doc.procedure_type ?? null,
+      tenders_received: doc.tenders_received ?? null,
+      act_date: doc.act_date ?? null,
       amount: doc.amount ? JSON.stringify(doc.amount) : null,
       cpv: JSON.stringify(doc.cpv ?? []),
       region: doc.region ?? null,
@@ -326,6 +334,15 @@ export class TableSet {
   /** Row ids of the first `limit` matches, in row-id order. */
   matchIds(match: string, limit: number): bigint[] {
     return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
+  }
+
+  /**
+   * Documents holding `term`: its list's document frequency, kept exact by every write, where it has a
+   * list (a frequent term's count walks its whole posting list), FTS5's count otherwise.
+   */
+  termCount(term: string): number {
+    const df = this.st(`SELECT df FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined;
+    return df ?? this.count(`"${term}"`);
   }
 
   /** Entries in `term`'s common-term list (usable or not), or null without one. */

@@ -239,19 +239,26 @@ export class VectorIndex {
 
   /**
    * Deletes this index's files other than the current one and `previous` (readers still on it finish
-   * their query), left by switches and crashes; files younger than a minute may be another writer's
-   * not yet committed, and stay.
+   * their query), left by switches and crashes: those older than the current one, and any older than a
+   * minute (a newer one may be another writer's, about to be committed).
    */
   prune(db: Database, previous: string | null): void {
     if (!this.opts.file) return;
     const current = this.snapshot(db)?.file;
     const dir = path.dirname(this.opts.file);
     const prefix = `${path.basename(this.opts.file)}.vectors-`;
+    const mtime = (name: string) => fs.statSync(path.join(dir, name)).mtimeMs;
+    let currentTime = 0;
+    try {
+      if (current) currentTime = mtime(current);
+    } catch {
+      // The current file is missing: init() rebuilds it.
+    }
     for (const name of fs.readdirSync(dir)) {
       if (!name.startsWith(prefix) || name === current || name === previous) continue;
-      const where = path.join(dir, name);
       try {
-        if (Date.now() - fs.statSync(where).mtimeMs > 60_000) fs.rmSync(where, { force: true });
+        const time = mtime(name);
+        if (time < currentTime || Date.now() - time > 60_000) fs.rmSync(path.join(dir, name), { force: true });
       } catch {
         // Gone already: another process pruned it.
       }

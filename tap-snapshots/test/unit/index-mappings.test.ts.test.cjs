@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 7,
+      "mapping_version": 8,
     },
     "_source": Object {
       "excludes": Array [
@@ -21,6 +21,10 @@ Object {
     },
     "dynamic": "strict",
     "properties": Object {
+      "act_date": Object {
+        "format": "strict_date",
+        "type": "date",
+      },
       "amount": Object {
         "properties": Object {
           "currency": Object {
@@ -103,6 +107,25 @@ Object {
           },
         },
       },
+      "parties": Object {
+        "properties": Object {
+          "afm": Object {
+            "type": "keyword",
+          },
+          "name": Object {
+            "ignore_above": 512,
+            "normalizer": "pdi_folded",
+            "type": "keyword",
+          },
+          "role": Object {
+            "type": "keyword",
+          },
+        },
+        "type": "nested",
+      },
+      "procedure_type": Object {
+        "type": "keyword",
+      },
       "published_at": Object {
         "format": "strict_date_optional_time||epoch_millis",
         "type": "date",
@@ -145,6 +168,9 @@ Object {
       "summary": Object {
         "index": false,
         "type": "text",
+      },
+      "tenders_received": Object {
+        "type": "integer",
       },
       "title": Object {
         "index": false,

@@ -44,6 +44,10 @@ t.test('when the Δ.1 award fixture is normalized, then it is exactly the expect
     ].join('\n'),
     summary: 'ΑΝΑΘΕΣΗ ΕΡΓΩΝ / ΠΡΟΜΗΘΕΙΩΝ / ΥΠΗΡΕΣΙΩΝ / ΜΕΛΕΤΩΝ (Δ.1) ΩΡΡΠΩΛΞ-2ΓΔ: ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΑΝΤΑΛΛΑΚΤΙΚΩΝ, 170.97 EUR, Α ΣΑΡΡΟΣ ΚΑΙ ΣΙΑ ΕΕ.',
     entities: { afm: ['082000463'], ada: ['ΩΡΡΠΩΛΞ-2ΓΔ'], names: ['Α ΣΑΡΡΟΣ ΚΑΙ ΣΙΑ ΕΕ'] },
+    parties: [{ role: 'supplier', name: 'Α ΣΑΡΡΟΣ ΚΑΙ ΣΙΑ ΕΕ', afm: '082000463' }],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: '2015-12-22',
     amount: { value: 170.97, currency: 'EUR' },
     cpv: ['42913300'],
     region: null,
@@ -78,10 +82,14 @@ t.test('when the Β.2.1 expenditure approval fixture is normalized, then buyer a
     names: ['ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ', 'ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ'],
   });
   t.strictSame(doc.amount, { value: 1123.44, currency: 'EUR' }, 'the sponsor expenseAmount');
+  t.strictSame(doc.parties, [
+    { role: 'buyer', name: 'ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ', afm: '090010689' },
+    { role: 'supplier', name: 'ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ', afm: '099362767' },
+  ], 'the sponsor is a payee');
   t.strictSame(doc.cpv, ['50000000'], 'from sponsor[].cpv, without the check digit');
   t.equal(doc.sector, 'maintenance');
-  t.match(doc.content, /^Φορέας: ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ \(ΑΦΜ 090010689\)$/m);
-  t.match(doc.content, /^Δικαιούχος: ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ \(ΑΦΜ 099362767\), 1123\.44 EUR$/m);
+  t.match(doc.content, /^Αναθέτουσα αρχή: ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ \(ΑΦΜ 090010689\)$/m);
+  t.match(doc.content, /^Ανάδοχος: ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ \(ΑΦΜ 099362767\)$/m);
 });
 
 t.test('when the Β.2.2 payment fixtures are normalized, then the amount is the sponsors’ sum or null when none', async (t) => {
@@ -120,7 +128,8 @@ t.test('when the Β.1.3 commitment fixture is normalized, then amountWithVAT and
   t.equal(doc.published_at, '2025-04-17T10:53:22Z');
   t.strictSame(doc.amount, { value: 4139.16, currency: 'EUR' });
   t.strictSame(doc.entities, { afm: ['996887930'], ada: ['Ψ11446ΜΓΨ7-ΠΚΛ'], names: ['ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ'] });
-  t.match(doc.content, /^ΚΑΕ 2410202001: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ \(ΑΦΜ 996887930\), 4139\.16 EUR$/m);
+  t.match(doc.content, /^ΚΑΕ 2410202001: 4139\.16 EUR$/m);
+  t.strictSame(doc.parties, [{ role: 'other', name: 'ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ', afm: '996887930' }], 'the budget line’s body, without a procurement role');
   t.match(doc.content, /^Ποσό: 4139\.16 EUR \(με ΦΠΑ\)$/m, 'the content says the amount includes VAT (KIMDIS and TED amounts exclude it)');
 });
 
@@ -264,9 +273,10 @@ t.test('when a decision carries no org of its own, then the directory names its 
   // The Β.1.3 fixture's organizationId 100048574 is in the real ministry list: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ.
   const organizations = parseOrganizations(fixture('organizations_category_ministry.json'));
   const record = one('decision_b13_commitment_2025.json');
-  t.notMatch(diavgeia.normalize(record).content, /^Φορέας:/m, 'without the directory, no publisher line');
+  t.notMatch(diavgeia.normalize(record).content, /^Αναθέτουσα αρχή:/m, 'without the directory, no publisher line');
   const doc = normalizeDiavgeia(record, organizations);
-  t.match(doc.content, /^Φορέας: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ \(ΑΦΜ 996887930\)$/m);
+  t.match(doc.content, /^Αναθέτουσα αρχή: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ \(ΑΦΜ 996887930\)$/m);
+  t.match(doc.parties[0], { role: 'buyer', name: 'ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ', afm: '996887930' });
   t.ok(doc.entities.names.includes('ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ'));
   t.ok(doc.entities.afm.includes('996887930'));
   // A decision with its own org keeps it, whatever the directory says of its uid.

@@ -40,21 +40,21 @@ function awards(): NormalizedDocument[] {
   return [
     doc('diavgeia', 'ΩΑΒΓ469Β7Δ-ΤΛ4', {
       published_at: '2024-03-01T10:00:00Z',
-      content: `Ανάθεση\nΦορέας: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nΑνάδοχος: ΤΟΜΕΣ ΑΤΕ (ΑΦΜ ${SUPPLIER})`,
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΤΟΜΕΣ ΑΤΕ', afm: SUPPLIER }],
       entities: { afm: [BUYER, SUPPLIER], ada: ['ΩΑΒΓ469Β7Δ-ΤΛ4'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ ΑΤΕ'] },
       amount: { value: 1000, currency: 'EUR' },
     }),
     doc('kimdis', '24SYMV000000001', {
       doc_category: 'contract',
       published_at: '2024-04-01T10:00:00Z',
-      content: `Σύμβαση\nΑναθέτουσα αρχή: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nΑνάδοχος: ΤΟΜΕΣ Α.Τ.Ε. (ΑΦΜ ${SUPPLIER})`,
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΤΟΜΕΣ Α.Τ.Ε.', afm: SUPPLIER }],
       // The contract names the Diavgeia award: one procurement, counted once in the contract value.
       entities: { afm: [BUYER, SUPPLIER], ada: ['ΩΑΒΓ469Β7Δ-ΤΛ4'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ Α.Τ.Ε.'] },
       amount: { value: 1200, currency: 'EUR' },
     }),
     doc('ted', '123-2024', {
       published_at: '2024-05-01T10:00:00Z',
-      content: `Award\nBuyer: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nWinner: Tomes ATE (ΑΦΜ ${SUPPLIER})\nWinner: ACME Ltd`,
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'Tomes ATE', afm: SUPPLIER }, { role: 'supplier', name: 'ACME Ltd', afm: null }],
       entities: { afm: [BUYER, SUPPLIER], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'Tomes ATE', 'ACME Ltd'] },
       amount: { value: 5000, currency: 'EUR' },
     }),
@@ -62,7 +62,7 @@ function awards(): NormalizedDocument[] {
       doc_category: 'payment',
       published_at: '2023-01-01T10:00:00Z',
       title: `Πληρωμή προς ΑΦΜ ${SUPPLIER}`,
-      content: 'Πληρωμή\nΦορέας: ΔΗΜΟΣ ΛΑΜΙΕΩΝ',
+      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΛΑΜΙΕΩΝ', afm: null }],
       entities: { afm: [SUPPLIER], ada: ['ΨΘ82ΩΡΦ-7ΑΙ'], names: ['ΔΗΜΟΣ ΛΑΜΙΕΩΝ'] },
       amount: { value: 99, currency: 'EUR' },
     }),
@@ -125,7 +125,7 @@ t.test('when a document is stored again or corrected, then its old keys no longe
   save(s, [first]);
   const index = new EntityIndex(s.db);
   t.equal(index.resolve(parseEntityQuery(SUPPLIER)).total, 1);
-  const changed = { ...first, content: `Φορέας: ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ (ΑΦΜ ${BUYER})\nΑνάδοχος: ΑΛΛΟΣ (ΑΦΜ ${OTHER})`, entities: { afm: [BUYER, OTHER], ada: [], names: ['ΑΛΛΟΣ'] } };
+  const changed: NormalizedDocument = { ...first, parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΑΛΛΟΣ', afm: OTHER }], entities: { afm: [BUYER, OTHER], ada: [], names: ['ΑΛΛΟΣ'] } };
   save(s, [changed]);
   t.equal(index.resolve(parseEntityQuery(SUPPLIER)).total, 0, 'update');
   t.equal(index.resolve(parseEntityQuery(OTHER)).total, 1);
@@ -170,9 +170,9 @@ t.test('when an identifier is malformed, then parseEntityQuery refuses it naming
   t.same(parseEntityQuery('EL 090252840'), { type: 'afm', identifier: 'EL 090252840', afm: '090252840' }, 'type defaults to afm; EL prefix and spaces allowed');
 });
 
-t.test('when the real normalizers write role lines, then the buyers and suppliers are read from them', async (t) => {
-  // The role labels are read back from the normalizers' content (entity-index.ts ROLE_LINES): a label
-  // renamed there would silently drop roles, so the demo corpus of each source with roles is checked.
+t.test('when the real normalizers fill parties, then the buyers and suppliers are read from them', async (t) => {
+  // The demo corpus of each source with roles, through the real normalizers: each names buyers and
+  // suppliers with their ΑΦΜs.
   const log = createLogger('silent');
   for (const source of ['ted', 'diavgeia', 'kimdis'] as const) {
     const module = SOURCE_MODULES[source];

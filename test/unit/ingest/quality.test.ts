@@ -14,7 +14,7 @@ const complete: ScorableDocument = {
   language: 'el',
   content: 'x'.repeat(FULL_CONTENT_CHARS),
   summary: 'Σύμβαση.',
-  entities: { afm: ['997687965'], ada: [], names: ['ΠΕΡΙΦΕΡΕΙΑ'] },
+  entities: { afm: ['997687965'], ada: [], names: ['ΠΕΡΙΦΕΡΕΙΑ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
   amount: { value: 662646.63, currency: 'EUR' },
   cpv: ['45233141'],
   region: 'EL515',

@@ -52,6 +52,10 @@ t.test('when the first search notice is normalized, then it is exactly the expec
     ].join('\n'),
     summary: 'Notice 449657-2026: Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden, buyer Upphandlingscenter Falun Borlänge-regionen, Falu kommun, Avesta Vatten och Avfall AB, Räddningstjänsten Dala Mitt, Avesta kommun, Falu Energi och Vat…',
     entities: { afm: [], ada: [], names: buyers },
+    parties: buyers.map((name) => ({ role: 'buyer', name, afm: null })),
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: ['48510000', '48900000', '72000000', '79400000'],
     region: null,
@@ -157,6 +161,7 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
       'Winner: Espaces Verts Lemire',
       'Value (total value): 390697.84 EUR',
       'Procedure: open',
+      'Tenders received: 3',
       'Contract nature: services',
       'CPV: 77310000',
       'Place of performance (NUTS): FRD22',
@@ -164,6 +169,10 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
     ].join('\n'),
     summary: "Contract award notice 65667997-031a-4198-bd25-7225449ef479: Service d'entretien de remise en état et de nettoyage des espaces verts, buyer Rouen Habitat, winner Espaces Verts Lemire, 390697.84 EUR.",
     entities: { afm: [], ada: [], names: ['Rouen Habitat', 'Espaces Verts Lemire'] },
+    parties: [{ role: 'buyer', name: 'Rouen Habitat', afm: null }, { role: 'supplier', name: 'Espaces Verts Lemire', afm: null }],
+    procedure_type: 'open',
+    tenders_received: 3,
+    act_date: null,
     amount: { value: 390697.84, currency: 'EUR' },
     cpv: ['77310000'],
     region: 'FRD22',
@@ -174,6 +183,10 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
 
 t.test('when the maximal eForms award notice is normalized, then every winning tenderer of the framework is named', async (t) => {
   const doc = xmlDoc(fixture('eforms_sdk_can_24_maximal.xml'));
+  // BT-759 per lot result: 9 tenders for one lot, 1 for another; the notice reads the fewest.
+  t.equal(doc.tenders_received, 1, 'a lot with a single tender');
+  t.equal(doc.procedure_type, 'neg-w-call', 'BT-105');
+  t.ok(doc.parties.some((p) => p.role === 'buyer') && doc.parties.some((p) => p.role === 'supplier'), 'buyers and winners are parties');
   t.equal(doc.source_id, 'ted:15377ca1-6cf7-4060-90f0-9290128957a3');
   t.equal(doc.doc_category, 'award');
   t.equal(doc.country, 'LU');

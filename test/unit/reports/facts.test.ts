@@ -1,11 +1,11 @@
-// The report reads parties, procedure, value and dates from the lines ingest writes: checked on the
-// real normalizers' output for upstream records, so a change of those lines shows here.
+// The report reads parties, procedure, tenders, value and dates from the fields ingest fills: checked on
+// the real normalizers' output for upstream records, so a change of those fields shows here.
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { normalizeDiavgeia } from '../../../ingest/sources/diavgeia/normalize.js';
 import { normalizeKimdis } from '../../../ingest/sources/kimdis/normalize.js';
-import { factsOf, isDirectProcedure, partyOf } from '../../../lib/reports/facts.js';
+import { factsOf, isDirectProcedure } from '../../../lib/reports/facts.js';
 import type { StoredDocument } from '../../../lib/search/provider.js';
 import { FIXTURES } from '../../helpers/paths.js';
 
@@ -36,10 +36,16 @@ t.test('when a Diavgeia award is normalized, then the report reads its contracto
   t.match(facts, { kind: 'contract', value: 170.97, suppliers: [{ name: 'Α ΣΑΡΡΟΣ ΚΑΙ ΣΙΑ ΕΕ', afm: '082000463' }], actDate: '2015-12-22', year: 2016 });
 });
 
-t.test('when party lines and procedures are read, then AFMs, amounts and direct procedures are told apart', async (t) => {
-  t.same(partyOf('ΑΛΦΑ ΑΕ (ΑΦΜ 094014201)'), { name: 'ΑΛΦΑ ΑΕ', afm: '094014201' });
-  t.same(partyOf('ΑΛΦΑ ΑΕ (ΑΦΜ 094014201), 1200.5 EUR'), { name: 'ΑΛΦΑ ΑΕ', afm: '094014201' });
-  t.same(partyOf('Acme Ltd'), { name: 'Acme Ltd', afm: null });
+t.test('when a KIMDIS contract states its bids, then the report reads the tender count', async (t) => {
+  const file = path.join(FIXTURES, 'kimdis/contract_content_items.json');
+  if (!fs.existsSync(file)) return void t.comment(`WARNING: ${file} is absent; skipped`);
+  const records = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>[];
+  const counted = records.filter((r) => r.bidsSubmitted !== null);
+  t.ok(counted.length > 0, 'the fixture has a record with bidsSubmitted');
+  for (const r of records) t.equal(factsOf(stored(normalizeKimdis(r))).bidders, r.bidsSubmitted ?? null, String(r.referenceNumber));
+});
+
+t.test('when procedures are read, then direct procedures are told apart', async (t) => {
   t.ok(isDirectProcedure('ΑΠΕΥΘΕΙΑΣ ΑΝΑΘΕΣΗ'));
   t.ok(isDirectProcedure('neg-wo-call'));
   t.notOk(isDirectProcedure('Ανοικτή διαδικασία'));
