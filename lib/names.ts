@@ -1,8 +1,8 @@
 // Names across scripts: the ELOT 743 transliteration of Greek, and the name key under which the
 // spellings of one organization meet (Greek in any case or accent, ELOT 743 Latin, informal Greeklish,
 // with or without its legal form): `ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ`, `Δήμος Αθηναίων`, `dimos athinaion`, `DHMOS A8HNAIWN`.
-// Used by the entity index (entity resolution), monitoring and alerts; bump ENTITY_INDEX_VERSION
-// (ingest/state/entity-index.ts) when a key changes, so stored keys are rebuilt. Search indexes toLatin
+// Used by the entity index (entity resolution), monitoring and alerts; bump NAME_KEY_VERSION when a
+// key changes, so stored keys are rebuilt (ingest/state/entity-index.ts). Search indexes toLatin
 // and skeleton too (lib/search/latin-names.ts): a change there is also a new embedded TEXT_VERSION and
 // MAPPING_VERSION.
 import { fold, greekLetters } from './greek.js';
@@ -95,6 +95,13 @@ function withoutLegalForm(ws: string[]): string[] {
 export function nameKeyWords(name: string): string[] {
   return withoutLegalForm(words(name));
 }
+
+/**
+ * The version of nameKey's folding: bump it with any change to what a name's key is (words, legal
+ * forms, transliteration). Stores record it and rebuild their name keys when it changes
+ * (ingest/state/entity-index.ts), so keys written by an older folding never miss a lookup.
+ */
+export const NAME_KEY_VERSION = 1;
 
 /**
  * The key of an organization or person name: `ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ`, `Δήμος Αθηναίων` and `dimos athinaion`

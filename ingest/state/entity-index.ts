@@ -1,17 +1,21 @@
 // The entity index: tables beside the document store (documents.db) that entity resolution reads
 // instead of scanning documents. Written in the same transaction as the documents it describes
 // (DocumentStore.save and correct), so a re-ingest or an update replaces a document's rows; built from
-// the stored documents once when the tables are new or ENTITY_INDEX_VERSION changes. Engine-independent.
+// the stored documents once when the tables are new, or ENTITY_INDEX_VERSION or the name-key folding
+// (lib/names.ts NAME_KEY_VERSION) changes. Engine-independent.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { normalizeAda, validAfm } from '../../lib/identifiers.js';
-import { nameKey } from '../../lib/names.js';
+import { NAME_KEY_VERSION, nameKey } from '../../lib/names.js';
 import type { Role } from '../../lib/entities.js';
 import type { Sqlite } from '../../lib/sqlite.js';
 
-/** Bump when what is written changes (name keys, parties, columns): stores are rebuilt on open. */
+/** Bump when what is written changes (parties, columns): stores are rebuilt on open. */
 // 2: parties read from the document's `parties`, not from its content's labelled lines.
 export const ENTITY_INDEX_VERSION = 2;
+
+/** What a store records it was built with: this index's version and the name-key folding's (names.ts). */
+export const ENTITY_INDEX_BUILD = `${ENTITY_INDEX_VERSION}/names-${NAME_KEY_VERSION}`;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS entity_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -107,16 +111,17 @@ export function writeEntities(db: Sqlite, docs: NormalizedDocument[]): void {
 }
 
 /**
- * Creates the tables and, when they were built by another version (or never, over documents stored
- * before the index existed), rebuilds them from the stored documents in one transaction.
+ * Creates the tables and, when they were built by another version of the index or of the name-key
+ * folding (or never, over documents stored before the index existed), rebuilds them from the stored
+ * documents in one transaction.
  */
 export function ensureEntityIndex(db: Sqlite): void {
   db.exec(SCHEMA);
   const version = db.prepare("SELECT value FROM entity_meta WHERE name = 'version'").pluck();
-  if (version.get() === String(ENTITY_INDEX_VERSION)) return;
+  if (version.get() === ENTITY_INDEX_BUILD) return;
   db.transaction(() => {
     // Another process may have built it while this one waited for the lock.
-    if (version.get() === String(ENTITY_INDEX_VERSION)) return;
+    if (version.get() === ENTITY_INDEX_BUILD) return;
     for (const t of ['entity_docs', 'entity_keys', 'entity_parties', 'entity_name_keys', 'entity_name_words']) db.exec(`DELETE FROM ${t}`);
     const page = db.prepare('SELECT source_id, doc FROM documents WHERE source_id > ? ORDER BY source_id LIMIT 500');
     for (let after = '';;) {
@@ -125,6 +130,6 @@ export function ensureEntityIndex(db: Sqlite): void {
       writeEntities(db, rows.map((r) => JSON.parse(r.doc) as NormalizedDocument));
       after = rows[rows.length - 1].source_id;
     }
-    db.prepare("INSERT OR REPLACE INTO entity_meta (name, value) VALUES ('version', ?)").run(String(ENTITY_INDEX_VERSION));
+    db.prepare("INSERT OR REPLACE INTO entity_meta (name, value) VALUES ('version', ?)").run(ENTITY_INDEX_BUILD);
   }).immediate();
 }

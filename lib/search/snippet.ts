@@ -19,6 +19,8 @@ const SCAN_CHARS = 100_000;
 const MAX_MATCHES = 400;
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/** Words whose verdict a matcher remembers (one query's page of texts). */
+const SEEN_LIMIT = 50_000;
 const STOP = new Set([...ENGLISH_STOP_WORDS, ...GREEK_STOP_WORDS]);
 const GREEK_WORD = /^[α-ω]+$/;
 
@@ -41,14 +43,15 @@ export function queryMatcher(text: string): WordMatcher {
     if (key) latin.set(key, w);
   }
   const prefixes = parts.filter((p) => p.kind === 'prefix').map((p) => p.text);
+  // Keyed by the word as written: a page's texts repeat most of their words, and folding is the cost.
   const seen = new Map<string, string | null>();
   return (word) => {
-    const folded = fold(word);
-    let key = seen.get(folded);
+    let key = seen.get(word);
     if (key !== undefined) return key;
+    const folded = fold(word);
     key = stems.get(stem(folded)) ?? prefixes.find((p) => folded.startsWith(p)) ?? null;
     if (key === null && latin.size > 0 && GREEK_WORD.test(folded)) key = latin.get(latinKeysOf(folded)[0] ?? '') ?? null;
-    seen.set(folded, key);
+    if (seen.size < SEEN_LIMIT) seen.set(word, key);
     return key;
   };
 }
