@@ -7,14 +7,13 @@
 import type https from 'node:https';
 import restify, { type Server } from 'restify';
 import { systemClock, type Clock } from '../lib/clock.js';
-import type { Config } from '../lib/config.js';
+import { publicOverHttps, type Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
-import type { EntityIndex } from '../lib/entities.js';
 import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import { withReadDeadline } from '../lib/search/deadline.js';
+import { withEntityDeadline, withReadDeadline } from '../lib/search/deadline.js';
 import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
@@ -30,6 +29,7 @@ import { UsageCounter } from './db/usage.js';
 import { admission } from './middleware/admission.js';
 import { InFlight } from './middleware/in-flight.js';
 import { RefusalPacer } from './middleware/refusal-pacing.js';
+import { HSTS } from './middleware/reply.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './routes/alerts.js';
@@ -53,9 +53,7 @@ export interface AppDeps {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
-  /** The entity index (documents.db) that GET /v1/entity reads. */
-  entities: EntityIndex;
-  /** The same index read on reader threads (its owner closes it). */
+  /** The entity index (documents.db) on reader threads, what /v1/entity and reports read (its owner closes it). */
   entityReaders: EntityReaders;
   logger: Logger;
   clock?: Clock;
@@ -98,12 +96,11 @@ export function createApp(deps: AppDeps): App {
     search: withReadDeadline(deps.search, deps.config.engineDeadlineMs),
     blobs: deps.blobs,
     embedder: deps.embedder,
-    entities: deps.entities,
-    entityReaders: deps.entityReaders,
+    entityReaders: withEntityDeadline(deps.entityReaders, deps.config.engineDeadlineMs),
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
-    reports: new ReportService(reportStore, jobs, deps.entities, deps.search, deps.clock ?? systemClock, logFor('reports')),
+    reports: new ReportService(reportStore, jobs, deps.entityReaders, deps.search, deps.clock ?? systemClock, logFor('reports')),
     reportStore,
     asking: new AskService({
       search: deps.search,
@@ -122,6 +119,13 @@ export function createApp(deps: AppDeps): App {
     maxParamLength: 16_384,
     ...(deps.https ? { httpsServerOptions: deps.https } : {}),
   });
+  if (deps.https !== undefined || publicOverHttps(deps.config)) {
+    // Set before routing: writeHead merges it into every answer, unknown routes and errors included.
+    server.pre((_req, res, next) => {
+      res.setHeader(HSTS[0], HSTS[1]);
+      next();
+    });
+  }
   const inFlight = new InFlight(deps.config.maxInFlightPerKey, deps.config.maxInFlightPerOrg);
   const pacer = new RefusalPacer();
   const admit = admission(context.keys, context.usage, context.clock, inFlight, pacer);

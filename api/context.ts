@@ -2,8 +2,7 @@
 import type { Config } from '../lib/config.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { EntityIndex } from '../lib/entities.js';
-import type { EntityReaders } from '../lib/entity-readers.js';
+import type { EntityReads } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -29,10 +28,11 @@ export interface AppContext {
   search: SearchProvider;
   blobs: BlobStore;
   embedder: Embedder;
-  /** The entity index, read on this thread (reports, monitoring). */
-  entities: EntityIndex;
-  /** The same, read on reader threads: what GET /v1/entity uses, so it never holds the event loop. */
-  entityReaders: EntityReaders;
+  /**
+   * The entity index (documents.db), read on reader threads with the engine deadline: what GET /v1/entity and the MCP tool
+   * use, so a large entity never holds the event loop.
+   */
+  entityReaders: EntityReads;
   alerts: AlertStore;
   monitor: MonitorStore;
   webhookSecrets: WebhookSecrets;

@@ -8,7 +8,6 @@ import { loadConfig, ConfigError, type Config } from '../lib/config.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { IngestState } from '../ingest/state/store.js';
 import { DocumentStore } from '../ingest/state/documents.js';
-import { EntityIndex } from '../lib/entities.js';
 import { EntityReaders } from '../lib/entity-readers.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createEmbedder } from '../lib/embedding/index.js';
@@ -57,12 +56,12 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
   const db = openDatabase(accountsDbPath(config.dataDir));
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
   const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger });
-  const search = await createSearchProvider(config, embedder, logger);
+  const search = await createSearchProvider(config, embedder, logger, { entities: DocumentStore.pathIn(config.dataDir) });
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
-  const entityReaders = new EntityReaders(documents.db);
-  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger, https: tls ? secureOptions(tls) : undefined });
+  const entityReaders = new EntityReaders(documents.db, { search, log: logger });
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entityReaders, logger, https: tls ? secureOptions(tls) : undefined });
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;

@@ -2,6 +2,7 @@
 // Desktop, Cursor…). It relays each JSON-RPC message to the running API's /mcp and back, so the key,
 // its tier and its quota are checked where /v1 checks them, on the one counter of the server process
 // (a second process counting on its own would let a key past its quota).
+import net from 'node:net';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -10,8 +11,8 @@ import { config, parse, UsageError, type Command } from './common.js';
 const USAGE = `Usage:
   pdi mcp [--key KEY] [--url URL]
       Serves the MCP tools over stdio (Enterprise keys), relayed to the API's /mcp.
-      --key  the API key (default: the PDI_API_KEY environment variable)
-      --url  the API's address (default: http://127.0.0.1:PORT)
+      --key  the API key; better PDI_API_KEY in the environment (argv shows in the process list)
+      --url  the API's address (default: http://127.0.0.1:PORT); https unless on this machine
       Client configuration: docs/mcp.md.`;
 
 /** What the API said when it refused (its `detail`), else the transport's own message. */
@@ -33,6 +34,12 @@ function reasonOf(err: unknown, url: string): string {
   return cause ? `The API at ${url} does not answer (${cause})` : String((err as Error).message ?? err);
 }
 
+/** Whether `host` (as URL.hostname gives it) names this machine. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || bare === '::1' || (net.isIPv4(bare) && bare.startsWith('127.'));
+}
+
 function requestId(message: JSONRPCMessage): string | number | undefined {
   return 'method' in message && 'id' in message ? message.id : undefined;
 }
@@ -49,6 +56,9 @@ export const mcpCommand: Command = {
       url = new URL('/mcp', base);
     } catch {
       throw new UsageError(`--url is not an address: ${base}\n\n${USAGE}`);
+    }
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+      throw new UsageError(`--url must use https unless it is on this machine (localhost, 127.0.0.1, ::1): the key would cross the network in clear to ${url.host}`);
     }
 
     const stdio = new StdioServerTransport();

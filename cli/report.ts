@@ -7,7 +7,7 @@ import { closeOrgNames, orgNameProblem } from '../api/db/keys.js';
 import { ReportStore } from '../api/db/reports.js';
 import { generateReport, ReportService } from '../api/jobs/reports.js';
 import { reportRequestOf } from '../api/routes/reports.js';
-import { EntityIndex } from '../lib/entities.js';
+import { EntityReaders } from '../lib/entity-readers.js';
 import { ValidationError } from '../lib/errors.js';
 import { JobQueue } from '../lib/job-queue.js';
 import { createLogger } from '../lib/logger.js';
@@ -53,36 +53,40 @@ export const reportCommand: Command = {
     const out = values.out;
 
     const result = await withRuntime(async (rt) => {
-      const entities = new EntityIndex(rt.documents.db);
-      if (!org) {
-        const done = await generateReport(entities, rt.search, request.entity_identifier, request.identifier_type, new Date());
-        fs.writeFileSync(out, done.pdf);
-        return { id: null, documents: done.report.documents.covered, risk_score: done.report.risk_score, status: 'completed' };
-      }
-      const cfg = config();
-      const db = openDatabase(accountsDbPath(cfg.dataDir));
+      const entities = new EntityReaders(rt.documents.db, { search: rt.search });
       try {
-        const store = new ReportStore(db);
-        // The job runs here and now (runNow); the queue only records it, so a crash leaves it to the server.
-        const queue = new JobQueue(db, { concurrency: 1, timeoutMs: cfg.reportTimeoutMs, maxAttempts: 3, log: createLogger('silent') });
-        const service = new ReportService(store, queue, entities, rt.search);
-        const orgId = store.orgIdOf(org);
-        if (orgId === null) {
-          const close = closeOrgNames(org, store.orgNames());
-          throw new UsageError(
-            `--org ${printable(org)}: no such organization${close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(printable(n))).join(', ')}?` : ''}` +
-            ' (an organization is made by creating its first key: pdi keys create --org NAME --tier TIER)',
-          );
+        if (!org) {
+          const done = await generateReport(entities, rt.search, request.entity_identifier, request.identifier_type, new Date());
+          fs.writeFileSync(out, done.pdf);
+          return { id: null, documents: done.covered, risk_score: done.riskScore, status: 'completed' };
         }
-        const { report, jobId } = service.create(orgId, request.entity_identifier, request.identifier_type);
-        await queue.runNow(jobId);
-        const row = store.byId(report.id)!;
-        if (row.status !== 'completed') throw new Error(`report ${row.id} ${row.status}: ${row.error_message ?? 'no result'}`);
-        fs.writeFileSync(out, store.pdf(orgId, row.id)!);
-        const parsed = JSON.parse(row.report_json!) as { documents: { covered: number }; risk_score: number };
-        return { id: row.id, documents: parsed.documents.covered, risk_score: parsed.risk_score, status: row.status };
+        const cfg = config();
+        const db = openDatabase(accountsDbPath(cfg.dataDir));
+        try {
+          const store = new ReportStore(db);
+          // The job runs here and now (runNow); the queue only records it, so a crash leaves it to the server.
+          const queue = new JobQueue(db, { concurrency: 1, timeoutMs: cfg.reportTimeoutMs, maxAttempts: 3, log: createLogger('silent') });
+          const service = new ReportService(store, queue, entities, rt.search);
+          const orgId = store.orgIdOf(org);
+          if (orgId === null) {
+            const close = closeOrgNames(org, store.orgNames());
+            throw new UsageError(
+              `--org ${printable(org)}: no such organization${close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(printable(n))).join(', ')}?` : ''}` +
+              ' (an organization is made by creating its first key: pdi keys create --org NAME --tier TIER)',
+            );
+          }
+          const { report, jobId } = service.create(orgId, request.entity_identifier, request.identifier_type);
+          await queue.runNow(jobId);
+          const row = store.byId(report.id)!;
+          if (row.status !== 'completed') throw new Error(`report ${row.id} ${row.status}: ${row.error_message ?? 'no result'}`);
+          fs.writeFileSync(out, store.pdf(orgId, row.id)!);
+          const parsed = JSON.parse(row.report_json!) as { documents: { covered: number }; risk_score: number };
+          return { id: row.id, documents: parsed.documents.covered, risk_score: parsed.risk_score, status: row.status };
+        } finally {
+          db.close();
+        }
       } finally {
-        db.close();
+        await entities.close();
       }
     });
     if (values.json) {

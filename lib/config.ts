@@ -53,6 +53,11 @@ export interface Config {
   maxInFlightPerOrg: number;
   /** How long the API waits for one engine read before answering 504. */
   engineDeadlineMs: number;
+  /**
+   * PDI_PUBLIC_URL: the address clients reach the API at, when a proxy in front terminates TLS; an
+   * https one turns on Strict-Transport-Security and the dashboard cookie's Secure, as the server's own TLS does.
+   */
+  publicUrl: string | null;
   /** PDI_ADMIN_TOKEN: signs the operator in to /dashboard; null leaves the dashboard off (404). */
   adminToken: string | null;
 }
@@ -231,8 +236,14 @@ export function loadConfig(env: Env = process.env): Config {
     maxInFlightPerKey,
     maxInFlightPerOrg,
     engineDeadlineMs,
+    publicUrl: url(env, 'PDI_PUBLIC_URL', ['http:', 'https:']),
     adminToken,
   };
+}
+
+/** Whether clients reach the API over https through a proxy in front (PDI_PUBLIC_URL). */
+export function publicOverHttps(config: Pick<Config, 'publicUrl'>): boolean {
+  return config.publicUrl?.startsWith('https:') ?? false;
 }
 
 /**

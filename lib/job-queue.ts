@@ -1,19 +1,22 @@
 // A durable job queue in the account database (table `jobs`): a job is a row written in the same
 // transaction as the work's own record, so a job accepted is never lost, even to a SIGKILL. At start,
 // rows left `queued` or `running` by a process that died are run again (a job interrupted
-// `maxAttempts` times is failed instead). p-queue bounds how many run at once and fails a job that
-// runs past its timeout. Rows of jobs that ended more than a week ago are deleted at start: the work's
+// `maxAttempts` times is failed instead). At most `concurrency` jobs run at once, taken from the
+// waiting ones turn by turn (JobKind.turnOf: an organization's six reports no longer make another's
+// one wait behind all six); a job that runs past its timeout is failed and its signal aborted. Rows of jobs that ended more than a week ago are deleted at start: the work's
 // own record (a report) keeps what users see, and the table would otherwise grow forever.
 // Handlers must be idempotent: a job may run twice (a kill after its work was
 // written but before its row was marked done), and a job failed on timeout may still finish late.
-import PQueue, { TimeoutError } from 'p-queue';
 import { base62 } from './random.js';
+import { FairQueue } from './search/embedded/fair-queue.js';
 import type { Logger } from './logger.js';
 import type { Sqlite } from './sqlite.js';
 
 export interface JobKind<P> {
-  /** Does the work; throws to fail the job. */
-  run(payload: P, job: { id: string; attempt: number }): Promise<void>;
+  /** Does the work; throws to fail the job. `signal` aborts when the job is failed on timeout. */
+  run(payload: P, job: { id: string; attempt: number; signal: AbortSignal }): Promise<void>;
+  /** Whose turn the job takes among the waiting ones (an organization); one line for all when absent. */
+  turnOf?(payload: P): string;
   /** Records the failure where users see it (the job's own record); `message` is for the user. */
   failed(payload: P, message: string): void;
   /** The user's message for an error `run` threw. */
@@ -41,13 +44,16 @@ interface JobRow {
 
 export class JobQueue {
   private readonly kinds = new Map<string, JobKind<any>>();
-  private readonly queue: PQueue;
+  private readonly waiting = new FairQueue<{ id: string; turn: string }>();
+  /** Jobs running, per turn. */
+  private readonly runningTurns = new Map<string, number>();
+  private running = 0;
+  private idleWaiters: (() => void)[] = [];
   private readonly now: () => Date;
   private started = false;
   private stopped = false;
 
   constructor(private readonly db: Sqlite, private readonly opts: JobQueueOptions) {
-    this.queue = new PQueue({ concurrency: opts.concurrency, timeout: opts.timeoutMs });
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -67,7 +73,7 @@ export class JobQueue {
       this.db.prepare(`INSERT INTO jobs (id, kind, payload, status, created_at) VALUES (?, ?, ?, 'queued', ?)`)
         .run(id, kind, JSON.stringify(payload), this.now().toISOString());
     })();
-    if (this.started && !this.stopped) this.schedule(id);
+    if (this.started && !this.stopped) this.schedule({ id, kind, payload: JSON.stringify(payload) });
     return id;
   }
 
@@ -88,44 +94,86 @@ export class JobQueue {
         continue;
       }
       if (job.status === 'running') this.opts.log.warn({ job: job.id, kind: job.kind }, 'job interrupted by a stop; running it again');
-      this.schedule(job.id);
+      this.schedule(job);
     }
   }
 
   /** Runs `id` now in this process (the CLI), outside the queue's concurrency; resolves when it ended. */
   async runNow(id: string): Promise<void> {
-    await this.execute(id);
+    await this.execute(id, new AbortController().signal);
   }
 
   /** Takes no new jobs and waits for those running, up to `waitMs`; the rest run again at the next start. */
   async stop(waitMs = 10_000): Promise<void> {
     this.stopped = true;
-    this.queue.clear();
+    this.waiting.drain();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.queue.onIdle(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+    await Promise.race([this.idle(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
   }
 
   /** Jobs waiting or running in this process. */
   get size(): number {
-    return this.queue.size + this.queue.pending;
+    return this.waiting.length + this.running;
   }
 
   /** Resolves when no job is waiting or running. */
   idle(): Promise<void> {
-    return this.queue.onIdle();
+    if (this.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private schedule(id: string): void {
-    this.queue.add(() => this.execute(id)).catch((err: unknown) => {
-      if (!(err instanceof TimeoutError)) throw err;
+  private schedule(job: Pick<JobRow, 'id' | 'kind' | 'payload'>): void {
+    const turnOf = this.kinds.get(job.kind)?.turnOf;
+    const turn = turnOf ? turnOf(JSON.parse(job.payload)) : '';
+    this.waiting.push(turn, { id: job.id, turn });
+    this.pump();
+  }
+
+  /**
+   * Starts waiting jobs, in turn, while fewer than `concurrency` run: first those of a turn with none
+   * running (the organization whose job just started is not served again while another waits).
+   */
+  private pump(): void {
+    while (!this.stopped && this.running < this.opts.concurrency) {
+      const job = this.waiting.shift((turn) => !this.runningTurns.has(turn)) ?? this.waiting.shift();
+      if (job === undefined) break;
+      this.running++;
+      this.runningTurns.set(job.turn, (this.runningTurns.get(job.turn) ?? 0) + 1);
+      void this.runTimed(job.id).finally(() => {
+        this.running--;
+        // The next job is picked while this one's turn still counts as running: another's goes first.
+        this.pump();
+        const left = this.runningTurns.get(job.turn)! - 1;
+        if (left === 0) this.runningTurns.delete(job.turn);
+        else this.runningTurns.set(job.turn, left);
+        if (this.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      });
+    }
+  }
+
+  /** Runs `id`; past the timeout the job is failed, its signal aborted and its place given to the next. */
+  private async runTimed(id: string): Promise<void> {
+    const timeout = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.opts.timeoutMs)));
+    try {
+      const ran = this.execute(id, timeout.signal);
+      if ((await Promise.race([ran, timedOut])) !== 'timeout') return;
+      // It may still finish late: its work is idempotent and a failed row stays failed.
+      ran.catch(() => {});
+      timeout.abort(new Error('job timed out'));
       const job = this.row(id);
       if (job?.status !== 'running') return;
       this.fail(job, `It took longer than ${duration(this.opts.timeoutMs)} and was stopped; try again later or for a narrower identifier`);
-    }).catch((err: unknown) => this.opts.log.error({ job: id, err }, 'job bookkeeping failed'));
+    } catch (err) {
+      this.opts.log.error({ job: id, err }, 'job bookkeeping failed');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
-  private async execute(id: string): Promise<void> {
+  private async execute(id: string, signal: AbortSignal): Promise<void> {
     const job = this.row(id);
     if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
     const handler = this.kinds.get(job.kind);
@@ -136,7 +184,7 @@ export class JobQueue {
     const attempt = job.attempts + 1;
     this.db.prepare(`UPDATE jobs SET status = 'running', attempts = ?, started_at = ? WHERE id = ?`).run(attempt, this.now().toISOString(), id);
     try {
-      await handler.run(JSON.parse(job.payload), { id, attempt });
+      await handler.run(JSON.parse(job.payload), { id, attempt, signal });
     } catch (err) {
       this.opts.log.error({ job: id, kind: job.kind, err }, 'job failed');
       this.fail({ ...job, status: 'running' }, handler.messageOf(err));

@@ -13,6 +13,17 @@ import type { Logger } from './logger.js';
 /** TLS 1.0 and 1.1 are deprecated (RFC 8996); every client of the last decade speaks 1.2. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
 
+/**
+ * TLS 1.3's suites (all forward-secret) and, for TLS 1.2, only ECDHE with an AEAD cipher: Node's
+ * default list also offers RSA key exchange (AES128-GCM-SHA256 and the like), where a stolen server
+ * key decrypts every recorded session. These are Mozilla's "intermediate" TLS 1.2 suites minus DHE.
+ */
+export const CIPHERS = [
+  'TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
 export interface TlsCredentials {
   cert: Buffer;
   key: Buffer;
@@ -53,7 +64,7 @@ function readFile(file: string, variable: string): Buffer {
 
 /** The options of the HTTPS server (and of each reload). */
 export function secureOptions(c: TlsCredentials): https.ServerOptions {
-  return { cert: c.cert, key: c.key, minVersion: MIN_TLS_VERSION };
+  return { cert: c.cert, key: c.key, minVersion: MIN_TLS_VERSION, ciphers: CIPHERS, honorCipherOrder: true };
 }
 
 /**

@@ -30,17 +30,20 @@ export function sessionCookie(req: Request): string | undefined {
   return undefined;
 }
 
-/** Whether the request came over TLS (the server's own HTTPS), which makes the cookie Secure. */
-function overTls(req: Request): boolean {
-  return (req.socket as Partial<TLSSocket>).encrypted === true;
+/**
+ * Whether the cookie is Secure: the request came over the server's own TLS, or the operator said that
+ * clients reach the server over https through a proxy (PDI_PUBLIC_URL https).
+ */
+function secure(req: Request, behindHttps: boolean): boolean {
+  return behindHttps || (req.socket as Partial<TLSSocket>).encrypted === true;
 }
 
-export function setCookie(req: Request, value: string): string {
-  return `${COOKIE}=${value}; Path=${BASE}; Max-Age=${SESSION_MAX_MS / 1000}; HttpOnly; SameSite=Strict${overTls(req) ? '; Secure' : ''}`;
+export function setCookie(req: Request, value: string, behindHttps: boolean): string {
+  return `${COOKIE}=${value}; Path=${BASE}; Max-Age=${SESSION_MAX_MS / 1000}; HttpOnly; SameSite=Strict${secure(req, behindHttps) ? '; Secure' : ''}`;
 }
 
-export function clearCookie(req: Request): string {
-  return `${COOKIE}=; Path=${BASE}; Max-Age=0; HttpOnly; SameSite=Strict${overTls(req) ? '; Secure' : ''}`;
+export function clearCookie(req: Request, behindHttps: boolean): string {
+  return `${COOKIE}=; Path=${BASE}; Max-Age=0; HttpOnly; SameSite=Strict${secure(req, behindHttps) ? '; Secure' : ''}`;
 }
 
 export function sendPage(res: Response, status: number, page: Html, headers: readonly string[] = []): void {

@@ -6,6 +6,7 @@
 // admin token itself, which no other site can know); the cookie is SameSite=Strict besides.
 import type { Request, RequestHandler, Response, Server } from 'restify';
 import { utcDay } from '../../lib/clock.js';
+import { publicOverHttps } from '../../lib/config.js';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
 import { TIERS, type Tier } from '../db/keys.js';
@@ -42,6 +43,7 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
   const log = ctx.logFor('dashboard');
   const sessions = new Sessions(ctx.clock);
   const throttle = new SignInThrottle(ctx.clock);
+  const behindHttps = publicOverHttps(ctx.config);
 
   const sessionOf = (req: Request): Session | null => sessions.find(sessionCookie(req));
 
@@ -110,13 +112,13 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
     if (old) sessions.close(old.id);
     const session = sessions.open();
     log.info({ address }, 'dashboard sign-in');
-    redirect(res, BASE, ['Set-Cookie', setCookie(req, session.id)]);
+    redirect(res, BASE, ['Set-Cookie', setCookie(req, session.id, behindHttps)]);
   });
 
   const signOut = page(async (req, res) => {
     const { session } = await signedForm(req);
     sessions.close(session.id);
-    redirect(res, `${BASE}/sign-in`, ['Set-Cookie', clearCookie(req)]);
+    redirect(res, `${BASE}/sign-in`, ['Set-Cookie', clearCookie(req, behindHttps)]);
   });
 
   const createKey = page(async (req, res) => {

@@ -2,15 +2,14 @@
 // gathers the entity's documents, builds report_json and the PDF, and stores both once.
 import { randomUUID } from 'node:crypto';
 import { EngineUnavailableError } from '../../lib/errors.js';
+import type { EntityReads } from '../../lib/entity-readers.js';
 import type { JobQueue } from '../../lib/job-queue.js';
 import type { Logger } from '../../lib/logger.js';
-import type { SearchProvider } from '../../lib/search/provider.js';
+import type { ReadOptions, SearchProvider } from '../../lib/search/provider.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
+import { ReportRenderer, type Rendered } from '../../lib/reports/render.js';
 import type { ReportRow, ReportStore } from '../db/reports.js';
-import { buildReport, type Report } from '../../lib/reports/build.js';
 import { entityDocuments } from './report-documents.js';
-import type { EntityIndex } from '../../lib/entities.js';
-import { renderPdf } from '../../lib/reports/pdf.js';
 
 export const REPORT_JOB = 'report';
 
@@ -18,17 +17,23 @@ interface ReportJobPayload {
   report_id: string;
 }
 
-export interface GeneratedReport {
-  report: Report;
-  json: string;
-  pdf: Buffer;
-}
+export type GeneratedReport = Rendered;
 
-/** The report of an entity as of `now`: no storage, used by the job and by `pdi report create`. */
-export async function generateReport(entities: EntityIndex, search: SearchProvider, identifier: string, type: IdentifierType, now: Date): Promise<GeneratedReport> {
-  const found = await entityDocuments(entities, search, identifier, type);
-  const report = buildReport({ entity: found.entity, documents: found.documents, total: found.total, truncated: found.truncated, now });
-  return { report, json: JSON.stringify(report), pdf: renderPdf(report) };
+/**
+ * The report of an entity as of `now`: no storage, used by the job and by `pdi report create`. Its
+ * reads take `read`'s turn; report_json and the PDF are made on a thread of their own (render.ts).
+ */
+export async function generateReport(entities: EntityReads, search: SearchProvider, identifier: string, type: IdentifierType, now: Date, read: ReadOptions = {}): Promise<GeneratedReport> {
+  const renderer = new ReportRenderer();
+  const stop = () => void renderer.abort();
+  read.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const found = await entityDocuments(entities, search, identifier, type, read, (docs) => renderer.add(docs));
+    return await renderer.finish({ entity: found.entity, total: found.total, truncated: found.truncated, now: now.toISOString() });
+  } finally {
+    read.signal?.removeEventListener('abort', stop);
+    await renderer.abort();
+  }
 }
 
 /** The user's words for why a report failed; the log has the rest. */
@@ -41,13 +46,15 @@ export class ReportService {
   constructor(
     private readonly store: ReportStore,
     private readonly queue: JobQueue,
-    private readonly entities: EntityIndex,
+    private readonly entities: EntityReads,
     private readonly search: SearchProvider,
     private readonly now: () => Date = () => new Date(),
     private readonly log?: Logger,
   ) {
     queue.register<ReportJobPayload>(REPORT_JOB, {
-      run: (payload) => this.run(payload.report_id),
+      run: (payload, job) => this.run(payload.report_id, job.signal),
+      // Organizations take turns: one's queued reports never make another's wait behind all of them.
+      turnOf: (payload) => store.byId(payload.report_id)?.org_id ?? '',
       failed: (payload, message) => store.fail(payload.report_id, message),
       messageOf: reportFailureMessage,
     });
@@ -69,13 +76,15 @@ export class ReportService {
     return { report: this.store.byId(row.id)!, jobId };
   }
 
-  private async run(reportId: string): Promise<void> {
+  private async run(reportId: string, signal: AbortSignal): Promise<void> {
     const row = this.store.byId(reportId);
     // Already written by an earlier run, or failed: nothing to do (the worker is idempotent).
     if (!row || row.status !== 'pending') return;
-    const done = await generateReport(this.entities, this.search, row.entity_identifier, row.identifier_type, this.now());
-    if (this.store.complete(reportId, done.json, done.pdf, done.report.generated_at)) {
-      this.log?.info({ report: reportId, documents: done.report.documents.covered, pdfBytes: done.pdf.length }, 'report completed');
+    // Its reads queue as the organization's reports, beside (not behind) its keys' requests.
+    const read = { signal, tenant: `report:${row.org_id}` };
+    const done = await generateReport(this.entities, this.search, row.entity_identifier, row.identifier_type, this.now(), read);
+    if (this.store.complete(reportId, done.json, done.pdf, done.generatedAt)) {
+      this.log?.info({ report: reportId, documents: done.covered, pdfBytes: done.pdf.length }, 'report completed');
     }
   }
 }

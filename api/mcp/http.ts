@@ -85,7 +85,7 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
   };
   // The body is read as /v1 reads one (1 MiB at most): the SDK's transport would read any size.
   server.post(MCP_PATH, admit, readJsonBody, (req: Request, res: Response, next: Next) => {
-    serve(ctx, req.principal!, { count, inFlight }, req, res).then(() => next(false), (err: unknown) => {
+    serve(ctx, req.principal!, { count, inFlight, pacer }, req, res).then(() => next(false), (err: unknown) => {
       ctx.log.error({ err }, 'MCP request failed');
       if (!res.headersSent) refuse(res, 500, 'Internal server error');
       else res.destroy();
@@ -114,9 +114,10 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
 interface Admission {
   count: ReturnType<typeof quotaCounter>;
   inFlight: InFlight;
+  pacer: RefusalPacer;
 }
 
-async function serve(ctx: AppContext, principal: Principal, { count, inFlight }: Admission, req: Request, res: Response): Promise<void> {
+async function serve(ctx: AppContext, principal: Principal, { count, inFlight, pacer }: Admission, req: Request, res: Response): Promise<void> {
   const mcp = mcpServer(ctx, principal.keyId);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   // The slots of a batch's calls after its first, by id, each given back when its answer is sent.
@@ -147,7 +148,10 @@ async function serve(ctx: AppContext, principal: Principal, { count, inFlight }:
       } catch (err) {
         if (!(err instanceof TooManyInFlightError)) throw err;
         const data = { status: 429, detail: err.message, retry_after: err.retryAfterSeconds };
-        void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: err.message, data } });
+        // Paced as a /v1 refusal: a client resending its batch at once would keep the event loop
+        // busy answering refusals (the batch's answer waits for this one).
+        pacer.pace(principal, err);
+        afterPause(err, () => void transport.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: err.message, data } }).catch(() => {}));
         return;
       }
     }

@@ -122,8 +122,8 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
     },
     annotations: readOnly,
-  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }) => {
-    return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset });
+  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }, read) => {
+    return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset }, read);
   }));
 
   server.registerTool('similar_documents', {

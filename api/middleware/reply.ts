@@ -19,6 +19,8 @@ declare module 'restify' {
  */
 export const SECURITY_HEADERS = ['X-Content-Type-Options', 'nosniff'] as const;
 export const NO_STORE = ['Cache-Control', 'no-store'] as const;
+/** On every response when clients reach the API over https (its own TLS, or PDI_PUBLIC_URL https). */
+export const HSTS = ['Strict-Transport-Security', 'max-age=31536000'] as const;
 
 /**
  * Answers `body` as it is, with SECURITY_HEADERS and `headers` (name, value, …; by default NO_STORE).

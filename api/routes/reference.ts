@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RequestHandler, Server } from 'restify';
 import { projectPath } from '../../lib/paths.js';
-import { reply } from '../middleware/reply.js';
+import { NO_STORE, reply } from '../middleware/reply.js';
 
 const require = createRequire(import.meta.url);
 const RENDERER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -48,10 +48,21 @@ export function referenceAssets(): Map<string, Asset> {
   ]);
 }
 
+/**
+ * The reference page runs only this server's scripts, fetches only this server, and may not be framed
+ * (clickjacking). Swagger UI sets inline styles and draws icons from data: URIs.
+ */
+const PAGE_HEADERS = [
+  'Content-Security-Policy', "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options', 'DENY',
+  NO_STORE[0], NO_STORE[1],
+];
+
 export function registerReference(server: Server): void {
   for (const [route, asset] of referenceAssets()) {
+    const headers = route === '/docs' ? PAGE_HEADERS : NO_STORE;
     const send: RequestHandler = async (_req, res) => {
-      reply(res, 200, asset.type, asset.body);
+      reply(res, 200, asset.type, asset.body, headers);
     };
     server.get(route, send);
     server.head(route, send);

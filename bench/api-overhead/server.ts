@@ -22,7 +22,6 @@ import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
-import { EntityIndex } from '../../lib/entities.js';
 import { EntityReaders } from '../../lib/entity-readers.js';
 
 const [mode, keysFile, keyCount = '5000'] = process.argv.slice(2);
@@ -48,7 +47,6 @@ if (mode === 'bare' || mode === 'writer') {
     search: new EmbeddedProvider({ file: ':memory:', dimension: 384, embeddingModel: 'pdi/hashing-384' }),
     blobs: new SqliteBlobStore(':memory:'),
     embedder: new HashingEmbedder(),
-    entities: new EntityIndex(documents.db),
     entityReaders: new EntityReaders(documents.db),
     logger: createLogger('silent'),
   });

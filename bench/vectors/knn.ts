@@ -29,6 +29,8 @@ const { values: args } = parseArgs({ options: {
   seed: { type: 'string', default: '20240611' },
   'held-out': { type: 'string', default: '100' },
   seconds: { type: 'string', default: '20' },
+  // Only these graph depths (tuning.vectorCandidates), one call at a time: no yardstick, no concurrent run.
+  candidates: { type: 'string' },
 } });
 const N = Number(args.docs);
 const SEED = Number(args.seed);
@@ -160,6 +162,16 @@ async function underLoad(provider: SearchProvider, seconds: number) {
 
 await provider.close();
 const results = [];
+if (args.candidates && !es) {
+  for (const candidates of args.candidates.split(',').map(Number)) {
+    const c = new EmbeddedProvider({ file, dimension: D, embeddingModel: model.id, tuning: { vectorCandidates: candidates } });
+    await c.knn({ vector: Array.from(queries[0]), limit: 10 }); // warm-up
+    for (const r of [await measure(c, 10), await measure(c, 50)]) results.push({ candidates, ...r });
+    await c.close();
+  }
+  process.stdout.write(`${JSON.stringify({ documents: N, load_average: os.loadavg(), results }, null, 2)}\n`);
+  process.exit(0);
+}
 const p = open();
 await p.init();
 await p.knn({ vector: Array.from(queries[0]), limit: 10 }); // warm-up

@@ -3,6 +3,7 @@
 // the HTTP request (Elasticsearch, which then cancels the search), and the caller is answered at once
 // even where the engine cannot stop (an embedded query already running finishes unobserved).
 import { EngineTimeoutError } from '../errors.js';
+import type { EntityReads } from '../entity-readers.js';
 import type { ReadOptions, SearchProvider } from './provider.js';
 
 /** The reads of SearchProvider and where their ReadOptions argument is. */
@@ -25,6 +26,11 @@ export function withReadDeadline(provider: SearchProvider, ms: number): SearchPr
       };
     },
   });
+}
+
+/** `reads` with a deadline of `ms` on each entity resolution, as on the engine's reads. */
+export function withEntityDeadline(reads: EntityReads, ms: number): EntityReads {
+  return { resolve: (query, page, opts = {}) => byDeadline(ms, opts, (withSignal) => reads.resolve(query, page, withSignal)) };
 }
 
 function byDeadline<T>(ms: number, opts: ReadOptions, read: (opts: ReadOptions) => Promise<T>): Promise<T> {

@@ -19,6 +19,8 @@ export interface CreateOptions {
    * `pdi status` still shows what the stores hold. The server and the other commands refuse to start.
    */
   tolerateDamage?: boolean;
+  /** documents.db, whose entities the embedded engine's reader threads also resolve (EmbeddedOptions.entities). */
+  entities?: string;
   /**
    * Start even when the serving Elasticsearch index holds vectors of another length: `pdi reindex`,
    * which builds the index of this embedder's length, is how that is repaired.
@@ -50,6 +52,7 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
       dimension: embedder.dimension,
       embeddingModel: embedder.id,
       readers: config.embeddedReaders,
+      entities: opts.entities,
       logger,
     });
   try {

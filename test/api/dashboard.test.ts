@@ -119,6 +119,18 @@ t.test('when the operator signs in over plain HTTP, then the session cookie is H
   t.match(page.text, /<h1>API Tokens<\/h1>/);
 });
 
+t.test('when PDI_PUBLIC_URL is https (TLS ends at a proxy), then the session cookie is Secure and every answer carries Strict-Transport-Security', async (t) => {
+  const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN, PDI_PUBLIC_URL: 'https://pdi.example.org' } });
+  const res = await new DashboardClient(app.url).signIn();
+  t.equal(res.status, 303);
+  t.ok(res.headers.get('set-cookie')!.split(';').map((a) => a.trim()).includes('Secure'), 'Secure behind the proxy');
+  for (const path of ['/healthz', '/v1/usage', '/nowhere', '/docs']) {
+    t.equal((await app.request(path)).headers.get('strict-transport-security'), 'max-age=31536000', path);
+  }
+  const plain = await startTestApp(t, { env: { PDI_PUBLIC_URL: 'http://pdi.internal:8000' } });
+  t.equal((await plain.request('/healthz')).headers.get('strict-transport-security'), null, 'not over plain http');
+});
+
 t.test('when a page is served, then its policy allows no script and only this server\'s stylesheet, which it serves', async (t) => {
   const { client } = await dashboardApp(t);
   await client.signIn();

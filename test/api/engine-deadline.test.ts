@@ -20,6 +20,18 @@ t.test('when an embedded read runs past the deadline, then 504 with a detail, an
   t.equal((await app.request('/v1/usage', { key })).status, 200, 'its slot in flight was given back');
 });
 
+t.test('when an entity read runs past the deadline, then /v1/entity and the MCP tool answer 504 with a detail, and the key is served again', async (t) => {
+  const app = await startHoldingApp(t, { PDI_ENGINE_DEADLINE: '1s', PDI_MAX_IN_FLIGHT_PER_KEY: '1' });
+  const key = app.key('enterprise');
+  const res = await app.request('/v1/entity/hold?type=name', { key });
+  t.equal(res.status, 504);
+  t.same(res.body, TIMED_OUT);
+  t.equal((await app.request('/v1/usage', { key })).status, 200, 'its slot in flight was given back');
+  const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'resolve_entity', arguments: { identifier: 'hold on', type: 'name' } } };
+  const mcp = await app.request('/mcp', { method: 'POST', key, body: call, headers: { Accept: 'application/json, text/event-stream' } });
+  t.match(mcp.body, { id: 1, result: { isError: true, content: [{ type: 'text', text: TIMED_OUT.detail }] } });
+});
+
 t.test('when an Elasticsearch read runs past the deadline, then 504 with a detail, and the engine request is closed', async (t) => {
   const url = await elasticsearchUrl(t);
   // Everything reaches Elasticsearch except searches, which hang as a very slow one would.

@@ -10,8 +10,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { utcDay } from '../../lib/clock.js';
 import { documentText } from '../../lib/embedding/index.js';
 import { DAILY_QUOTA } from '../../api/tiers.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { cliEnv } from '../helpers/cli.js';
+import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
+import { cliEnv, pdi } from '../helpers/cli.js';
 import { makeDoc } from '../helpers/elasticsearch.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -42,9 +42,10 @@ function httpTransport(app: TestApp, key: string): StreamableHTTPClientTransport
 function stdioTransport(app: TestApp, key: string): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
-    args: ['bin/pdi.js', 'mcp', '--key', key, '--url', app.url],
+    // The key in the environment, as docs/mcp.md advises: argv shows in the process list.
+    args: ['bin/pdi.js', 'mcp', '--url', app.url],
     cwd: REPO_ROOT,
-    env: cliEnv({ PDI_DATA_DIR: app.dataDir }) as Record<string, string>,
+    env: cliEnv({ PDI_DATA_DIR: app.dataDir, PDI_API_KEY: key }) as Record<string, string>,
     stderr: 'pipe',
   });
 }
@@ -127,9 +128,18 @@ t.test('when an Enterprise key connects over HTTP, then the SDK client lists the
   t.equal(usage.body.daily_used, 12 + 1);
 });
 
-t.test('when an Enterprise key connects over stdio (pdi mcp --key), then the same six tools answer', async (t) => {
+t.test('when an Enterprise key connects over stdio (pdi mcp, the key in PDI_API_KEY), then the same six tools answer', async (t) => {
   const app = await seeded(t);
   await everyTool(t, await connect(t, stdioTransport(app, app.key('enterprise'))));
+});
+
+t.test('when pdi mcp is pointed at plain http on another machine, then it refuses before sending the key', async (t) => {
+  const dataDir = tempDir(t);
+  for (const url of ['http://93.184.215.14:8000', 'http://api.example.org', 'http://[2606:4700::1111]:8000', 'ftp://127.0.0.1']) {
+    const res = await pdi(dataDir, ['mcp', '--url', url], { PDI_API_KEY: `pdi_live_${'x'.repeat(32)}` });
+    t.equal(res.code, 2, url);
+    t.match(res.stderr, /--url must use https unless it is on this machine/, url);
+  }
 });
 
 t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401 in JSON-RPC form', async (t) => {

@@ -39,6 +39,18 @@ t.test('when /docs is fetched, then every script and stylesheet it loads is a lo
   t.match(init.text, /validatorUrl: null/, 'the document is not sent to validator.swagger.io');
 });
 
+t.test('when /docs is fetched, then its policy runs only this server\'s scripts, fetches only this server and forbids framing', async (t) => {
+  const app = await startTestApp(t);
+  const page = await app.request('/docs');
+  const csp = page.headers.get('content-security-policy') ?? '';
+  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values.join(' ')]));
+  t.equal(directives.get('default-src'), "'none'");
+  t.equal(directives.get('script-src'), "'self'");
+  t.equal(directives.get('connect-src'), "'self'");
+  t.equal(directives.get('frame-ancestors'), "'none'");
+  t.equal(page.headers.get('x-frame-options'), 'DENY');
+});
+
 t.test('when the renderer is served, then it is the pinned swagger-ui-dist of package.json', async (t) => {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
   const pinned: string = pkg.dependencies['swagger-ui-dist'];

@@ -35,9 +35,13 @@ async function makeCa(dir: string): Promise<string> {
   return fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8');
 }
 
-/** A leaf certificate `name`.pem with its key `name`.key, for localhost and 127.0.0.1, signed by the CA. */
-async function issue(dir: string, name: string): Promise<Issued> {
-  await openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+/**
+ * A leaf certificate `name`.pem with its key `name`.key, for localhost and 127.0.0.1, signed by the CA.
+ * An RSA key allows RSA key exchange, which an EC key cannot do: the suites without forward secrecy.
+ */
+async function issue(dir: string, name: string, keyType: 'ec' | 'rsa' = 'ec'): Promise<Issued> {
+  const newKey = keyType === 'ec' ? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'] : ['-newkey', 'rsa:2048'];
+  await openssl(['req', ...newKey, '-nodes',
     '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
   fs.writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
   await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
@@ -145,6 +149,31 @@ t.test('when PDI_TLS_CERT and PDI_TLS_KEY are set, then the API serves HTTPS wit
 
   const plain = await fetch(running.url.replace('https:', 'http:') + '/healthz').then(() => 'answered', () => 'refused');
   t.equal(plain, 'refused', 'plain HTTP is not served on the HTTPS port');
+});
+
+t.test('when a TLS 1.2 client offers only suites without forward secrecy, then it is refused; with ECDHE it is served, and every answer carries Strict-Transport-Security', async (t) => {
+  const dir = tempDir(t);
+  const ca = await makeCa(dir);
+  const { running } = await tlsServer(t, dir, await issue(dir, 'rsa', 'rsa'));
+  const { port } = new URL(running.url);
+  const handshake = (ciphers: string) => new Promise<string>((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca, maxVersion: 'TLSv1.2', ciphers }, () => {
+      resolve(`connected with ${socket.getCipher().name}`);
+      socket.end();
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+  for (const suite of ['AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA256', 'AES128-SHA']) {
+    t.match(await handshake(suite), /^ERR_SSL_/, `${suite} (RSA key exchange) is refused`);
+  }
+  t.equal(await handshake('ECDHE-RSA-AES128-GCM-SHA256'), 'connected with ECDHE-RSA-AES128-GCM-SHA256');
+  const headers = await new Promise<import('node:http').IncomingHttpHeaders>((resolve, reject) => {
+    https.get(`${running.url}/nowhere`, { ca, agent: false }, (res) => {
+      res.resume();
+      resolve(res.headers);
+    }).on('error', reject);
+  });
+  t.equal(headers['strict-transport-security'], 'max-age=31536000', 'on a 404 too');
 });
 
 t.test('when the files are replaced and SIGHUP is sent, then new connections get the new certificate; bad files keep the old one', async (t) => {

@@ -12,7 +12,6 @@ import { loadConfig } from '../../lib/config.js';
 import { createLogger, type Logger } from '../../lib/logger.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
-import { EntityIndex } from '../../lib/entities.js';
 import { EntityReaders } from '../../lib/entity-readers.js';
 import { SqliteBlobStore } from '../../lib/blob-store.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
@@ -95,8 +94,8 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
   });
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
   const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
-  const entityReaders = new EntityReaders(documents.db);
-  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entities: new EntityIndex(documents.db), entityReaders, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
+  const entityReaders = new EntityReaders(documents.db, { search });
+  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entityReaders, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;

@@ -3,6 +3,7 @@
 // kept in flight for as long as a test needs, with no timing involved.
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Test } from 'tap';
+import { DocumentStore } from '../../ingest/state/documents.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { embeddedIndexPath } from '../../lib/search/index.js';
 import { startTestApp, tempDir, type TestApp } from './app.js';
@@ -18,7 +19,7 @@ export async function startHoldingApp(t: Test, env: Record<string, string> = {})
   const dataDir = tempDir(t);
   const search = new EmbeddedProvider({
     file: embeddedIndexPath(dataDir), dimension: 384, embeddingModel: 'pdi/hashing-384', readers: 8,
-    readerEntry: new URL('./holding-reader.js', import.meta.url),
+    readerEntry: new URL('./holding-reader.js', import.meta.url), entities: DocumentStore.pathIn(dataDir),
   });
   const channel = new BroadcastChannel('pdi-test-holding-reader');
   let count = 0;

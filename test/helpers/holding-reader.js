@@ -1,11 +1,14 @@
 // A stand-in reader thread for API tests of the embedded engine: answers every read at once with an
-// empty result, except a search whose text starts with "hold", which it holds (as a very slow query
+// empty result, except a search whose text starts with "hold" (or an entity whose identifier does), which it holds (as a very slow query
 // holds a real reader) until a test posts "release" on the BroadcastChannel below; it posts
 // {held: text} there when it starts holding one. Claims each call as a real reader does.
 import { BroadcastChannel, parentPort, workerData } from 'node:worker_threads';
 
 const counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
-const EMPTY = { search: { total: 0, hits: [] }, list: { total: 0, hits: [] }, get: null, knn: [], moreLikeThis: [], stats: { total_documents: 0, sources: {} } };
+const EMPTY = {
+  search: { total: 0, hits: [] }, list: { total: 0, hits: [] }, get: null, knn: [], moreLikeThis: [], stats: { total_documents: 0, sources: {} },
+  entity: { total: 0, matches: [] },
+};
 const channel = new BroadcastChannel('pdi-test-holding-reader');
 channel.unref();
 const held = [];
@@ -15,9 +18,10 @@ channel.onmessage = ({ data }) => {
 parentPort.on('message', ({ id, op, arg }) => {
   if (Atomics.compareExchange(workerData.claim, 0, id, 0) !== id) return parentPort.postMessage({ id, skipped: true });
   const answer = () => parentPort.postMessage({ id, counters, result: EMPTY[op] });
-  if (op === 'search' && String(arg.text).startsWith('hold')) {
+  const text = op === 'search' ? String(arg.text) : op === 'entity' ? String(arg.query.identifier) : '';
+  if (text.startsWith('hold')) {
     held.push(answer);
-    channel.postMessage({ held: arg.text });
+    channel.postMessage({ held: text });
   } else {
     answer();
   }

@@ -22,7 +22,7 @@ t.before(async () => {
 });
 
 t.test('when the build has run, then dist/ holds the server, the CLI and the worker modules, and nothing in it imports tsx or a .ts file', async (t) => {
-  for (const file of ['api/server.js', 'cli/pdi.js', 'lib/search/embedded/read-worker.js', 'lib/entity-reader-worker.js']) {
+  for (const file of ['api/server.js', 'cli/pdi.js', 'lib/search/embedded/read-worker.js', 'lib/reports/render-worker.js']) {
     t.ok(fs.existsSync(path.join(DIST, file)), file);
   }
   const js = fs.readdirSync(DIST, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
@@ -73,10 +73,19 @@ t.test('when the compiled pdi creates a key and the compiled server starts, then
   const search = await request(url, '/v1/search?q=%CF%83%CF%8D%CE%BC%CE%B2%CE%B1%CF%83%CE%B7', { key });
   t.equal(search.status, 200, search.text);
   t.same([search.body.total, search.body.results], [0, []], 'an empty index finds nothing');
-  // Entity resolution runs on its own reader threads: theirs starts too.
+  // Entity resolution runs on the same reader threads.
   const entity = await request(url, '/v1/entity/094014201?type=afm', { key });
   t.equal(entity.status, 200, entity.text);
   t.equal(entity.body.total, 0, 'no document names it');
+  // A report is made on a thread of its own: its compiled module starts too.
+  const asked = await request(url, `/v1/reports`, { key, method: 'POST', body: { entity_identifier: '094014201', identifier_type: 'afm' } });
+  t.equal(asked.status, 201, asked.text);
+  let report = asked.body as { id: string; status: string; error_message?: string | null };
+  while (report.status === 'pending') {
+    await new Promise((r) => setTimeout(r, 50));
+    report = (await request(url, `/v1/reports/${report.id}`, { key })).body;
+  }
+  t.equal(report.status, 'completed', report.error_message ?? '');
 
   // The image's HEALTHCHECK command.
   const healthcheck = () => exec(process.execPath, ['bin/healthcheck.js'], { cwd: REPO_ROOT, env: plainEnv({ PORT: new URL(url).port, HOST: '127.0.0.1' }) })

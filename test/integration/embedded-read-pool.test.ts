@@ -94,7 +94,7 @@ type Answer = { total: number; threadId: number; text: string };
 /** A pool whose threads run a stand-in entry (test/helpers): stub-reader.js unless another is named. */
 function stubPool(t: Test, size: number, entry = 'stub-reader.js') {
   const pool = new ReadPool({
-    reader: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING, logLevel: null },
+    reader: { index: { file: ':unused:', dimension: 2, embeddingModel: 'm', tuning: DEFAULT_TUNING }, entities: null, logLevel: null },
     size,
     onCounters: () => {},
     entry: new URL(`../helpers/${entry}`, import.meta.url),

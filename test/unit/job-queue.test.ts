@@ -104,7 +104,7 @@ t.test('when a report job runs twice (killed after writing its result, before ma
 
   // The next process: a queue and report service of its own on the same database, with a later clock.
   const again = queue(app.db);
-  new ReportService(new ReportStore(app.db), again, app.app.context.entities, app.search, () => new Date(Date.now() + 3_600_000));
+  new ReportService(new ReportStore(app.db), again, app.app.context.entityReaders, app.search, () => new Date(Date.now() + 3_600_000));
   again.start();
   await again.idle();
   const second = await app.request(`/v1/reports/${created.body.id}`, { key });
@@ -141,4 +141,25 @@ t.test('when the queue starts, then the rows of jobs ended a week ago or more ar
   t.same(old.map((id) => status(d, id)), [undefined, undefined], 'a done and a failed job of a week ago are gone');
   t.equal(status(d, recent).status, 'done', 'a job ended three days ago is kept');
   t.equal(status(d, open).status, 'running', 'an open job is kept');
+});
+
+t.test('when one organization queues six jobs and another one, then the other runs next, not after all six', async (t) => {
+  const d = db(t);
+  const q = queue(d, { concurrency: 1 });
+  const ran: string[] = [];
+  q.register<{ org: string; n: number }>('report', {
+    run: async ({ org, n }) => {
+      ran.push(`${org}${n}`);
+      await new Promise((r) => setImmediate(r));
+    },
+    turnOf: ({ org }) => org,
+    failed: () => {},
+    messageOf: () => 'failed',
+  });
+  q.start();
+  for (let n = 1; n <= 6; n++) q.enqueue('report', { org: 'A', n });
+  q.enqueue('report', { org: 'B', n: 1 });
+  await q.idle();
+  // A1 started at once; B's is the next, not the seventh.
+  t.same(ran, ['A1', 'B1', 'A2', 'A3', 'A4', 'A5', 'A6']);
 });

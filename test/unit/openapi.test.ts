@@ -493,7 +493,7 @@ t.test('when an authenticated operation succeeds or fails after auth, then the r
 
 t.test('when engine-backed operations are read, then they document 503; the others do not', async (t) => {
   const engine = ['GET /v1/search', 'GET /v1/{source}/documents', 'GET /v1/documents/{source_id}/content', 'GET /v1/stats',
-    'POST /v1/ask', 'GET /v1/similar/{source_id}'];
+    'POST /v1/ask', 'GET /v1/similar/{source_id}', 'GET /v1/entity/{identifier}'];
   for (const o of OPS) t.equal(Boolean(o.op.responses['503']), engine.includes(o.key), `${o.key} 503`);
 });
 

@@ -13,7 +13,7 @@ t.test('when the code runs from its sources, then the project root is the checko
 t.test('when a worker is started from a TypeScript module, then its JavaScript entry (which registers tsx) is used; from a compiled one, the compiled worker itself', async (t) => {
   t.equal(workerModule('read-worker', 'file:///app/lib/search/embedded/read-pool.ts').href, 'file:///app/lib/search/embedded/read-worker-entry.js');
   t.equal(workerModule('read-worker', 'file:///app/dist/lib/search/embedded/read-pool.js').href, 'file:///app/dist/lib/search/embedded/read-worker.js');
-  t.ok(fs.existsSync(new URL(workerModule('entity-reader-worker', new URL('../../lib/entity-readers.ts', import.meta.url).href))), 'the entity reader entry exists beside its module');
+  t.ok(fs.existsSync(new URL(workerModule('render-worker', new URL('../../lib/reports/render.ts', import.meta.url).href))), 'the report thread entry exists beside its module');
 });
 
 const SOURCE_DIRS = ['api', 'cli', 'ingest', 'index-mappings', 'lib'];

@@ -43,6 +43,11 @@ export interface EmbeddedOptions {
   readers?: number;
   /** For tests: the reader threads' entry module (ReadPoolOptions.entry), e.g. one that holds a read on demand. */
   readerEntry?: URL;
+  /**
+   * documents.db: the reader threads also resolve its entities (lib/entity-readers.ts), so one pool,
+   * one queue fair between tenants, serves both.
+   */
+  entities?: string;
 }
 
 export const DEFAULT_TUNING: Tuning = {
@@ -55,6 +60,8 @@ export const DEFAULT_TUNING: Tuning = {
   // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
   vectorDeltaMax: 10_000,
   vectorExactScope: 20_000,
+  // recall@10 at 1M real-model vectors: 0.883 with 100, 0.936 with 400, 0.961 with 800 (docs/benchmarks.md "Vector search").
+  vectorCandidates: 800,
 };
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
@@ -121,6 +128,7 @@ export class EmbeddedProvider implements SearchProvider {
       file: opts.file === ':memory:' ? null : opts.file,
       dimension: opts.dimension,
       exactScope: this.tuning.vectorExactScope,
+      candidates: this.tuning.vectorCandidates,
       log: (level, msg, extra) => this.log?.[level]({ ...extra }, msg),
     });
     const readers = opts.readers ?? 0;
@@ -129,9 +137,14 @@ export class EmbeddedProvider implements SearchProvider {
       const addCounters = (d: EmbeddedProvider['counters']) => {
         for (const key of Object.keys(this.counters) as (keyof EmbeddedProvider['counters'])[]) this.counters[key] += d[key] ?? 0;
       };
-      const reader = { file, dimension, embeddingModel, tuning: this.tuning, logLevel: opts.logger?.level ?? null };
+      const reader = { index: { file, dimension, embeddingModel, tuning: this.tuning }, entities: opts.entities ?? null, logLevel: opts.logger?.level ?? null };
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
+  }
+
+  /** The reader threads; null when reads run on the calling thread. */
+  get readPool(): ReadPool | null {
+    return this.pool;
   }
 
   /** Opens the index for writing: a vector index file that is missing or damaged is rebuilt (vector-index.ts). */

@@ -1,5 +1,7 @@
-// The embedded engine's reads on worker threads, so a heavy query (0.4–1.4 s at 1M documents) never
-// stalls the event loop. Each thread has its own WAL connection and runs one call at a time.
+// The API's SQLite reads on worker threads, so a heavy query (0.4–1.4 s at 1M documents) or a large
+// entity never stalls the event loop: the embedded engine's reads, and entity resolution from
+// documents.db (lib/entity-readers.ts), on whichever engine. Each thread has its own WAL connections
+// and runs one call at a time.
 // One queue fair between tenants (fair-queue.ts); a thread is given its next call while it runs the
 // current one (PIPELINE), revocable until started (ReaderData.claim). docs/search-engines.md "Reader threads".
 import { Worker } from 'node:worker_threads';
@@ -11,12 +13,20 @@ import type { ReadOptions } from '../provider.js';
 import { FairQueue } from './fair-queue.js';
 import type { Tuning } from './table-set.js';
 
-/** What a reader thread opens: an in-thread EmbeddedProvider on the same file. */
-export interface ReaderOptions {
+/** The embedded index a reader thread opens (an in-thread EmbeddedProvider on the same file). */
+export interface IndexReaderOptions {
   file: string;
   dimension: number;
   embeddingModel: string;
   tuning: Tuning;
+}
+
+/** What a reader thread opens. */
+export interface ReaderOptions {
+  /** For search, list, get, knn, moreLikeThis and stats; null with Elasticsearch. */
+  index: IndexReaderOptions | null;
+  /** documents.db, whose entity index answers `entity`; null when the pool does not resolve entities. */
+  entities: string | null;
   /** The pino level of the owner's logger; null when it has none. */
   logLevel: string | null;
 }
@@ -31,7 +41,7 @@ export interface ReaderData extends ReaderOptions {
   claim: Int32Array;
 }
 
-export type ReadOp = 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats';
+export type ReadOp = 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats' | 'entity';
 
 /** How searches were served (EmbeddedProvider.counters), as a delta per call. */
 export interface Counters {
@@ -124,6 +134,11 @@ export class ReadPool {
    * The price: one tenant alone gets all but one thread.
    */
   private readonly perTenant: number;
+
+  /** The documents.db whose entities the threads resolve (ReaderOptions.entities). */
+  get entities(): string | null {
+    return this.opts.reader.entities;
+  }
 
   constructor(private readonly opts: ReadPoolOptions) {
     this.readers = Array.from({ length: opts.size }, () => null);

@@ -1,9 +1,11 @@
-// A reader thread of the embedded engine (read-pool.ts): an in-thread EmbeddedProvider on the same
-// SQLite file, answering one read at a time.
+// A reader thread (read-pool.ts): an in-thread EmbeddedProvider on the embedded index and the entity
+// index of documents.db, whichever it was given, answering one read at a time.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
 import type { KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
+import { EntityIndex, type EntityQuery } from '../../entities.js';
+import { openSqlite } from '../../sqlite.js';
 import { EmbeddedProvider } from './provider.js';
 import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderData } from './read-pool.js';
 
@@ -12,25 +14,30 @@ const port = parentPort!;
 // Log lines go to the owner, whose logger writes them to its own stream (stdout for the API, stderr
 // for the CLI).
 const logger = options.logLevel ? pino({ level: options.logLevel, base: undefined }, { write: (line: string) => port.postMessage({ log: line }) }) : undefined;
-const provider = new EmbeddedProvider({
-  file: options.file,
-  dimension: options.dimension,
-  embeddingModel: options.embeddingModel,
-  tuning: options.tuning,
-  logger,
-});
+const provider = options.index ? new EmbeddedProvider({ ...options.index, logger }) : null;
+const entities = options.entities ? new EntityIndex(openSqlite(options.entities)) : null;
+const NO_COUNTERS: Counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0, pruned: 0 };
+
+function index(): EmbeddedProvider {
+  if (!provider) throw new Error('This reader thread opens no embedded index');
+  return provider;
+}
 
 const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   // Hits cross the thread boundary by copy: a metadata view copies the metadata fields only.
   search: async (q: TextQuery) => {
-    const found = await provider.search(q);
+    const found = await index().search(q);
     return q.view === 'metadata' ? metadataOnly(found) : found;
   },
-  list: (q: ListQuery) => provider.list(q),
-  get: (sourceId: string) => provider.get(sourceId),
-  knn: (q: KnnQuery) => provider.knn(q),
-  moreLikeThis: (q: MoreLikeThisQuery) => provider.moreLikeThis(q),
-  stats: () => provider.stats(),
+  list: (q: ListQuery) => index().list(q),
+  get: (sourceId: string) => index().get(sourceId),
+  knn: (q: KnnQuery) => index().knn(q),
+  moreLikeThis: (q: MoreLikeThisQuery) => index().moreLikeThis(q),
+  stats: () => index().stats(),
+  entity: async ({ query, page }: { query: EntityQuery; page: { limit: number; offset: number } }) => {
+    if (!entities) throw new Error('This reader thread opens no entity index');
+    return entities.resolve(query, page);
+  },
 };
 
 port.on('message', async ({ id, op, arg }: ReadRequest) => {
@@ -39,7 +46,7 @@ port.on('message', async ({ id, op, arg }: ReadRequest) => {
     port.postMessage({ id, skipped: true } satisfies ReadReply);
     return;
   }
-  const before = { ...provider.counters };
+  const before = { ...(provider?.counters ?? NO_COUNTERS) };
   let reply: ReadReply;
   try {
     const result = await OPS[op](arg as never);
@@ -53,7 +60,7 @@ port.on('message', async ({ id, op, arg }: ReadRequest) => {
 });
 
 function delta(before: Counters): Counters {
-  const now = provider.counters;
+  const now = provider?.counters ?? NO_COUNTERS;
   return {
     fromList: now.fromList - before.fromList,
     rankedByFts: now.rankedByFts - before.rankedByFts,

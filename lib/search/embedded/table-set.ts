@@ -25,6 +25,8 @@ export interface Tuning {
   /** A kNN whose sets hold at most this many vectors in the graph scans them exactly: cheaper than asking
    * the graph deep enough to find k of a narrow filter. */
   vectorExactScope: number;
+  /** Candidates a kNN asks the graph for at least (more find more of the exact neighbours, slower). */
+  vectorCandidates: number;
 }
 
 /** A ranked match: row id and FTS5 bm25() value (negative, smaller is better). */

@@ -47,8 +47,6 @@ export function vectorKey(set: TableSet, seq: number): bigint {
 /** The graph's shape. Quantized to int8 in the graph (a quarter of float32's pages); distances are then
  * recomputed from SQLite's float32 vectors, so scores are exact and only recall is approximate. */
 const GRAPH = { metric: 'cos', quantization: 'i8', connectivity: 16, expansion_add: 128, expansion_search: 128, multi: false } as const;
-/** Candidates a search asks the graph for at least, before filtering and exact rescoring: docs/benchmarks.md "Vector search". */
-export const MIN_CANDIDATES = 100;
 /** Vectors per add() call while building. */
 const BATCH = 8192;
 
@@ -58,6 +56,8 @@ export interface VectorIndexOptions {
   dimension: number;
   /** A kNN whose sets hold at most this many of the graph's vectors scans them exactly (Tuning.vectorExactScope). */
   exactScope: number;
+  /** Candidates a search asks the graph for at least, before filtering and exact rescoring (Tuning.vectorCandidates). */
+  candidates: number;
   log: (level: 'info' | 'warn', msg: string, extra?: object) => void;
 }
 
@@ -126,7 +126,7 @@ export class VectorIndex {
   private approximate(graph: Index, sets: TableSet[], live: number, query: Float32Array, k: number): SetNeighbour[] | null {
     const size = graph.size();
     const bySourceGen = new Map(sets.map((set) => [`${SOURCE_NAMES.indexOf(set.source)}:${set.gen}`, set]));
-    let ask = Math.min(size, Math.ceil((Math.max(k, MIN_CANDIDATES) * size) / Math.max(1, live)));
+    let ask = Math.min(size, Math.ceil((Math.max(k, this.opts.candidates) * size) / Math.max(1, live)));
     for (;;) {
       VectorIndex.graphSearches += 1;
       const keys = graph.search(query, ask, 1).keys;

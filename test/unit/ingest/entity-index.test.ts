@@ -11,6 +11,7 @@ import { DocumentStore } from '../../../ingest/state/documents.js';
 import { partiesOf } from '../../../ingest/state/entity-index.js';
 import { EntityIndex, parseEntityQuery } from '../../../lib/entities.js';
 import { EntityReaders } from '../../../lib/entity-readers.js';
+import { EngineUnavailableError } from '../../../lib/errors.js';
 import { createLogger } from '../../../lib/logger.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { tempDir } from '../../helpers/app.js';
@@ -194,7 +195,7 @@ t.test('when the real normalizers fill parties, then the buyers and suppliers ar
 t.test('when entities are resolved on reader threads, then each answer is the one resolved on this thread', async (t) => {
   const s = store(t);
   save(s, awards());
-  const readers = new EntityReaders(s.db, 2);
+  const readers = new EntityReaders(s.db, { size: 2 });
   t.teardown(() => readers.close());
   const index = new EntityIndex(s.db);
   const queries = [parseEntityQuery(SUPPLIER), parseEntityQuery(BUYER), parseEntityQuery('tomes', 'name'), parseEntityQuery('ΩΑΒΓ469Β7Δ-ΤΛ4', 'ada'), parseEntityQuery(OTHER)];
@@ -203,5 +204,5 @@ t.test('when entities are resolved on reader threads, then each answer is the on
   save(s, [doc('rae', 'late', { entities: { afm: [SUPPLIER], ada: [], names: [] } })]);
   t.equal((await readers.resolve(queries[0]!)).total, 5, 'a write committed after the threads started is seen');
   await readers.close();
-  await t.rejects(readers.resolve(queries[0]!), { message: 'The entity readers are closed' });
+  await t.rejects(readers.resolve(queries[0]!), EngineUnavailableError, 'a 503 once closed');
 });
