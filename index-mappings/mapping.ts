@@ -91,6 +91,14 @@ export const EMBEDDING_FIELD = 'embedding';
  */
 export const METADATA_JSON_FIELD = 'metadata_json';
 
+/**
+ * Which generation of its source a document belongs to, `<source>@<stamp>` (written by the adapter,
+ * not in `_source`): a one-source rebuild writes the source's new generation beside the old one in the
+ * same index, and the read alias is filtered to each source's current generation
+ * (lib/search/elasticsearch/generations.ts).
+ */
+export const GENERATION_FIELD = 'generation';
+
 /** The mapping for an embedding of `dimension` floats (the embedder's dimension, e.g. 384). */
 export function buildMapping(dimension: number, meta: Record<string, unknown> = {}): Record<string, unknown> {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 4096) {
@@ -98,7 +106,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
   }
   return {
     dynamic: 'strict',
-    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD] },
+    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD] },
     _meta: { mapping_version: MAPPING_VERSION, embedding_dimension: dimension, ...meta },
     properties: {
       source_id: keyword,
@@ -158,6 +166,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
       [SEARCH_TEXT_FIELD]: bilingualText,
       [SEARCH_LATIN_FIELD]: { type: 'text', analyzer: 'standard' },
       [METADATA_JSON_FIELD]: { type: 'binary', doc_values: true },
+      [GENERATION_FIELD]: keyword,
       [EMBEDDING_FIELD]: {
         type: 'dense_vector',
         dims: dimension,

@@ -11,4 +11,5 @@
 // 6: one physical index for all sources (index-names.ts); `_meta` no longer names a source.
 // 7: SEARCH_LATIN_FIELD, the Latin keys of the Greek words of titles and entity names.
 // 8: parties (nested role, name, afm), procedure_type, tenders_received and act_date.
-export const MAPPING_VERSION = 8;
+// 9: GENERATION_FIELD, and document ids carry their generation (one-source rebuilds in place).
+export const MAPPING_VERSION = 9;

@@ -11,6 +11,7 @@ import { SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { EngineClient } from '../../lib/search/elasticsearch/client.js';
 import { forceMerge } from '../../lib/search/elasticsearch/generation-ops.js';
+import { freshGenerations } from '../../lib/search/elasticsearch/generations.js';
 import { bulkWrite } from '../../lib/search/elasticsearch/writes.js';
 import { ensureCorpus } from './corpus.js';
 
@@ -38,7 +39,7 @@ export async function loadPerSource(url: string, n: number, seed: number, progre
       });
       for (const batch of store.batches(source, 1000)) {
         const docs = batch.map((r) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: null }));
-        const out = await bulkWrite(engine, docs, index, false);
+        const out = await bulkWrite(engine, docs, index, false, freshGenerations('bench'));
         if (out.failed.length > 0) throw new Error(`${index}: ${out.failed[0].error}`);
       }
       await es.indices.putSettings({ index, settings: { refresh_interval: null } as never });

@@ -32,6 +32,13 @@ function killMidway(prefix: string, scope: string): Promise<void> {
   return killRebuildMidway(['elasticsearch', url, prefix, scope, String(DIM), MODEL]);
 }
 
+/** Documents of `source` the physical index holds, of every generation (what the alias filter hides included). */
+async function held(index: string, source: SourceName): Promise<number> {
+  await es(url, 'POST', `/${index}/_refresh`);
+  const res = await es(url, 'POST', `/${index}/_count`, { query: { term: { source } } });
+  return res.body.count;
+}
+
 function docs(source: SourceName, from: number, n: number, title: string): IndexedDocument[] {
   // indexed_at as the pipeline writes it: the time of the write.
   return Array.from({ length: n }, (_, i) => makeDoc(source, `d${String(from + i).padStart(5, '0')}`, { title: `${title} ${from + i}`, indexed_at: new Date().toISOString() }));
@@ -76,7 +83,7 @@ t.test('when other sources are ingested while a source is rebuilt, then every do
   t.equal((await p.search({ text: 'Προκήρυξη', source: 'ted', limit: 0, offset: 0 })).total, 50 + written, 'and found by text');
 });
 
-t.test('when a rebuild is killed midway, then the old generation keeps serving and taking writes, and the next rebuild succeeds and clears what it left', async (t) => {
+t.test('when a one-source rebuild is killed midway, then the old generation keeps serving and taking writes, and the next rebuild deletes what it left', async (t) => {
   const prefix = randomPrefix();
   const p = open(t, prefix);
   await p.init();
@@ -86,18 +93,36 @@ t.test('when a rebuild is killed midway, then the old generation keeps serving a
   // A process rebuilding kimdis whose batches never end after the first: killed once it has loaded one.
   await killMidway(prefix, 'kimdis');
 
-  t.equal((await indicesOf(url, prefix)).length, 2, 'the killed rebuild left its half-built index');
-  t.same(await aliasTargets(url, readAlias(prefix)), [serving], 'the old generation serves');
-  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 30);
-  t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια')), { written: 1, failed: [] }, 'and takes writes');
-  // What a kill between the write block and the swap leaves: the serving index blocked.
+  t.same(await indicesOf(url, prefix), [serving], 'the rebuild wrote into the serving index, no other');
+  t.equal(await held(serving, 'kimdis'), 50, 'where it left a half-written generation');
+  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 30, 'which nobody sees');
+  t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 0);
+  t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια')), { written: 1, failed: [] }, 'the old generation takes writes');
+  // What a kill of a rebuild of every source between its write block and its swap leaves.
   t.equal((await es(url, 'PUT', `/${serving}/_block/write`)).status, 200);
 
   const r = await p.rebuild('kimdis', (async function* () { yield docs('kimdis', 0, 25, 'Νέα'); })());
-  t.equal(r.documents, 25);
-  t.same(await indicesOf(url, prefix), [r.index], 'the abandoned index and the old generation are gone');
-  t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 6, 'the other source carried over');
-  t.same(await p.upsert(docs('rae', 6, 1, 'Άδεια')), { written: 1, failed: [] }, 'the new generation takes writes');
+  t.same({ documents: r.documents, index: r.index }, { documents: 25, index: serving });
+  t.equal(await held(serving, 'kimdis'), 25, 'the half-written generation and the replaced one are deleted');
+  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 25);
+  t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 6, 'the other source is untouched');
+  t.same(await p.upsert(docs('rae', 6, 1, 'Άδεια')), { written: 1, failed: [] }, 'the index takes writes again');
+});
+
+t.test('when the mapping version changed, then a one-source rebuild builds a new index with the other sources carried over', async (t) => {
+  const prefix = randomPrefix();
+  const p = open(t, prefix);
+  await p.init();
+  await p.upsert([...docs('kimdis', 0, 3, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια')]);
+  const [serving] = await aliasTargets(url, readAlias(prefix));
+  const meta = (await es(url, 'GET', `/${serving}/_mapping`)).body[serving].mappings._meta;
+  t.equal((await es(url, 'PUT', `/${serving}/_mapping`, { _meta: { ...meta, mapping_version: meta.mapping_version - 1 } })).status, 200);
+  const q = open(t, prefix);
+  const r = await q.rebuild('kimdis', (async function* () { yield docs('kimdis', 0, 4, 'Νέα'); })());
+  t.not(r.index, serving, 'a new physical index');
+  t.same(await indicesOf(url, prefix), [r.index], 'the old one is gone');
+  t.equal((await q.list({ source: 'rae', limit: 0, offset: 0 })).total, 5, 'the other source carried over');
+  t.equal((await q.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 4);
 });
 
 t.test('when a rebuild of every source is killed midway, then the old generation keeps serving and taking writes, and the next one succeeds', async (t) => {

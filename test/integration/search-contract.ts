@@ -577,7 +577,7 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
 
       const second = await p.rebuild('mitos', batchesOf(next.slice(1), 10));
       await p.refresh();
-      t.not(second.index, first.index, 'a new physical index each time');
+      t.equal(second.documents, next.slice(1).length, 'a second rebuild replaces the first one\'s generation');
       t.same(ids(await p.list({ source: 'mitos', limit: 100, offset: 0 })), ['mitos:M04']);
     });
   });

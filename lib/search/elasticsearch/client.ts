@@ -116,17 +116,6 @@ export class EngineClient {
     return this.ping;
   }
 
-  /** Physical indices an alias points at ([] when the alias does not exist). */
-  async aliasTargets(alias: string): Promise<string[]> {
-    try {
-      const res = await this.call('indices.get_alias', () => this.es.indices.getAlias({ name: alias }));
-      return Object.keys(res);
-    } catch (err) {
-      if (err instanceof EngineResponseError && err.status === 404) return [];
-      throw err;
-    }
-  }
-
   close(): Promise<void> {
     return this.es.close();
   }

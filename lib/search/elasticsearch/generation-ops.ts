@@ -1,13 +1,17 @@
-// Steps of a rebuild on whole indices: counts per source, write blocks, the force merge, deleting
-// replaced generations. Each is one or a few engine calls (lifecycle.ts runs them in order).
+// Steps of a rebuild: counts per source, write blocks, the force merge, deleting replaced generations
+// (whole indices, or one source's documents of one). Each is one or a few engine calls (lifecycle.ts runs them in order).
 import type { estypes } from '@elastic/elasticsearch';
 import { SOURCE_NAMES } from '../../../index-mappings/sources.js';
 import type { Logger } from '../../logger.js';
 import { delay, describe, type EngineClient } from './client.js';
+import { PIT_KEEP_ALIVE } from './paging.js';
+import type { Query } from './queries.js';
 
 /** A force merge of a large index (450k documents: ~1 min here) outlasts the per-request timeout. */
-const FORCE_MERGE_TIMEOUT_MS = 30 * 60_000;
-const FORCE_MERGE_POLL_MS = 250;
+const TASK_TIMEOUT_MS = 30 * 60_000;
+const TASK_POLL_MS = 250;
+/** Ids read and deleted per step of deleteMatching. */
+const DELETE_PAGE = 5_000;
 
 
 /** Documents per source in `index` (an index, or several comma-separated). */
@@ -42,16 +46,57 @@ export async function forceMerge(engine: EngineClient, index: string): Promise<v
   const { task } = await engine.call('indices.forcemerge', () =>
     engine.es.indices.forcemerge({ index, max_num_segments: 1, wait_for_completion: false }),
   );
-  if (!task) return; // answered at once: nothing to wait for
-  const deadline = Date.now() + FORCE_MERGE_TIMEOUT_MS;
+  if (task) await awaitTask(engine, String(task), `force merge of ${index}`);
+}
+
+/**
+ * Deletes the documents of `index` matching `query` (a replaced or half-written generation): their ids
+ * read in a point in time, deleted through bulk. Not _delete_by_query, which lives in the reindex
+ * module that the minimal distribution tests run on lacks. Returns how many were deleted.
+ */
+export async function deleteMatching(engine: EngineClient, index: string, query: Query): Promise<number> {
+  // What was written last is seen by the point in time.
+  await engine.call('indices.refresh', () => engine.es.indices.refresh({ index }));
+  let pit = (await engine.call('open_point_in_time', () => engine.es.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }))).id;
+  let deleted = 0;
+  try {
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const res = await engine.call('search', () => engine.es.search({
+        query,
+        _source: false,
+        pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
+        size: DELETE_PAGE,
+        sort: ['_shard_doc'],
+        search_after: after,
+        track_total_hits: false,
+        allow_partial_search_results: false,
+      }));
+      if (res.pit_id) pit = res.pit_id;
+      const hits = res.hits.hits;
+      if (hits.length === 0) return deleted;
+      after = hits[hits.length - 1].sort;
+      const out = await engine.call('bulk', () => engine.es.bulk({ operations: hits.map((h) => ({ delete: { _index: index, _id: h._id! } })) }));
+      const failed = out.items.filter((i) => i.delete?.error);
+      if (failed.length > 0) throw new Error(`deleting from ${index}: ${failed.length} failed (${failed[0].delete!.error!.type}: ${failed[0].delete!.error!.reason ?? ''})`);
+      deleted += hits.length;
+    }
+  } finally {
+    void engine.es.closePointInTime({ id: pit }, { requestTimeout: 2_000, maxRetries: 0 }).catch(() => undefined);
+  }
+}
+
+/** Polls a task until it completes (TASK_TIMEOUT_MS at most); throws its error. */
+async function awaitTask(engine: EngineClient, task: string, what: string): Promise<void> {
+  const deadline = Date.now() + TASK_TIMEOUT_MS;
   for (;;) {
     const status = await engine.call('tasks.get', () => engine.es.tasks.get({ task_id: task }));
     if (status.completed) {
-      if (status.error) throw new Error(`force merge of ${index} failed: ${status.error.type}: ${status.error.reason ?? ''}`);
+      if (status.error) throw new Error(`${what} failed: ${status.error.type}: ${status.error.reason ?? ''}`);
       return;
     }
-    if (Date.now() > deadline) throw new Error(`force merge of ${index} did not end within ${FORCE_MERGE_TIMEOUT_MS / 60_000} min`);
-    await delay(FORCE_MERGE_POLL_MS);
+    if (Date.now() > deadline) throw new Error(`${what} did not end within ${TASK_TIMEOUT_MS / 60_000} min`);
+    await delay(TASK_POLL_MS);
   }
 }
 

@@ -1,25 +1,27 @@
 // Index lifecycle of the Elasticsearch adapter (STYLE.md "Index lifecycle"): create the first
 // generation, check the node's version and what serves (mapping version, model, the per-source layout
-// of older builds), and rebuild: a new generation, one source (or all) loaded, the others carried over,
-// writes made meanwhile caught up, counts verified per source, one atomic alias swap, the old one pruned.
+// of older builds), and rebuild. Every source: a new physical index, loaded, writes made meanwhile
+// caught up, counts verified per source, one atomic alias swap, the old one pruned. One source of a
+// current index: its new generation written beside the old one in place (source-rebuild.ts); after a
+// mapping change, a new physical index with the other sources carried over.
 import type { estypes } from '@elastic/elasticsearch';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import { indexMeta, legacyIndexPatterns, physicalIndexName, physicalIndexPattern, readAlias } from '../../../index-mappings/index-names.js';
+import { indexMeta, legacyIndexPatterns, physicalIndexName, physicalIndexPattern, readAlias, timeStamp } from '../../../index-mappings/index-names.js';
 import { buildMapping, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping.js';
 import { buildSettings, MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import type { Logger } from '../../logger.js';
 import type { RebuildResult, RebuildScope } from '../provider.js';
 import { describe, EngineResponseError, isIndexNotFound, PING_TIMEOUT_MS, type EngineClient } from './client.js';
+import { aliasFilter, aliasState, freshGenerations, servingGenerations, type Generations } from './generations.js';
 import { countsBySource, dropOld, forceMerge, unblockWrites } from './generation-ops.js';
-import { PIT_KEEP_ALIVE } from './paging.js';
-import { HIT_SOURCE, VECTORS_IN_SOURCE, type Query } from './queries.js';
-import { bulkWrite, type BulkOutcome } from './writes.js';
+import type { Query } from './queries.js';
+import { copyInto, loadInto } from './carry-over.js';
+import { rebuildSourceInPlace } from './source-rebuild.js';
+import type { BulkOutcome } from './writes.js';
 
 /** The oldest Elasticsearch major this adapter talks to (the client's major matches it). */
 export const MIN_SERVER_MAJOR = 9;
-/** Documents read per step when a rebuild carries sources over from the serving generation. */
-const CARRY_PAGE = 1_000;
 /**
  * Documents indexed this long before a rebuild started are copied again from the serving generation
  * once it is write-blocked, just before the swap: what other ingests wrote meanwhile (indexed_at comes
@@ -77,24 +79,25 @@ export class IndexLifecycle {
     await this.checkServerVersion();
     const alias = readAlias(this.prefix);
     await this.checkAliasName(alias);
-    let targets = await this.engine.aliasTargets(alias);
+    let targets = (await aliasState(this.engine, alias)).map((a) => a.index);
     if (targets.length === 0) {
       // A fixed first-generation name: two processes initialising at once create one index, not two.
       const index = physicalIndexName(this.prefix, 'init');
+      const filter = aliasFilter(freshGenerations(timeStamp()));
       try {
         const settings = await this.indexSettings();
         await this.engine.call('indices.create', () =>
-          this.engine.es.indices.create({ index, settings, mappings: this.mapping(), aliases: { [alias]: { is_write_index: true } } }),
+          this.engine.es.indices.create({ index, settings, mappings: this.mapping(), aliases: { [alias]: { is_write_index: true, filter } } }),
         );
         this.log.info({ index }, 'index created');
       } catch (err) {
         if (!(err instanceof EngineResponseError && err.type === 'resource_already_exists_exception')) throw err;
       }
-      targets = await this.engine.aliasTargets(alias);
+      targets = (await aliasState(this.engine, alias)).map((a) => a.index);
       if (targets.length === 0) {
-        // The index existed without its alias (an interrupted setup): attach it.
+        // The index existed without its alias (an interrupted setup, so nothing was written to it): attach it.
         await this.engine.call('indices.update_aliases', () =>
-          this.engine.es.indices.updateAliases({ actions: [{ add: { index, alias, is_write_index: true } }] }),
+          this.engine.es.indices.updateAliases({ actions: [{ add: { index, alias, is_write_index: true, filter } }] }),
         );
         targets = [index];
       }
@@ -214,6 +217,17 @@ export class IndexLifecycle {
   }
 
   /**
+   * The serving index and each source's current generation, read from the alias (the one record of
+   * them: another process may have rebuilt a source since). Throws when what serves has no generations
+   * (an index of a build before them, which refuseOutdated refuses writes to anyway).
+   */
+  async generations(): Promise<{ index: string; gens: Generations }> {
+    const serving = await servingGenerations(this.engine, readAlias(this.prefix));
+    if (!serving) throw new Error(`not written: ${readAlias(this.prefix)} is not one index of this build: run pdi reindex`);
+    return serving;
+  }
+
+  /**
    * The settings of a new index. Vectors stay out of `_source` (Elasticsearch 9's default, said
    * explicitly): kept there as JSON they made a 30,000-document index a third larger (docs/benchmarks.md). The
    * reads that need them (a get, a rebuild's carry-over) ask for them back with VECTORS_IN_SOURCE.
@@ -251,27 +265,41 @@ export class IndexLifecycle {
   }
 
   /**
-   * A new generation: `scope` loaded from `batches` (one source, or every source), every other source
-   * carried over from the serving generation (read back and written anew, so fields this build derives
-   * are written as it derives them), per-source counts verified, one atomic alias swap, the old
-   * generation pruned. Documents ingests write meanwhile go to the serving generation; just before the
-   * swap it is write-blocked and what it received since the start is copied over where it differs from
-   * what was loaded (catch-up), so none is lost: writes refused during that moment are refused for the
-   * index's state, which the sink retries. One rebuild at a time (a second one fails at its swap,
-   * leaving the first one's generation serving).
+   * Rebuilds `scope` from `batches`. One source of an index of this build: in place
+   * (source-rebuild.ts), costing that source alone. Otherwise a new physical index: `scope` loaded
+   * from `batches` (one source, or every source), every other source carried over from the serving
+   * generation (read back and written anew, so fields this build derives are written as it derives
+   * them), per-source counts verified, one atomic alias swap, the old index pruned. Documents ingests
+   * write meanwhile go to the serving index; just before the swap it is write-blocked and what it
+   * received since the start is copied over where it differs from what was loaded (catch-up), so none
+   * is lost: writes refused during that moment are refused for the index's state, which the sink
+   * retries. One rebuild at a time (a second one fails at its swap, leaving the first one's serving).
    */
   async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
     const alias = readAlias(this.prefix);
     await this.checkAliasName(alias);
     const serving = await this.checkServing();
+    if (scope !== 'all' && this.outdated === null) {
+      const current = await servingGenerations(this.engine, alias);
+      if (current) {
+        await this.dropAbandoned([current.index]);
+        return rebuildSourceInPlace(this.engine, this.log, { alias, ...current, source: scope }, batches);
+      }
+    }
     const old = serving.map((s) => s.index);
+    // What the alias shows of the old indices: documents of a replaced generation not yet deleted are
+    // not carried over.
+    const oldFilter = (await aliasState(this.engine, alias)).map((a) => a.filter);
+    const shown: Query[] = oldFilter.length === 1 && oldFilter[0] ? [oldFilter[0]] : [];
     // Vectors of another model or dimension cannot be carried over; their documents come over without
     // one until their own source is rebuilt (kNN misses them meanwhile, text search does not).
     const expected = indexMeta(this.embeddingModel, this.dimension);
     const keepVectors = serving.every((s) => s.meta.embedding_model === expected.embedding_model && s.meta.embedding_dimension === expected.embedding_dimension);
     await unblockWrites(this.engine, this.log, old);
     await this.dropAbandoned(old);
-    const index = physicalIndexName(this.prefix);
+    const stamp = timeStamp();
+    const index = physicalIndexName(this.prefix, stamp);
+    const gens = freshGenerations(stamp);
     const settings = await this.indexSettings();
     await this.engine.call('indices.create', () =>
       this.engine.es.indices.create({
@@ -294,7 +322,7 @@ export class IndexLifecycle {
       for await (const batch of batches) {
         const stray = scope === 'all' ? undefined : batch.find((d) => d.source !== scope);
         if (stray) throw new Error(`rebuild of ${scope} was given ${stray.source_id} of source ${stray.source}`);
-        add(await this.loadInto(index, batch, what));
+        add(await loadInto(this.engine, index, gens, batch, what));
       }
       // Not the rebuilt source in what is carried over or caught up: its ingest waits for the rebuild
       // (the ingest lock), and what the store no longer holds must not come back. Of every source, each
@@ -304,7 +332,7 @@ export class IndexLifecycle {
         // Every write acknowledged before this point is carried over by this copy, not left to the
         // catch-up, which finds documents by indexed_at (a write without a fresh one was missed).
         await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index: old.join(',') }));
-        await this.copyInto(old, index, { bool: { must_not: notRebuilt } }, keepVectors, add);
+        await copyInto(this.engine, old, index, gens, { bool: { filter: shown, must_not: notRebuilt } }, keepVectors, add);
       }
       await this.engine.call('indices.put_settings', () =>
         // Back to the default (settings.ts): null resets a setting, which the client's types do not allow.
@@ -320,11 +348,13 @@ export class IndexLifecycle {
         await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index: old.join(',') }));
         await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index }));
         const since = new Date(started - CATCH_UP_MARGIN_MS).toISOString();
-        await this.copyInto(old, index, { bool: { filter: [{ range: { indexed_at: { gte: since } } }], must_not: notRebuilt } }, keepVectors, add, true);
+        const recent = { bool: { filter: [...shown, { range: { indexed_at: { gte: since } } }], must_not: notRebuilt } };
+        await copyInto(this.engine, old, index, gens, recent, keepVectors, add, true);
       }
       await this.engine.call('indices.refresh', () => this.engine.es.indices.refresh({ index }));
       counts = await countsBySource(this.engine, index);
-      const before = old.length > 0 ? await countsBySource(this.engine, old.join(',')) : new Map<string, number>();
+      // Through the alias: what readers see of the old indices.
+      const before = old.length > 0 ? await countsBySource(this.engine, alias) : new Map<string, number>();
       for (const s of new Set([...counts.keys(), ...before.keys(), ...created.keys()])) {
         const now = counts.get(s) ?? 0;
         const loaded = created.get(s) ?? 0;
@@ -336,7 +366,7 @@ export class IndexLifecycle {
       // The swap: one cluster-state update, so every search sees either the old index or the new one.
       // `must_exist`: a rebuild that finished first already replaced `old`; this one then fails.
       const actions: estypes.IndicesUpdateAliasesAction[] = old.map((o) => ({ remove: { index: o, alias, must_exist: true } }));
-      actions.push({ add: { index, alias, is_write_index: true } });
+      actions.push({ add: { index, alias, is_write_index: true, filter: aliasFilter(gens) } });
       await this.engine.call('indices.update_aliases', () => this.engine.es.indices.updateAliases({ actions }));
     } catch (err) {
       // Nothing was swapped: the old generation keeps serving, writable again; drop the half-built one.
@@ -355,61 +385,6 @@ export class IndexLifecycle {
     const bySource: Partial<Record<SourceName, number>> = {};
     for (const s of SOURCE_NAMES) if ((scope === 'all' || s === scope) && counts.has(s)) bySource[s] = counts.get(s)!;
     return { source: scope, documents: Object.values(bySource).reduce((a, b) => a + b, 0), bySource, index };
-  }
-
-  /** Writes one batch of a rebuild; any document refused fails the rebuild. */
-  private async loadInto(index: string, batch: IndexedDocument[], what: string): Promise<BulkOutcome> {
-    const out = await bulkWrite(this.engine, batch, index, false);
-    if (out.failed.length > 0) {
-      const first = out.failed[0];
-      throw new Error(`rebuild of ${what}: ${out.failed.length} documents failed (${first.source_id}: ${first.error})`);
-    }
-    return out;
-  }
-
-  /**
-   * Copies the documents of `from` matching `query` into `index`, read back from `_source` in a point
-   * in time (whole documents, vector included) and written through bulk, which derives the search text
-   * and metadata record again (neither is in `_source`). `onlyChanged` (the catch-up): a document
-   * `index` already holds with the same content hash is left as loaded, with its vector of this
-   * build's model.
-   */
-  private async copyInto(from: string[], index: string, query: Query, keepVectors: boolean, add: (out: BulkOutcome) => void, onlyChanged = false): Promise<void> {
-    let pit = (await this.engine.call('open_point_in_time', () => this.engine.es.openPointInTime({ index: from.join(','), keep_alive: PIT_KEEP_ALIVE }))).id;
-    try {
-      let after: estypes.SortResults | undefined;
-      for (;;) {
-        const res = await this.engine.call('search', () => this.engine.es.search<IndexedDocument>({
-          query,
-          _source: keepVectors ? VECTORS_IN_SOURCE : HIT_SOURCE,
-          pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
-          size: CARRY_PAGE,
-          sort: ['_shard_doc'],
-          search_after: after,
-          track_total_hits: false,
-          allow_partial_search_results: false,
-        }));
-        if (res.pit_id) pit = res.pit_id;
-        const hits = res.hits.hits;
-        if (hits.length === 0) return;
-        after = hits[hits.length - 1].sort;
-        let docs = hits.map((h) => (keepVectors ? h._source! : { ...h._source!, embedding: null }));
-        if (onlyChanged) docs = await this.changedIn(index, docs);
-        if (docs.length > 0) add(await this.loadInto(index, docs, 'the carried-over sources'));
-      }
-    } finally {
-      void this.engine.es.closePointInTime({ id: pit }, { requestTimeout: 2_000, maxRetries: 0 }).catch(() => undefined);
-    }
-  }
-
-  /** Those of `docs` that `index` lacks or holds with another content hash. */
-  private async changedIn(index: string, docs: IndexedDocument[]): Promise<IndexedDocument[]> {
-    const res = await this.engine.call('mget', () =>
-      this.engine.es.mget<Pick<IndexedDocument, 'content_hash'>>({ index, ids: docs.map((d) => d.source_id), _source_includes: ['content_hash'] }),
-    );
-    const held = new Map<string, string | undefined>();
-    for (const d of res.docs) if ('found' in d && d.found) held.set(d._id, d._source?.content_hash);
-    return docs.filter((d) => held.get(d.source_id) !== d.content_hash || !held.has(d.source_id));
   }
 
   /**

@@ -6,6 +6,7 @@ import type { SearchHit, SearchResult, StoredDocument } from '../provider.js';
 import { markWalk, newWalk, planWalk, WalkCache, type Walk } from '../deep-walks.js';
 import type { Logger } from '../../logger.js';
 import { describe, EngineResponseError, type EngineClient } from './client.js';
+import { aliasState } from './generations.js';
 import {
   buildScorePage,
   buildSort,
@@ -174,12 +175,13 @@ export class Pager {
   }
 
   /**
-   * What a walk is kept under: the physical indices behind the target's alias (so a rebuild's swap
-   * starts new walks at once), the query and the sort. Null when the alias does not exist.
+   * What a walk is kept under: the physical indices behind the target's alias and its filter (so a
+   * rebuild's swap, of an index or of one source's generation, starts new walks at once), the query
+   * and the sort. Null when the alias does not exist.
    */
   private async walkKey({ index, query }: Target, sort: SortSpec): Promise<string | null> {
-    const indices = await this.engine.aliasTargets(index);
-    return indices.length === 0 ? null : JSON.stringify([indices.sort(), query, sort]);
+    const serving = await aliasState(this.engine, index);
+    return serving.length === 0 ? null : JSON.stringify([serving.sort((a, b) => a.index.localeCompare(b.index)), query, sort]);
   }
 
   /** A point in time on the target, with its matches counted. */

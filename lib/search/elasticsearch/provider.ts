@@ -50,11 +50,14 @@ import {
   type Target,
 } from './queries.js';
 import { emptyStats, totalOf } from './records.js';
-import { bulkWrite } from './writes.js';
+import { docId, servingGenerations, sourceOf } from './generations.js';
+import { bulkWrite, type BulkOutcome } from './writes.js';
 import { publishedWindow } from '../published-window.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
+/** Writes of one batch while rebuilds keep swapping generations under it (writeServing). */
+const WRITE_ATTEMPTS = 3;
 
 export interface ElasticsearchProviderOptions {
   /** e.g. `http://127.0.0.1:9200` */
@@ -156,8 +159,32 @@ export class ElasticsearchProvider implements SearchProvider {
     if (valid.length === 0) return { written: 0, failed };
     await this.ensureInit();
     await this.lifecycle.refuseOutdated();
-    const out = await bulkWrite(this.engineClient, valid, readAlias(this.prefix), true);
+    const out = await this.writeServing(valid);
     return { written: out.written, failed: [...failed, ...out.failed] };
+  }
+
+  /**
+   * Writes into each source's serving generation, read from the alias before the write and again
+   * after it: a rebuild that swapped in between (a new index, or a new generation of one of these
+   * sources) may have taken them into a generation it does not show, so they are written again into
+   * the one it does. Still moving after WRITE_ATTEMPTS: refused for the index's state, which the
+   * sink retries.
+   */
+  private async writeServing(docs: IndexedDocument[]): Promise<BulkOutcome> {
+    const alias = readAlias(this.prefix);
+    let before = await this.lifecycle.generations();
+    for (let attempt = 1; ; attempt++) {
+      const out = await bulkWrite(this.engineClient, docs, alias, true, before.gens);
+      const after = await this.lifecycle.generations();
+      const moved = after.index !== before.index || docs.some((d) => after.gens.get(d.source) !== before.gens.get(d.source));
+      if (!moved) return out;
+      this.log.info({ from: before.index, to: after.index }, 'generations swapped during a write; written again');
+      if (attempt === WRITE_ATTEMPTS) {
+        const error = 'a rebuild swapped generations during the write';
+        return { written: 0, created: new Map(), failed: docs.map((d) => ({ source_id: d.source_id, error, cause: 'index' as const })) };
+      }
+      before = after;
+    }
   }
 
   async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
@@ -229,12 +256,18 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async get(sourceId: string, opts: ReadOptions = {}): Promise<IndexedDocument | null> {
-    // Elasticsearch refuses a longer id with a 400 (a 500 here): it could never have indexed one.
-    if (Buffer.byteLength(sourceId) > MAX_ID_BYTES) return null;
     const index = readAlias(this.prefix);
     try {
+      // A get does not apply the alias filter: the id names the serving generation (generations.ts).
+      // Indices of builds before generations serve plain source_ids.
+      const serving = await servingGenerations(this.engineClient, index);
+      const source = sourceOf(sourceId);
+      if (serving && !source) return null;
+      const id = serving ? docId(sourceId, serving.gens.get(source!)!) : sourceId;
+      // Elasticsearch refuses a longer id with a 400 (a 500 here): it could never have indexed one.
+      if (Buffer.byteLength(id) > MAX_ID_BYTES) return null;
       // Real-time: a get sees a write before any refresh.
-      const res = await this.engineClient.call('get', (options) => this.engineClient.es.get<IndexedDocument>({ index, id: sourceId, _source_exclude_vectors: false }, options), opts.signal);
+      const res = await this.engineClient.call('get', (options) => this.engineClient.es.get<IndexedDocument>({ index, id, _source_exclude_vectors: false }, options), opts.signal);
       return res.found && res._source ? withVector(res._source) : null;
     } catch (err) {
       if (err instanceof EngineResponseError && err.status === 404 && err.type !== 'index_not_found_exception') return null;

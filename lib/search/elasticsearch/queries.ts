@@ -297,7 +297,8 @@ export const KNN_MIN_CANDIDATES = 500;
 
 export function buildKnn(q: KnnQuery): estypes.KnnSearch {
   const filter: Query[] = q.source ? [{ term: { source: q.source } }] : [];
-  const mustNot: Query[] = q.excludeId !== undefined ? [{ ids: { values: [q.excludeId] } }] : [];
+  // By source_id, not `_id`: ids carry the document's generation (generations.ts).
+  const mustNot: Query[] = q.excludeId !== undefined ? [{ term: { source_id: q.excludeId } }] : [];
   return {
     field: EMBEDDING_FIELD,
     query_vector: q.vector,

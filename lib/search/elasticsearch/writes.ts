@@ -1,10 +1,11 @@
 // Bulk writes of the Elasticsearch adapter: size-bounded requests, each item sent once and, when
 // refused, reported with its cause; the caller decides on a retry (ingest/stages/bulk-sink.ts).
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import { METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../../index-mappings/mapping.js';
+import { GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../../index-mappings/mapping.js';
 import { latinValues } from '../latin-names.js';
 import type { BulkFailure } from '../provider.js';
 import type { EngineClient } from './client.js';
+import { docId, generationValue, type Generations } from './generations.js';
 import { metadataRecord } from './records.js';
 
 /** Bulk requests stay under this many bytes (estimated) and documents. */
@@ -19,16 +20,27 @@ export interface BulkOutcome {
 }
 
 /**
- * Bulk-indexes in size-bounded requests, once: each item refused is reported with its cause, and the
- * caller decides what to send again (ingest/stages/bulk-sink.ts holds the one retry policy).
+ * Bulk-indexes in size-bounded requests, once, each document into its source's generation `gens`:
+ * each item refused is reported with its cause, and the caller decides what to send again
+ * (ingest/stages/bulk-sink.ts holds the one retry policy).
  */
-export async function bulkWrite(engine: EngineClient, docs: IndexedDocument[], index: string, requireAlias: boolean): Promise<BulkOutcome> {
+export async function bulkWrite(engine: EngineClient, docs: IndexedDocument[], index: string, requireAlias: boolean, gens: Generations): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { written: 0, created: new Map(), failed: [] };
   for (const chunk of chunks(docs)) {
-    const operations = chunk.flatMap((doc) => [
-      { index: { _index: index, _id: doc.source_id } },
-      { ...doc, [METADATA_JSON_FIELD]: metadataRecord(doc), [SEARCH_TEXT_FIELD]: searchText(doc), [SEARCH_LATIN_FIELD]: latinValues(doc) },
-    ]);
+    const operations = chunk.flatMap((doc) => {
+      const stamp = gens.get(doc.source);
+      if (stamp === undefined) throw new Error(`no generation of source ${doc.source} to write ${doc.source_id} into`);
+      return [
+        { index: { _index: index, _id: docId(doc.source_id, stamp) } },
+        {
+          ...doc,
+          [METADATA_JSON_FIELD]: metadataRecord(doc),
+          [SEARCH_TEXT_FIELD]: searchText(doc),
+          [SEARCH_LATIN_FIELD]: latinValues(doc),
+          [GENERATION_FIELD]: generationValue(doc.source, stamp),
+        },
+      ];
+    });
     const res = await engine.call('bulk', () => engine.es.bulk({ operations, require_alias: requireAlias, refresh: false }));
     res.items.forEach((item, i) => {
       const r = item.index!;

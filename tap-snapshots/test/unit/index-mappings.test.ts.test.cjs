@@ -10,13 +10,14 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 8,
+      "mapping_version": 9,
     },
     "_source": Object {
       "excludes": Array [
         "metadata_json",
         "search_text",
         "search_latin",
+        "generation",
       ],
     },
     "dynamic": "strict",
@@ -81,6 +82,9 @@ Object {
             "type": "text",
           },
         },
+      },
+      "generation": Object {
+        "type": "keyword",
       },
       "indexed_at": Object {
         "format": "strict_date_optional_time||epoch_millis",

@@ -72,7 +72,7 @@ t.test('when neighbours of a vector are asked in one source without one document
     k: 5,
     num_candidates: 500,
     rescore_vector: { oversample: 3 },
-    filter: { bool: { filter: [{ term: { source: 'rae' } }], must_not: [{ ids: { values: ['rae:1'] } }] } },
+    filter: { bool: { filter: [{ term: { source: 'rae' } }], must_not: [{ term: { source_id: 'rae:1' } }] } },
   });
   t.equal(buildKnn({ vector: [1], limit: 80 }).num_candidates, 800, 'ten candidates a neighbour past the floor');
   t.equal(buildKnn({ vector: [1], limit: 2_000 }).num_candidates, 10_000, 'candidates capped');

@@ -152,7 +152,7 @@ t.test('when a kNN query excludes a document, then it filters it inside the vect
   t.equal(k.k, 5);
   t.ok(k.num_candidates! >= 500);
   t.same(k.rescore_vector, { oversample: 3 }, 'scores re-computed from the float vectors');
-  t.same(k.filter, { bool: { filter: [{ term: { source: 'ted' } }], must_not: [{ ids: { values: ['ted:1'] } }] } });
+  t.same(k.filter, { bool: { filter: [{ term: { source: 'ted' } }], must_not: [{ term: { source_id: 'ted:1' } }] } });
 });
 
 const hit = (source_id: string, score: number, published_at: unknown = '2024-01-01T00:00:00Z') => ({ source_id, score, published_at });
