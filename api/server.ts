@@ -62,6 +62,16 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
   const entityReaders = new EntityReaders(documents.db, { search, log: logger });
   const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entityReaders, logger, https: tls ? secureOptions(tls) : undefined });
+  // What the server opened, closed in one order whether it stops or never listened.
+  const closeStores = async () => {
+    app.close();
+    await search.close();
+    blobs.close();
+    await entityReaders.close();
+    documents.close();
+    ingestState.close();
+    db.close();
+  };
   const http = app.server.server;
   http.headersTimeout = HEADERS_TIMEOUT_MS;
   http.requestTimeout = REQUEST_TIMEOUT_MS;
@@ -88,13 +98,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
       resolve();
     });
   }).catch(async (err: unknown) => {
-    app.close();
-    await search.close();
-    blobs.close();
-    await entityReaders.close();
-    documents.close();
-    ingestState.close();
-    db.close();
+    await closeStores();
     throw err;
   });
   const bound = http.address();
@@ -123,13 +127,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
       await jobs.stop();
       await alerts.stop();
       await pipeline.close();
-      app.close();
-      await search.close();
-      blobs.close();
-      await entityReaders.close();
-      documents.close();
-      ingestState.close();
-      db.close();
+      await closeStores();
       lock.release();
       logger.info('stopped');
     })();

@@ -5,6 +5,7 @@ import { rebuildPastDamage } from '../ingest/recover.js';
 import { reindex } from '../ingest/reindex.js';
 import type { RebuildScope } from '../lib/search/provider.js';
 import { parse, sourceArg, stopOnSignals, UsageError, withRuntime, type Command } from './common.js';
+import { endProgress, rate, showRebuildProgress } from './progress.js';
 
 const REINDEX_USAGE = `Usage: pdi reindex [SOURCE]
   Rebuilds the index of one source (or of all, in one new generation) from the stored normalized
@@ -26,26 +27,28 @@ export const reindexCommand: Command = {
       if (scope === 'all') rt.search.checkStorage?.();
       const started = Date.now();
       const label = scope === 'all' ? 'all sources' : scope;
+      let total = 0;
       try {
         const r = await reindex(rt, scope, {
           signal,
           onStart: ({ source, documents, uncached, cacheKey }) => {
+            total += documents;
             if (uncached === 0) return;
             process.stdout.write(`${source}: ${uncached} of ${documents} documents have no cached embedding for ${cacheKey} ` +
               '(the embedding model or its text recipe changed): they are embedded now\n');
           },
-          onBatch: (done) => {
-            if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${label}: ${done} documents`);
-          },
+          onBatch: (done) => showRebuildProgress(label, done, total, Date.now() - started),
         });
-        if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        endProgress();
+        const ms = Date.now() - started;
+        const speed = rate(r.documents, ms);
+        const tail = `(${r.embedded} embedded, ${(ms / 1000).toFixed(1)} s${speed ? `, ${speed}` : ''})`;
         if (scope !== 'all') {
-          process.stdout.write(`${scope}: ${r.documents} documents now served by ${r.index} (${r.embedded} embedded, ${seconds} s)\n`);
+          process.stdout.write(`${scope}: ${r.documents} documents now served by ${r.index} ${tail}\n`);
           return;
         }
         for (const source of SOURCE_NAMES) process.stdout.write(`${source}: ${r.bySource[source as SourceName] ?? 0} documents\n`);
-        process.stdout.write(`all sources: ${r.documents} documents now served by ${r.index} (${r.embedded} embedded, ${seconds} s)\n`);
+        process.stdout.write(`all sources: ${r.documents} documents now served by ${r.index} ${tail}\n`);
       } catch (err) {
         if (!signal.aborted) throw err;
         process.stdout.write(`${label}: ${(err as Error).message}; the previous index keeps serving\n`);

@@ -1,5 +1,5 @@
 // An entity's contract value, by one definition for GET /v1/entity, the MCP resolve_entity tool and
-// reports (docs/entities.md "Contract value"): the EUR amounts of its awards and contracts, where
+// reports (docs/api.md "Entity resolution", total_contract_value): the EUR amounts of its awards and contracts, where
 // documents that share an ΑΔΑ (a KIMDIS contract and the Diavgeia award it names) record one
 // procurement, counted once at its largest amount.
 

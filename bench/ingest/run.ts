@@ -48,10 +48,12 @@ async function embedderOf(name: string): Promise<Embedder | null> {
   return ModelEmbedder.load(dir);
 }
 
+const peers: ReturnType<typeof spawn>[] = [];
+
 /** The tests' loopback embeddings peer in a process of its own, computing with the model in `dir`. */
 async function servicePeer(dir: string): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/helpers/embedding-service.ts'), '--model-dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  process.on('exit', () => child.kill());
+  peers.push(child);
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
     child.once('exit', (code) => reject(new Error(`the embeddings peer exited (${code})`)));
@@ -111,3 +113,5 @@ for (const embedderName of values.embedders!.split(',')) {
   }
 }
 process.stdout.write(`${JSON.stringify({ cores: os.cpus().length, node: process.version, results }, null, 2)}\n`);
+// The peers' pipes would keep this process alive.
+for (const peer of peers) peer.kill();

@@ -1,11 +1,8 @@
 // Search latency through the HTTP API against the same queries sent to the engine directly, in one run.
 //   node --import tsx bench/search/api.ts --engine embedded|elasticsearch [--docs 1000000] [--seconds 10]
-//     [--layout per-source|one-index|per-source-bench]
 // embedded: uses the index built by bench/search/embedded.ts (same --docs and --seed).
-// elasticsearch: needs ELASTICSEARCH_URL; builds the corpus into indices prefixed `bench<docs>` once
-// (`--layout one-index`: into one index prefixed `bench<docs>one`, bench/search/one-index.ts;
-// `per-source-bench`: eight per-source indices prefixed `bench<docs>src`, bench/search/per-source.ts).
-// The default, `per-source`, is production's layout: since mapping version 6, one index of every source.
+// elasticsearch: needs ELASTICSEARCH_URL; loads the corpus once into production's layout (one index of
+// every source) under the prefix `bench<docs>`.
 // "Direct" = provider.search() (the same metadata view the API asks for) in this process with 10
 // concurrent callers (the engine and its client,
 // no HTTP API); "API" = wrk with 10 connections on GET /v1/search (restify, auth, quota, presenter).
@@ -23,15 +20,12 @@ import { percentile } from '../percentile.js';
 import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
 import { loadCorpus } from './corpus.js';
 import { Generator, SURNAMES } from './generate.js';
-import { loadOneIndex } from './one-index.js';
-import { loadPerSource } from './per-source.js';
 
 const { values: args } = parseArgs({ options: {
   engine: { type: 'string', default: 'embedded' },
   docs: { type: 'string', default: '1000000' },
   seed: { type: 'string', default: '20240611' },
   seconds: { type: 'string', default: '10' },
-  layout: { type: 'string', default: 'per-source' },
   dir: { type: 'string', default: process.env.PDI_BENCH_DIR || path.join(os.tmpdir(), 'pdi-bench') },
 } });
 const N = Number(args.docs);
@@ -60,13 +54,10 @@ async function openEngine(dataDir: string): Promise<{ provider: SearchProvider; 
   }
   const url = process.env.ELASTICSEARCH_URL;
   if (!url) throw new Error('ELASTICSEARCH_URL is not set (scripts/elasticsearch.sh start prints it)');
-  if (!['per-source', 'one-index', 'per-source-bench'].includes(args.layout!)) throw new Error(`--layout ${args.layout}: per-source, one-index or per-source-bench`);
-  // per-source-bench: eight per-source indices (the layout before mapping version 6, per-source.ts).
-  const prefix = args.layout === 'one-index' ? `bench${N}one` : args.layout === 'per-source-bench' ? await loadPerSource(url, N, SEED, progress) : `bench${N}`;
+  const prefix = `bench${N}`;
   const provider = new ElasticsearchProvider({ url, prefix, dimension: 384, embeddingModel: MODEL, requestTimeoutMs: 120_000 });
   await provider.init();
-  if (args.layout === 'one-index') await loadOneIndex(provider, url, prefix, gen, progress);
-  else if (args.layout === 'per-source') await loadCorpus(provider, gen, progress);
+  await loadCorpus(provider, gen, progress);
   return { provider, env: { ELASTICSEARCH_URL: url, PDI_INDEX_PREFIX: prefix } };
 }
 
@@ -124,5 +115,5 @@ try {
   stop();
   await provider.close();
 }
-process.stdout.write(`${JSON.stringify({ engine: args.engine, layout: args.layout, documents: N, seconds: SECONDS, connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ engine: args.engine, documents: N, seconds: SECONDS, connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,11 +1,10 @@
-// Issue 3's three queries on Elasticsearch alone: the adapter's exact page request (this build's
+// The three search queries on Elasticsearch alone: the adapter's exact page request (this build's
 // buildTextQuery, score-only page of 125, metadata record; total as --track says) sent raw with wrk, 10 connections,
 // shard request cache off; no API, no client. For comparing Elasticsearch versions and query shapes.
 //   ELASTICSEARCH_URL=… node --import tsx bench/search/es-alone.ts [--docs 1000000] [--seconds 8] [--rounds 2]
 //     [--track false,10000]   track_total_hits values to send the page with, each a variant (the
 //                             adapter's page counts up to 10,000: EXACT_COUNT_UP_TO)
-//     [--layout one-index]    the corpus bench/search/api.ts --layout one-index loaded
-// Needs wrk, and the per-source corpus loaded by bench/search/api.ts (same --docs). Each round also
+// Needs wrk, and the corpus loaded by bench/search/api.ts --engine elasticsearch (same --docs). Each round also
 // sends the query as it is sent while an index of an older mapping version serves (`with older
 // fields`), to price that.
 import os from 'node:os';
@@ -21,12 +20,11 @@ const { values: args } = parseArgs({ options: {
   seconds: { type: 'string', default: '8' },
   rounds: { type: 'string', default: '2' },
   track: { type: 'string', default: 'false' },
-  layout: { type: 'string', default: 'per-source' },
 } });
 const tracks = args.track!.split(',').map((v) => (v === 'false' ? false : Number(v)));
 const url = process.env.ELASTICSEARCH_URL;
 if (!url) throw new Error('ELASTICSEARCH_URL is not set (scripts/elasticsearch.sh start prints it)');
-const index = args.layout === 'one-index' ? `bench${args.docs}one-docs` : `bench${args.docs}-docs`;
+const index = `bench${args.docs}-docs`;
 const PAGE = { size: 125, _source: false, stored_fields: '_none_', docvalue_fields: [METADATA_JSON_FIELD] };
 const gen = new Generator(Number(args.docs), Number(args.seed));
 
@@ -53,4 +51,4 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     }
   }
 }
-process.stdout.write(`${JSON.stringify({ elasticsearch: version, layout: args.layout, documents: Number(args.docs), connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify({ elasticsearch: version, documents: Number(args.docs), connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);

@@ -5,9 +5,6 @@ import type { Embedder } from '../../lib/embedding/embedder.js';
 import { DOCUMENT_TEXT_VERSION, documentText } from '../../lib/embedding/index.js';
 import type { DocumentStore } from '../state/documents.js';
 
-/** Documents per model call; 16 measured as fast as 32 with the multilingual model and waits less. */
-export const EMBED_BATCH = 16;
-
 export interface ToEmbed {
   doc: NormalizedDocument;
   contentHash: string;
@@ -22,15 +19,11 @@ export function embeddingCacheKey(embedder: Embedder): string {
 export async function embedAll(embedder: Embedder, store: DocumentStore, items: ToEmbed[]): Promise<{ vectors: number[][]; computed: number }> {
   const cacheKey = embeddingCacheKey(embedder);
   const vectors: (number[] | null)[] = items.map((it) => store.vector(cacheKey, it.contentHash));
-  // Batches of similar length: a batch is padded to its longest text.
-  const missing = items.map((it, i) => ({ it, i, text: documentText(it.doc) }))
-    .filter(({ i }) => vectors[i] === null)
-    .sort((a, b) => a.text.length - b.text.length);
-  for (let start = 0; start < missing.length; start += EMBED_BATCH) {
-    const batch = missing.slice(start, start + EMBED_BATCH);
-    const out = await embedder.embed(batch.map(({ text }) => text), 'passage');
-    batch.forEach(({ i }, k) => (vectors[i] = out[k]));
-  }
+  const missing = items.map((it, i) => ({ it, i })).filter(({ i }) => vectors[i] === null);
+  // One call for the page: the embedder forms its batches over all of it (the model by token count,
+  // a service as several requests in flight).
+  const out = missing.length ? await embedder.embed(missing.map(({ it }) => documentText(it.doc)), 'passage') : [];
+  missing.forEach(({ i }, k) => (vectors[i] = out[k]));
   // Cached in one transaction for the whole call (a page), not one per model batch.
   store.saveVectors(cacheKey, missing.map(({ it, i }) => ({ contentHash: it.contentHash, vector: vectors[i]! })));
   return { vectors: vectors as number[][], computed: missing.length };

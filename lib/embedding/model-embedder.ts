@@ -16,6 +16,8 @@ export class ModelLoadError extends Error {
 export interface ModelEmbedderOptions {
   /** Texts are cut to this many characters (at a word boundary) before tokenizing. Default 1000. */
   maxChars?: number;
+  /** Tokens per text at most, `<s>` and `</s>` included (the model takes 512). Default MAX_TOKENS. */
+  maxTokens?: number;
   /** Texts per forward pass. Default 16. */
   batchSize?: number;
   /**
@@ -34,10 +36,18 @@ interface Sidecar {
 
 const REQUIRED = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
 
+type TensorConstructor = new (type: 'int64', data: BigInt64Array, dims: number[]) => unknown;
+
+/** What transformers.js' feature-extraction pipeline holds: its tokenizer and the encoder it runs. */
 interface Extractor {
   (texts: string[], options: { pooling: 'mean'; normalize: boolean }): Promise<{ dims: number[]; data: Float32Array }>;
+  tokenizer: { encode(text: string): number[]; pad_token_id?: number };
+  model: (inputs: Record<string, unknown>) => Promise<{ last_hidden_state: { dims: number[]; data: Float32Array } }>;
   dispose?: () => Promise<void>;
 }
+
+/** Tokens per text at most: the model's position table. A document's budget is set in characters by documentText. */
+export const MAX_TOKENS = 512;
 
 /** Cuts `text` to at most `max` characters, at the last whitespace if there is one in the last fifth. */
 export function clip(text: string, max: number): string {
@@ -62,7 +72,9 @@ export class ModelEmbedder implements Embedder {
     private readonly extractor: Extractor,
     private readonly prefix: string,
     private readonly maxChars: number,
+    private readonly maxTokens: number,
     private readonly batchSize: number,
+    private readonly tensor: TensorConstructor,
   ) {}
 
   /**
@@ -101,9 +113,11 @@ export class ModelEmbedder implements Embedder {
     const id = typeof sidecar.id === 'string' && sidecar.id ? sidecar.id : `${org}/${name}`;
 
     let extractor: Extractor;
+    let tensor: TensorConstructor;
     try {
       const transformers = await import('@xenova/transformers');
       const { env, pipeline } = transformers;
+      tensor = transformers.Tensor as unknown as TensorConstructor;
       env.allowRemoteModels = false;
       env.allowLocalModels = true;
       env.localModelPath = root + path.sep;
@@ -133,7 +147,9 @@ export class ModelEmbedder implements Embedder {
       extractor,
       typeof sidecar.prefix === 'string' ? sidecar.prefix : '',
       options.maxChars ?? 1000,
+      Math.max(8, Math.min(512, options.maxTokens ?? MAX_TOKENS)),
       options.batchSize ?? 16,
+      tensor,
     );
   }
 
@@ -144,16 +160,56 @@ export class ModelEmbedder implements Embedder {
     return run;
   }
 
+  /**
+   * Tokenizes every text once, cut to the token budget, and runs them through the encoder in batches
+   * of similar token counts: a batch is padded to its longest text, and in arrival order the padding
+   * took a large share of the work.
+   */
   private async embedNow(texts: string[]): Promise<number[][]> {
-    const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) {
-      const batch = texts.slice(i, i + this.batchSize).map((t) => this.prefix + clip(t.replace(/\s+/g, ' ').trim(), this.maxChars));
-      const tensor = await this.extractor(batch, { pooling: 'mean', normalize: true });
-      const dim = tensor.dims[tensor.dims.length - 1];
-      if (dim !== this.dimension) throw new Error(`${this.id} returned ${dim} dimensions, expected ${this.dimension}`);
-      for (let r = 0; r < batch.length; r++) out.push(Array.from(tensor.data.subarray(r * dim, (r + 1) * dim)));
+    const ids = texts.map((t) => this.tokens(t));
+    const order = ids.map((_, i) => i).sort((a, b) => ids[a].length - ids[b].length);
+    const out: number[][] = new Array(texts.length);
+    for (let start = 0; start < order.length; start += this.batchSize) {
+      const batch = order.slice(start, start + this.batchSize);
+      const vectors = await this.forward(batch.map((i) => ids[i]));
+      batch.forEach((i, k) => (out[i] = vectors[k]));
     }
     return out;
+  }
+
+  /** The token ids of a text with its prefix, `<s>` … `</s>`, at most maxTokens (the end marker kept). */
+  private tokens(text: string): number[] {
+    const ids = this.extractor.tokenizer.encode(this.prefix + clip(text.replace(/\s+/g, ' ').trim(), this.maxChars));
+    return ids.length <= this.maxTokens ? ids : [...ids.slice(0, this.maxTokens - 1), ids[ids.length - 1]];
+  }
+
+  /** One forward pass: mean pooling over the real tokens, L2-normalised. */
+  private async forward(batch: number[][]): Promise<number[][]> {
+    const rows = batch.length;
+    const width = Math.max(...batch.map((b) => b.length));
+    const inputIds = new BigInt64Array(rows * width).fill(BigInt(this.extractor.tokenizer.pad_token_id ?? 1));
+    const mask = new BigInt64Array(rows * width);
+    batch.forEach((b, r) => b.forEach((id, c) => {
+      inputIds[r * width + c] = BigInt(id);
+      mask[r * width + c] = 1n;
+    }));
+    const { last_hidden_state: hidden } = await this.extractor.model({
+      input_ids: new this.tensor('int64', inputIds, [rows, width]),
+      attention_mask: new this.tensor('int64', mask, [rows, width]),
+    });
+    const dim = hidden.dims[hidden.dims.length - 1];
+    if (dim !== this.dimension) throw new Error(`${this.id} returned ${dim} dimensions, expected ${this.dimension}`);
+    return batch.map((b, r) => {
+      const v = new Float64Array(dim);
+      for (let c = 0; c < b.length; c++) {
+        const at = (r * width + c) * dim;
+        for (let d = 0; d < dim; d++) v[d] += hidden.data[at + d];
+      }
+      let norm = 0;
+      for (let d = 0; d < dim; d++) norm += v[d] * v[d];
+      const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      return Array.from(v, (x) => x * inv);
+    });
   }
 
   /** Frees the ONNX session. */

@@ -1,6 +1,6 @@
 // A loopback peer speaking the OpenAI embeddings protocol (POST /v1/embeddings), computing real vectors
 // with an embedder of ours: the local model when given one, else the hashing embedder (deterministic).
-// Tests set it to fail, hold or check a key; bench/embedding-service runs it as a process of its own:
+// Tests set it to fail, hold or check a key; bench/ingest/run.ts runs it as a process of its own:
 //
 //   npx tsx test/helpers/embedding-service.ts [--model-dir DIR] [--port 0]   (prints its base URL)
 import http from 'node:http';

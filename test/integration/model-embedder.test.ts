@@ -87,6 +87,17 @@ for (const { quantized, batchTolerance } of variants) t.test(`the real sentence 
     t.ok(cos(alone, batch[0]) < 0.99, 'a different text is not the same vector');
   });
 
+  t.test('when texts of many lengths are embedded in one call, then each gets the vector transformers.js\' own pipeline gives it alone', async (t) => {
+    // Batches are formed by token count and pooled here; the library's pipeline is the reference.
+    const texts = ['α', 'Road works', 'Προμήθεια ηλεκτρονικών υπολογιστών για τα σχολεία του Δήμου Πατρέων, ΑΔΑ 6ΞΚ4ΟΡ1Γ-7ΘΛ', 'supply of diesel', 'Σύμβαση', 'A contract notice for cleaning services of public buildings in the Region of Attica'];
+    const extractor = (model as unknown as { extractor: (x: string[], o: object) => Promise<{ data: Float32Array }> }).extractor;
+    const vectors = await model.embed(texts);
+    for (const [i, text] of texts.entries()) {
+      const reference = Array.from((await extractor([`query: ${text}`], { pooling: 'mean', normalize: true })).data);
+      t.ok(cos(vectors[i], reference) > batchTolerance, `text ${i}: ${cos(vectors[i], reference)}`);
+    }
+  });
+
   t.test('when concurrent calls are made, then each gets its own vectors', async (t) => {
     const [x, y] = await Promise.all([model.embed(['road construction']), model.embed(['unemployment statistics'])]);
     const [x2, y2] = await model.embed(['road construction', 'unemployment statistics']);
@@ -94,6 +105,15 @@ for (const { quantized, batchTolerance } of variants) t.test(`the real sentence 
     t.ok(cos(y[0], y2) > batchTolerance);
     t.ok(cos(x[0], y[0]) < 0.95, 'the two calls did not get the same vector');
   });
+});
+
+t.test('when a text is longer than the token budget, then only its first tokens count', { skip }, async (t) => {
+  const model = await ModelEmbedder.load(modelDir, { maxTokens: 16 });
+  t.teardown(() => model.dispose());
+  const start = 'Διακήρυξη ανοικτού ηλεκτρονικού διαγωνισμού για την προμήθεια ιατρικού εξοπλισμού του Γενικού Νοσοκομείου Πατρών';
+  const [a, b, short] = await model.embed([`${start} και καυσίμων κίνησης`, `${start}: road construction works in Attica`, 'road construction works']);
+  t.ok(cos(a, b) > 0.9999, `texts that differ past the budget embed alike (${cos(a, b)})`);
+  t.ok(cos(a, short) < 0.95, 'short texts are not cut');
 });
 
 t.test('when the quantized and the full model embed the same texts, then their vectors nearly agree', { skip }, async (t) => {

@@ -93,7 +93,7 @@ t.test('when an ingest process is killed midway, then the next run resumes from 
   t.equal(resumed.code, 0, resumed.stderr);
   const refetched = (PAGES - cp.page) * PER_PAGE;
   const fresh = PAGES * PER_PAGE - storedBefore;
-  t.match(resumed.stdout, new RegExp(`kimdis: pages ${PAGES - cp.page}  fetched ${refetched}  new ${fresh}  updated 0  unchanged ${refetched - fresh}  failed 0`));
+  t.match(resumed.stdout, new RegExp(`kimdis: pages ${PAGES - cp.page}  fetched ${refetched}  new ${fresh}  updated 0  unchanged ${refetched - fresh}  failed 0  \\([\\d.]+ s, [\\d.]+ documents/s\\) done\n`), 'one line for the run, with its rate');
   t.same(upstream.requests.slice(before).map(pageOf), Array.from({ length: PAGES - cp.page }, (_, i) => cp.page + i), 'resumed at the checkpoint, not from the start');
 
   const ids = storedIds(dataDir);
@@ -498,7 +498,7 @@ t.test('when pdi reindex (every source) runs while a source is being ingested, t
   for (const source of ['ted', 'diavgeia', 'elstat', 'rae', 'data_gov_gr', 'mitos', 'geodata']) {
     t.match(run.stdout, new RegExp(`^${source}: 0 documents$`, 'm'), `${source} rebuilt`);
   }
-  t.match(run.stdout, /^all sources: 20 documents now served by \S+ \(0 embedded, [\d.]+ s\)$/m);
+  t.match(run.stdout, /^all sources: 20 documents now served by \S+ \(0 embedded, [\d.]+ s, [\d.]+ documents\/s\)$/m, 'one line for the run, with its rate');
 
   state.beginRebuild(); // this test process is a reindex in progress
   t.teardown(() => state.releaseRebuild());
