@@ -129,6 +129,16 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return v.replace(/\/+$/, '');
 }
 
+/** One URL or several separated by commas (the nodes of a cluster), each checked; joined by commas. */
+function urlList(env: Env, name: string, protocols: string[]): string | null {
+  const v = text(env, name);
+  if (v === null) return null;
+  return v.split(',').map((one) => url({ [name]: one.trim() }, name, protocols) ?? '').map((one) => {
+    if (one === '') throw new ConfigError(name, `lists an empty URL: "${withoutPassword(v)}"`);
+    return one;
+  }).join(',');
+}
+
 /**
  * A URL as it may be shown: its password (ELASTICSEARCH_URL, SMTP_URL carry one) replaced by ***, in
  * text that does not parse as a URL too (`user:secret@host` with a typo in the scheme).
@@ -211,7 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     // The default is the checkout's own folder, not ./var of wherever a command runs: a key created by
     // `npx pdi` in a subfolder went to another database than the server's.
     dataDir: dataDir(env),
-    elasticsearchUrl: url(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
+    elasticsearchUrl: urlList(env, 'ELASTICSEARCH_URL', ['http:', 'https:']),
     indexPrefix: prefix,
     esShards: integer(env, 'PDI_ES_SHARDS', 1, 1, 64),
     esReplicas: text(env, 'PDI_ES_REPLICAS') === null ? null : integer(env, 'PDI_ES_REPLICAS', 0, 0, 16),

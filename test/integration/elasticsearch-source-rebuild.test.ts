@@ -128,3 +128,16 @@ t.test('when a source is rebuilt again, then the previous generation is replaced
   t.equal((await p.get('rae:d003'))?.title, 'Γ 3');
   t.equal(await p.get('rae:d004'), null, 'a document the store no longer holds is gone');
 });
+
+t.test('when the URL lists several nodes, then the provider reads and writes through them', async (t) => {
+  const prefix = randomPrefix();
+  // The same node twice: what matters here is that the list is split into nodes, not taken as one URL.
+  const p = new ElasticsearchProvider({ url: `${url},${url}`, prefix, dimension: DIM, embeddingModel: MODEL });
+  t.teardown(async () => {
+    await p.close();
+    await deleteIndices(url, prefix);
+  });
+  await p.init();
+  t.same(await p.upsert(docs('rae', 2, 'Α')), { written: 2, failed: [] });
+  t.equal((await p.get('rae:d001'))?.title, 'Α 1');
+});

@@ -82,12 +82,19 @@ t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var fol
   t.equal(loadConfig({ PDI_DATA_DIR: 'state' }).dataDir, path.join(REPO_ROOT, 'docs', 'state'));
 });
 
+t.test('when ELASTICSEARCH_URL lists several nodes, then each is kept, separated by commas', async (t) => {
+  const c = loadConfig({ ELASTICSEARCH_URL: 'http://10.0.0.1:9200/, http://10.0.0.2:9200' });
+  t.equal(c.elasticsearchUrl, 'http://10.0.0.1:9200,http://10.0.0.2:9200');
+});
+
 t.test('when a variable is invalid, then loading fails with a message naming it', async (t) => {
   const cases: [Record<string, string>, string][] = [
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ ELASTICSEARCH_URL: 'not a url' }, 'ELASTICSEARCH_URL'],
     [{ ELASTICSEARCH_URL: 'ftp://x' }, 'ELASTICSEARCH_URL'],
+    [{ ELASTICSEARCH_URL: 'http://a:9200,not a url' }, 'ELASTICSEARCH_URL'],
+    [{ ELASTICSEARCH_URL: 'http://a:9200,,http://b:9200' }, 'ELASTICSEARCH_URL'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ PDI_ASK_MODELS: 'no-slash' }, 'PDI_ASK_MODELS'],
     [{ PDI_INDEX_PREFIX: 'UPPER' }, 'PDI_INDEX_PREFIX'],

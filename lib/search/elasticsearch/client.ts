@@ -55,7 +55,9 @@ export class EngineClient {
   constructor(opts: EngineClientOptions) {
     this.log = opts.log;
     this.es = new Client({
-      node: opts.url,
+      // Several nodes (ELASTICSEARCH_URL=a,b,c): the client spreads calls over them and, when one
+      // dies, marks it dead and retries the call on another.
+      nodes: opts.url.split(','),
       requestTimeout: opts.requestTimeoutMs,
       // Retries cover a node restarting between two requests (see QuickRetryTransport).
       maxRetries: 2,
