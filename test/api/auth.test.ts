@@ -88,7 +88,10 @@ t.test('when GET /v1/models is called without a key, then it lists the models wi
   const app = await startTestApp(t, { env: { PDI_ASK_MODELS: 'acme/small, acme/large' } });
   const res = await app.request('/v1/models');
   t.equal(res.status, 200);
-  t.same(res.body, { models: [{ id: 'acme/small', default: true }, { id: 'acme/large', default: false }], default: 'acme/small' });
+  t.same(res.body, {
+    models: [{ id: 'acme/small', default: true }, { id: 'acme/large', default: false }], default: 'acme/small',
+    embedding: { model: 'pdi/hashing-384', dimension: 384, fallback: true, service: false },
+  });
   t.notOk(res.headers.get('x-ratelimit-limit'), 'no quota headers: models is not counted');
 });
 
