@@ -1,6 +1,7 @@
 // POST /v1/ask: hybrid retrieval, passages, and the answer (grounded by a generator when one is
 // configured, the contract's placeholder otherwise). How it ranks: docs/api.md "How ask ranks".
 import type { Embedder } from '../embedding/embedder.js';
+import { QueryVectors } from '../embedding/query-vectors.js';
 import { EmbeddingServiceError } from '../embedding/service-embedder.js';
 import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
@@ -37,14 +38,21 @@ export interface Retrieval {
   hybrid: { doc: StoredDocument; relevance: number }[];
 }
 
-/**
- * Runs both legs (the question embedded, and best-match full text) and fuses them; the full-text leg's
- * first hit is kept within the first `shown` (at most KEEP_TEXT_FIRST_WITHIN).
- */
-export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, opts: ReadOptions = {}, shown = KEEP_TEXT_FIRST_WITHIN): Promise<Retrieval> {
+export interface RetrieveOptions {
+  read?: ReadOptions;
+  /** The full-text leg's first hit is kept within the first this many (at most KEEP_TEXT_FIRST_WITHIN). */
+  shown?: number;
+  /** Where the question's vector is kept for the next time it is asked; none: embedded every time. */
+  vectors?: QueryVectors;
+}
+
+/** Runs both legs (the question embedded, and best-match full text) and fuses them. */
+export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, options: RetrieveOptions = {}): Promise<Retrieval> {
+  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors } = options;
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
-  const [vector] = await embedder.embed([text], 'query').catch((err: unknown) => {
+  const embedded = vectors ? vectors.vector(embedder, text) : embedder.embed([text], 'query').then(([v]) => v);
+  const vector = await embedded.catch((err: unknown) => {
     // Clients learn that it is down, not where it runs; the log has the endpoint and its answer.
     if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
     throw err;
@@ -74,10 +82,12 @@ export interface AskDeps {
 }
 
 export class AskService {
+  private readonly vectors = new QueryVectors();
+
   constructor(private readonly deps: AskDeps) {}
 
   async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
-    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), opts, limit);
+    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), { read: opts, shown: limit, vectors: this.vectors });
     const top = hybrid.slice(0, limit);
     const words = questionWords(question);
     const weights = wordWeights(words, top.map((t) => t.doc));
