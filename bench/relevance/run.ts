@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { defaultModelDir, HashingEmbedder, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
-import { FUSION_DEPTH, retrieve } from '../../lib/semantic/ask.js';
+import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
+import { retrieve } from '../../lib/semantic/ask.js';
 import { demoRecords, indexedEngine, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
 
