@@ -6,6 +6,7 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
+import { VECTOR_CANDIDATES } from '../../../index-mappings/ranking.js';
 import { BUSY_TIMEOUT_MS, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
   BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, RebuildScope, SearchHit, SearchProvider,
@@ -60,8 +61,7 @@ export const DEFAULT_TUNING: Tuning = {
   // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
   vectorDeltaMax: 10_000,
   vectorExactScope: 20_000,
-  // recall@10 at 1M real-model vectors: 0.883 with 100, 0.936 with 400, 0.961 with 800 (docs/benchmarks.md "Vector search").
-  vectorCandidates: 800,
+  vectorCandidates: VECTOR_CANDIDATES,
 };
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */

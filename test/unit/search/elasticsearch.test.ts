@@ -11,7 +11,8 @@ import {
   queryChunks,
   recordTieFields,
 } from '../../../lib/search/elasticsearch.js';
-import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, searchText, TEXT_QUERY_FIELDS, TITLE_WEIGHT } from '../../../index-mappings/mapping.js';
+import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, searchText, TEXT_QUERY_FIELDS } from '../../../index-mappings/mapping.js';
+import { TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 
 t.test('when a text query is built, then it is simple_query_string limited to phrase, prefix and whitespace, ANDing its terms', async (t) => {
   const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', 'kimdis') as any;
