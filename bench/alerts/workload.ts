@@ -3,8 +3,8 @@
 // to every channel of its organization's profiles, so one organization holding all 1,000 would
 // multiply each event by 1,000). Deterministic: the same corpus gives the same workload.
 import type { Db } from '../../api/db/database.js';
-import { AlertStore } from '../../api/db/alerts.js';
-import { MonitorStore } from '../../api/db/monitoring.js';
+import { AlertStore } from '../../api/alerts/store.js';
+import { MonitorStore } from '../../api/monitoring/store.js';
 import type { FeedEntry } from '../../index-mappings/document.js';
 
 export const ORGS = 100;

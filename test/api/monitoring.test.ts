@@ -3,7 +3,7 @@
 // as the watcher writes them (test/integration/alerts-delivery.test.ts raises them from documents).
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { DROP_PENDING_SQL } from '../../api/db/monitoring.js';
+import { DROP_PENDING_SQL } from '../../api/monitoring/store.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 function addEvent(app: TestApp, entityId: string, type: string, detectedAt: string, sourceId = `diavgeia:${randomUUID()}`): string {

@@ -8,8 +8,8 @@ import type { Logger } from '../../lib/logger.js';
 import type { ReadOptions, SearchProvider } from '../../lib/search/provider.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
 import { ReportRenderer, type Rendered } from '../../lib/reports/render.js';
-import type { ReportRow, ReportStore } from '../db/reports.js';
-import { entityDocuments } from './report-documents.js';
+import type { ReportRow, ReportStore } from './store.js';
+import { entityDocuments } from './documents.js';
 
 export const REPORT_JOB = 'report';
 

@@ -4,13 +4,13 @@ import type { Request } from 'restify';
 import { timeBoundOf } from '../../lib/clock.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
-import { EVENT_TYPES, type EntityRecord, type EventType } from '../db/monitoring.js';
+import { EVENT_TYPES, type EntityRecord, type EventType } from './store.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { entityIdentifierOf, refuseControl, stringParam, timeBoundParam } from '../middleware/validate.js';
-import { idParam, pageParams } from './alerts.js';
-import type { ContractRoutes } from './contract-routes.js';
+import { idParam, pageParams } from '../alerts/routes.js';
+import type { ContractRoutes } from '../routes/contract-routes.js';
 
 const MAX_LABEL = 200;
 const MEMBERS = new Set(['entity_identifier', 'identifier_type', 'label']);
@@ -72,7 +72,7 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
     replyJson(res, { status: 'deactivated', id });
   });
 
-  // As the contract has it, a GET that creates a report of the monitored entity (reports/service.ts runs it).
+  // As the contract has it, a GET that creates a report of the monitored entity (api/reports/service.ts runs it).
   routes.add('get', '/v1/monitor/entities/:id/report', async (req, res) => {
     const id = idParam(req);
     const orgId = principalOf(req).orgId;

@@ -2,15 +2,15 @@
 // GET /v1/alerts/deliveries. Everything is scoped to the key's organization; another's is a 404.
 import type { Request } from 'restify';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import { createInput, updateInput } from '../alerts/profile-input.js';
-import { WebhookSecrets } from '../alerts/secret.js';
-import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
-import type { ProfileRecord } from '../db/alerts.js';
+import { createInput, updateInput } from './input.js';
+import { WebhookSecrets } from './secret.js';
+import { parseTarget, resolveTarget, TargetError } from './targets.js';
+import type { ProfileRecord } from './store.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { intParam, offsetParam, stringParam } from '../middleware/validate.js';
-import type { ContractRoutes } from './contract-routes.js';
+import type { ContractRoutes } from '../routes/contract-routes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

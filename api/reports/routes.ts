@@ -4,11 +4,11 @@ import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
 import type { AppContext } from '../context.js';
-import type { ReportRow } from '../db/reports.js';
+import type { ReportRow } from './store.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
 import { entityIdentifierOf, intParam, offsetParam } from '../middleware/validate.js';
-import type { ContractRoutes } from './contract-routes.js';
+import type { ContractRoutes } from '../routes/contract-routes.js';
 
 export interface ReportRequest {
   entity_identifier: string;
