@@ -59,6 +59,18 @@ export function offsetParam(req: Request): number {
   return intParam(req, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
 }
 
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `:id` of the path when it can name a resource (a UUID), else null: nothing to find. */
+export function idParam(req: Request): string | null {
+  const id = String((req.params as Record<string, string>).id ?? '');
+  return UUID.test(id) ? id.toLowerCase() : null;
+}
+
+export function pageParams(req: Request): { limit: number; offset: number } {
+  return { limit: intParam(req, 'limit', 20, 1, 100), offset: offsetParam(req) };
+}
+
 export function stringParam(req: Request, name: string, opts: { required?: boolean; maxLength?: number } = {}): string | undefined {
   const v = single(req, name);
   if (v === undefined || v.trim() === '') {

@@ -8,8 +8,7 @@ import { EVENT_TYPES, type EntityRecord, type EventType } from './store.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { entityIdentifierOf, refuseControl, stringParam, timeBoundParam } from '../middleware/validate.js';
-import { idParam, pageParams } from '../alerts/routes.js';
+import { entityIdentifierOf, idParam, pageParams, refuseControl, stringParam, timeBoundParam } from '../middleware/validate.js';
 import type { ContractRoutes } from '../routes/contract-routes.js';
 
 const MAX_LABEL = 200;

@@ -144,6 +144,11 @@ export interface ReadOptions {
    * sends many cannot make another's wait behind all of them. Reads without one share one line.
    */
   tenant?: string;
+  /**
+   * Work no client waits on (a report): an engine with reader threads runs it on a thread of its own
+   * at a lower CPU priority, so it never takes a core or a reader from the clients' reads.
+   */
+  background?: boolean;
 }
 
 export interface SearchProvider {
