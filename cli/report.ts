@@ -6,7 +6,7 @@ import { accountsDbPath, openDatabase } from '../api/db/database.js';
 import { closeOrgNames, orgNameProblem } from '../api/db/keys.js';
 import { ReportStore } from '../api/reports/store.js';
 import { generateReport, ReportService } from '../api/reports/service.js';
-import { reportRequestOf } from '../api/reports/routes.js';
+import { reportRequestOf } from '../api/reports/request.js';
 import { EntityReaders } from '../lib/entity-readers.js';
 import { ValidationError } from '../lib/errors.js';
 import { JobQueue } from '../lib/job-queue.js';
