@@ -10,24 +10,7 @@ import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../
 import { keepWithin, scoreFusion } from './fusion.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
-
-/** Hits taken from each retrieval leg before fusion: deep enough that a document ranked well by one leg only still fuses in. */
-export const FUSION_DEPTH = 50;
-
-/**
- * The semantic ranking's weight in the fusion (fusion.ts scoreFusion) when the embedder is a sentence
- * model; the full-text ranking weighs the rest. Chosen on the relevance set (docs/benchmarks.md
- * "Fusion of ask's two rankings"): 0.6-0.8 score alike, lower lets documents that share one common word
- * with the question in. With the lexical fallback embedder both rankings are lexical and weigh the same.
- */
-export const SEMANTIC_WEIGHT = 0.7;
-
-/**
- * The full-text ranking's first hit stays within the first this many sources: for a question naming a
- * rare exact term (an ΑΦΜ, an ΑΔΑ, a name, a CPV code) it is the document holding it, which the model may
- * rank nowhere. Cost on the relevance set: at most 0.007 nDCG@10 (docs/benchmarks.md).
- */
-export const KEEP_TEXT_FIRST_WITHIN = 10;
+import { FALLBACK_SEMANTIC_WEIGHT, FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
 
 /** The longest context_preview, in characters. */
 export const PREVIEW_CHARS = 2000;
@@ -78,7 +61,7 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     search.knn({ vector, limit: depth }, opts),
     search.moreLikeThis({ text, limit: depth }, opts),
   ]);
-  const semanticWeight = embedder.fallback ? 0.5 : SEMANTIC_WEIGHT;
+  const semanticWeight = embedder.fallback ? FALLBACK_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT;
   const keyOf = (h: SearchHit) => h.doc.source_id;
   const scored = scoreFusion([{ hits: semantic, weight: semanticWeight }, { hits: textHits, weight: 1 - semanticWeight }], keyOf, (h) => h.score);
   const fused = keepWithin(scored, keyOf, textHits[0] && keyOf(textHits[0]), Math.min(shown, KEEP_TEXT_FIRST_WITHIN));
