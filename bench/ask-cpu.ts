@@ -1,6 +1,7 @@
 // Where ask's CPU goes: the question's embedding (tokenizer + ONNX), the engine (kNN and the best-match
 // text leg) and ask's own work (fusion, passages, the answer's JSON), over a burst of asks run one at a
-// time through the real AskService on a data folder with the model's vectors.
+// time through the real AskService on a data folder with the model's vectors: the judged questions of
+// the relevance set, each round.
 //   nice -n 10 node --import tsx bench/ask-cpu.ts --data-dir DIR [--rounds 3] [--profile]
 // DIR: `pdi demo` run with PDI_MODEL_DIR set; ELASTICSEARCH_URL + PDI_INDEX_PREFIX: that engine (its
 // JVM's CPU is not this process's, so only the client side of the engine is counted there).
@@ -20,6 +21,7 @@ import { createLogger } from '../lib/logger.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import { AskService } from '../lib/semantic/ask.js';
+import { judgedQueries } from './relevance/queries.js';
 
 const { values: args } = parseArgs({ options: {
   'data-dir': { type: 'string' },
@@ -28,9 +30,7 @@ const { values: args } = parseArgs({ options: {
 } });
 const dataDir = args['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const { queries } = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/relevance/queries.json'), 'utf8')) as { queries: { query: string }[] };
-const questions = queries.map((q) => q.query);
+const questions = judgedQueries().map((q) => q.query);
 const modelDir = process.env.PDI_MODEL_DIR || defaultModelDir();
 if (!fs.existsSync(path.join(modelDir, 'config.json'))) throw new Error(`no model in ${modelDir}: run scripts/fetch-model.sh`);
 
