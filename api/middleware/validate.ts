@@ -1,7 +1,7 @@
 // Parameter and body validation. Each failure is a 422 whose detail names the parameter.
 import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
-import { isCalendarDay } from '../../lib/clock.js';
+import { timeBoundOf, timeBoundProblem } from '../../lib/clock.js';
 import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 
 // Parsed on first use, so routes without parameters pay nothing.
@@ -85,11 +85,11 @@ export function stringParam(req: Request, name: string, opts: { required?: boole
   return v;
 }
 
-/** A calendar date YYYY-MM-DD that exists. */
-export function dateParam(req: Request, name: string): string | undefined {
+/** `since` or `until`, as given: a date YYYY-MM-DD or an ISO 8601 date-time (lib/clock.ts timeBoundOf). */
+export function timeBoundParam(req: Request, name: 'since' | 'until'): string | undefined {
   const v = single(req, name);
   if (v === undefined) return undefined;
-  if (!isCalendarDay(v)) throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
+  if (timeBoundOf(v) === null) throw new ValidationError(timeBoundProblem(name));
   return v;
 }
 

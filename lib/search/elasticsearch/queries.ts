@@ -19,7 +19,7 @@ import { KNN_MIN_CANDIDATES } from '../../../index-mappings/ranking.js';
 import { tokens } from '../../greek.js';
 import { exonymOf, latinPhraseKeys } from '../latin-names.js';
 import { readQuery } from '../query-text.js';
-import type { PublishedWindow } from '../published-window.js';
+import { sinceMs, type PublishedWindow } from '../published-window.js';
 import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
 
 /** Hits never carry the vector (provider.ts StoredDocument). */
@@ -276,10 +276,10 @@ function publishedRange(w: PublishedWindow): Query {
   return { range: { published_at: range } };
 }
 
-/** A source's documents, optionally those published after `since` (YYYY-MM-DD) at 00:00:00Z. */
+/** A source's documents, optionally those published after `since` (a date: after its 00:00:00Z). */
 export function buildListQuery(source: SourceName, since?: string): Query {
   const filter: Query[] = [{ term: { source } }];
-  if (since !== undefined) filter.push({ range: { published_at: { gt: `${since}T00:00:00Z` } } });
+  if (since !== undefined) filter.push(publishedRange({ afterMs: sinceMs(since), beforeMs: null }));
   return { bool: { filter } };
 }
 

@@ -14,7 +14,7 @@ import type {
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
-import { publishedWindow } from '../published-window.js';
+import { publishedWindow, sinceMs } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
@@ -374,13 +374,8 @@ export class EmbeddedProvider implements SearchProvider {
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (this.pool) return this.pool.call('list', q, opts);
     const started = performance.now();
-    let sinceBlock: number | null = null;
-    if (q.since !== undefined) {
-      const seconds = /^\d{4}-\d{2}-\d{2}$/.test(q.since) ? isoSeconds(`${q.since}T00:00:00Z`) : null;
-      if (seconds === null) throw new BadRequestError(`since must be a date YYYY-MM-DD, got ${q.since}`);
-      // Later seconds have smaller blocks: published_at > since 00:00:00Z is block < block(since).
-      sinceBlock = blockOfSeconds(seconds);
-    }
+    // Later seconds have smaller blocks: published_at > since (to the second) is block < block(since).
+    const sinceBlock = q.since === undefined ? null : blockOfSeconds(Math.floor(sinceMs(q.since) / 1000));
     const result = this.read(() => {
       const [set] = this.serving(q.source);
       if (!set) return { total: 0, hits: [] };
