@@ -29,7 +29,8 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
 }
 
 export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
-  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log });
+  // Warned of when a command embeds: `pdi status` and `pdi report` never do, a reindex only for texts without a cached vector.
+  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log, warnOnEmbed: true });
   const search = await createSearchProvider(config, embedder, log, opts);
   const state = new IngestState(IngestState.pathIn(config.dataDir));
   const runtime = pipelineOn(config, search, embedder, state, log);
