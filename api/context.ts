@@ -8,12 +8,12 @@ import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import type { SourceName } from '../index-mappings/sources.js';
 import type { WebhookSecrets } from './alerts/secret.js';
-import type { AlertStore } from './db/alerts.js';
+import type { AlertStore } from './alerts/store.js';
 import type { KeyStore } from './db/keys.js';
-import type { MonitorStore } from './db/monitoring.js';
-import type { ReportStore } from './db/reports.js';
+import type { MonitorStore } from './monitoring/store.js';
+import type { ReportStore } from './reports/store.js';
 import type { UsageCounter } from './db/usage.js';
-import type { ReportService } from './jobs/reports.js';
+import type { ReportService } from './reports/service.js';
 import type { AskService } from '../lib/semantic/ask.js';
 
 export interface AppContext {

@@ -14,7 +14,7 @@ import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
 import { automaticModel, chooseEmbedder, startModelSwitch } from '../ingest/model-switch.js';
-import { startAlerts, type AlertService } from './jobs/alerts.js';
+import { startAlerts, type AlertService } from './alerts/service.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
 import { ServerLock } from '../lib/server-lock.js';

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import { accountsDbPath, openDatabase } from '../api/db/database.js';
 import { closeOrgNames, orgNameProblem } from '../api/db/keys.js';
-import { ReportStore } from '../api/db/reports.js';
-import { generateReport, ReportService } from '../api/jobs/reports.js';
-import { reportRequestOf } from '../api/routes/reports.js';
+import { ReportStore } from '../api/reports/store.js';
+import { generateReport, ReportService } from '../api/reports/service.js';
+import { reportRequestOf } from '../api/reports/request.js';
 import { EntityReaders } from '../lib/entity-readers.js';
 import { ValidationError } from '../lib/errors.js';
 import { JobQueue } from '../lib/job-queue.js';

@@ -5,6 +5,7 @@ import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.
 import type { IndexedDocument } from './document.js';
 import { searchedContent, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
 import { MAPPING_VERSION } from './version.js';
+import { TITLE_WEIGHT } from './ranking.js';
 
 /** Greek analysis on the field itself, English on `<field>.en`: the text may be in either language. */
 const bilingualText = {
@@ -32,16 +33,11 @@ const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' }
 export const SEARCH_TEXT_FIELD = 'search_text';
 
 /**
- * The title's weight: it is written into SEARCH_TEXT_FIELD this many times, so a word of the title
- * counts that many times in BM25 (BM25F's field weights; the embedded engine weights its title column
- * the same way, embedded/text.ts termFrequencies). Not a query-time boost: boosting a title field in a
- * second clause made every word two postings lists again and gave back most of the gain.
- */
-export const TITLE_WEIGHT = 3;
-
-/**
  * What the adapter writes into SEARCH_TEXT_FIELD (searched-text.ts: a source's labels left out);
- * Elasticsearch keeps 100 positions between values, so a phrase never spans two.
+ * Elasticsearch keeps 100 positions between values, so a phrase never spans two. The title comes
+ * TITLE_WEIGHT times (ranking.ts), so a word of it counts that many times in BM25 (BM25F's field
+ * weights). Not a query-time boost: boosting a title field in a second clause made every word two
+ * postings lists again and gave back most of the gain.
  */
 export function searchText(doc: SearchedFields): string[] {
   const title = searchedTitles(doc).flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t));

@@ -6,7 +6,7 @@
 // After a bump, `pdi reindex` rebuilds every source; the serving indices keep answering until then.
 // A change that only touches query-time behaviour (boosts, query builders) needs no bump.
 // 4: the English analysis folds Greek (tonos, dialytika, final sigma) as the Greek analysis does.
-// 5: one searched field (mapping.ts SEARCH_TEXT_FIELD) holds title (written TITLE_WEIGHT times),
+// 5: one searched field (mapping.ts SEARCH_TEXT_FIELD) holds title (written ranking.ts TITLE_WEIGHT times),
 //    content, summary and entity names; those fields are no longer searched themselves.
 // 6: one physical index for all sources (index-names.ts); `_meta` no longer names a source.
 // 7: SEARCH_LATIN_FIELD, the Latin keys of the Greek words of titles and entity names.

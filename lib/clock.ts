@@ -15,6 +15,36 @@ export function isCalendarDay(s: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(ms) && utcDay(new Date(ms)) === s;
 }
 
+const TIME_BOUND_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))?)?$/;
+
+/** A query's `since` or `until`: epoch ms of the instant, or of the day's 00:00:00Z when `day`. */
+export interface TimeBound {
+  ms: number;
+  day: boolean;
+}
+
+/**
+ * `since` and `until` on every route: a date YYYY-MM-DD or an ISO 8601 date-time (UTC when it has no
+ * offset; minutes, seconds and a fraction as ISO allows). Null when it is neither, or names a day or
+ * time that does not exist (30 February, hour 24).
+ */
+export function timeBoundOf(v: string): TimeBound | null {
+  const m = TIME_BOUND_RE.exec(v);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, sec, frac, zone, sign, oh, om] = m;
+  const wall = utcOf(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0));
+  if (wall === null) return null;
+  if (h === undefined) return { ms: wall, day: true };
+  if (zone !== undefined && zone !== 'Z' && (Number(oh) > 23 || Number(om) > 59)) return null;
+  const offset = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om)) * 60_000;
+  return { ms: wall + Math.floor(Number(`0${frac ?? ''}`) * 1000) - offset, day: false };
+}
+
+/** The detail of a 422 for a malformed `since` or `until`. */
+export function timeBoundProblem(name: string): string {
+  return `${name} must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (an offset instead of Z, or none for UTC)`;
+}
+
 /** The next UTC midnight after `d`. */
 export function nextUtcMidnight(d: Date): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1));

@@ -35,7 +35,7 @@ try {
   for (const source of SOURCE_NAMES) {
     for (const batch of rt.documents.batches(source)) {
       for (const r of batch) {
-        const [vector] = await model.embed([documentText(r.doc)], 'passage');
+        const [vector] = await model.embed([documentText(r.doc)]);
         items.push({ contentHash: r.content_hash, vector });
       }
       process.stderr.write(`\r${items.length} documents embedded (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -70,8 +70,8 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     inputSchema: {
       query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
       source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
-      since: z.string().optional().describe('YYYY-MM-DD: only documents published after that day began.'),
-      until: z.string().optional().describe('YYYY-MM-DD: only documents published on that day or before.'),
+      since: z.string().optional().describe('YYYY-MM-DD or an ISO 8601 date-time (UTC without an offset): only documents published after that day began, or after that instant.'),
+      until: z.string().optional().describe('YYYY-MM-DD or an ISO 8601 date-time: only documents published on that day or before, or at that instant or before.'),
       sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
       limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
       offset: z.number().int().min(0).default(0).describe('Results to skip.'),

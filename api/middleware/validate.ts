@@ -1,7 +1,7 @@
 // Parameter and body validation. Each failure is a 422 whose detail names the parameter.
 import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
-import { isCalendarDay } from '../../lib/clock.js';
+import { timeBoundOf, timeBoundProblem } from '../../lib/clock.js';
 import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 
 // Parsed on first use, so routes without parameters pay nothing.
@@ -59,6 +59,18 @@ export function offsetParam(req: Request): number {
   return intParam(req, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
 }
 
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `:id` of the path when it can name a resource (a UUID), else null: nothing to find. */
+export function idParam(req: Request): string | null {
+  const id = String((req.params as Record<string, string>).id ?? '');
+  return UUID.test(id) ? id.toLowerCase() : null;
+}
+
+export function pageParams(req: Request): { limit: number; offset: number } {
+  return { limit: intParam(req, 'limit', 20, 1, 100), offset: offsetParam(req) };
+}
+
 export function stringParam(req: Request, name: string, opts: { required?: boolean; maxLength?: number } = {}): string | undefined {
   const v = single(req, name);
   if (v === undefined || v.trim() === '') {
@@ -73,11 +85,11 @@ export function stringParam(req: Request, name: string, opts: { required?: boole
   return v;
 }
 
-/** A calendar date YYYY-MM-DD that exists. */
-export function dateParam(req: Request, name: string): string | undefined {
+/** `since` or `until`, as given: a date YYYY-MM-DD or an ISO 8601 date-time (lib/clock.ts timeBoundOf). */
+export function timeBoundParam(req: Request, name: 'since' | 'until'): string | undefined {
   const v = single(req, name);
   if (v === undefined) return undefined;
-  if (!isCalendarDay(v)) throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
+  if (timeBoundOf(v) === null) throw new ValidationError(timeBoundProblem(name));
   return v;
 }
 

@@ -2,7 +2,7 @@
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { isCalendarDay } from '../../lib/clock.js';
+import { timeBoundOf, timeBoundProblem } from '../../lib/clock.js';
 import { embedderInfo } from '../../lib/embedding/index.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
@@ -11,10 +11,11 @@ import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { dateParam, intParam, offsetParam, stringParam } from '../middleware/validate.js';
+import { intParam, offsetParam, stringParam, timeBoundParam } from '../middleware/validate.js';
 import { metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
 import { listingOf, searchBody, UPGRADE_HINT, withStringField } from '../presenters/document.js';
 import { queryMatcher, snippetOf } from '../../lib/search/snippet.js';
+import { publishedWindow } from '../../lib/search/published-window.js';
 import { downloadHeaders, downloadType } from '../presenters/download.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
@@ -67,10 +68,11 @@ export function sortOf(v: string): SearchSort {
  * .metadataJson): the snippet is added to them as they are, not parsed and re-serialised.
  */
 export async function searchDocuments(ctx: AppContext, p: SearchParams, read: ReadOptions): Promise<Buffer | Record<string, unknown>> {
-  for (const [name, day] of [['since', p.since], ['until', p.until]] as const) {
-    if (day !== undefined && !isCalendarDay(day)) throw new ValidationError(`${name} must be a date YYYY-MM-DD`);
+  for (const [name, bound] of [['since', p.since], ['until', p.until]] as const) {
+    if (bound !== undefined && timeBoundOf(bound) === null) throw new ValidationError(timeBoundProblem(name));
   }
-  if (p.since !== undefined && p.until !== undefined && p.until < p.since) throw new ValidationError('until must not be before since');
+  const window = publishedWindow(p.since, p.until);
+  if (window?.afterMs != null && window.beforeMs != null && window.beforeMs <= window.afterMs) throw new ValidationError('until must not be before since');
   // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
   const text = greekLetters(p.q);
   const { q, source, limit, offset, since, until, sort } = p;
@@ -92,8 +94,8 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
       source: sourceName === undefined ? undefined : sourceOf(sourceName),
       limit: intParam(req, 'limit', 100, 1, 1000),
       offset: offsetParam(req),
-      since: dateParam(req, 'since'),
-      until: dateParam(req, 'until'),
+      since: timeBoundParam(req, 'since'),
+      until: timeBoundParam(req, 'until'),
       sort: sort === undefined ? undefined : sortOf(sort),
     }, readOptionsFor(res));
     if (Buffer.isBuffer(body)) reply(res, 200, 'application/json', body);
@@ -104,7 +106,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const source = sourceOf(pathParam(req, 'source'));
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
-    const since = dateParam(req, 'since');
+    const since = timeBoundParam(req, 'since');
     const full = tierAllows(principalOf(req).tier, 'pro');
     const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
     const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };

@@ -3,8 +3,8 @@
 // to every channel of its organization's profiles, so one organization holding all 1,000 would
 // multiply each event by 1,000). Deterministic: the same corpus gives the same workload.
 import type { Db } from '../../api/db/database.js';
-import { AlertStore } from '../../api/db/alerts.js';
-import { MonitorStore } from '../../api/db/monitoring.js';
+import { AlertStore } from '../../api/alerts/store.js';
+import { MonitorStore } from '../../api/monitoring/store.js';
 import type { FeedEntry } from '../../index-mappings/document.js';
 
 export const ORGS = 100;
@@ -38,9 +38,11 @@ export function workloadOf(feed: FeedEntry[]): Workload {
 /**
  * Profiles: one corpus keyword and one that appears nowhere each; 30 % restricted to a source, 20 %
  * with a minimum value; email only. Entities: 40 % an AFM of the corpus, 40 % a name of the corpus,
- * 20 % a name that appears nowhere (a name drawn twice is monitored once: 409). Returns the entity count.
+ * 20 % a name that appears nowhere (a name drawn twice is monitored once: 409). `quiet` more profiles
+ * and as many entities match nothing, in organizations of their own (10 of each a organization), so
+ * the matches and rows per document stay those of the others. Returns the entity count.
  */
-export function createWorkload(db: Db, w: Workload, profiles: number, entities: number): number {
+export function createWorkload(db: Db, w: Workload, profiles: number, entities: number, quiet = 0): number {
   const random = rng(7);
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
   const org = (i: number) => `org_bench${i % ORGS}`;
@@ -64,6 +66,16 @@ export function createWorkload(db: Db, w: Workload, profiles: number, entities: 
     } catch {
       // The same entity drawn twice (409): one fewer.
     }
+  }
+  // Distinct first words: the match index files a keyword and a name under their first word.
+  const quietOrg = (i: number) => `org_quiet${Math.floor(i / 10)}`;
+  for (let i = 0; i < quiet; i += 10) db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, '2000-01-01T00:00:00Z')").run(quietOrg(i), `quiet${i / 10}`);
+  for (let i = 0; i < quiet; i++) {
+    alerts.createProfile(quietOrg(i), {
+      name: `q${i}`, channels: ['email'], notify_email: 'q@example.com', webhook_url: null,
+      filters: { keywords: [`ανύπαρκτη${i}`], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
+    }, 'salt', at);
+    monitor.createEntity(quietOrg(i), 'name', `Σιωπηλή${i} Εταιρεία`, null, at);
   }
   return db.prepare('SELECT count(*) FROM monitored_entities').pluck().get() as number;
 }

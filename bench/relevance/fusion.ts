@@ -1,27 +1,30 @@
 // Variants of ask's fusion measured on the relevance set: the two legs (best-match full text, kNN of the
 // embedded question) are retrieved once per query as ask retrieves them, then fused each way, so every
 // variant sees the same hits. nDCG@10 and recall@10 per variant, and how often the full-text leg's first
-// hit is in the fused top ten (`text1@10`: the exact-term case).
-//   node --import tsx bench/relevance/fusion.ts [--engines embedded,elasticsearch]
+// hit is in the fused top ten (`text1@10`: the exact-term case). On the tuning half of the judged set
+// unless told otherwise: the held-out half is for reporting (bench/relevance/run.ts), not for choosing.
+//   node --import tsx bench/relevance/fusion.ts [--engines embedded,elasticsearch] [--split tune|held-out|all]
 // The real model only (scripts/fetch-model.sh), vectors cached as bench/relevance/run.ts caches them.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelDir, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { SearchHit } from '../../lib/search/provider.js';
-import { FUSION_DEPTH, retrieve } from '../../lib/semantic/ask.js';
+import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
+import { retrieve } from '../../lib/semantic/ask.js';
 import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { demoRecords, indexedEngine, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
+import { judgedQueries } from './queries.js';
 
-const { values } = parseArgs({ options: { engines: { type: 'string', default: 'embedded,elasticsearch' } } });
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const { values } = parseArgs({ options: {
+  engines: { type: 'string', default: 'embedded,elasticsearch' },
+  split: { type: 'string', default: 'tune' },
+} });
 const cacheDir = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'relevance');
 const K = 10;
 
-interface Query { id: string; category: string; query: string; relevant: string[] }
-const { queries } = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/relevance/queries.json'), 'utf8')) as { queries: Query[] };
+const queries = judgedQueries().filter((q) => values.split === 'all' || q.split === values.split);
 
 interface Legs { text: SearchHit[]; semantic: SearchHit[]; vector: number[]; shipped: string[] }
 type Variant = (legs: Legs) => string[];
@@ -112,4 +115,4 @@ for (const engineName of values.engines!.split(',')) {
   }
 }
 await model.dispose();
-process.stdout.write(`${out.join('\n')}\n\nloadavg ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.cpus().length} cores\n`);
+process.stdout.write(`${out.join('\n')}\n\n${queries.length} queries (${values.split}), loadavg ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.cpus().length} cores\n`);

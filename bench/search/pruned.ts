@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import type { SearchHit } from '../../lib/search/provider.js';
-import { FUSION_DEPTH } from '../../lib/semantic/ask.js';
+import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
 import { percentile } from '../percentile.js';
 import { SURNAMES } from './generate.js';
 

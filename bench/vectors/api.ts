@@ -3,7 +3,7 @@
 // DIR: a data folder whose index was built with the real model (bench/vectors/add-vectors.ts, then
 // `pdi reindex` with PDI_MODEL_DIR); with ELASTICSEARCH_URL and PDI_INDEX_PREFIX set, that engine. The API
 // runs with the model, so ask embeds each question. wrk, 10 connections, 2 s warm-up, keys rotated:
-//   search    GET /v1/search?q=<question>&limit=10, the 54 judged questions in turn
+//   search    GET /v1/search?q=<question>&limit=10, the judged questions in turn (54 in the recorded runs)
 //   ask       POST /v1/ask {question, limit: 5}, the same questions in turn (target: p50 ≤ 2x, p99 ≤ 2.5x search)
 //   similar   GET /v1/similar/<id>, 200 documents in turn (target: p50 ≤ 1x search)
 //   rare      GET /v1/search?q=<rare term>&limit=100

@@ -5,7 +5,7 @@
 // Builds (once, cached in ~/.cache/pdi/bench-vectors/) an index of `docs` documents split across the
 // sources as bench/search/generate.ts splits them, each with a vector of the real model's distribution
 // (sample.ts) and a text of one word shared by 200 documents, through rebuild() per source (the
-// reindex path). Queries: the 54 judged questions embedded by the model, and `held-out` derived vectors
+// reindex path). Queries: the judged questions embedded by the model, and `held-out` derived vectors
 // not in the index (as similar asks with a stored vector). Exact answers come from a scan of every vector
 // in JS. Measured one call at a time on the calling thread: kNN at k = 10 and 50, kNN filtered to the
 // smallest source, and a rare-term search (a word of 200 documents, limit 100, as issue 32's yardstick);

@@ -50,9 +50,9 @@ export interface TextQuery {
    * `text`: the metadata fields and the texts a snippet is cut from (content, summary).
    */
   view?: 'metadata' | 'text' | 'full';
-  /** YYYY-MM-DD: only documents published after that day at 00:00:00Z (ListQuery's `since`). */
+  /** Only documents published after it: a date (after its 00:00:00Z) or a date-time (published-window.ts). */
   since?: string;
-  /** YYYY-MM-DD: only documents published on that day or before. */
+  /** Only documents published at it or before: a date includes that whole day. */
   until?: string;
   /** `relevance` (default): BM25 order; `date`: published_at desc, then source_id asc, as listings. */
   sort?: SearchSort;
@@ -63,7 +63,7 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface ListQuery {
   source: SourceName;
-  /** YYYY-MM-DD: only documents with published_at later than that day at 00:00:00Z. */
+  /** Only documents published after it, as TextQuery's `since`. */
   since?: string;
   limit: number;
   offset: number;
@@ -150,6 +150,11 @@ export interface ReadOptions {
    * sends many cannot make another's wait behind all of them. Reads without one share one line.
    */
   tenant?: string;
+  /**
+   * Work no client waits on (a report): an engine with reader threads runs it on a thread of its own
+   * at a lower CPU priority, so it never takes a core or a reader from the clients' reads.
+   */
+  background?: boolean;
 }
 
 export interface SearchProvider {

@@ -1,6 +1,7 @@
 // POST /v1/ask: hybrid retrieval, passages, and the answer (grounded by a generator when one is
 // configured, the contract's placeholder otherwise). How it ranks: docs/api.md "How ask ranks".
 import type { Embedder } from '../embedding/embedder.js';
+import { QueryVectors } from '../embedding/query-vectors.js';
 import { EmbeddingServiceError } from '../embedding/service-embedder.js';
 import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
@@ -9,24 +10,7 @@ import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../
 import { keepWithin, scoreFusion } from './fusion.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
-
-/** Hits taken from each retrieval leg before fusion: deep enough that a document ranked well by one leg only still fuses in. */
-export const FUSION_DEPTH = 50;
-
-/**
- * The semantic ranking's weight in the fusion (fusion.ts scoreFusion) when the embedder is a sentence
- * model; the full-text ranking weighs the rest. Chosen on the relevance set (docs/benchmarks.md
- * "Fusion of ask's two rankings"): 0.6-0.8 score alike, lower lets documents that share one common word
- * with the question in. With the lexical fallback embedder both rankings are lexical and weigh the same.
- */
-export const SEMANTIC_WEIGHT = 0.7;
-
-/**
- * The full-text ranking's first hit stays within the first this many sources: for a question naming a
- * rare exact term (an ΑΦΜ, an ΑΔΑ, a name, a CPV code) it is the document holding it, which the model may
- * rank nowhere. Cost on the relevance set: at most 0.007 nDCG@10 (docs/benchmarks.md).
- */
-export const KEEP_TEXT_FIRST_WITHIN = 10;
+import { FALLBACK_SEMANTIC_WEIGHT, FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
 
 /** The longest context_preview, in characters. */
 export const PREVIEW_CHARS = 2000;
@@ -54,14 +38,21 @@ export interface Retrieval {
   hybrid: { doc: StoredDocument; relevance: number }[];
 }
 
-/**
- * Runs both legs (the question embedded, and best-match full text) and fuses them; the full-text leg's
- * first hit is kept within the first `shown` (at most KEEP_TEXT_FIRST_WITHIN).
- */
-export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, opts: ReadOptions = {}, shown = KEEP_TEXT_FIRST_WITHIN): Promise<Retrieval> {
+export interface RetrieveOptions {
+  read?: ReadOptions;
+  /** The full-text leg's first hit is kept within the first this many (at most KEEP_TEXT_FIRST_WITHIN). */
+  shown?: number;
+  /** Where the question's vector is kept for the next time it is asked; none: embedded every time. */
+  vectors?: QueryVectors;
+}
+
+/** Runs both legs (the question embedded, and best-match full text) and fuses them. */
+export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, options: RetrieveOptions = {}): Promise<Retrieval> {
+  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors } = options;
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
-  const [vector] = await embedder.embed([text], 'query').catch((err: unknown) => {
+  const embedded = vectors ? vectors.vector(embedder, text) : embedder.embed([text], 'query').then(([v]) => v);
+  const vector = await embedded.catch((err: unknown) => {
     // Clients learn that it is down, not where it runs; the log has the endpoint and its answer.
     if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
     throw err;
@@ -70,7 +61,7 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     search.knn({ vector, limit: depth }, opts),
     search.moreLikeThis({ text, limit: depth }, opts),
   ]);
-  const semanticWeight = embedder.fallback ? 0.5 : SEMANTIC_WEIGHT;
+  const semanticWeight = embedder.fallback ? FALLBACK_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT;
   const keyOf = (h: SearchHit) => h.doc.source_id;
   const scored = scoreFusion([{ hits: semantic, weight: semanticWeight }, { hits: textHits, weight: 1 - semanticWeight }], keyOf, (h) => h.score);
   const fused = keepWithin(scored, keyOf, textHits[0] && keyOf(textHits[0]), Math.min(shown, KEEP_TEXT_FIRST_WITHIN));
@@ -91,10 +82,12 @@ export interface AskDeps {
 }
 
 export class AskService {
+  private readonly vectors = new QueryVectors();
+
   constructor(private readonly deps: AskDeps) {}
 
   async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
-    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), opts, limit);
+    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), { read: opts, shown: limit, vectors: this.vectors });
     const top = hybrid.slice(0, limit);
     const words = questionWords(question);
     const weights = wordWeights(words, top.map((t) => t.doc));

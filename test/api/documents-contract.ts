@@ -7,6 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { makeDoc } from '../helpers/elasticsearch.js';
 
 const METADATA_KEYS = [...METADATA_FIELDS].sort();
+const SINCE_PROBLEM = 'since must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (an offset instead of Z, or none for UTC)';
 const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'parties', 'procedure_type', 'tenders_received', 'amount', 'cpv', 'region', 'sector'].sort();
 
 function corpus(): IndexedDocument[] {
@@ -156,15 +157,15 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         ['/v1/search?q=a&offset=-1', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
         ['/v1/search?q=a&limit=1&limit=2', 'limit must be given once'],
         [`/v1/search?q=${'a'.repeat(1001)}`, 'q must be at most 1000 characters'],
-        ['/v1/diavgeia/documents?since=2025-13-01', 'since must be a date YYYY-MM-DD'],
-        ['/v1/diavgeia/documents?since=yesterday', 'since must be a date YYYY-MM-DD'],
+        ['/v1/diavgeia/documents?since=2025-13-01', SINCE_PROBLEM],
+        ['/v1/diavgeia/documents?since=yesterday', SINCE_PROBLEM],
         ['/v1/diavgeia/documents?limit=5000', 'limit must be an integer from 1 to 1000'],
         // Given without a value: malformed, not absent.
         ['/v1/search?q=a&limit=', 'limit must be an integer from 1 to 1000'],
         ['/v1/search?q=a&offset', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],
         ['/v1/search?q=a&source=', 'source must not be empty'],
-        ['/v1/diavgeia/documents?since=', 'since must be a date YYYY-MM-DD'],
-        // Digits only, as since takes a date only: no spaces around them, Unicode ones included.
+        ['/v1/diavgeia/documents?since=', SINCE_PROBLEM],
+        // Digits only: no spaces around them, Unicode ones included.
         ['/v1/search?q=a&limit=5%20', 'limit must be an integer from 1 to 1000'],
         ['/v1/search?q=a&limit=%E2%80%835', 'limit must be an integer from 1 to 1000'],
         ['/v1/diavgeia/documents?offset=%C2%A05', `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`],

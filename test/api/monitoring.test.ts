@@ -3,7 +3,7 @@
 // as the watcher writes them (test/integration/alerts-delivery.test.ts raises them from documents).
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { DROP_PENDING_SQL } from '../../api/db/monitoring.js';
+import { DROP_PENDING_SQL } from '../../api/monitoring/store.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 function addEvent(app: TestApp, entityId: string, type: string, detectedAt: string, sourceId = `diavgeia:${randomUUID()}`): string {
@@ -99,9 +99,12 @@ t.test('when events are listed, then entity_id, event_type, since and paging fil
   t.equal((await app.request('/v1/monitor/events?event_type=new_decision', { key })).body.total, 2);
   t.equal((await app.request('/v1/monitor/events?since=2026-01-15T00:00:00Z', { key })).body.total, 2);
   t.equal((await app.request('/v1/monitor/events?since=2026-02-01T02:00:00%2B03:00', { key })).body.total, 2, 'an offset is honoured');
+  t.equal((await app.request('/v1/monitor/events?since=2026-01-15', { key })).body.total, 2, 'a date: after that day began');
   const page = await app.request('/v1/monitor/events?limit=1&offset=2', { key });
   t.match(page.body, { total: 3, limit: 1, offset: 2 });
   t.equal(page.body.items[0].event_type, 'contract_award');
+  const bad = await app.request('/v1/monitor/events?since=2026-02-30', { key });
+  t.match(bad.body.detail, /^since must be a date YYYY-MM-DD or a date-time/);
   for (const q of ['event_type=fire', 'since=yesterday', 'entity_id=42', 'limit=0']) {
     const res = await app.request(`/v1/monitor/events?${q}`, { key });
     t.equal(res.status, 422, q);

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
 import { canonicalOrgName, KeyStore } from '../../api/db/keys.js';
 import { MIGRATIONS } from '../../api/db/migrations.js';
-import { ReportStore } from '../../api/db/reports.js';
+import { ReportStore } from '../../api/reports/store.js';
 import { pdi } from '../helpers/cli.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { ADMIN_TOKEN, DashboardClient } from '../helpers/dashboard.js';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ReportStore } from '../../api/db/reports.js';
+import { ReportStore } from '../../api/reports/store.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { pdi } from '../helpers/cli.js';
 import { SUPPLIER, contractDoc, ingestDocs } from '../helpers/report-docs.js';

@@ -121,11 +121,31 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
       t.same(await hits(`${q}&sort=relevance`), await hits(q));
     });
 
+    t.test('when since or until is a date-time, then the window starts after that instant or ends at it (UTC without an offset)', async (t) => {
+      const q = `q=${encodeURIComponent('σύμβαση')}`;
+      const ids = async (query: string) => (await hits(`${q}&${query}`)).map((r) => r.source_id).sort();
+      t.same(await ids('since=2025-03-01T10:00:00Z'), ['diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'], 'after the instant: ΣΝ1, published at it, is not');
+      t.same(await ids('since=2025-03-01T09:59:59'), ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'], 'no offset: UTC');
+      t.same(await ids('since=2025-03-01T11:59:59.5%2B02:00'), ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'], 'an offset and a fraction honoured');
+      t.same(await ids('until=2025-03-15T23:59:59Z'), ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ4'], 'until the instant, itself included');
+      t.same(await ids('until=2025-03-15T23:59:58Z'), ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ4']);
+      t.same(await ids('since=2025-03-01&until=2025-03-15T12:00Z'), ['diavgeia:ΣΝ1'], 'a date and a date-time together');
+      const listed = await app.request('/v1/diavgeia/documents?since=2025-03-01T10:00:00Z', { key });
+      t.same(listed.body.documents.map((d: Result) => d.source_id).sort(), ['diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'], 'the listings take both forms too');
+      t.same((await app.request('/v1/diavgeia/documents?since=2025-03-01', { key })).body.total, 3);
+      const bad = await app.request('/v1/diavgeia/documents?since=2025-03-01T10', { key });
+      t.same([bad.status, bad.body], [422, { detail: 'since must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (an offset instead of Z, or none for UTC)' }]);
+    });
+
     t.test('when since, until or sort are malformed, then 422 names the parameter', async (t) => {
       const q = `q=${encodeURIComponent('σύμβαση')}`;
       for (const [query, detail] of [
-        [`${q}&since=2025-02-30`, /since must be a date YYYY-MM-DD/],
-        [`${q}&until=yesterday`, /until must be a date YYYY-MM-DD/],
+        [`${q}&since=2025-02-30`, /^since must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ/],
+        [`${q}&until=yesterday`, /^until must be a date YYYY-MM-DD or a date-time/],
+        [`${q}&since=2025-03-01T25:00:00Z`, /^since must be a date YYYY-MM-DD or a date-time/],
+        // An offset's + unencoded reads as a space (%2B is a plus).
+        [`${q}&until=2025-03-01T10:00:00+02:00`, /^until must be a date YYYY-MM-DD or a date-time/],
+        [`${q}&since=2025-03-01T10:00:00Z&until=2025-03-01T09:59:59Z`, /until must not be before since/],
         [`${q}&since=2025-03-02&until=2025-03-01`, /until must not be before since/],
         [`${q}&sort=score`, /sort must be one of relevance, date/],
       ] as const) {

@@ -4,8 +4,8 @@
 import t, { type Test } from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
-import { startAlerts } from '../../api/jobs/alerts.js';
-import { Watcher } from '../../api/jobs/watcher.js';
+import { startAlerts } from '../../api/alerts/service.js';
+import { Watcher } from '../../api/alerts/watcher.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

@@ -4,7 +4,7 @@
 import t from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
-import { startAlerts } from '../../api/jobs/alerts.js';
+import { startAlerts } from '../../api/alerts/service.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp } from '../helpers/app.js';

@@ -54,7 +54,7 @@ t.test('when a sample of demo documents is embedded with the real model, then th
   const records = [...deps.documents.batches('kimdis'), ...deps.documents.batches('data_gov_gr')].flat();
   const sample = records.filter((_, i) => i % Math.ceil(records.length / 16) === 0);
   for (const r of sample) {
-    const [own] = await model.embed([documentText(r.doc)], 'passage');
+    const [own] = await model.embed([documentText(r.doc)]);
     const shipped = byHash.get(r.content_hash)!;
     const cos = own.reduce((s, x, i) => s + x * shipped[i], 0);
     t.ok(cos >= 1 - 1e-3, `${r.doc.source_id}: cosine ${cos.toFixed(5)}`);

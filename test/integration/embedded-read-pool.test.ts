@@ -4,13 +4,15 @@
 // threads (search-embedded.test.ts).
 import { Database } from '../../lib/sqlite.js';
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../lib/errors.js';
 import { DEFAULT_TUNING, EmbeddedProvider } from '../../lib/search/embedded.js';
-import { ReadPool } from '../../lib/search/embedded/read-pool.js';
+import { BACKGROUND_NICE, ReadPool } from '../../lib/search/embedded/read-pool.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { tempDir } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
@@ -84,7 +86,7 @@ t.test('when a reader raises an error, then the caller gets it with its status',
   const { provider } = await pooled(t);
   const bad = provider.list({ source: 'diavgeia', since: '2024-13-45', ...page });
   await t.rejects(bad, BadRequestError);
-  await t.rejects(bad, { statusCode: 400, message: 'since must be a date YYYY-MM-DD, got 2024-13-45' });
+  await t.rejects(bad, { statusCode: 400, message: /^since must be a date YYYY-MM-DD or a date-time .*, got "2024-13-45"$/ });
   await t.rejects(provider.knn({ vector: [1, 0, 0], limit: 1 }), { message: /3 dimensions/ }, 'any other error keeps its message');
   t.equal((await provider.search({ text: 'απόφαση', ...page })).total, 0, 'and the thread keeps serving');
 });
@@ -111,8 +113,8 @@ function stubPool(t: Test, size: number, entry = 'stub-reader.js') {
     Atomics.store(g, 0, 1);
     Atomics.notify(g, 0);
   };
-  const search = (text: string, extra: { gate?: Int32Array; signal?: AbortSignal; tenant?: string } = {}) =>
-    pool.call<Answer>('search', { text, started, gate: extra.gate }, { signal: extra.signal, tenant: extra.tenant });
+  const search = (text: string, extra: { gate?: Int32Array; signal?: AbortSignal; tenant?: string; background?: boolean } = {}) =>
+    pool.call<Answer>('search', { text, started, gate: extra.gate }, { signal: extra.signal, tenant: extra.tenant, background: extra.background });
   /** Resolves once the threads have started `n` calls in all. */
   const startedCalls = async (n: number) => {
     while (Atomics.load(started, 0) < n) await new Promise((r) => setTimeout(r, 5));
@@ -217,6 +219,52 @@ t.test('when one tenant\'s reads would hold every thread, then one thread stays 
   open(first);
   open(second);
   t.same((await Promise.all(heavy)).map((a) => a.text), ['a0', 'a1']);
+});
+
+/** Resolves to null unless `p` settles within 10 s. */
+const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())]);
+
+t.test('when a background read holds its thread, then a client\'s read is served on a thread of its own, and the other way round', async (t) => {
+  const { gate, open, search, startedCalls } = stubPool(t, 1);
+  const held = gate();
+  const report = search('report', { gate: held, tenant: 'report:o', background: true });
+  await startedCalls(1);
+  const client = await within(search('client', { tenant: 'k' }));
+  t.equal(client?.text, 'client', 'a client\'s read is answered while the background read runs');
+  open(held);
+  const backgroundThread = (await report).threadId;
+  t.not(client!.threadId, backgroundThread, 'on a client\'s thread, not the background one');
+
+  const clientHeld = gate();
+  const slow = search('slow', { gate: clientHeld, tenant: 'k' });
+  await startedCalls(3);
+  const second = await within(search('report 2', { tenant: 'report:o', background: true }));
+  t.equal(second?.text, 'report 2', 'a background read is answered while a client\'s read holds its thread');
+  t.equal(second?.threadId, backgroundThread, 'on the background thread');
+  open(clientHeld);
+  t.equal((await slow).text, 'slow');
+});
+
+/** This process's threads by their Linux nice value (field 19 of /proc/self/task/TID/stat). */
+function niceOfThreads(): number[] {
+  return fs.readdirSync('/proc/self/task').map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+t.test('when a background read runs, then its reader thread is niced and the clients\' are not', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+  const own = os.getPriority();
+  if (own >= BACKGROUND_NICE) {
+    t.comment(`skipped: the test process already runs at nice ${own}`);
+    return;
+  }
+  const { provider } = await pooled(t, 1);
+  await provider.upsert([doc('diavgeia:A', 'απόφαση ανάθεσης')]);
+  await provider.search({ text: 'απόφαση', ...page });
+  t.notOk(niceOfThreads().includes(BACKGROUND_NICE), 'no thread at the background nice value after a client\'s read');
+  t.equal((await provider.search({ text: 'απόφαση', ...page }, { background: true })).total, 1);
+  t.ok(niceOfThreads().includes(BACKGROUND_NICE), 'a thread at the background nice value after a background read');
 });
 
 t.test('when an in-thread provider is called with an aborted signal, then it refuses with the reason', async (t) => {

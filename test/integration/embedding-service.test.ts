@@ -144,8 +144,12 @@ for (const engine of ['embedded', 'elasticsearch'] as const) {
     t.equal(ask.status, 200, ask.text);
     t.ok(ask.body.sources.length > 0, 'ask finds documents by the service\'s vectors');
     t.same(peer.requests.slice(asked).map((r) => r.input), [['query: road construction contracts']], 'the question is embedded by the service');
+    const arrived = peer.arrivals;
+    const again = await request(running.url, '/v1/ask', { key, method: 'POST', body: { question: 'road construction contracts', limit: 3 } });
+    t.same(again.body.sources, ask.body.sources);
+    t.equal(peer.arrivals, arrived, 'the same question again reuses its vector: nothing reaches the service');
     peer.failNext(3, 503);
-    const down = await request(running.url, '/v1/ask', { key, method: 'POST', body: { question: 'road construction contracts' } });
+    const down = await request(running.url, '/v1/ask', { key, method: 'POST', body: { question: 'school meals' } });
     t.equal(down.status, 503);
     t.same(down.body, { detail: 'The embedding service is unavailable; try again shortly' });
     await running.stop();

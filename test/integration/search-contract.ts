@@ -284,7 +284,7 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
 
     t.test('when a phrase would run from the end of the title into its start or into the content, then it does not match', async (t) => {
       t.same(ids(await search(p, '"δικτύου Λέρου"')), ['kimdis:K04'], 'the words are there');
-      // Elasticsearch holds the title several times over in one field (mapping.ts TITLE_WEIGHT), then the content.
+      // Elasticsearch holds the title several times over in one field (ranking.ts TITLE_WEIGHT), then the content.
       t.equal((await search(p, '"Λέρου Συντήρηση"')).total, 0, 'title end, title start');
       t.equal((await search(p, '"Λέρου Ασφαλτόστρωση"')).total, 0, 'title end, content start');
     });

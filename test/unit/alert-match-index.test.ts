@@ -1,13 +1,13 @@
-// The watcher's inverted index (api/jobs/match.ts MatchIndex): a document is checked only against the
+// The watcher's inverted index (api/alerts/match.ts MatchIndex): a document is checked only against the
 // profiles and entities its words and identifiers name, with the same folding as a full check, and
 // only active profiles and entities (as the account database lists them) are indexed.
 import t, { type Test } from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
-import { emptyFilters, type Filters } from '../../api/alerts/profile-input.js';
-import { AlertStore } from '../../api/db/alerts.js';
+import { emptyFilters, type Filters } from '../../api/alerts/input.js';
+import { AlertStore } from '../../api/alerts/store.js';
 import { accountsDbPath, openDatabase } from '../../api/db/database.js';
-import { MonitorStore } from '../../api/db/monitoring.js';
-import { DocumentText, MatchIndex, profileMatcher } from '../../api/jobs/match.js';
+import { MonitorStore } from '../../api/monitoring/store.js';
+import { DocumentText, MatchIndex, profileMatcher } from '../../api/alerts/match.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
 import { tempDir } from '../helpers/app.js';
 

@@ -2,12 +2,12 @@
 // text, the retry schedule and the address checks of webhook targets.
 import t from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
-import { composeMail } from '../../api/jobs/email.js';
-import { DocumentText, entityMatches, eventTypeOf, profileMatcher } from '../../api/jobs/match.js';
-import { emptyFilters, type Filters } from '../../api/alerts/profile-input.js';
-import { RETRY, retryDelayMs } from '../../api/jobs/deliveries.js';
-import type { ProfileRecord } from '../../api/db/alerts.js';
-import { matchKeyOf, type EntityRecord } from '../../api/db/monitoring.js';
+import { composeMail } from '../../api/alerts/channels/email.js';
+import { DocumentText, entityMatches, eventTypeOf, profileMatcher } from '../../api/alerts/match.js';
+import { emptyFilters, type Filters } from '../../api/alerts/input.js';
+import { RETRY, retryDelayMs } from '../../api/alerts/deliveries.js';
+import type { ProfileRecord } from '../../api/alerts/store.js';
+import { matchKeyOf, type EntityRecord } from '../../api/monitoring/store.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
 
 const DOC: NormalizedDocument = {

@@ -5,8 +5,8 @@ import t, { type Test } from 'tap';
 import { accountsDbPath, openDatabase, type Db } from '../../api/db/database.js';
 import { JobQueue } from '../../lib/job-queue.js';
 import { createLogger } from '../../lib/logger.js';
-import { ReportStore } from '../../api/db/reports.js';
-import { ReportService } from '../../api/jobs/reports.js';
+import { ReportStore } from '../../api/reports/store.js';
+import { ReportService } from '../../api/reports/service.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 
 function db(t: Test): Db {

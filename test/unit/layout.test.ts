@@ -45,6 +45,57 @@ t.test('when the code is read, then every import keeps to the layout: index-mapp
   t.same(broken, [], 'no import crosses a boundary');
 });
 
+/**
+ * Inside api/ a feature keeps to its folder (routes, store, jobs together). Its routes.ts is composed by
+ * api/app.ts alone (the CLI reads api/reports/request.ts, not a route module); a feature imports another
+ * only as listed; the rest of api/ (db/, middleware/, routes/, presenters/, mcp/, dashboard/) imports no
+ * feature, only the composers do.
+ */
+const FEATURES: Record<string, string[]> = {
+  'api/alerts/': ['api/monitoring/store.'], // the watcher raises the monitored entities' events
+  'api/monitoring/': [],
+  'api/reports/': [],
+};
+const FEATURE_COMPOSERS = ['api/app.ts', 'api/context.ts', 'api/server.ts'];
+
+/** Why `file` may not import `target` under the feature rules, or null when it may. */
+function featureBreak(file: string, target: string): string | null {
+  const feature = Object.keys(FEATURES).find((f) => target.startsWith(f));
+  if (feature === undefined) return null;
+  if (/^api\/[^/]+\/routes\.[jt]s$/.test(target) && file !== 'api/app.ts') return 'a route module is composed by api/app.ts alone';
+  const own = Object.keys(FEATURES).find((f) => file.startsWith(f));
+  if (own === feature) return null;
+  if (own !== undefined) return FEATURES[own]!.some((p) => target.startsWith(p)) ? null : `${own} does not import ${feature}`;
+  if (file.startsWith('api/') && !FEATURE_COMPOSERS.includes(file)) return 'only api/app.ts, context.ts and server.ts compose features';
+  return null;
+}
+
+t.test('when api/ and cli/ are read, then each feature keeps to its folder: its routes composed by api/app.ts alone, another feature imported only as listed, the shared folders of api/ importing none', async (t) => {
+  const broken: string[] = [];
+  let imports = 0;
+  for (const file of [...sourceFiles('api'), ...sourceFiles('cli')]) {
+    for (const { spec, target } of importedPaths(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
+      if (Object.keys(FEATURES).some((f) => target.startsWith(f))) imports++;
+      const why = featureBreak(file, target);
+      if (why) broken.push(`${file} imports ${spec}: ${why}`);
+    }
+  }
+  t.ok(imports > 20, `the imports of features were found (${imports})`);
+  t.same(broken, [], 'no import crosses a feature boundary');
+});
+
+t.test('when a file imports a feature across its boundary, then the rule names it', async (t) => {
+  t.equal(featureBreak('cli/report.ts', 'api/reports/routes.js'), 'a route module is composed by api/app.ts alone');
+  t.equal(featureBreak('api/monitoring/routes.ts', 'api/alerts/routes.js'), 'a route module is composed by api/app.ts alone');
+  t.equal(featureBreak('api/reports/service.ts', 'api/alerts/store.js'), 'api/reports/ does not import api/alerts/');
+  t.equal(featureBreak('api/monitoring/store.ts', 'api/alerts/input.js'), 'api/monitoring/ does not import api/alerts/');
+  t.equal(featureBreak('api/db/keys.ts', 'api/reports/store.js'), 'only api/app.ts, context.ts and server.ts compose features');
+  t.equal(featureBreak('api/alerts/watcher.ts', 'api/monitoring/store.js'), null, 'as listed');
+  t.equal(featureBreak('api/alerts/deliveries.ts', 'api/alerts/channels/index.js'), null, 'its own folder');
+  t.equal(featureBreak('cli/report.ts', 'api/reports/request.js'), null, 'the CLI composes');
+  t.equal(featureBreak('api/app.ts', 'api/alerts/routes.js'), null);
+});
+
 t.test('when a file imports across a boundary, then the reader sees it', async (t) => {
   t.same(importedPaths('lib/search/x.ts', "import { a } from '../../api/app.js';\nconst m = await import('../../ingest/demo.js');\nexport * from './y.js';\nimport './z.js';"), [
     { spec: '../../api/app.js', target: 'api/app.js' },

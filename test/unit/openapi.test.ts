@@ -405,8 +405,11 @@ t.test('when other parameters with contract rules are read, then enums and defau
   t.same(deref(param(op('GET /v1/monitor/events'), 'event_type').schema).enum,
     ['new_decision', 'contract_award', 'regulatory_action', 'permit_change', 'other']);
   t.equal(param(op('GET /v1/monitor/events'), 'entity_id').schema.format, 'uuid');
-  t.equal(param(op('GET /v1/monitor/events'), 'since').schema.format, 'date-time');
-  t.equal(param(op('GET /v1/{source}/documents'), 'since').schema.format, 'date');
+  for (const [operation, name] of [['GET /v1/monitor/events', 'since'], ['GET /v1/{source}/documents', 'since'], ['GET /v1/search', 'since'], ['GET /v1/search', 'until']]) {
+    const pattern = new RegExp(deref(param(op(operation), name).schema).pattern, 'u');
+    t.ok(['2026-03-01', '2026-03-01T00:00:00Z', '2026-03-01T02:00+02:00', '2026-03-01T00:00:00.5'].every((v) => pattern.test(v)), `${operation} ${name}: a date or a date-time`);
+    t.notOk(pattern.test('yesterday'), `${operation} ${name}: nothing else`);
+  }
   t.equal(param(op('GET /v1/alerts/deliveries'), 'profile_id').schema.format, 'uuid');
   t.equal(param(op('GET /v1/search'), 'q').required, true);
   t.ok(deref(param(op('GET /v1/{source}/documents'), 'source', 'path').schema).enum.includes('e_procurement'));

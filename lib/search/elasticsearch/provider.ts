@@ -224,9 +224,6 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
-    if (q.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(q.since)) {
-      throw new BadRequestError(`since must be a date YYYY-MM-DD, got "${q.since}"`);
-    }
     const target = this.target(buildListQuery(q.source, q.since), opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     return this.paged(target, LIST_SORT, q.offset, q.limit);

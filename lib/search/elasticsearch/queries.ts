@@ -15,10 +15,11 @@ import {
 } from '../../../index-mappings/mapping.js';
 import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../../index-mappings/settings.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
+import { KNN_MIN_CANDIDATES } from '../../../index-mappings/ranking.js';
 import { tokens } from '../../greek.js';
 import { exonymOf, latinPhraseKeys } from '../latin-names.js';
 import { readQuery } from '../query-text.js';
-import type { PublishedWindow } from '../published-window.js';
+import { sinceMs, type PublishedWindow } from '../published-window.js';
 import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
 
 /** Hits never carry the vector (provider.ts StoredDocument). */
@@ -275,10 +276,10 @@ function publishedRange(w: PublishedWindow): Query {
   return { range: { published_at: range } };
 }
 
-/** A source's documents, optionally those published after `since` (YYYY-MM-DD) at 00:00:00Z. */
+/** A source's documents, optionally those published after `since` (a date: after its 00:00:00Z). */
 export function buildListQuery(source: SourceName, since?: string): Query {
   const filter: Query[] = [{ term: { source } }];
-  if (since !== undefined) filter.push({ range: { published_at: { gt: `${since}T00:00:00Z` } } });
+  if (since !== undefined) filter.push(publishedRange({ afterMs: sinceMs(since), beforeMs: null }));
   return { bool: { filter } };
 }
 
@@ -292,9 +293,6 @@ export function buildSort(spec: SortSpec, reverse = false): estypes.SortCombinat
   });
 }
 
-/** The fewest candidates the HNSW search gathers per shard, however few neighbours are asked. */
-export const KNN_MIN_CANDIDATES = 500;
-
 export function buildKnn(q: KnnQuery): estypes.KnnSearch {
   const filter: Query[] = q.source ? [{ term: { source: q.source } }] : [];
   // By source_id, not `_id`: ids carry the document's generation (generations.ts).
@@ -304,8 +302,7 @@ export function buildKnn(q: KnnQuery): estypes.KnnSearch {
     query_vector: q.vector,
     // The filter applies during the graph search, so `k` hits come back even with `excludeId`.
     k: q.limit,
-    // At 100 candidates the graph found 86% of the true ten nearest of 100,000 real-model vectors; from
-    // 500, 96% (docs/benchmarks.md "Vector search at 1,000,000"): similar asks ~20 deep, so a floor.
+    // Similar asks ~20 deep, so a floor (ranking.ts KNN_MIN_CANDIDATES).
     num_candidates: Math.min(10_000, Math.max(KNN_MIN_CANDIDATES, q.limit * 10)),
     // The graph holds int8-quantised vectors (Elasticsearch's default for dense_vector), whose scores
     // are coarse: on small or low-dimensional data they even misorder neighbours. Re-scoring the best

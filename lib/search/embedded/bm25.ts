@@ -8,13 +8,9 @@
 // N and the token total from the table's averages record, n the rows containing the term. The same
 // IEEE operations in the same order give the same doubles; the logarithm comes from SQLite's own ln()
 // (the same libm log() FTS5 calls), not Math.log, whose last bit may differ.
+// k1, b and the column weights: index-mappings/ranking.ts.
 import type { Database, Statement } from 'better-sqlite3';
-
-export const K1 = 1.2;
-export const B = 0.75;
-/** Column weights: bm25(fts, TITLE_WEIGHT, BODY_WEIGHT). */
-export const TITLE_WEIGHT = 3.0;
-export const BODY_WEIGHT = 1.0;
+import { BM25_B as B, BM25_K1 as K1 } from '../../../index-mappings/ranking.js';
 
 export interface TableTotals {
   /** Rows in the FTS table (FTS5's xRowCount). */

@@ -7,6 +7,7 @@ import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
+import { VECTOR_CANDIDATES } from '../../../index-mappings/ranking.js';
 import { BUSY_TIMEOUT_MS, Database, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
   BulkResult, EmbeddingIdentity, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, RebuildScope, SearchHit, SearchProvider,
@@ -14,7 +15,7 @@ import type {
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
-import { publishedWindow } from '../published-window.js';
+import { publishedWindow, sinceMs } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
@@ -61,8 +62,7 @@ export const DEFAULT_TUNING: Tuning = {
   // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
   vectorDeltaMax: 10_000,
   vectorExactScope: 20_000,
-  // recall@10 at 1M real-model vectors: 0.883 with 100, 0.936 with 400, 0.961 with 800 (docs/benchmarks.md "Vector search").
-  vectorCandidates: 800,
+  vectorCandidates: VECTOR_CANDIDATES,
 };
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
@@ -405,13 +405,8 @@ export class EmbeddedProvider implements SearchProvider {
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (this.pool) return this.pool.call('list', q, opts);
     const started = performance.now();
-    let sinceBlock: number | null = null;
-    if (q.since !== undefined) {
-      const seconds = /^\d{4}-\d{2}-\d{2}$/.test(q.since) ? isoSeconds(`${q.since}T00:00:00Z`) : null;
-      if (seconds === null) throw new BadRequestError(`since must be a date YYYY-MM-DD, got ${q.since}`);
-      // Later seconds have smaller blocks: published_at > since 00:00:00Z is block < block(since).
-      sinceBlock = blockOfSeconds(seconds);
-    }
+    // Later seconds have smaller blocks: published_at > since (to the second) is block < block(since).
+    const sinceBlock = q.since === undefined ? null : blockOfSeconds(Math.floor(sinceMs(q.since) / 1000));
     const result = this.read(() => {
       const [set] = this.serving(q.source);
       if (!set) return { total: 0, hits: [] };

@@ -18,7 +18,8 @@
 //
 // What this cannot remove: FTS5 still walks every match (the exact total needs that walk anyway) and
 // still scans each phrase's whole posting list for its IDF. docs/search-engines.md "Pruned ranking".
-import { K1, avgdl, bm25Score, idf } from './bm25.js';
+import { BM25_K1 as K1 } from '../../../index-mappings/ranking.js';
+import { avgdl, bm25Score, idf } from './bm25.js';
 import type { RidWindow } from './keys.js';
 import type { Ranked, TableSet } from './table-set.js';
 import type { RankPhrase } from './text.js';

@@ -33,6 +33,8 @@ export interface ReaderOptions {
 
 /** What a reader thread is started with. */
 export interface ReaderData extends ReaderOptions {
+  /** The thread's Linux nice value, which the thread sets on itself (a nice value is per thread). */
+  nice: number;
   /**
    * Shared with the owner: the id of the call posted to the thread and not started yet, 0 when none.
    * Whoever swaps it from that id to 0 first decides the call: the thread to run it, the owner to
@@ -116,12 +118,44 @@ export interface ReadPoolOptions {
 }
 
 /**
- * Reads on reader threads: a call goes to a free thread (or waits its turn on a busy one while it can
+ * Background reads (ReadOptions.background: reports) run on a thread of their own at this nice value,
+ * never on the API's reader threads: at nice 0 three reports' reads took a core from /healthz and
+ * searches on two cores; at nice 10 a Linux thread gets about a tenth of a core it contends for.
+ */
+export const BACKGROUND_NICE = 10;
+
+/** Reads on reader threads, the clients' on their threads and background reads on a thread of its own. */
+export class ReadPool {
+  private readonly interactive: Lane;
+  private readonly background: Lane;
+
+  /** The documents.db whose entities the threads resolve (ReaderOptions.entities). */
+  get entities(): string | null {
+    return this.opts.reader.entities;
+  }
+
+  constructor(private readonly opts: ReadPoolOptions) {
+    this.interactive = new Lane(opts, opts.size, 0);
+    this.background = new Lane(opts, 1, BACKGROUND_NICE);
+  }
+
+  /** Runs `op` on a reader thread of its lane, starting one if every running thread of the lane is busy. */
+  call<T>(op: ReadOp, arg: unknown, opts: ReadOptions = {}): Promise<T> {
+    return (opts.background ? this.background : this.interactive).call<T>(op, arg, opts);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.interactive.close(), this.background.close()]);
+  }
+}
+
+/**
+ * One lane's reads on its threads: a call goes to a free thread (or waits its turn on a busy one while it can
  * still be taken back), a call whose caller went away (its signal aborted) is dropped unless a thread
  * has started it. A started call cannot be stopped (SQLite is inside one synchronous step): its caller
  * is answered at once and the thread finishes it unobserved.
  */
-export class ReadPool {
+class Lane {
   private readonly readers: (Reader | null)[];
   private readonly queue = new FairQueue<Call>();
   private readonly entry: URL;
@@ -135,19 +169,13 @@ export class ReadPool {
    */
   private readonly perTenant: number;
 
-  /** The documents.db whose entities the threads resolve (ReaderOptions.entities). */
-  get entities(): string | null {
-    return this.opts.reader.entities;
-  }
-
-  constructor(private readonly opts: ReadPoolOptions) {
-    this.readers = Array.from({ length: opts.size }, () => null);
-    this.perTenant = Math.max(1, opts.size - 1);
+  constructor(private readonly opts: ReadPoolOptions, size: number, private readonly nice: number) {
+    this.readers = Array.from({ length: size }, () => null);
+    this.perTenant = Math.max(1, size - 1);
     this.entry = opts.entry ?? workerModule('read-worker', import.meta.url);
   }
 
-  /** Runs `op` on a reader thread, starting one if every running thread is busy. */
-  call<T>(op: ReadOp, arg: unknown, { signal, tenant = '' }: ReadOptions = {}): Promise<T> {
+  call<T>(op: ReadOp, arg: unknown, { signal, tenant = '' }: ReadOptions): Promise<T> {
     if (this.closed) return Promise.reject(new EngineUnavailableError('The embedded index is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise<T>((resolve, reject) => {
@@ -260,7 +288,7 @@ export class ReadPool {
     // From the sources the entry registers tsx itself, so a reader starts the same under `node --import
     // tsx`, the `pdi` launcher and tap. The parent's flags are not passed on: they would register tsx
     // twice, and process-level ones (--cpu-prof) are not meant for the readers.
-    const worker = new Worker(this.entry, { workerData: { ...this.opts.reader, claim } satisfies ReaderData, execArgv: [] });
+    const worker = new Worker(this.entry, { workerData: { ...this.opts.reader, nice: this.nice, claim } satisfies ReaderData, execArgv: [] });
     worker.unref();
     const reader: Reader = { worker, posted: [], claim };
     worker.on('message', (reply: ReadReply) => {
@@ -278,7 +306,7 @@ export class ReadPool {
       }
       this.dispatch();
     });
-    worker.on('error', (err) => this.opts.log?.error({ err, slot }, 'embedded reader thread failed'));
+    worker.on('error', (err) => this.opts.log?.error({ err, slot, nice: this.nice }, 'embedded reader thread failed'));
     worker.on('exit', (code) => {
       if (this.readers[slot] === reader) this.readers[slot] = null;
       // The call the thread had not started (at most one: the claim's) goes back to the front of the

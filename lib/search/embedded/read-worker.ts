@@ -1,5 +1,6 @@
 // A reader thread (read-pool.ts): an in-thread EmbeddedProvider on the embedded index and the entity
 // index of documents.db, whichever it was given, answering one read at a time.
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
@@ -11,6 +12,7 @@ import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderData } from './rea
 
 const options = workerData as ReaderData;
 const port = parentPort!;
+if (options.nice !== 0) os.setPriority(options.nice);
 // Log lines go to the owner, whose logger writes them to its own stream (stdout for the API, stderr
 // for the CLI).
 const logger = options.logLevel ? pino({ level: options.logLevel, base: undefined }, { write: (line: string) => port.postMessage({ log: line }) }) : undefined;

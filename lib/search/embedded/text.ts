@@ -164,7 +164,7 @@ function stemmed(tokens: string[]): string[] {
   return out;
 }
 
-/** Weighted term frequency per term, as bm25(fts, TITLE_WEIGHT, BODY_WEIGHT) accumulates it. */
+/** Weighted term frequency per term, as bm25(fts, TITLE_WEIGHT, BODY_WEIGHT) accumulates it (index-mappings/ranking.ts). */
 export function termFrequencies(text: DocText, titleWeight: number, bodyWeight: number): Map<string, number> {
   const f = new Map<string, number>();
   for (const tok of text.title) f.set(tok, (f.get(tok) ?? 0) + titleWeight);

@@ -8,7 +8,8 @@ import { qualityScore } from '../../../ingest/quality.js';
 import { ted } from '../../../ingest/sources/ted/index.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
 import { searchedContent, searchedSummary, searchedTitles } from '../../../index-mappings/searched-text.js';
-import { searchText, TITLE_WEIGHT } from '../../../index-mappings/mapping.js';
+import { searchText } from '../../../index-mappings/mapping.js';
+import { TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 import { docText, TEXT_VERSION } from '../../../lib/search/embedded/text.js';
 import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
 

@@ -46,7 +46,7 @@ t.test('when the text holds no letter or digit, then the body matches nothing', 
 
 t.test('when a source is listed since a day, then its filter and the day\'s end are the query', async (t) => {
   t.same(buildListQuery('ted', '2024-01-31'), {
-    bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-01-31T00:00:00Z' } } }] },
+    bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-01-31T00:00:00.000Z' } } }] },
   });
   t.same(buildListQuery('rae'), { bool: { filter: [{ term: { source: 'rae' } }] } });
 });

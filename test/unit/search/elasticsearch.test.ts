@@ -11,7 +11,8 @@ import {
   queryChunks,
   recordTieFields,
 } from '../../../lib/search/elasticsearch.js';
-import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, searchText, TEXT_QUERY_FIELDS, TITLE_WEIGHT } from '../../../index-mappings/mapping.js';
+import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, searchText, TEXT_QUERY_FIELDS } from '../../../index-mappings/mapping.js';
+import { TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 
 t.test('when a text query is built, then it is simple_query_string limited to phrase, prefix and whitespace, ANDing its terms', async (t) => {
   const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', 'kimdis') as any;
@@ -123,9 +124,12 @@ t.test('when a word is classified, then all fields are kept wherever one analysi
 
 t.test('when a listing has since, then it filters on published_at after that day at 00:00:00Z', async (t) => {
   t.same(buildListQuery('ted', '2024-05-01'), {
-    bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T00:00:00Z' } } }] },
+    bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T00:00:00.000Z' } } }] },
   });
   t.same(buildListQuery('ted'), { bool: { filter: [{ term: { source: 'ted' } }] } });
+  t.same(buildListQuery('ted', '2024-05-01T14:00:00+02:00'), {
+    bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T12:00:00.000Z' } } }] },
+  }, 'a date-time: after that instant');
 });
 
 t.test('when a sort is reversed, then every order and missing placement flips', async (t) => {

@@ -1,9 +1,9 @@
 // Alert profiles and their deliveries in the account database, always scoped to one organization:
 // a row of another organization is never read, so it answers as not found.
 import { randomUUID } from 'node:crypto';
-import type { Channel, Filters, ProfileFields } from '../alerts/profile-input.js';
-import type { Db } from './database.js';
-import { OrgTable, type Conditions, type Page } from './org-table.js';
+import type { Channel, Filters, ProfileFields } from './input.js';
+import type { Db } from '../db/database.js';
+import { OrgTable, type Conditions, type Page } from '../db/org-table.js';
 
 export interface ProfileRecord extends ProfileFields {
   id: string;

@@ -1,8 +1,8 @@
 // Due-diligence reports of organizations (docs/api.md "Due-diligence reports"): the rows the routes read and the report
 // job writes. Every read is scoped to an organization: another organization's report is not found.
 import type { IdentifierType } from '../../lib/identifiers.js';
-import type { Db } from './database.js';
-import { canonicalOrgName } from './keys.js';
+import type { Db } from '../db/database.js';
+import { canonicalOrgName } from '../db/keys.js';
 
 export type ReportStatus = 'pending' | 'completed' | 'failed';
 

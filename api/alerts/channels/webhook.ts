@@ -4,9 +4,9 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
-import { pinnedLookup, type ResolvedAddress } from '../../lib/addresses.js';
-import { signature } from '../alerts/secret.js';
-import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
+import { pinnedLookup, type ResolvedAddress } from '../../../lib/addresses.js';
+import { signature } from '../secret.js';
+import { parseTarget, resolveTarget, TargetError } from '../targets.js';
 
 /** Bytes of a receiver's answer read at most (it is only drained). */
 const MAX_ANSWER = 64 * 1024;

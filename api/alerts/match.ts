@@ -5,8 +5,8 @@
 // a document's words once per document.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { normalizeAda } from '../../lib/identifiers.js';
-import type { ProfileRecord } from '../db/alerts.js';
-import type { EntityRecord, EventType } from '../db/monitoring.js';
+import type { ProfileRecord } from './store.js';
+import type { EntityRecord, EventType } from '../monitoring/store.js';
 import { tokens } from '../../lib/greek.js';
 import { nameKey, nameKeyWords } from '../../lib/names.js';
 import { stem } from '../../lib/stem.js';

@@ -1,15 +1,15 @@
 // Monitoring (Enterprise): monitored entities, their events and acknowledgement. Scoped to the key's
 // organization; another organization's entity or event is a 404.
 import type { Request } from 'restify';
+import { timeBoundOf } from '../../lib/clock.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
-import { EVENT_TYPES, type EntityRecord, type EventType } from '../db/monitoring.js';
+import { EVENT_TYPES, type EntityRecord, type EventType } from './store.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { entityIdentifierOf, refuseControl, stringParam } from '../middleware/validate.js';
-import { idParam, pageParams } from './alerts.js';
-import type { ContractRoutes } from './contract-routes.js';
+import { entityIdentifierOf, idParam, pageParams, refuseControl, stringParam, timeBoundParam } from '../middleware/validate.js';
+import type { ContractRoutes } from '../routes/contract-routes.js';
 
 const MAX_LABEL = 200;
 const MEMBERS = new Set(['entity_identifier', 'identifier_type', 'label']);
@@ -37,14 +37,10 @@ function entityBody(e: EntityRecord): Record<string, unknown> {
   };
 }
 
-/** `since`: an ISO 8601 date-time (with its offset, or UTC when it has none), as UTC. */
+/** `since` as the UTC instant events must be detected after (a date: after its 00:00:00Z). */
 function sinceParam(req: Request): string | undefined {
-  const v = stringParam(req, 'since');
-  if (v === undefined) return undefined;
-  const ok = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(v);
-  const ms = ok ? Date.parse(/T.*(Z|[+-]\d{2}:\d{2})$/.test(v) || !v.includes('T') ? v : `${v}Z`) : NaN;
-  if (Number.isNaN(ms)) throw new ValidationError('since must be an ISO 8601 date-time, e.g. 2026-03-01T00:00:00Z');
-  return new Date(ms).toISOString();
+  const v = timeBoundParam(req, 'since');
+  return v === undefined ? undefined : new Date(timeBoundOf(v)!.ms).toISOString();
 }
 
 export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): void {
@@ -75,7 +71,7 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
     replyJson(res, { status: 'deactivated', id });
   });
 
-  // As the contract has it, a GET that creates a report of the monitored entity (reports/service.ts runs it).
+  // As the contract has it, a GET that creates a report of the monitored entity (api/reports/service.ts runs it).
   routes.add('get', '/v1/monitor/entities/:id/report', async (req, res) => {
     const id = idParam(req);
     const orgId = principalOf(req).orgId;

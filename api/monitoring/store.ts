@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../lib/errors.js';
 import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
 import { nameKey } from '../../lib/names.js';
-import type { Db } from './database.js';
-import { OrgTable, type Conditions, type Page } from './org-table.js';
+import type { Db } from '../db/database.js';
+import { OrgTable, type Conditions, type Page } from '../db/org-table.js';
 
 export const EVENT_TYPES = ['new_decision', 'contract_award', 'regulatory_action', 'permit_change', 'other'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,8 +1,8 @@
 // Alert emails: one message per delivery, in Greek and English, as plain text and HTML, through the
 // SMTP server of SMTP_URL (nodemailer).
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { SourceName } from '../../index-mappings/sources.js';
-import { SOURCES } from '../../lib/sources.js';
+import type { SourceName } from '../../../index-mappings/sources.js';
+import { SOURCES } from '../../../lib/sources.js';
 import { DeliveryError } from './webhook.js';
 
 export const FROM = 'PDI alerts <alerts@pdi.invalid>';

@@ -3,16 +3,16 @@
 // the deliveries of matching profiles, the events of monitored entities, the events' deliveries on
 // their organization's channels (once per distinct channel and address: the deliveries of other profiles
 // naming the same address are recorded `sent_with` the one sent), and the watermark. So a restart neither repeats nor loses a match;
-// sending is the sender's (sender.ts), from the recorded rows.
+// sending is the sender's (deliveries.ts), from the recorded rows.
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import { timeOrderedUuid } from '../../lib/uuid.js';
 import type { Logger } from '../../lib/logger.js';
 import { fullContentOf, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
-import type { Channel } from '../alerts/profile-input.js';
-import { AlertStore, type ProfileRecord } from '../db/alerts.js';
+import type { Channel } from './input.js';
+import { AlertStore, type ProfileRecord } from './store.js';
 import type { Db } from '../db/database.js';
-import { MonitorStore } from '../db/monitoring.js';
+import { MonitorStore } from '../monitoring/store.js';
 import { DocumentText, eventSummary, eventTypeOf, MatchIndex, profileMatcher } from './match.js';
 
 /** Feed entries matched per transaction; the event loop is yielded to requests between batches. */

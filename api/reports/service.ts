@@ -8,8 +8,8 @@ import type { Logger } from '../../lib/logger.js';
 import type { ReadOptions, SearchProvider } from '../../lib/search/provider.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
 import { ReportRenderer, type Rendered } from '../../lib/reports/render.js';
-import type { ReportRow, ReportStore } from '../db/reports.js';
-import { entityDocuments } from './report-documents.js';
+import type { ReportRow, ReportStore } from './store.js';
+import { entityDocuments } from './documents.js';
 
 export const REPORT_JOB = 'report';
 
@@ -80,8 +80,8 @@ export class ReportService {
     const row = this.store.byId(reportId);
     // Already written by an earlier run, or failed: nothing to do (the worker is idempotent).
     if (!row || row.status !== 'pending') return;
-    // Its reads queue as the organization's reports, beside (not behind) its keys' requests.
-    const read = { signal, tenant: `report:${row.org_id}` };
+    // Its reads queue as the organization's reports, in the background (behind no client's request).
+    const read = { signal, tenant: `report:${row.org_id}`, background: true };
     const done = await generateReport(this.entities, this.search, row.entity_identifier, row.identifier_type, this.now(), read);
     if (this.store.complete(reportId, done.json, done.pdf, done.generatedAt)) {
       this.log?.info({ report: reportId, documents: done.covered, pdfBytes: done.pdf.length }, 'report completed');

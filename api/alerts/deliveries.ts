@@ -8,11 +8,11 @@
 // never sent themselves: they take the outcome of the one sent.
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Channel } from '../alerts/profile-input.js';
+import type { Channel } from './input.js';
 import type { Db } from '../db/database.js';
-import { composeMail, type Mailer, type MailDocument } from './email.js';
-import type { WebhookSecrets } from '../alerts/secret.js';
-import { DeliveryError, postWebhook } from './webhook.js';
+import { composeMail, type Mailer, type MailDocument } from './channels/email.js';
+import type { WebhookSecrets } from './secret.js';
+import { DeliveryError, postWebhook } from './channels/webhook.js';
 
 /** Retry schedule: the n-th retry waits BASE_MS * FACTOR^(n-1), capped at MAX_DELAY_MS, times 0.5-1.5. */
 export const RETRY = { baseMs: 2_000, factor: 4, maxDelayMs: 3_600_000, maxAttempts: 8 } as const;

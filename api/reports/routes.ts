@@ -1,38 +1,14 @@
 // Due-diligence reports (Pro): create, list, detail and the PDF. Everything is scoped to
 // the caller's organization; another organization's report is 404, as an unknown one.
 import type { Request } from 'restify';
-import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { IDENTIFIER_TYPES, type IdentifierType } from '../../lib/identifiers.js';
+import { NotFoundError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
-import type { ReportRow } from '../db/reports.js';
+import { reportRequestOf } from './request.js';
+import type { ReportRow } from './store.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { entityIdentifierOf, intParam, offsetParam } from '../middleware/validate.js';
-import type { ContractRoutes } from './contract-routes.js';
-
-export interface ReportRequest {
-  entity_identifier: string;
-  identifier_type: IdentifierType;
-}
-
-const REQUEST_MEMBERS = new Set(['entity_identifier', 'identifier_type']);
-
-/** The body of POST /v1/reports (and of the monitored-entity form), or a 422 naming the field. */
-export function reportRequestOf(body: unknown): ReportRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationError('The request body must be a JSON object with entity_identifier and identifier_type');
-  }
-  const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).find((k) => !REQUEST_MEMBERS.has(k));
-  if (unknown !== undefined) throw new ValidationError(`${unknown} is not a member of a report request (entity_identifier, identifier_type)`);
-  const type = b.identifier_type;
-  if (type === undefined) throw new ValidationError('identifier_type is required');
-  if (typeof type !== 'string' || !(IDENTIFIER_TYPES as readonly string[]).includes(type)) {
-    throw new ValidationError('identifier_type must be one of afm, name, ada');
-  }
-  const value = entityIdentifierOf(b.entity_identifier, type as IdentifierType);
-  return { entity_identifier: value, identifier_type: type as IdentifierType };
-}
+import { intParam, offsetParam } from '../middleware/validate.js';
+import type { ContractRoutes } from '../routes/contract-routes.js';
 
 function summaryOf(r: ReportRow) {
   return { id: r.id, status: r.status, entity_identifier: r.entity_identifier, identifier_type: r.identifier_type, created_at: r.created_at, completed_at: r.completed_at };

@@ -2,27 +2,15 @@
 // GET /v1/alerts/deliveries. Everything is scoped to the key's organization; another's is a 404.
 import type { Request } from 'restify';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import { createInput, updateInput } from '../alerts/profile-input.js';
-import { WebhookSecrets } from '../alerts/secret.js';
-import { parseTarget, resolveTarget, TargetError } from '../alerts/targets.js';
-import type { ProfileRecord } from '../db/alerts.js';
+import { createInput, updateInput } from './input.js';
+import { WebhookSecrets } from './secret.js';
+import { parseTarget, resolveTarget, TargetError } from './targets.js';
+import type { ProfileRecord } from './store.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { intParam, offsetParam, stringParam } from '../middleware/validate.js';
-import type { ContractRoutes } from './contract-routes.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The `:id` of the path when it can name a resource (a UUID), else null: nothing to find. */
-export function idParam(req: Request): string | null {
-  const id = String((req.params as Record<string, string>).id ?? '');
-  return UUID.test(id) ? id.toLowerCase() : null;
-}
-
-export function pageParams(req: Request): { limit: number; offset: number } {
-  return { limit: intParam(req, 'limit', 20, 1, 100), offset: offsetParam(req) };
-}
+import { idParam, pageParams, stringParam, UUID } from '../middleware/validate.js';
+import type { ContractRoutes } from '../routes/contract-routes.js';
 
 /** The alert profile object (docs/openapi.json AlertProfile). */
 export function profileBody(p: ProfileRecord): Record<string, unknown> {

@@ -4,8 +4,8 @@ import type { Config } from '../../lib/config.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../db/database.js';
-import { Mailer } from './email.js';
-import { WebhookSecrets } from '../alerts/secret.js';
+import { Mailer } from './channels/email.js';
+import { WebhookSecrets } from './secret.js';
 import { DeliverySender } from './deliveries.js';
 import { Watcher, type DocumentFeed } from './watcher.js';
 
