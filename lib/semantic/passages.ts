@@ -22,14 +22,10 @@ function stemOf(word: string): string {
   return word.length >= 5 ? word.slice(0, Math.max(4, word.length - 2)) : word;
 }
 
-/** How well `text` answers the words: distinct words found (with their stems), more weight to rarer ones. */
-function scoreOf(text: string, stems: string[], weights: number[]): number {
+/** Which of `stems` the words of `text` hold, one flag per stem. */
+function stemsIn(text: string, stems: string[]): boolean[] {
   const words = tokens(text);
-  let score = 0;
-  stems.forEach((stem, i) => {
-    if (words.some((w) => w.startsWith(stem))) score += weights[i];
-  });
-  return score;
+  return stems.map((stem) => words.some((w) => w.startsWith(stem)));
 }
 
 /** Sentences of `text` (after . ; ! ? · or a line break), long ones cut at PASSAGE_CHARS. */
@@ -42,13 +38,14 @@ function sentencesOf(text: string): string[] {
   return out.filter((s) => /[\p{L}\p{N}]/u.test(s));
 }
 
-/** Windows of consecutive sentences up to PASSAGE_CHARS, one starting at each sentence. */
-function windowsOf(sentences: string[]): { text: string; first: string }[] {
-  const out: { text: string; first: string }[] = [];
+/** Windows of consecutive sentences up to PASSAGE_CHARS, one starting at each sentence: [first, last]. */
+function windowsOf(sentences: string[]): [number, number][] {
+  const out: [number, number][] = [];
   for (let i = 0; i < sentences.length; i++) {
-    let w = sentences[i];
-    for (let j = i + 1; j < sentences.length && w.length + 1 + sentences[j].length <= PASSAGE_CHARS; j++) w += ` ${sentences[j]}`;
-    out.push({ text: w, first: sentences[i] });
+    let length = sentences[i].length;
+    let j = i;
+    while (j + 1 < sentences.length && length + 1 + sentences[j + 1].length <= PASSAGE_CHARS) length += 1 + sentences[++j].length;
+    out.push([i, j]);
   }
   return out;
 }
@@ -67,15 +64,30 @@ export interface PassageSource {
 export function bestPassage(doc: PassageSource, words: string[], weights: number[] = words.map(() => 1)): string {
   const stems = words.map(stemOf);
   const body = doc.content?.trim() ? doc.content : doc.summary ?? '';
+  const sentences = sentencesOf(body.slice(0, MAX_BODY_CHARS));
+  // Each sentence is read once; a window holds a word when one of its sentences does.
+  const found = sentences.map((s) => stemsIn(s, stems));
+  const scoreOf = (first: number, last: number) => {
+    let score = 0;
+    stems.forEach((_, k) => {
+      for (let i = first; i <= last; i++) {
+        if (found[i][k]) {
+          score += weights[k];
+          break;
+        }
+      }
+    });
+    return score;
+  };
   let best = '';
   let bestScore = 0;
   let bestLead = 0;
   // Of windows holding as much, the one that starts with the matching sentence, not with what precedes it.
-  for (const w of windowsOf(sentencesOf(body.slice(0, MAX_BODY_CHARS)))) {
-    const s = scoreOf(w.text, stems, weights);
-    const lead = s > 0 ? scoreOf(w.first, stems, weights) : 0;
+  for (const [first, last] of windowsOf(sentences)) {
+    const s = scoreOf(first, last);
+    const lead = s > 0 ? scoreOf(first, first) : 0;
     if (s > bestScore || (s === bestScore && lead > bestLead)) {
-      best = w.text;
+      best = sentences.slice(first, last + 1).join(' ');
       bestScore = s;
       bestLead = lead;
     }

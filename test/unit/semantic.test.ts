@@ -47,6 +47,15 @@ t.test('when a passage is chosen, then it is the window with the question words,
   t.equal(bestPassage({ ...doc, summary: '' }, questionWords('volcano')), 'Report', 'no summary: the title');
 });
 
+t.test("when the question's words are spread over sentences, then the window holding most of them wins, rarer words weighing more, the earlier of equals", async (t) => {
+  const words = questionWords('σχολικά γεύματα Πάτρας');
+  const near = { title: 'T', summary: 'S.', content: 'Σχολικά γεύματα. Άλλο θέμα εδώ. Προμήθεια γευμάτων. Για σχολεία της Πάτρας.' };
+  t.equal(bestPassage(near, words), near.content, 'one window of four sentences holds every word');
+  const far = { ...near, content: `Σχολικά γεύματα. ${'Άλλο θέμα. '.repeat(60)}Γεύματα για σχολεία της Πάτρας.` };
+  t.match(bestPassage(far, words), /^Σχολικά γεύματα\. Άλλο θέμα\./, 'two words at each end, 600 characters apart: the earlier');
+  t.equal(bestPassage(far, words, [1, 1, 3]), 'Γεύματα για σχολεία της Πάτρας.', 'the heavier word decides');
+});
+
 t.test('when a generator URL is configured, then requests go to its chat-completions path', async (t) => {
   t.equal(completionsUrl('https://openrouter.ai/api/v1'), 'https://openrouter.ai/api/v1/chat/completions');
   t.equal(completionsUrl('http://127.0.0.1:8080/v1/chat/completions/'), 'http://127.0.0.1:8080/v1/chat/completions');
