@@ -6,7 +6,7 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import type { Config } from '../lib/config.js';
-import { createEmbedder, HashingEmbedder, ModelEmbedder, PINNED_MODEL_ID, pinnedModelDir } from '../lib/embedding/index.js';
+import { createEmbedder, fallbackEmbedder, HashingEmbedder, ModelEmbedder, PINNED_MODEL_ID, pinnedModelDir } from '../lib/embedding/index.js';
 import { fetchModel, modelComplete, NO_PYTHON_WARNING, pythonProblem } from '../lib/embedding/model-fetch.js';
 import { SwitchableEmbedder } from '../lib/embedding/switchable-embedder.js';
 import type { Logger } from '../lib/logger.js';
@@ -33,13 +33,19 @@ export function automaticModel(config: Config): config is Config & { cacheDir: s
  * The embedder a process opens the engine with. Automatic: the cached model, unless the index holds the
  * lexical fallback's vectors (a switch not yet made, or cut short), or the model is not fetched yet.
  */
-export async function chooseEmbedder(config: Config, log: Logger): Promise<ChosenEmbedder> {
+export async function chooseEmbedder(config: Config, log: Logger, opts: { warnOnEmbed?: boolean } = {}): Promise<ChosenEmbedder> {
   if (!automaticModel(config)) {
-    return { embedder: new SwitchableEmbedder(await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log })), upgrade: null };
+    return { embedder: new SwitchableEmbedder(await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log, ...opts })), upgrade: null };
   }
   const fallback = new HashingEmbedder();
   const dir = pinnedModelDir(config.cacheDir);
-  if (!modelComplete(dir)) return { embedder: new SwitchableEmbedder(fallback), upgrade: { dir: null } };
+  if (!modelComplete(dir)) {
+    // The server says why itself (it fetches the model, or names what to install); a command says so when it embeds.
+    const unfetched = opts.warnOnEmbed
+      ? fallbackEmbedder(fallback, (id) => log.warn({ embedder: id }, `the embedding model is not fetched yet (npm start fetches it, as scripts/fetch-model.sh does): semantic search runs on the lexical fallback ${id}`), true)
+      : fallback;
+    return { embedder: new SwitchableEmbedder(unfetched), upgrade: { dir: null } };
+  }
   if ((await recordedEmbedding(config, log))?.model === fallback.id) {
     log.info({ embedder: fallback.id, model: PINNED_MODEL_ID }, 'the index holds vectors of the lexical fallback: it serves until they are rebuilt with the embedding model');
     return { embedder: new SwitchableEmbedder(fallback), upgrade: { dir } };

@@ -30,11 +30,10 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
 }
 
 export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
-  const { embedder, upgrade } = await chooseEmbedder(config, log);
+  // Warned of when a command embeds: `pdi status` and `pdi report` never do, a reindex only for texts without a cached vector.
+  const { embedder, upgrade } = await chooseEmbedder(config, log, { warnOnEmbed: true });
   const search = await createSearchProvider(config, embedder, log, opts);
-  if (upgrade?.dir === null) {
-    log.warn({ embedder: embedder.id }, 'the embedding model is not fetched yet (npm start fetches it, as scripts/fetch-model.sh does): semantic search runs on the lexical fallback');
-  } else if (upgrade && opts.rebuilding) {
+  if (upgrade?.dir && opts.rebuilding) {
     // pdi reindex: the engine opened as its index was built, the rebuild made with the cached model.
     embedder.switchTo(await createEmbedder({ modelDir: upgrade.dir, logger: log }));
   }

@@ -1,6 +1,7 @@
 // Picks the embedder: the embeddings service when one is configured (its start fails when it does not
 // answer), else the sentence model when a model folder is configured and loads, otherwise the lexical
-// fallback, with a warning that semantic search runs on it. Never throws for a missing model.
+// fallback, with a warning that semantic search runs on it (at once, or before the first text it embeds
+// for a command that may never embed). Never throws for a missing model.
 import os from 'node:os';
 import path from 'node:path';
 import type { Embedder } from './embedder.js';
@@ -28,10 +29,16 @@ export interface CreateEmbedderOptions extends ModelEmbedderOptions {
   logger?: EmbedderLogger;
   /** Dimension of the fallback (default 384). */
   fallbackDimension?: number;
+  /**
+   * Warn of the fallback before it embeds its first text, not when it is made: a CLI command such as
+   * `pdi status` never embeds, and a warning there only misleads.
+   */
+  warnOnEmbed?: boolean;
 }
 
 export async function createEmbedder(options: CreateEmbedderOptions = {}): Promise<Embedder> {
-  const { modelDir, service, logger, fallbackDimension, ...modelOptions } = options;
+  const { modelDir, service, logger, fallbackDimension, warnOnEmbed, ...modelOptions } = options;
+  const fallbackWarning = (warn: (id: string) => void) => fallbackEmbedder(new HashingEmbedder(fallbackDimension), warn, warnOnEmbed ?? false);
   if (service) {
     const embedder = await ServiceEmbedder.connect(service);
     logger?.info({ embedder: embedder.id, dimension: embedder.dimension, endpoint: embedder.endpoint }, 'embeddings come from the service');
@@ -43,20 +50,37 @@ export async function createEmbedder(options: CreateEmbedderOptions = {}): Promi
       logger?.info({ embedder: model.id, dimension: model.dimension, loadMs: model.loadMs }, 'embedding model loaded');
       return model;
     } catch (err) {
-      const fallback = new HashingEmbedder(fallbackDimension);
-      logger?.warn(
-        { embedder: fallback.id, modelDir, err: (err as Error).message },
-        `embedding model did not load; semantic search runs on the lexical fallback ${fallback.id}`,
-      );
-      return fallback;
+      return fallbackWarning((id) => logger?.warn(
+        { embedder: id, modelDir, err: (err as Error).message },
+        `embedding model did not load; semantic search runs on the lexical fallback ${id}`,
+      ));
     }
   }
-  const fallback = new HashingEmbedder(fallbackDimension);
-  logger?.warn(
-    { embedder: fallback.id },
-    `no embedding model configured (PDI_MODEL_DIR); semantic search runs on the lexical fallback ${fallback.id}`,
-  );
-  return fallback;
+  return fallbackWarning((id) => logger?.warn(
+    { embedder: id },
+    `no embedding model configured (PDI_MODEL_DIR); semantic search runs on the lexical fallback ${id}`,
+  ));
+}
+
+/** The lexical fallback, `warn` said now or, `onEmbed`, once before the first text it embeds. */
+export function fallbackEmbedder(hashing: HashingEmbedder, warn: (id: string) => void, onEmbed: boolean): Embedder {
+  if (!onEmbed) {
+    warn(hashing.id);
+    return hashing;
+  }
+  let warned = false;
+  return {
+    id: hashing.id,
+    dimension: hashing.dimension,
+    fallback: true,
+    embed: async (texts) => {
+      if (!warned && texts.length > 0) {
+        warned = true;
+        warn(hashing.id);
+      }
+      return hashing.embed(texts);
+    },
+  };
 }
 
 /** What /v1/stats, /v1/models and `pdi status` say of the embedder; `service`: vectors come from PDI_EMBED_URL. */

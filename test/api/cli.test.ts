@@ -147,12 +147,17 @@ t.test('when pdi status runs, then it first says which data folder it read', asy
   t.equal(JSON.parse((await pdi(dir, 'status', '--json')).stdout).data_dir, dir);
 });
 
-t.test('when pdi reindex and pdi status warn with LOG_LEVEL unset, then the warning is a sentence, not a JSON line', async (t) => {
+t.test('when a command embeds with no model configured, then it warns once, as a sentence; a command that embeds nothing does not warn', async (t) => {
   const dir = tempDir(t);
-  for (const args of [['reindex', 'ted'], ['status']]) {
+  const warning = /^pdi: warning: no embedding model configured \(PDI_MODEL_DIR\); semantic search runs on the lexical fallback pdi\/hashing-384\b/m;
+  const ingest = await run(dir, ['ingest', 'elstat', '--from', 'data/demo/elstat'], { LOG_LEVEL: '' });
+  t.equal(ingest.code, 0, ingest.stderr);
+  t.match(ingest.stderr, warning, 'ingest embeds');
+  t.equal(ingest.stderr.match(new RegExp(warning.source, 'gm'))?.length, 1, 'once');
+  t.notMatch(ingest.stderr, /^\{/m, 'no JSON line');
+  for (const args of [['status'], ['status', '--json'], ['reindex', 'elstat'], ['reindex', 'ted']]) {
     const res = await run(dir, args, { LOG_LEVEL: '' });
     t.equal(res.code, 0, res.stderr);
-    t.match(res.stderr, /^pdi: warning: no embedding model configured \(PDI_MODEL_DIR\); semantic search runs on the lexical fallback/m, args[0]);
-    t.notMatch(res.stderr, /^\{/m, 'no JSON line');
+    t.notMatch(res.stderr, /embedding model/, `${args.join(' ')}: nothing embedded (reindex reuses the cached vectors)`);
   }
 });

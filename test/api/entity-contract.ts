@@ -97,6 +97,19 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
       t.ok(greek.body.matches.some((m: { source_id: string }) => m.source_id === linked.source_id), 'the contract naming it');
     });
 
+    t.test('when a name or an ΑΔΑ is sent without type, then the 422 says which type to add', async (t) => {
+      for (const [path, detail] of [
+        [`/v1/entity/${encodeURIComponent('ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ')}`, 'identifier must be an AFM of 9 digits when type is afm (the default): for a name add type=name'],
+        [`/v1/entity/${encodeURIComponent('dimos athinaion')}?limit=5`, 'identifier must be an AFM of 9 digits when type is afm (the default): for a name add type=name'],
+        [`/v1/entity/${encodeURIComponent('Ω6Η2ΟΡΡ9-Β9Ω')}`, 'identifier must be an AFM of 9 digits when type is afm (the default): for a decision id (ΑΔΑ) add type=ada'],
+        ['/v1/entity/12345678', 'identifier must be an AFM of 9 digits when type is afm (the default)'],
+        [`/v1/entity/${encodeURIComponent('ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ')}?type=afm`, 'identifier must be an AFM of 9 digits when type is afm'],
+      ] as const) {
+        const res = await get(path);
+        t.same([res.status, res.body], [422, { detail }], path);
+      }
+    });
+
     t.test('when nothing matches, then 200 with total 0 and empty arrays', async (t) => {
       for (const path of ['/v1/entity/123456789', '/v1/entity/999999993', `/v1/entity/${encodeURIComponent('Ζζζ Ξξξ')}?type=name`, `/v1/entity/${encodeURIComponent('ΩΩΩΩ999-ΩΩΩ')}?type=ada`]) {
         const res = await get(path);

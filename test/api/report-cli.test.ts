@@ -14,8 +14,9 @@ t.test('when pdi report create runs for an AFM, then it writes the PDF, and with
   await ingestDocs(app.documents, app.search, [contractDoc('24SYMV000000001', { value: 120_000 }), contractDoc('24SYMV000000002', { value: 40_000, published: '2025-01-10T10:00:00Z' })]);
   const out = path.join(tempDir(t), 'report.pdf');
 
-  const plain = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--out', out]);
+  const plain = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--out', out], { LOG_LEVEL: '' });
   t.equal(plain.code, 0, plain.stderr);
+  t.notMatch(plain.stderr, /embedding model/, 'a report embeds nothing: no warning of the fallback');
   t.match(plain.stdout, `Wrote ${out}: 2 documents, risk score`);
   t.equal(fs.readFileSync(out).subarray(0, 5).toString(), '%PDF-');
   t.equal(new ReportStore(app.db).list('none', 10, 0).total, 0);

@@ -100,6 +100,19 @@ t.test('when no model folder is configured, then createEmbedder returns the fall
   t.match(lines[0].msg, /semantic search runs on the lexical fallback pdi\/hashing-384/);
 });
 
+t.test('when warnOnEmbed is set, then the fallback warns once, before the first text it embeds, not when it is made', async (t) => {
+  const { logger, lines } = captureLogger();
+  const e = await createEmbedder({ modelDir: null, logger, warnOnEmbed: true });
+  t.same([e.fallback, e.id, e.dimension, lines.length], [true, 'pdi/hashing-384', 384, 0], 'made: no warning yet');
+  await e.embed([]);
+  t.equal(lines.length, 0, 'nothing embedded');
+  const [v] = await e.embed(['σύμβαση']);
+  t.same(v, new HashingEmbedder().embedOne('σύμβαση'), 'the fallback\'s vectors');
+  await e.embed(['έργο']);
+  t.equal(lines.length, 1, 'warned once');
+  t.match(lines[0].msg, /no embedding model configured/);
+});
+
 t.test('when the model folder is missing, then createEmbedder falls back with a warning instead of throwing', async (t) => {
   const { logger, lines } = captureLogger();
   const missing = path.join(os.tmpdir(), 'pdi-no-such-model', 'org', 'name');
