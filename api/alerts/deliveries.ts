@@ -1,18 +1,16 @@
 // Sends recorded deliveries: at most `concurrency` at once per channel, so a slow receiver holds a few
 // slots and never the API (every send is asynchronous). Organizations take turns for the free slots,
 // and one holds at most half of a channel's slots, so one tenant's slow receiver cannot stall another's
-// deliveries; each webhook attempt has a whole-request deadline. A delivery is `pending` until sent, or
-// until its last attempt failed (`failed`); each attempt is counted before it starts, so a delivery cut
-// by a crash is sent again after the restart under the same delivery id (receivers deduplicate on it).
+// deliveries. A delivery is `pending` until sent, or until its last attempt failed (`failed`); each
+// attempt is counted before it starts, so a delivery cut by a crash is sent again after the restart
+// under the same delivery id (receivers deduplicate on it). What a send is, is its channel's (channels/).
 // Deliveries recorded `sent_with` another (a monitor event to an address several profiles share) are
 // never sent themselves: they take the outcome of the one sent.
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Channel } from './input.js';
 import type { Db } from '../db/database.js';
-import { composeMail, type Mailer, type MailDocument } from './channels/email.js';
-import type { WebhookSecrets } from './secret.js';
-import { DeliveryError, postWebhook } from './channels/webhook.js';
+import { DeliveryError, type ChannelEnv, type DeliveredDocument } from './channels/channel.js';
+import { channelNamed, CHANNEL_NAMES, CHANNELS, type Channel } from './channels/index.js';
 
 /** Retry schedule: the n-th retry waits BASE_MS * FACTOR^(n-1), capped at MAX_DELAY_MS, times 0.5-1.5. */
 export const RETRY = { baseMs: 2_000, factor: 4, maxDelayMs: 3_600_000, maxAttempts: 8 } as const;
@@ -22,8 +20,6 @@ const POLL_MS = 1_000;
 const STOP_WAIT_MS = 5_000;
 /** The share of a channel's slots one organization may hold (at least one slot). */
 const ORG_SHARE = 0.5;
-/** A webhook attempt's deadline, from resolving its host to its answer's status (docs/webhooks.md). */
-export const WEBHOOK_DEADLINE_MS = 10_000;
 
 export function retryDelayMs(attemptsMade: number, random: () => number = Math.random): number {
   const delay = Math.min(RETRY.maxDelayMs, RETRY.baseMs * RETRY.factor ** (attemptsMade - 1));
@@ -47,36 +43,35 @@ interface DueRow {
 
 export interface SenderOptions {
   db: Db;
-  secrets: WebhookSecrets;
-  mailer: Mailer;
-  allowPrivate: boolean;
+  /** What the channels send with; its clock is the sender's. */
+  env: Omit<ChannelEnv, 'clock'>;
   log: Logger;
   clock?: Clock;
+  /** Sends at once per channel, past each channel's own `concurrency`. */
   concurrency?: Partial<Record<Channel, number>>;
-  /** A webhook attempt's whole-request deadline (default WEBHOOK_DEADLINE_MS). */
-  webhookDeadlineMs?: number;
 }
 
-const CHANNELS = ['webhook', 'email'] as const;
+const perChannel = <T>(value: (channel: (typeof CHANNELS)[number]) => T) =>
+  Object.fromEntries(CHANNELS.map((c) => [c.name, value(c)])) as Record<Channel, T>;
 
 export class DeliverySender {
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly busy: Record<Channel, number> = { email: 0, webhook: 0 };
+  private readonly busy = perChannel(() => 0);
   /** Sends under way per channel and organization. */
   private readonly orgBusy = new Map<string, number>();
   /** The organization last given a slot, per channel: the next turn starts after it. */
-  private readonly lastOrg: Record<Channel, string> = { email: '', webhook: '' };
+  private readonly lastOrg = perChannel(() => '');
   private readonly limit: Record<Channel, number>;
   private readonly clock: Clock;
-  private readonly deadlineMs: number;
+  private readonly env: ChannelEnv;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly st;
 
   constructor(private readonly opts: SenderOptions) {
     this.clock = opts.clock ?? systemClock;
-    this.limit = { email: opts.concurrency?.email ?? 4, webhook: opts.concurrency?.webhook ?? 16 };
-    this.deadlineMs = opts.webhookDeadlineMs ?? WEBHOOK_DEADLINE_MS;
+    this.limit = perChannel((c) => opts.concurrency?.[c.name] ?? c.concurrency);
+    this.env = { ...opts.env, clock: this.clock };
     const db = opts.db;
     this.st = {
       // The organizations with pending deliveries on a channel, one index seek each (a loose index scan:
@@ -125,7 +120,7 @@ export class DeliverySender {
   pump(): void {
     if (this.stopped) return;
     const now = this.clock().toISOString();
-    for (const channel of CHANNELS) {
+    for (const channel of CHANNEL_NAMES) {
       let free = this.limit[channel] - this.busy[channel];
       if (free <= 0) continue;
       const share = Math.max(1, Math.floor(this.limit[channel] * ORG_SHARE));
@@ -179,7 +174,7 @@ export class DeliverySender {
       }
       const event = row.monitor_event_id === '' ? null : this.st.event.get(row.monitor_event_id) as Record<string, unknown> | undefined;
       if (event === undefined || (event && event.acknowledged_at !== null)) throw new DeliveryError('the event was acknowledged before delivery', false);
-      await this.send(row, JSON.parse(row.document) as MailDocument & Record<string, unknown>, event);
+      await this.send(row, JSON.parse(row.document) as DeliveredDocument, event);
     } catch (err) {
       if (this.stopped && !this.opts.db.open) return;
       const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, true);
@@ -205,19 +200,12 @@ export class DeliverySender {
     })();
   }
 
-  private async send(row: DueRow, document: MailDocument & Record<string, unknown>, event: Record<string, unknown> | null): Promise<void> {
-    if (row.channel === 'email') {
-      if (row.notify_email === null) throw new DeliveryError('the profile has no notify_email', false);
-      const mail = composeMail(document, { deliveryId: row.id, profileName: row.profile_name, event: event ? String(event.summary) : null });
-      await this.opts.mailer.send(row.notify_email, mail);
-      return;
-    }
-    if (row.webhook_url === null) throw new DeliveryError('the profile has no webhook_url', false);
-    const payload = event === null
-      ? { type: 'alert.match', delivery_id: row.id, profile_id: row.alert_profile_id, document }
-      : { type: 'monitor.event', delivery_id: row.id, profile_id: row.alert_profile_id, event: { ...event, acknowledged_at: undefined }, document };
-    const secret = this.opts.secrets.secretOf(row.alert_profile_id, row.secret_salt);
-    await postWebhook(row.webhook_url, JSON.stringify(payload), secret, row.id, this.opts.allowPrivate, this.clock(), this.deadlineMs);
+  private async send(row: DueRow, document: DeliveredDocument, event: Record<string, unknown> | null): Promise<void> {
+    const channel = channelNamed(row.channel);
+    const target = row[channel.member];
+    if (target === null) throw new DeliveryError(`the profile has no ${channel.member}`, false);
+    const profile = { id: row.alert_profile_id, name: row.profile_name, secret_salt: row.secret_salt };
+    await channel.send({ id: row.id, profile, target, document, event }, this.env);
   }
 
   /** Takes no new send; waits a little for those under way (the rest are sent again after a restart). */

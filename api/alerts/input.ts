@@ -2,9 +2,10 @@
 // member by member: each refusal is a 422 naming the member.
 import { ValidationError } from '../../lib/errors.js';
 import { resolveSource } from '../../index-mappings/sources.js';
+import { TargetError, type TargetMember, type TargetRules } from './channels/channel.js';
+import { CHANNEL_NAMES, CHANNELS, isChannel, type Channel } from './channels/index.js';
 
-export const CHANNELS = ['email', 'webhook'] as const;
-export type Channel = (typeof CHANNELS)[number];
+export type { Channel };
 
 export interface Filters {
   sectors: string[];
@@ -26,12 +27,9 @@ export interface ProfileFields {
 const MAX_NAME = 200;
 const MAX_ITEMS = 100;
 const MAX_ITEM = 200;
-const MAX_EMAIL = 254;
-const MAX_URL = 2048;
-const EMAIL = /^[^\s@",;<>()[\]\\]+@[^\s@",;<>()[\]\\]+\.[^\s@",;<>()[\]\\]+$/;
 const CONTROL = /\p{Cc}/u;
 const FILTER_ARRAYS = ['sectors', 'regions', 'keywords', 'sources'] as const;
-const CREATE_MEMBERS = new Set(['name', 'filters', 'channels', 'webhook_url', 'notify_email']);
+const CREATE_MEMBERS = new Set(['name', 'filters', 'channels', ...CHANNELS.map((c) => c.member)]);
 const UPDATE_MEMBERS = new Set([...CREATE_MEMBERS, 'is_active']);
 
 export function emptyFilters(): Filters {
@@ -54,11 +52,13 @@ function name(v: unknown): string {
 }
 
 function channels(v: unknown): Channel[] {
-  if (!Array.isArray(v) || v.length === 0) throw new ValidationError('channels is required: a non-empty array of "email" and/or "webhook"');
-  for (const c of v) {
-    if (!CHANNELS.includes(c as Channel)) throw new ValidationError(`channels holds an unknown channel: ${JSON.stringify(c)} (allowed: email, webhook)`);
+  if (!Array.isArray(v) || v.length === 0) {
+    throw new ValidationError(`channels is required: a non-empty array of ${CHANNEL_NAMES.map((c) => JSON.stringify(c)).join(' and/or ')}`);
   }
-  return CHANNELS.filter((c) => v.includes(c));
+  for (const c of v) {
+    if (!isChannel(c)) throw new ValidationError(`channels holds an unknown channel: ${JSON.stringify(c)} (allowed: ${CHANNEL_NAMES.join(', ')})`);
+  }
+  return CHANNEL_NAMES.filter((c) => v.includes(c));
 }
 
 function optionalText(v: unknown, member: string): string | null {
@@ -67,10 +67,21 @@ function optionalText(v: unknown, member: string): string | null {
   return v.trim() === '' ? null : v.trim();
 }
 
-function email(v: string | null): string | null {
-  if (v === null) return null;
-  if (v.length > MAX_EMAIL || !EMAIL.test(v) || CONTROL.test(v)) throw new ValidationError('notify_email must be an email address');
-  return v;
+/** Each channel's address the body gives, as given (trimmed), once its channel accepts its form. */
+function targets(b: Record<string, unknown>, rules: TargetRules): Partial<Record<TargetMember, string | null>> {
+  const out: Partial<Record<TargetMember, string | null>> = {};
+  for (const channel of CHANNELS) {
+    if (b[channel.member] === undefined) continue;
+    const value = optionalText(b[channel.member], channel.member);
+    try {
+      if (value !== null) channel.parseTarget(value, rules);
+    } catch (err) {
+      if (err instanceof TargetError) throw new ValidationError(err.message);
+      throw err;
+    }
+    out[channel.member] = value;
+  }
+  return out;
 }
 
 function filterNumber(v: unknown, member: string): number | null {
@@ -114,35 +125,37 @@ function filters(v: unknown): Filters {
   return out;
 }
 
-/** The profile a full profile must be: each channel has its address. URLs are checked by the caller. */
+/** The profile a full profile must be: each channel has its address. Checks needing the network are the caller's (AlertChannel.admit). */
 function complete(p: ProfileFields): ProfileFields {
-  if (p.channels.includes('email') && p.notify_email === null) throw new ValidationError('notify_email is required with the email channel');
-  if (p.channels.includes('webhook') && p.webhook_url === null) throw new ValidationError('webhook_url is required with the webhook channel');
-  if (p.webhook_url !== null && p.webhook_url.length > MAX_URL) throw new ValidationError(`webhook_url must be at most ${MAX_URL} characters`);
+  for (const channel of CHANNELS) {
+    if (p.channels.includes(channel.name) && p[channel.member] === null) throw new ValidationError(`${channel.member} is required with the ${channel.name} channel`);
+  }
   return p;
 }
 
-export function createInput(body: unknown): ProfileFields {
+export function createInput(body: unknown, rules: TargetRules): ProfileFields {
   const b = bodyObject(body, CREATE_MEMBERS);
   return complete({
     name: name(b.name),
     filters: filters(b.filters),
     channels: channels(b.channels),
-    webhook_url: optionalText(b.webhook_url, 'webhook_url'),
-    notify_email: email(optionalText(b.notify_email, 'notify_email')),
+    webhook_url: null,
+    notify_email: null,
+    ...targets(b, rules),
   });
 }
 
 /** A PUT body over the stored profile: given members replace theirs (filters as a whole). */
-export function updateInput(body: unknown, current: ProfileFields): ProfileFields & { is_active?: boolean } {
+export function updateInput(body: unknown, current: ProfileFields, rules: TargetRules): ProfileFields & { is_active?: boolean } {
   const b = bodyObject(body, UPDATE_MEMBERS);
   if (b.is_active !== undefined && typeof b.is_active !== 'boolean') throw new ValidationError('is_active must be a boolean');
   const merged = complete({
     name: b.name === undefined ? current.name : name(b.name),
     filters: b.filters === undefined ? current.filters : filters(b.filters),
     channels: b.channels === undefined ? current.channels : channels(b.channels),
-    webhook_url: b.webhook_url === undefined ? current.webhook_url : optionalText(b.webhook_url, 'webhook_url'),
-    notify_email: b.notify_email === undefined ? current.notify_email : email(optionalText(b.notify_email, 'notify_email')),
+    webhook_url: current.webhook_url,
+    notify_email: current.notify_email,
+    ...targets(b, rules),
   });
   return b.is_active === undefined ? merged : { ...merged, is_active: b.is_active as boolean };
 }

@@ -2,9 +2,10 @@
 // GET /v1/alerts/deliveries. Everything is scoped to the key's organization; another's is a 404.
 import type { Request } from 'restify';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import { createInput, updateInput } from './input.js';
+import { TargetError, type TargetRules } from './channels/channel.js';
+import { CHANNELS } from './channels/index.js';
+import { createInput, updateInput, type ProfileFields } from './input.js';
 import { WebhookSecrets } from './secret.js';
-import { parseTarget, resolveTarget, TargetError } from './targets.js';
 import type { ProfileRecord } from './store.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
@@ -20,18 +21,22 @@ export function profileBody(p: ProfileRecord): Record<string, unknown> {
   };
 }
 
-async function checkTarget(url: string | null, allowPrivate: boolean): Promise<void> {
-  if (url === null) return;
-  try {
-    await resolveTarget(parseTarget(url, allowPrivate), allowPrivate);
-  } catch (err) {
-    if (err instanceof TargetError) throw new ValidationError(err.message);
-    throw err;
+/** The channels' checks that need the network, on each address new to the profile (all at creation). */
+async function admitTargets(fields: ProfileFields, before: ProfileFields | null, rules: TargetRules): Promise<void> {
+  for (const channel of CHANNELS) {
+    const value = fields[channel.member];
+    if (value === null || !channel.admit || (before !== null && value === before[channel.member])) continue;
+    try {
+      await channel.admit(value, rules);
+    } catch (err) {
+      if (err instanceof TargetError) throw new ValidationError(err.message);
+      throw err;
+    }
   }
 }
 
 export function registerAlerts(routes: ContractRoutes, ctx: AppContext): void {
-  const allowPrivate = ctx.config.webhookAllowPrivate;
+  const rules: TargetRules = { allowPrivate: ctx.config.webhookAllowPrivate };
   const maxProfiles = ctx.config.maxAlertProfiles;
   // Every active profile records deliveries for what it matches: their number is what one tenant's
   // ingest-time cost and delivery rows grow with.
@@ -43,8 +48,8 @@ export function registerAlerts(routes: ContractRoutes, ctx: AppContext): void {
   const notFound = (req: Request) => new NotFoundError(`Alert profile not found: ${String((req.params as Record<string, string>).id)}`);
 
   routes.add('post', '/v1/alerts/profiles', async (req, res) => {
-    const fields = createInput(req.body);
-    await checkTarget(fields.webhook_url, allowPrivate);
+    const fields = createInput(req.body, rules);
+    await admitTargets(fields, null, rules);
     // After the await, right before the insert: two creations at once cannot both take the last place.
     checkRoom(principalOf(req).orgId);
     const profile = ctx.alerts.createProfile(principalOf(req).orgId, fields, WebhookSecrets.newSalt(), ctx.clock());
@@ -63,8 +68,8 @@ export function registerAlerts(routes: ContractRoutes, ctx: AppContext): void {
     const orgId = principalOf(req).orgId;
     const current = id === null ? null : ctx.alerts.profile(orgId, id);
     if (id === null || current === null) throw notFound(req);
-    const fields = updateInput(req.body, current);
-    if (fields.webhook_url !== current.webhook_url) await checkTarget(fields.webhook_url, allowPrivate);
+    const fields = updateInput(req.body, current, rules);
+    await admitTargets(fields, current, rules);
     if (fields.is_active === true && !current.is_active) checkRoom(orgId);
     const updated = ctx.alerts.updateProfile(orgId, id, fields);
     if (updated === null) throw notFound(req);

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../db/database.js';
 import { Mailer } from './channels/email.js';
+import type { Channel } from './channels/index.js';
 import { WebhookSecrets } from './secret.js';
 import { DeliverySender } from './deliveries.js';
 import { Watcher, type DocumentFeed } from './watcher.js';
@@ -21,14 +22,15 @@ export interface AlertService {
 }
 
 /** `documents` is the document store's feed (server.ts opens it; api/ does not import ingest/). */
-export function startAlerts(config: Config, db: Db, documents: DocumentFeed, logger: Logger, opts: { clock?: Clock; concurrency?: { email?: number; webhook?: number } } = {}): AlertService {
+export function startAlerts(config: Config, db: Db, documents: DocumentFeed, logger: Logger, opts: { clock?: Clock; concurrency?: Partial<Record<Channel, number>> } = {}): AlertService {
   const log = logger.child({ component: 'alerts' });
   const mailer = new Mailer(config.smtpUrl);
+  const rules = { allowPrivate: config.webhookAllowPrivate };
   const sender = new DeliverySender({
-    db, mailer, log, clock: opts.clock, concurrency: opts.concurrency, webhookDeadlineMs: config.webhookTimeoutMs,
-    secrets: WebhookSecrets.inDataDir(config.dataDir), allowPrivate: config.webhookAllowPrivate,
+    db, log, clock: opts.clock, concurrency: opts.concurrency,
+    env: { rules, mailer, secrets: WebhookSecrets.inDataDir(config.dataDir), webhookDeadlineMs: config.webhookTimeoutMs },
   });
-  const watcher = new Watcher({ db, documents, log, clock: opts.clock, onRecorded: () => sender.pump() });
+  const watcher = new Watcher({ db, documents, log, rules, clock: opts.clock, onRecorded: () => sender.pump() });
   let pass: Promise<void> | null = null;
   let again = false;
   let stopped = false;

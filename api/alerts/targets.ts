@@ -3,13 +3,7 @@
 // Pro key make the server call its own network. The check runs at creation and again at each send, on
 // the very address then connected to (no DNS rebinding).
 import { AddressRefused, resolveAllowed, type ResolvedAddress } from '../../lib/addresses.js';
-
-export class TargetError extends Error {
-  /** Whether the same target may be accepted later (a name that does not resolve now). */
-  constructor(message: string, readonly retryable = false) {
-    super(message);
-  }
-}
+import { TargetError } from './channels/channel.js';
 
 /** The parsed target, or TargetError saying why it is refused (without resolving its host). */
 export function parseTarget(value: string, allowPrivate: boolean): URL {

@@ -9,7 +9,8 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import { timeOrderedUuid } from '../../lib/uuid.js';
 import type { Logger } from '../../lib/logger.js';
 import { fullContentOf, metadataOf, type FeedEntry, type NormalizedDocument } from '../../index-mappings/document.js';
-import type { Channel } from './input.js';
+import type { TargetRules } from './channels/channel.js';
+import { channelNamed, type Channel } from './channels/index.js';
 import { AlertStore, type ProfileRecord } from './store.js';
 import type { Db } from '../db/database.js';
 import { MonitorStore } from '../monitoring/store.js';
@@ -18,6 +19,7 @@ import { DocumentText, eventSummary, eventTypeOf, MatchIndex, profileMatcher } f
 /** Feed entries matched per transaction; the event loop is yielded to requests between batches. */
 const BATCH = 500;
 const WATERMARK = 'documents';
+const NO_PRIVATE: TargetRules = { allowPrivate: false };
 
 /** The document as deliveries carry it: the full-content record of a Pro listing. */
 export function deliveredDocument(doc: NormalizedDocument): Record<string, unknown> {
@@ -34,21 +36,21 @@ export interface WatcherOptions {
   db: Db;
   documents: DocumentFeed;
   log: Logger;
+  /** The server's rules for addresses, under which two addresses are told apart (default: none private). */
+  rules?: TargetRules;
   clock?: Clock;
   /** Called after a batch recorded deliveries (the sender starts on them). */
   onRecorded?: () => void;
 }
 
-/**
- * Who a channel of a profile reaches: an event goes once to each. Addresses compare case-insensitively
- * (mail domains are, and no mailbox is told apart by case); URLs as the URL parser writes them.
- */
-function recipientOf(profile: ProfileRecord, channel: Channel): string {
-  if (channel === 'email') return `email ${(profile.notify_email ?? '').toLowerCase()}`;
+/** Who a channel of a profile reaches: an event goes once to each (addresses in their channel's canonical form). */
+function recipientOf(profile: ProfileRecord, name: Channel, rules: TargetRules): string {
+  const channel = channelNamed(name);
+  const address = profile[channel.member] ?? '';
   try {
-    return `webhook ${new URL(profile.webhook_url ?? '').href}`;
+    return `${name} ${channel.parseTarget(address, rules)}`;
   } catch {
-    return `webhook ${profile.webhook_url}`;
+    return `${name} ${address}`;
   }
 }
 
@@ -136,7 +138,7 @@ export class Watcher {
       stored = true;
       for (const channel of profile.channels) {
         const id = timeOrderedUuid();
-        const recipient = recipientOf(profile, channel);
+        const recipient = recipientOf(profile, channel, this.opts.rules ?? NO_PRIVATE);
         const sentWith = recipients?.get(recipient) ?? null;
         if (sentWith === null) recipients?.set(recipient, id);
         count += this.st.delivery.run(id, profile.org_id, profile.id, sourceId, channel, eventId, now, now, sentWith).changes;

@@ -3,8 +3,11 @@
 // engine and embedder, over the judged queries of test/fixtures/relevance/queries.json: for its tuning
 // half, its held-out half and the whole set, overall and per kind; and, for the English questions about
 // Greek documents (kind cross-language), the recall@10 of the Greek relevant documents alone. The AND
-// search of GET /v1/search is measured beside them for reference.
-//   node --import tsx bench/relevance/run.ts [--engines embedded,elasticsearch] [--embedders hashing,model] [--per-query]
+// search of GET /v1/search is measured beside them for reference. --cpv-labels: a what-if, each KIMDIS
+// and Diavgeia document given a content line of the English labels of its CPV codes, learned from the
+// corpus's TED notices (cpv-labels.ts), its vector unchanged; not what ask ships.
+//   node --import tsx bench/relevance/run.ts [--engines embedded,elasticsearch] [--embedders hashing,model]
+//     [--per-query] [--cpv-labels]
 // Elasticsearch runs when ELASTICSEARCH_URL is set; the model when PDI_MODEL_DIR (or the folder
 // scripts/fetch-model.sh fills) holds one. Vectors are cached in ~/.cache/pdi/relevance.
 import fs from 'node:fs';
@@ -12,11 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelDir, HashingEmbedder, ModelEmbedder } from '../../lib/embedding/index.js';
+import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
 import { retrieve } from '../../lib/semantic/ask.js';
 import { demoRecords, indexedEngine, withVectors } from './corpus.js';
+import { englishLabels, learnCpvLabels } from './cpv-labels.js';
 import { ndcgAt, recallAt } from './metrics.js';
 import { isGreekDocument, type JudgedQuery, judgedQueries } from './queries.js';
 
@@ -24,6 +29,7 @@ const { values } = parseArgs({ options: {
   engines: { type: 'string', default: 'embedded,elasticsearch' },
   embedders: { type: 'string', default: 'hashing,model' },
   'per-query': { type: 'boolean', default: false },
+  'cpv-labels': { type: 'boolean', default: false },
 } });
 const cacheDir = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'relevance');
 const K = 10;
@@ -58,6 +64,20 @@ function summary(scored: Scored[]) {
   return Object.fromEntries(MODES.map((m) => [m, { ndcg10: mean(scored.map((s) => s.ndcg[m])), recall10: mean(scored.map((s) => s.recall[m])) }]));
 }
 
+/** The --cpv-labels what-if: the English labels as a content line of the Greek procurement documents. */
+function withCpvLabels(docs: IndexedDocument[]): IndexedDocument[] {
+  const table = learnCpvLabels(docs);
+  let labelled = 0;
+  const out = docs.map((doc) => {
+    const labels = doc.source === 'kimdis' || doc.source === 'diavgeia' ? englishLabels(doc, table) : [];
+    if (labels.length === 0) return doc;
+    labelled += 1;
+    return { ...doc, content: `${doc.content}\nCPV (English): ${labels.join('; ')}` };
+  });
+  process.stderr.write(`cpv labels: ${table.size} codes learned, ${labelled} documents labelled\n`);
+  return out;
+}
+
 const records = await demoRecords();
 const rows: Record<string, any>[] = [];
 for (const embedderName of values.embedders!.split(',')) {
@@ -66,7 +86,8 @@ for (const embedderName of values.embedders!.split(',')) {
     process.stderr.write(`skipped ${embedderName}: no model folder (scripts/fetch-model.sh)\n`);
     continue;
   }
-  const docs = await withVectors(records, embedder, cacheDir);
+  const vectored = await withVectors(records, embedder, cacheDir);
+  const docs = values['cpv-labels'] ? withCpvLabels(vectored) : vectored;
   for (const engineName of values.engines!.split(',')) {
     const indexed = await indexedEngine(engineName, embedder, docs);
     if (!indexed) {

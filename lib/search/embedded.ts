@@ -1,4 +1,4 @@
-// The embedded search engine (SQLite FTS5 + sqlite-vec), the default SearchProvider when
+// The embedded search engine (SQLite FTS5, a usearch graph for vectors), the default SearchProvider when
 // ELASTICSEARCH_URL is unset. Implementation in ./embedded/; design in docs/search-engines.md.
 export { EmbeddedProvider, EmbeddedIndexDamagedError, EmbeddedIndexMismatchError, DEFAULT_TUNING } from './embedded/provider.js';
 export type { EmbeddedOptions, Tuning } from './embedded/provider.js';

@@ -1,9 +1,9 @@
-// Alert emails: one message per delivery, in Greek and English, as plain text and HTML, through the
-// SMTP server of SMTP_URL (nodemailer).
+// The e-mail channel: one message per delivery, in Greek and English, as plain text and HTML, through
+// the SMTP server of SMTP_URL (nodemailer), to the profile's notify_email.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { SOURCES } from '../../../lib/sources.js';
-import { DeliveryError } from './webhook.js';
+import { DeliveryError, TargetError, type AlertChannel } from './channel.js';
 
 export const FROM = 'PDI alerts <alerts@pdi.invalid>';
 
@@ -92,3 +92,22 @@ export class Mailer {
     this.transport?.close();
   }
 }
+
+const MAX_EMAIL = 254;
+const EMAIL = /^[^\s@",;<>()[\]\\]+@[^\s@",;<>()[\]\\]+\.[^\s@",;<>()[\]\\]+$/;
+const CONTROL = /\p{Cc}/u;
+
+export const emailChannel = {
+  name: 'email',
+  member: 'notify_email',
+  concurrency: 4,
+  // Compared case-insensitively: mail domains are, and no mailbox is told apart by case.
+  parseTarget(value: string): string {
+    if (value.length > MAX_EMAIL || !EMAIL.test(value) || CONTROL.test(value)) throw new TargetError('notify_email must be an email address');
+    return value.toLowerCase();
+  },
+  async send(delivery, env) {
+    const mail = composeMail(delivery.document, { deliveryId: delivery.id, profileName: delivery.profile.name, event: delivery.event ? String(delivery.event.summary) : null });
+    await env.mailer.send(delivery.target, mail);
+  },
+} as const satisfies AlertChannel;

@@ -1,21 +1,17 @@
-// One webhook POST: the target is resolved and checked again now, and the connection goes to exactly
-// the address checked (a host that re-resolves to a private address in between cannot be reached).
-// Redirects are not followed. Which failures are worth a retry is said by DeliveryError.retryable.
+// The webhook channel: a signed POST to the profile's webhook_url. At each send the target is resolved
+// and checked again, and the connection goes to exactly the address checked (a host that re-resolves to
+// a private address in between cannot be reached). Redirects are not followed.
 import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import { pinnedLookup, type ResolvedAddress } from '../../../lib/addresses.js';
 import { signature } from '../secret.js';
-import { parseTarget, resolveTarget, TargetError } from '../targets.js';
+import { parseTarget, resolveTarget } from '../targets.js';
+import { DeliveryError, TargetError, type AlertChannel } from './channel.js';
 
 /** Bytes of a receiver's answer read at most (it is only drained). */
 const MAX_ANSWER = 64 * 1024;
-
-export class DeliveryError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
-    super(message);
-  }
-}
+const MAX_URL = 2048;
 
 /**
  * POSTs the payload. `deadlineMs` bounds the whole attempt (resolving, connecting, sending, the answer):
@@ -74,3 +70,25 @@ export async function postWebhook(target: string, body: string, secret: string, 
   const retryable = status === 408 || status === 429 || status >= 500;
   throw new DeliveryError(`the receiver answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`, retryable);
 }
+
+export const webhookChannel = {
+  name: 'webhook',
+  member: 'webhook_url',
+  concurrency: 16,
+  // As the URL parser writes it.
+  parseTarget(value: string, rules): string {
+    if (value.length > MAX_URL) throw new TargetError(`webhook_url must be at most ${MAX_URL} characters`);
+    return parseTarget(value, rules.allowPrivate).href;
+  },
+  async admit(value, rules) {
+    await resolveTarget(parseTarget(value, rules.allowPrivate), rules.allowPrivate);
+  },
+  async send(delivery, env) {
+    const { id, profile, document, event } = delivery;
+    const payload = event === null
+      ? { type: 'alert.match', delivery_id: id, profile_id: profile.id, document }
+      : { type: 'monitor.event', delivery_id: id, profile_id: profile.id, event: { ...event, acknowledged_at: undefined }, document };
+    const secret = env.secrets.secretOf(profile.id, profile.secret_salt);
+    await postWebhook(delivery.target, JSON.stringify(payload), secret, id, env.rules.allowPrivate, env.clock(), env.webhookDeadlineMs);
+  },
+} as const satisfies AlertChannel;

@@ -5,6 +5,7 @@
 // (`--from`) or a run while the endpoint fails uses the last copy.
 import { operatorMessage } from '../../../lib/errors.js';
 import type { PrepareContext } from '../types.js';
+import { parseJsonObject } from '../values.js';
 
 export interface Organization {
   label: string;
@@ -22,8 +23,8 @@ const MAX_AGE_MS = 7 * 86_400_000;
 
 /** `{"organizations":[{uid, label, vatNumber, …}]}` → uid → organisation; throws on another shape. */
 export function parseOrganizations(body: string): Organizations {
-  const doc = JSON.parse(body) as { organizations?: unknown };
-  if (!doc || !Array.isArray(doc.organizations)) throw new Error('diavgeia: organizations body has no "organizations" array');
+  const doc = parseJsonObject<{ organizations?: unknown }>('diavgeia', body, 'an organizations body, a JSON object');
+  if (!Array.isArray(doc.organizations)) throw new Error('diavgeia: organizations body has no "organizations" array');
   const out = new Map<string, Organization>();
   for (const o of doc.organizations as Record<string, unknown>[]) {
     if (!o || typeof o !== 'object' || (typeof o.uid !== 'string' && typeof o.uid !== 'number') || typeof o.label !== 'string') continue;

@@ -3,6 +3,7 @@
 // dataset was last `updated`: a release whose stamp equals the one in the checkpoint is not yielded again
 // (--since forces every indicator through). Eurostat updates datasets twice a day at most.
 import type { Checkpoint, FetchContext, FetchedPage } from '../types.js';
+import { parseJsonObject } from '../values.js';
 import { toIsoUtc, withDataset } from './parse.js';
 import { DEFAULT_INDICATORS, type ElstatCheckpoint, type ElstatOptions, type Indicator } from './types.js';
 
@@ -36,7 +37,7 @@ function readCheckpoint(cp: Checkpoint | null): Record<string, string> {
 /** The `updated` stamp of a JSON-stat 2.0 body, or null (unreadable bodies are left for parse() to reject). */
 function updatedOf(body: string): string | null {
   try {
-    return toIsoUtc((JSON.parse(body) as { updated?: unknown }).updated);
+    return toIsoUtc(parseJsonObject<{ updated?: unknown }>('elstat', body, 'a JSON-stat dataset').updated);
   } catch {
     return null;
   }

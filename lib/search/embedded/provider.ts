@@ -1,4 +1,4 @@
-// The embedded search engine: SQLite FTS5 + sqlite-vec behind the SearchProvider port, the default when
+// The embedded search engine: SQLite FTS5 and a usearch graph behind the SearchProvider port, the default when
 // no Elasticsearch is configured. How it stores, ranks and swaps: docs/search-engines.md.
 import fs from 'node:fs';
 import type { Statement } from 'better-sqlite3';

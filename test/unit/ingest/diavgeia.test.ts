@@ -267,6 +267,8 @@ t.test('when the organisation directory is parsed, then each uid gives its label
   t.equal(organizations.size, 21);
   t.strictSame(organizations.get('10'), { label: 'ΥΠΟΥΡΓΕΙΟ ΕΞΩΤΕΡΙΚΩΝ', vatNumber: '090372363' });
   t.throws(() => parseOrganizations(fixture('organization_single.json')), /no "organizations" array/);
+  t.throws(() => parseOrganizations('[]'), { message: 'diavgeia: expected an organizations body, a JSON object' });
+  t.throws(() => parseOrganizations('{"organizations":'), /^diavgeia: body is not valid JSON/, 'a body that is no JSON names its source');
 });
 
 t.test('when a decision carries no org of its own, then the directory names its publisher by organizationId', async (t) => {
