@@ -85,7 +85,7 @@ try {
   const found = await entityDocuments(entities, search, SUPPLIER.afm, 'afm', {}, (docs) => gathered.push(...docs));
   const phases = { documents_ms: ms(tp), build_ms: 0, pdf_ms: 0, cpu_ms: 0 };
   const tb = performance.now();
-  const built = buildReport({ entity: found.entity, documents: gathered, total: found.total, truncated: false, now: new Date() });
+  const built = buildReport({ entity: found.entity, documents: gathered, totals: found.totals, truncated: false, now: new Date() });
   phases.build_ms = ms(tb);
   const tr = performance.now();
   renderPdf(built);
@@ -94,7 +94,7 @@ try {
   phases.cpu_ms = Math.round((cpu.user + cpu.system) / 1000);
 
   // About 20 pages: the contracts table holds ~17 rows a page.
-  const twenty = buildReport({ entity: { identifier: SUPPLIER.afm, type: 'afm' }, documents: docs.slice(0, 440), total: 440, truncated: false, now: new Date() });
+  const twenty = buildReport({ entity: { identifier: SUPPLIER.afm, type: 'afm' }, documents: docs.slice(0, 440), totals: { ...found.totals, total: 440 }, truncated: false, now: new Date() });
   const t1 = performance.now();
   const cpu1 = process.cpuUsage();
   const pdf = renderPdf(twenty);

@@ -15,7 +15,8 @@ export interface ValuedDocument {
   adas: readonly string[];
 }
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
+/** A counted amount in whole cents: sums are kept in cents, so adding and taking away stays exact. */
+export const toCents = (amount: number) => Math.round(amount * 100);
 
 /**
  * What each award or contract counts for, by id: its amount when it is the largest of the documents
@@ -46,9 +47,9 @@ export function countedContractValues(docs: readonly ValuedDocument[]): Map<stri
   return new Map(counted.map((d, i) => [d.id, chosen.has(i) ? d.amount! : 0]));
 }
 
-/** The sum of countedContractValues, rounded to cents. */
+/** The sum of countedContractValues, each amount in cents. */
 export function contractValue(docs: readonly ValuedDocument[]): number {
-  let sum = 0;
-  for (const v of countedContractValues(docs).values()) sum += v;
-  return round2(sum);
+  let cents = 0;
+  for (const v of countedContractValues(docs).values()) cents += toCents(v);
+  return cents / 100;
 }

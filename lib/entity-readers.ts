@@ -1,23 +1,18 @@
-// Entity resolution off the event loop. better-sqlite3 is synchronous: on the main thread an entity of
-// many documents (a municipality: its documents, parties and ΑΔΑs aggregated) held every other request
-// of the API behind it. Entities are resolved on the reader threads that serve the embedded engine's
+// Entity resolution off the event loop. better-sqlite3 is synchronous: a lookup is small, but a report's
+// page of 5,000 matches (their records read and parsed) on the main thread would hold every other
+// request of the API behind it. Entities are resolved on the reader threads that serve the embedded engine's
 // searches (read-pool.ts): one pool, one queue fair between keys, the same abort and deadline as a
 // search. With Elasticsearch (no reader threads of the engine) the pool is one of entities only.
 import type { Logger } from './logger.js';
 import type { Sqlite } from './sqlite.js';
-import { EntityIndex, type EntityAggregate, type EntityQuery } from './entities.js';
+import { EntityIndex, type EntityAggregate, type EntityPage, type EntityQuery } from './entities.js';
 import { EmbeddedProvider } from './search/embedded.js';
 import { ReadPool } from './search/embedded/read-pool.js';
 import type { ReadOptions, SearchProvider } from './search/provider.js';
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
-
 /** Resolves entities; ReadOptions as a search takes them (the caller's signal, the key's turn). */
 export interface EntityReads {
-  resolve(query: EntityQuery, page?: Page, opts?: ReadOptions): Promise<EntityAggregate>;
+  resolve(query: EntityQuery, page?: EntityPage, opts?: ReadOptions): Promise<EntityAggregate>;
 }
 
 export interface EntityReadersOptions {
@@ -54,7 +49,7 @@ export class EntityReaders implements EntityReads {
     }
   }
 
-  resolve(query: EntityQuery, page: Page = { limit: 20, offset: 0 }, opts: ReadOptions = {}): Promise<EntityAggregate> {
+  resolve(query: EntityQuery, page: EntityPage = { limit: 20, offset: 0 }, opts: ReadOptions = {}): Promise<EntityAggregate> {
     if (this.inThread) return Promise.resolve().then(() => this.inThread!.resolve(query, page));
     return this.pool!.call<EntityAggregate>('entity', { query, page }, opts);
   }

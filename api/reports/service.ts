@@ -29,7 +29,7 @@ export async function generateReport(entities: EntityReads, search: SearchProvid
   read.signal?.addEventListener('abort', stop, { once: true });
   try {
     const found = await entityDocuments(entities, search, identifier, type, read, (docs) => renderer.add(docs));
-    return await renderer.finish({ entity: found.entity, total: found.total, truncated: found.truncated, now: now.toISOString() });
+    return await renderer.finish({ entity: found.entity, totals: found.totals, truncated: found.truncated, now: now.toISOString() });
   } finally {
     read.signal?.removeEventListener('abort', stop);
     await renderer.abort();

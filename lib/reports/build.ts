@@ -1,7 +1,7 @@
 // report_json (decisions.md "Reports"): the entity, its procurement, decisions, regulatory records,
 // risk indicators and score, and a summary written from those figures. The PDF renders this object.
-import { countedContractValues } from '../contract-value.js';
-import { isValidAfm, normalizeAda } from '../identifiers.js';
+import type { EntityTotals } from '../entities.js';
+import { isValidAfm } from '../identifiers.js';
 import type { StoredDocument } from '../search/provider.js';
 import type { IdentifierType } from '../identifiers.js';
 import { factsOf, isEntity, partyKey, type DocumentFacts, type Entity, type Party } from './facts.js';
@@ -56,8 +56,10 @@ export interface Report {
 
 export interface BuildInput {
   entity: Entity;
+  /** The documents read, at most MAX_REPORT_DOCUMENTS: what the tables list and the indicators weigh. */
   documents: StoredDocument[];
-  total: number;
+  /** The entity's aggregates (lib/entities.ts): the counts, dates and value, as GET /v1/entity states them. */
+  totals: EntityTotals;
   truncated: boolean;
   now: Date;
 }
@@ -110,28 +112,8 @@ export function buildReport(input: BuildInput): Report {
   const names = [...new Set(entity.names?.length ? entity.names : own)].slice(0, 20);
 
   const contracts = facts.filter((f) => f.kind === 'contract');
-  // What each contract adds to the totals: the entity's definition (lib/contract-value.ts), so a
-  // procurement recorded by two documents counts once, as GET /v1/entity counts it.
-  const counted = countedContractValues(input.documents.map((d) => ({
-    id: d.source_id,
-    category: d.doc_category,
-    amount: d.amount?.value ?? null,
-    currency: d.amount?.currency ?? null,
-    adas: (d.entities?.ada ?? []).map(normalizeAda).filter((a): a is string => a !== null),
-  })));
-  const countOf = (f: DocumentFacts) => counted.get(f.id) ?? 0;
-  const years = new Map<number, { contracts: number; value: number }>();
-  for (const f of contracts) {
-    const y = years.get(f.year) ?? { contracts: 0, value: 0 };
-    y.contracts += 1;
-    y.value = round2(y.value + countOf(f));
-    years.set(f.year, y);
-  }
-  const bySource = new Map<string, number>();
-  for (const f of facts) bySource.set(f.source, (bySource.get(f.source) ?? 0) + 1);
-
+  const { totals } = input;
   const indicators = assessIndicators(facts, entity, lang);
-  const dates = facts.map((f) => f.published_at).sort();
   const report: Report = {
     entity: {
       identifier,
@@ -142,23 +124,25 @@ export function buildReport(input: BuildInput): Report {
       language: lang,
     },
     generated_at: input.now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    documents: { total: input.total, covered: facts.length, truncated: input.truncated, first_seen: dates[0] ?? null, last_seen: dates.at(-1) ?? null },
+    documents: { total: totals.total, covered: facts.length, truncated: input.truncated, first_seen: totals.first_seen, last_seen: totals.last_seen },
     sections: {
       executive_summary: '',
       procurement: {
         contracts: contracts.slice(0, MAX_ROWS).map(contractRow),
         // Payments and amendments: what value_overrun weighs against the awards.
         payments: facts.filter((f) => f.kind === 'payment' || f.kind === 'modification').slice(0, MAX_ROWS).map(contractRow),
-        contract_count: contracts.length,
-        total_value: round2(contracts.reduce((s, f) => s + countOf(f), 0)),
-        totals_by_year: [...years].sort((a, b) => a[0] - b[0]).map(([year, y]) => ({ year, ...y })),
+        // Counted over every match by the entity's one definition (lib/contract-value.ts), so they
+        // agree with GET /v1/entity however many documents the report read.
+        contract_count: totals.years.reduce((n, y) => n + y.contracts, 0),
+        total_value: totals.total_contract_value,
+        totals_by_year: totals.years,
         main_buyers: topParties(contracts, (f) => f.buyers, self),
         main_suppliers: topParties(contracts, (f) => f.suppliers, self),
       },
       decisions: facts.filter((f) => f.kind === 'decision').slice(0, MAX_ROWS).map(rowOf),
       regulatory: facts.filter((f) => f.kind === 'regulatory').slice(0, MAX_ROWS).map(rowOf),
       risk_indicators: indicators,
-      sources: [...bySource].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source, documents]) => ({ source, documents })),
+      sources: Object.entries(totals.sources).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source, documents]) => ({ source, documents })),
     },
     risk_score: riskScore(indicators),
   };

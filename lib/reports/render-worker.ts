@@ -21,8 +21,8 @@ port.on('message', (message: RenderMessage) => {
   let reply: RenderReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const { entity, total, truncated, now } = message.finish;
-    const report = buildReport({ entity, documents, total, truncated, now: new Date(now) });
+    const { entity, totals, truncated, now } = message.finish;
+    const report = buildReport({ entity, documents, totals, truncated, now: new Date(now) });
     const pdf = renderPdf(report);
     // An ArrayBuffer of its own, moved to the owner rather than copied.
     const bytes = pdf.buffer.slice(pdf.byteOffset, pdf.byteOffset + pdf.length) as ArrayBuffer;

@@ -5,13 +5,14 @@
 import { Worker } from 'node:worker_threads';
 import { workerModule } from '../paths.js';
 import type { StoredDocument } from '../search/provider.js';
+import type { EntityTotals } from '../entities.js';
 import type { Entity } from './facts.js';
 
 /** What the report needs beside its documents. */
 export interface RenderFinish {
   entity: Entity;
-  /** Matching documents found (more than those sent when capped). */
-  total: number;
+  /** The entity's aggregates (over every match, more than those sent when capped). */
+  totals: EntityTotals;
   truncated: boolean;
   /** ISO time the report is as of. */
   now: string;

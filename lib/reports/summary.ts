@@ -26,7 +26,7 @@ export function executiveSummary(r: Report): string {
     if (r.documents.covered === 0) {
       out.push(`Δεν βρέθηκαν έγγραφα για την οντότητα ${who}${afm} στις πηγές δεδομένων.`);
     } else {
-      out.push(`Η οντότητα ${who}${afm} εμφανίζεται σε ${count(r.documents.covered, 'έγγραφο', 'έγγραφα')} από ${count(r.sections.sources.length, 'πηγή', 'πηγές')}, από ${r.documents.first_seen!.slice(0, 10)} έως ${r.documents.last_seen!.slice(0, 10)}.`);
+      out.push(`Η οντότητα ${who}${afm} εμφανίζεται σε ${count(r.documents.total, 'έγγραφο', 'έγγραφα')} από ${count(r.sections.sources.length, 'πηγή', 'πηγές')}, από ${r.documents.first_seen!.slice(0, 10)} έως ${r.documents.last_seen!.slice(0, 10)}.`);
       out.push(p.contract_count > 0
         ? `${p.contract_count === 1 ? 'Καταγράφεται 1 ανάθεση ή σύμβαση' : `Καταγράφονται ${p.contract_count} αναθέσεις και συμβάσεις`} συνολικής αξίας ${formatEur(p.total_value, lang)}${busiest ? `, με τη μεγαλύτερη αξία το ${busiest.year} (${formatEur(busiest.value, lang)})` : ''}.`
         : 'Δεν καταγράφονται αναθέσεις ή συμβάσεις.');
@@ -42,7 +42,7 @@ export function executiveSummary(r: Report): string {
     if (r.documents.covered === 0) {
       out.push(`No documents were found for ${who}${afm} in the data sources.`);
     } else {
-      out.push(`${who}${afm} appears in ${count(r.documents.covered, 'document', 'documents')} from ${count(r.sections.sources.length, 'source', 'sources')}, from ${r.documents.first_seen!.slice(0, 10)} to ${r.documents.last_seen!.slice(0, 10)}.`);
+      out.push(`${who}${afm} appears in ${count(r.documents.total, 'document', 'documents')} from ${count(r.sections.sources.length, 'source', 'sources')}, from ${r.documents.first_seen!.slice(0, 10)} to ${r.documents.last_seen!.slice(0, 10)}.`);
       out.push(p.contract_count > 0
         ? `${p.contract_count === 1 ? '1 award or contract is recorded' : `${p.contract_count} awards and contracts are recorded`}, worth ${formatEur(p.total_value, lang)} in total${busiest ? `, the most in ${busiest.year} (${formatEur(busiest.value, lang)})` : ''}.`
         : 'No awards or contracts are recorded.');

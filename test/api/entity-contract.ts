@@ -68,6 +68,30 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
       t.same({ ...page.body, matches: [], limit: 0, offset: 0 }, { ...whole.body, matches: [], limit: 0, offset: 0 }, 'aggregates do not depend on the page');
     });
 
+    t.test('when an entity\'s report is generated, then its counts, dates and contract value are those GET /v1/entity states', async (t) => {
+      // The AFM of most contract value, and the name of the body most documents name.
+      const valued = docs.filter((d) => ['award', 'contract'].includes(d.doc_category) && d.amount?.currency === 'EUR');
+      const sums = new Map<string, number>();
+      for (const d of valued) for (const a of d.entities.afm) sums.set(a, (sums.get(a) ?? 0) + d.amount!.value);
+      const richest = [...sums].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+      for (const [identifier, type] of [[richest, 'afm'], [afm, 'afm'], ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'name']]) {
+        const entity = (await get(`/v1/entity/${encodeURIComponent(identifier!)}?type=${type}`)).body;
+        const created = await app.request('/v1/reports', { key: ent, method: 'POST', body: { entity_identifier: identifier, identifier_type: type } });
+        t.equal(created.status, 201);
+        await app.app.jobs.idle();
+        const done = await get(`/v1/reports/${created.body.id}`);
+        t.equal(done.body.status, 'completed', identifier);
+        const report = JSON.parse(done.body.report_json);
+        t.ok(entity.total > 0 && entity.total_contract_value > 0, `${identifier}: ${entity.total} documents, €${entity.total_contract_value}`);
+        t.equal(report.documents.total, entity.total, `${identifier}: documents`);
+        t.same(Object.fromEntries(report.sections.sources.map((s: { source: string; documents: number }) => [s.source, s.documents])), entity.sources, `${identifier}: per source`);
+        t.same([report.documents.first_seen, report.documents.last_seen], [entity.first_seen, entity.last_seen], `${identifier}: first and last seen`);
+        t.equal(report.sections.procurement.total_value, entity.total_contract_value, `${identifier}: contract value`);
+        const byYear = report.sections.procurement.totals_by_year.reduce((cents: number, y: { value: number }) => cents + Math.round(y.value * 100), 0);
+        t.equal(byYear / 100, entity.total_contract_value, `${identifier}: the years add up to it`);
+      }
+    });
+
     t.test('when a name is written in Greek, capitals or Greeklish, then the same documents are found in three sources', async (t) => {
       const results = [];
       for (const name of ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'Δήμος Αθηναίων', 'dimos athinaion', 'DHMOS A8HNAIWN']) {

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
 import type { KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
-import { EntityIndex, type EntityQuery } from '../../entities.js';
+import { EntityIndex, type EntityPage, type EntityQuery } from '../../entities.js';
 import { openSqlite } from '../../sqlite.js';
 import { EmbeddedProvider } from './provider.js';
 import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderData } from './read-pool.js';
@@ -36,7 +36,7 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   knn: (q: KnnQuery) => index().knn(q),
   moreLikeThis: (q: MoreLikeThisQuery) => index().moreLikeThis(q),
   stats: () => index().stats(),
-  entity: async ({ query, page }: { query: EntityQuery; page: { limit: number; offset: number } }) => {
+  entity: async ({ query, page }: { query: EntityQuery; page: EntityPage }) => {
     if (!entities) throw new Error('This reader thread opens no entity index');
     return entities.resolve(query, page);
   },

@@ -107,7 +107,7 @@ t.test('when a store was built with another name-key folding, then opening it re
   const first = new DocumentStore(file);
   first.save([{ doc: randomDoc(mulberry32(1), 'X1', 'kimdis'), content_hash: 'h', original: null, indexed_at: '2026-01-01T00:00:00Z' }]);
   // What an older folding left: a stale key for the document, and the build it recorded.
-  first.db.prepare("INSERT INTO entity_keys (kind, key, source_id) VALUES ('name', 'stale key', 'kimdis:X1')").run();
+  first.db.prepare("INSERT INTO entity_keys (kind, key, source_id, relevance, published_at) VALUES ('name', 'stale key', 'kimdis:X1', 1, '2026-01-01T00:00:00Z')").run();
   first.db.prepare("UPDATE entity_meta SET value = '2/names-0' WHERE name = 'version'").run();
   first.close();
   const reopened = new DocumentStore(file);
