@@ -10,10 +10,10 @@ import { IngestState } from '../ingest/state/store.js';
 import { DocumentStore } from '../ingest/state/documents.js';
 import { EntityReaders } from '../lib/entity-readers.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
-import { createEmbedder } from '../lib/embedding/index.js';
 import { createSearchProvider } from '../lib/search/index.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
+import { automaticModel, chooseEmbedder, startModelSwitch } from '../ingest/model-switch.js';
 import { startAlerts, type AlertService } from './alerts/service.js';
 import { createApp, type App } from './app.js';
 import { accountsDbPath, openDatabase } from './db/database.js';
@@ -55,7 +55,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
 async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls: TlsCredentials | null): Promise<RunningServer> {
   const db = openDatabase(accountsDbPath(config.dataDir));
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
-  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger });
+  const { embedder, upgrade } = await chooseEmbedder(config, logger);
   const search = await createSearchProvider(config, embedder, logger, { entities: DocumentStore.pathIn(config.dataDir) });
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.
@@ -112,6 +112,10 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
   app.jobs.start();
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
+  // The model fetched at the first start, switched to once the index holds its vectors.
+  const switching = upgrade && automaticModel(config)
+    ? startModelSwitch({ config, embedder, pipeline, exclusive: (fn) => jobs.exclusive(fn), log: logger }, upgrade)
+    : null;
   const alerts = startAlerts(config, db, documents, logger);
 
   let stopping: Promise<void> | null = null;
@@ -124,6 +128,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
       clearTimeout(force);
       // A report still running after the wait stays pending and runs again at the next start.
       await app.jobs.stop();
+      await switching?.stop();
       await jobs.stop();
       await alerts.stop();
       await pipeline.close();

@@ -8,6 +8,8 @@ import type { Logger } from '../lib/logger.js';
 import { projectPath } from '../lib/paths.js';
 import { ingestSource, type PipelineDeps, type Progress, type RunSummary } from './pipeline.js';
 import { SOURCE_MODULES } from './sources/index.js';
+import { seedDemoVectors } from './demo-vectors.js';
+import { embeddingCacheKey } from './stages/embed.js';
 
 export const DEMO_DIR = projectPath('data', 'demo');
 
@@ -26,6 +28,8 @@ export interface DemoLoad {
 export async function loadDemo(deps: PipelineDeps, opts: { onProgress?: (p: Progress) => void; signal?: AbortSignal; dir?: string; sources?: SourceName[] } = {}): Promise<DemoLoad> {
   const load: DemoLoad = { runs: [], notLoaded: [] };
   const dir = opts.dir ?? DEMO_DIR;
+  // With the pinned model, its shipped vectors spare the load the embedding of every document.
+  seedDemoVectors(deps.documents, embeddingCacheKey(deps.embedder));
   for (const source of opts.sources ?? demoSources(dir)) {
     if (opts.signal?.aborted) break;
     try {

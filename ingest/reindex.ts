@@ -63,7 +63,7 @@ export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: Rei
       }
     }
     try {
-      const result = await deps.search.rebuild(scope, batches());
+      const result = await deps.search.rebuild(scope, batches(), { model: embedder.id, dimension: embedder.dimension });
       if (runId !== null) deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null, deps.log);
       return { ...result, embedded };
     } catch (err) {

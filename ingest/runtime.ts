@@ -4,6 +4,7 @@ import { SqliteBlobStore } from '../lib/blob-store.js';
 import type { Config } from '../lib/config.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import { createEmbedder } from '../lib/embedding/index.js';
+import { chooseEmbedder } from './model-switch.js';
 import type { Logger } from '../lib/logger.js';
 import { createSearchProvider, type CreateOptions } from '../lib/search/index.js';
 import type { SearchProvider } from '../lib/search/provider.js';
@@ -30,8 +31,12 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
 
 export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
   // Warned of when a command embeds: `pdi status` and `pdi report` never do, a reindex only for texts without a cached vector.
-  const embedder = await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log, warnOnEmbed: true });
+  const { embedder, upgrade } = await chooseEmbedder(config, log, { warnOnEmbed: true });
   const search = await createSearchProvider(config, embedder, log, opts);
+  if (upgrade?.dir && opts.rebuilding) {
+    // pdi reindex: the engine opened as its index was built, the rebuild made with the cached model.
+    embedder.switchTo(await createEmbedder({ modelDir: upgrade.dir, logger: log }));
+  }
   const state = new IngestState(IngestState.pathIn(config.dataDir));
   const runtime = pipelineOn(config, search, embedder, state, log);
   return {

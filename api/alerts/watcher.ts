@@ -54,11 +54,21 @@ function recipientOf(profile: ProfileRecord, name: Channel, rules: TargetRules):
   }
 }
 
+/** The active profiles and entities as the watcher matches by them, and the generation they are of. */
+interface Matching {
+  generation: number;
+  index: MatchIndex;
+  /** Each organization's active profiles: the channels its events go out on. */
+  byOrg: Map<string, ProfileRecord[]>;
+}
+
 export class Watcher {
   private readonly alerts: AlertStore;
   private readonly monitor: MonitorStore;
   private readonly clock: Clock;
   private readonly st;
+  /** Kept while no profile or entity changes: at 10,000 of each, building it cost more than matching a batch. */
+  private matching: Matching | null = null;
 
   constructor(private readonly opts: WatcherOptions) {
     this.alerts = new AlertStore(opts.db);
@@ -81,6 +91,7 @@ export class Watcher {
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       alerted: db.prepare('UPDATE monitored_entities SET last_alert_at = ? WHERE id = ?'),
+      generation: db.prepare('SELECT n FROM match_generation').pluck(),
     };
   }
 
@@ -109,8 +120,10 @@ export class Watcher {
     }
   }
 
-  /** One batch in one transaction; returns the deliveries recorded. */
-  private record(entries: FeedEntry[]): number {
+  /** The match index of the profiles and entities active now (the generation is read before them). */
+  private current(): Matching {
+    const generation = this.st.generation.get() as number;
+    if (this.matching?.generation === generation) return this.matching;
     const index = new MatchIndex(this.alerts.activeProfiles().map(profileMatcher), this.monitor.activeEntities());
     const byOrg = new Map<string, ProfileRecord[]>();
     for (const { profile } of index.profiles) {
@@ -118,6 +131,12 @@ export class Watcher {
       if (list) list.push(profile);
       else byOrg.set(profile.org_id, [profile]);
     }
+    return (this.matching = { generation, index, byOrg });
+  }
+
+  /** One batch in one transaction; returns the deliveries recorded. */
+  private record(entries: FeedEntry[]): number {
+    const { index, byOrg } = this.current();
     let deliveries = 0;
     this.opts.db.transaction(() => {
       const now = this.clock().toISOString();

@@ -214,6 +214,24 @@ export const MIGRATIONS: Migration[] = [
         WHERE delivery_status = 'pending' AND sent_with IS NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'a counter of what the watcher matches by',
+    sql: `
+      -- The watcher keeps its match index between batches while this counter stands still. Triggers
+      -- bump it on every write to what it matches by, so no write path (any process) can forget to.
+      CREATE TABLE match_generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+      INSERT INTO match_generation (id, n) VALUES (1, 0);
+      CREATE TRIGGER profile_added AFTER INSERT ON alert_profiles BEGIN UPDATE match_generation SET n = n + 1; END;
+      CREATE TRIGGER profile_changed AFTER UPDATE ON alert_profiles BEGIN UPDATE match_generation SET n = n + 1; END;
+      CREATE TRIGGER profile_removed AFTER DELETE ON alert_profiles BEGIN UPDATE match_generation SET n = n + 1; END;
+      CREATE TRIGGER entity_added AFTER INSERT ON monitored_entities BEGIN UPDATE match_generation SET n = n + 1; END;
+      -- Not on last_alert_at, which the watcher itself sets on every event it raises.
+      CREATE TRIGGER entity_changed AFTER UPDATE OF org_id, entity_identifier, identifier_type, match_key, label, is_active, created_at
+        ON monitored_entities BEGIN UPDATE match_generation SET n = n + 1; END;
+      CREATE TRIGGER entity_removed AFTER DELETE ON monitored_entities BEGIN UPDATE match_generation SET n = n + 1; END;
+    `,
+  },
 ];
 
 /**

@@ -1,6 +1,7 @@
 // The MCP tools (Enterprise): each one calls the service its REST route calls (api/routes/, lib/),
-// so search, ask, entity and similar answer the same over MCP as over /v1. Results are JSON text;
-// every document in them carries its source_id and source_url.
+// so search, ask, entity and similar answer the same over MCP as over /v1. Results are JSON text and the
+// same as structuredContent, by each tool's outputSchema (output-schemas.ts); every document in them
+// carries its source_id and source_url.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
@@ -15,6 +16,7 @@ import { findDocument, MAX_QUERY_LENGTH, searchDocuments } from '../routes/docum
 import { SEARCH_SORTS, type SearchSort } from '../../lib/search/provider.js';
 import { askBody } from '../routes/semantic.js';
 import { sourceList } from '../routes/sources.js';
+import { ASK_OUTPUT, DOCUMENT_OUTPUT, ENTITY_OUTPUT, SEARCH_OUTPUT, SIMILAR_OUTPUT, SOURCES_OUTPUT } from './output-schemas.js';
 
 export const TOOL_NAMES = ['search_documents', 'get_document', 'ask_question', 'resolve_entity', 'similar_documents', 'list_sources'] as const;
 
@@ -40,14 +42,15 @@ export function identifierText(identifier: string | number, type: string): strin
 type Read = { signal: AbortSignal; tenant: string };
 
 /**
- * The tool's answer as JSON text. Our errors (AppError: 404, 422, 503…) become tool errors with their
- * detail, as the REST error body has it; anything else is logged and masked, as errors.ts masks a 500.
+ * The tool's answer as JSON text and as structuredContent (`structured` of it: an object, where the
+ * value is a list). Our errors (AppError: 404, 422, 503…) become tool errors with their detail, as the
+ * REST error body has it; anything else is logged and masked, as errors.ts masks a 500.
  */
-function tool<A>(ctx: AppContext, tenant: string, name: string, run: (args: A, read: Read) => Promise<unknown>) {
+function tool<A, V extends object>(ctx: AppContext, tenant: string, name: string, run: (args: A, read: Read) => Promise<V>, structured: (value: V) => object = (value) => value) {
   return async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
     try {
       const value = await run(args, { signal: extra.signal, tenant });
-      return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+      return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: structured(value) as Record<string, unknown> };
     } catch (err) {
       if (err instanceof AppError) return { content: [{ type: 'text', text: err.message }], isError: true };
       ctx.log.error({ err, tool: name }, 'MCP tool failed');
@@ -76,12 +79,13 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
       offset: z.number().int().min(0).default(0).describe('Results to skip.'),
     },
+    outputSchema: SEARCH_OUTPUT,
     annotations: readOnly,
   }, tool(ctx, tenant, 'search_documents', async ({ query, source, since, until, sort, limit, offset }: SearchArgs, read) => {
     const name = source === undefined ? undefined : resolveSource(source);
     if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
     const body = await searchDocuments(ctx, { q: query, source: name, limit, offset, since, until, sort }, read);
-    return Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body;
+    return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
   }));
 
   server.registerTool('get_document', {
@@ -91,6 +95,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       source_id: sourceId,
       max_chars: z.number().int().min(1000).max(200_000).default(DEFAULT_MAX_CHARS).describe('Longest content text returned, in characters.'),
     },
+    outputSchema: DOCUMENT_OUTPUT,
     annotations: readOnly,
   }, tool(ctx, tenant, 'get_document', async ({ source_id, max_chars }: { source_id: string; max_chars: number }, read) => {
     const record = listingOf(await findDocument(ctx, source_id, read), true);
@@ -106,6 +111,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),
       model: z.enum(ctx.config.askModels as [string, ...string[]]).optional().describe('Answer model (GET /v1/models); the first by default.'),
     },
+    outputSchema: ASK_OUTPUT,
     annotations: readOnly,
   }, tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
     const { question, limit, model } = askBody(args, ctx.config.askModels);
@@ -121,6 +127,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       limit: z.number().int().min(1).max(100).default(20).describe('Matching documents per page, 1 to 100.'),
       offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
     },
+    outputSchema: ENTITY_OUTPUT,
     annotations: readOnly,
   }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }, read) => {
     return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset }, read);
@@ -133,6 +140,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       source_id: sourceId,
       limit: z.number().int().min(1).max(100).default(10).describe('Documents returned, 1 to 100.'),
     },
+    outputSchema: SIMILAR_OUTPUT,
     annotations: readOnly,
   }, tool(ctx, tenant, 'similar_documents', async ({ source_id, limit }: { source_id: string; limit: number }, read) => {
     return similarTo(ctx.search, await findDocument(ctx, source_id, read), limit, read);
@@ -142,8 +150,9 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     title: 'List sources',
     description: 'The data sources: name (what search_documents takes as source), label, status (active when its last ingest succeeded), description and country.',
     inputSchema: {},
+    outputSchema: SOURCES_OUTPUT,
     annotations: readOnly,
-  }, tool(ctx, tenant, 'list_sources', async () => sourceList(ctx)));
+  }, tool(ctx, tenant, 'list_sources', async () => sourceList(ctx), (sources) => ({ sources })));
 
   return server;
 }

@@ -5,18 +5,17 @@ import type { AppContext } from '../context.js';
 import { embedderInfo } from '../../lib/embedding/index.js';
 import { replyJson } from '../middleware/reply.js';
 
-/** The same for every client and changed only by a restart: shared caches may keep it a while. */
-const PUBLIC_CACHE = ['Cache-Control', 'public, max-age=300'];
+/**
+ * The same for every client: shared caches may keep it a while. The embedder changes once without a
+ * restart (the model fetched at the first start replaces the fallback), so a minute at most.
+ */
+const PUBLIC_CACHE = ['Cache-Control', 'public, max-age=60'];
 
 export function registerModels(server: Server, ctx: AppContext): void {
   const [fallback] = ctx.config.askModels;
-  const body = {
-    models: ctx.config.askModels.map((id) => ({ id, default: id === fallback })),
-    default: fallback,
-    embedding: embedderInfo(ctx.embedder),
-  };
+  const models = ctx.config.askModels.map((id) => ({ id, default: id === fallback }));
   const send: RequestHandler = async (_req, res) => {
-    replyJson(res, body, PUBLIC_CACHE);
+    replyJson(res, { models, default: fallback, embedding: embedderInfo(ctx.embedder) }, PUBLIC_CACHE);
   };
   server.get('/v1/models', send);
   server.head('/v1/models', send);

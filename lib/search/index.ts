@@ -7,7 +7,7 @@ import { EngineUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { EmbeddedIndexDamagedError, EmbeddedProvider } from './embedded.js';
 import { ElasticsearchProvider } from './elasticsearch.js';
-import type { SearchProvider } from './provider.js';
+import type { EmbeddingIdentity, SearchProvider } from './provider.js';
 
 export function embeddedIndexPath(dataDir: string): string {
   return path.join(dataDir, 'index.db');
@@ -37,8 +37,8 @@ export class EmbeddingDimensionError extends Error {
   }
 }
 
-export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger, opts: CreateOptions = {}): Promise<SearchProvider> {
-  const provider: SearchProvider = config.elasticsearchUrl
+function openProvider(config: Config, embedder: Pick<Embedder, 'id' | 'dimension'>, logger: Logger, opts: CreateOptions & { readers?: number }): SearchProvider {
+  return config.elasticsearchUrl
     ? new ElasticsearchProvider({
       url: config.elasticsearchUrl,
       prefix: config.indexPrefix,
@@ -51,10 +51,25 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
       file: embeddedIndexPath(config.dataDir),
       dimension: embedder.dimension,
       embeddingModel: embedder.id,
-      readers: config.embeddedReaders,
+      readers: opts.readers ?? config.embeddedReaders,
       entities: opts.entities,
       logger,
     });
+}
+
+/** The embedder the configured engine's index records (SearchProvider.recordedEmbedding), before it is opened. */
+export async function recordedEmbedding(config: Config, logger: Logger): Promise<EmbeddingIdentity | null> {
+  // Any identity: only the file or the alias is read.
+  const provider = openProvider(config, { id: 'probe', dimension: 384 }, logger, { readers: 0 });
+  try {
+    return await provider.recordedEmbedding();
+  } finally {
+    await provider.close();
+  }
+}
+
+export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger, opts: CreateOptions = {}): Promise<SearchProvider> {
+  const provider = openProvider(config, embedder, logger, opts);
   try {
     await provider.init();
     // The embedded engine refuses another model or length itself (EmbeddedIndexMismatchError); an

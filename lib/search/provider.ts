@@ -107,6 +107,12 @@ export interface BulkResult {
   failed: BulkFailure[];
 }
 
+/** The embedder a generation's vectors come from, as the index records it. */
+export interface EmbeddingIdentity {
+  model: string;
+  dimension: number;
+}
+
 /** What a rebuild loads from its batches: one source (every other carried over), or every source. */
 export type RebuildScope = SourceName | 'all';
 
@@ -167,8 +173,16 @@ export interface SearchProvider {
    * serving. One rebuild at a time. A named source is not ingested meanwhile (the ingest lock), other
    * sources may be: what they write meanwhile is in the new generation after the swap. Of `'all'`,
    * every source may be ingested meanwhile, and what is written is caught up likewise.
+   * `embedding`: the batches' vectors are of another embedder than the one the engine was opened with
+   * (a switch to the model fetched at first start); the new generation records it, and from the swap on
+   * the engine takes and searches its vectors. The embedded engine keeps its vector length.
    */
-  rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult>;
+  rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>, embedding?: EmbeddingIdentity): Promise<RebuildResult>;
+  /**
+   * The embedder the serving index records, when it holds documents (null: none yet, or the engine is
+   * unreachable). Readable before init(): it tells which embedder to open the engine with.
+   */
+  recordedEmbedding(): Promise<EmbeddingIdentity | null>;
   /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc (TextQuery.sort). */
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;

@@ -1,6 +1,7 @@
 // The MCP server, driven by the SDK's own client: over Streamable HTTP at /mcp and over stdio through
 // `pdi mcp --key KEY` (a bridge to the running API, spawned as a real child process).
 import { createHash } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
 import t, { type Test } from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -57,12 +58,22 @@ async function connect(t: Test, transport: Transport): Promise<Client> {
   return client;
 }
 
-/** The tool's JSON result, failing the test when the call is a tool error. */
+/** Each client's tools' outputSchema, compiled once it has listed them (everyTool). */
+const outputChecks = new WeakMap<Client, Map<string, ValidateFunction>>();
+
+/**
+ * The tool's JSON result, failing the test when the call is a tool error; its structuredContent is the
+ * text's JSON (list_sources: the list as `sources`) and, once the tools are listed, valid by outputSchema.
+ */
 async function call(t: Test, client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const res = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = res.content[0]?.type === 'text' ? res.content[0].text : '';
   t.notOk(res.isError, `${name} answers: ${text.slice(0, 200)}`);
-  return JSON.parse(text);
+  const value = JSON.parse(text);
+  t.same(res.structuredContent, name === 'list_sources' ? { sources: value } : value, `${name}: structuredContent is the text's JSON`);
+  const check = outputChecks.get(client)?.get(name);
+  if (check) t.ok(check(res.structuredContent), `${name}: structuredContent valid by its outputSchema ${JSON.stringify(check.errors?.slice(0, 3))}`);
+  return value;
 }
 
 const TOOLS = ['ask_question', 'get_document', 'list_sources', 'resolve_entity', 'search_documents', 'similar_documents'];
@@ -70,10 +81,18 @@ const TOOLS = ['ask_question', 'get_document', 'list_sources', 'resolve_entity',
 async function everyTool(t: Test, client: Client): Promise<void> {
   const { tools } = await client.listTools();
   t.same(tools.map((tool) => tool.name).sort(), TOOLS);
+  // The SDK writes the schemas in draft-07.
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const checks = new Map<string, ValidateFunction>();
   for (const tool of tools) {
     t.ok((tool.description ?? '').length > 60, `${tool.name} says what it does`);
     t.equal(tool.inputSchema.type, 'object', `${tool.name} has a JSON input schema`);
+    t.equal(tool.outputSchema?.type, 'object', `${tool.name} has a JSON output schema`);
+    t.equal(tool.outputSchema?.additionalProperties, false, `${tool.name}: its output schema names every member`);
+    checks.set(tool.name, ajv.compile(tool.outputSchema!));
   }
+  outputChecks.set(client, checks);
+  t.notOk(checks.get('resolve_entity')!({ identifier: 'x' }), 'an output schema can refuse');
 
   const sources = await call(t, client, 'list_sources');
   t.ok(sources.some((s: { name: string }) => s.name === 'diavgeia'));

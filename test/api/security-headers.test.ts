@@ -36,7 +36,7 @@ t.test('when the API answers a 200, a 4xx and a 5xx, then each carries nosniff a
   // The public model list may be kept by shared caches; it is still never sniffed.
   const models = await request(running.url, '/v1/models');
   t.equal(models.status, 200);
-  t.equal(models.headers.get('cache-control'), 'public, max-age=300');
+  t.equal(models.headers.get('cache-control'), 'public, max-age=60');
   t.equal(models.headers.get('x-content-type-options'), 'nosniff');
   t.equal(models.headers.get('server'), null);
 

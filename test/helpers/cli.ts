@@ -13,7 +13,8 @@ const exec = promisify(execFile);
 const ISOLATED = ['ELASTICSEARCH_URL', 'PDI_INDEX_PREFIX', 'PDI_MODEL_DIR', 'PDI_EMBED_URL', 'PDI_EMBED_MODEL', 'PDI_EMBED_KEY', 'PDI_INGEST_EVERY', 'PDI_DEMO', 'PORT'];
 
 export function cliEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
+  // No model from the user's cache, and no fetch of it, unless a test asks (PDI_MODEL_FETCH=1).
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', PDI_MODEL_FETCH: '0' };
   for (const name of ISOLATED) delete env[name];
   return { ...env, ...overrides };
 }

@@ -127,6 +127,34 @@ t.test('when a monitored entity appears in a document, then an event is raised o
   t.equal(smtp.messages.length, 0, 'the profile has no email channel');
 });
 
+t.test('when profiles and monitored entities change between passes, then the next pass matches by them as they are now', async (t) => {
+  const { app } = await setup(t);
+  const key = app.key('enterprise');
+  const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
+  watcher.watermark();
+  // One pass first, so that the watcher holds a match index of the profiles and entities before the changes.
+  const before = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Paper', channels: ['email'], notify_email: 'a@example.com', filters: { keywords: ['χαρτιού'] } } });
+  store(app, [doc('26SYMV000000010', { title: 'Προμήθεια χαρτιού' })]);
+  await watcher.pass();
+  const listed = async (profileId: string) => (await app.request(`/v1/alerts/deliveries?profile_id=${profileId}`, { key })).body.total as number;
+  t.equal(await listed(before.body.id), 1);
+
+  const added = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Fire', channels: ['email'], notify_email: 'b@example.com', filters: { keywords: ['πυροσβεστήρων'] } } });
+  await app.request(`/v1/alerts/profiles/${before.body.id}`, { key, method: 'DELETE' });
+  const entity = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
+  store(app, [doc('26SYMV000000011', { title: 'Προμήθεια χαρτιού πυροσβεστήρων' })]);
+  await watcher.pass();
+  t.equal(await listed(added.body.id), 2, 'a profile made since the last pass hears of the document and of the event');
+  t.equal(await listed(before.body.id), 1, 'a profile deleted since then hears of nothing more');
+  const events = (await app.request('/v1/monitor/events', { key })).body;
+  t.match(events.items, [{ monitored_entity_id: entity.body.id, document_source_id: 'kimdis:26SYMV000000011' }], 'an entity monitored since then raises its event');
+
+  await app.request(`/v1/monitor/entities/${entity.body.id}`, { key, method: 'DELETE' });
+  store(app, [doc('26SYMV000000012', { title: 'Άλλο' })]);
+  await watcher.pass();
+  t.equal((await app.request('/v1/monitor/events', { key })).body.total, 1, 'an entity no longer monitored raises nothing');
+});
+
 t.test('when two profiles share a webhook URL and two an email address, then a monitor event goes once to each, and each profile lists it', async (t) => {
   const { smtp, hook, app, config } = await setup(t);
   const key = app.key('enterprise');

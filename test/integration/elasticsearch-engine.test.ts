@@ -1,5 +1,6 @@
 // The Elasticsearch adapter against a real Elasticsearch: search semantics, writes, the alias-swap
 // rebuild under load and when it fails, paging past the 10,000-hit window, and outages.
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import t, { type Test } from 'tap';
@@ -756,6 +757,18 @@ t.test('when Elasticsearch is frozen from the start, then init fails within a pi
   t.teardown(() => p.close());
   await t.rejects(p.init(), EngineUnavailableError);
   t.same(seen, ['HEAD /'], 'it only asked whether Elasticsearch answers');
+});
+
+t.test('when the first node ELASTICSEARCH_URL lists is down, then init, writes and reads go through the next one', async (t) => {
+  // A port nobody listens on: connections to it are refused, as to a node that was killed.
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const { port } = closed.address() as net.AddressInfo;
+  await new Promise((resolve) => closed.close(resolve));
+  const p = await ready(t, { url: `http://127.0.0.1:${port},${url}` });
+  t.same(await p.upsert([makeDoc('diavgeia', 'one-down', { title: 'Σύμβαση φύλαξης' })]), { written: 1, failed: [] });
+  await p.refresh();
+  for (let i = 0; i < 4; i++) t.same(ids(await p.search({ text: 'φύλαξη', limit: 5, offset: 0 })), ['diavgeia:one-down'], `search ${i + 1}`);
 });
 
 t.test('when Elasticsearch stops and starts again, then calls fail with 503 meanwhile and the same provider recovers', async (t) => {

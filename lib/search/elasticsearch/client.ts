@@ -51,13 +51,16 @@ export class EngineClient {
    */
   private unanswered = true;
   private ping: Promise<void> | null = null;
+  private readonly nodes: number;
 
   constructor(opts: EngineClientOptions) {
     this.log = opts.log;
+    const nodes = opts.url.split(',');
+    this.nodes = nodes.length;
     this.es = new Client({
-      // Several nodes (ELASTICSEARCH_URL=a,b,c): the client spreads calls over them and, when one
-      // dies, marks it dead and retries the call on another.
-      nodes: opts.url.split(','),
+      // Several nodes (ELASTICSEARCH_URL=a,b,c): the client sends calls to each in turn and, when one
+      // cannot be reached, marks it dead and retries the call on the next.
+      nodes,
       requestTimeout: opts.requestTimeoutMs,
       // Retries cover a node restarting between two requests (see QuickRetryTransport).
       maxRetries: 2,
@@ -109,13 +112,26 @@ export class EngineClient {
    * its whole request timeout (30 s) before its 503. Calls waiting at once share one ping.
    */
   private answering(): Promise<void> {
-    this.ping ??= this.es.ping({}, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 })
-      .catch((err: unknown) => {
-        if (!(err instanceof errors.ResponseError)) throw err;
-      })
+    this.ping ??= this.pingAnyNode()
       .then(() => { this.unanswered = false; })
       .finally(() => { this.ping = null; });
     return this.ping;
+  }
+
+  /**
+   * Pings the nodes in turn until one answers, each at most once: the pool hands out the next node
+   * after a failed one, so a node that is down or frozen does not fail the call while another answers.
+   */
+  private async pingAnyNode(): Promise<void> {
+    for (let tried = 1; ; tried++) {
+      try {
+        await this.es.ping({}, { requestTimeout: PING_TIMEOUT_MS, maxRetries: 0 });
+        return;
+      } catch (err) {
+        if (err instanceof errors.ResponseError) return;
+        if (tried >= this.nodes) throw err;
+      }
+    }
   }
 
   close(): Promise<void> {

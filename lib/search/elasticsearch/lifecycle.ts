@@ -11,7 +11,7 @@ import { buildMapping, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping
 import { buildSettings, MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import type { Logger } from '../../logger.js';
-import type { RebuildResult, RebuildScope } from '../provider.js';
+import type { EmbeddingIdentity, RebuildResult, RebuildScope } from '../provider.js';
 import { describe, EngineResponseError, isIndexNotFound, PING_TIMEOUT_MS, type EngineClient } from './client.js';
 import { aliasFilter, aliasState, freshGenerations, servingGenerations, type Generations } from './generations.js';
 import { countsBySource, dropOld, forceMerge, unblockWrites } from './generation-ops.js';
@@ -49,8 +49,9 @@ export interface LifecycleOptions {
 
 export class IndexLifecycle {
   private readonly prefix: string;
-  private readonly dimension: number;
-  private readonly embeddingModel: string;
+  /** What new indices record and serve; a rebuild for another embedder changes them at its swap. */
+  private dimension: number;
+  private embeddingModel: string;
   private readonly layout: ShardLayout | undefined;
   private readonly log: Logger;
   /** Why what serves is not one index of this build (checkServing), or null when it is. */
@@ -71,8 +72,20 @@ export class IndexLifecycle {
     this.log = opts.log;
   }
 
-  private mapping(): estypes.MappingTypeMapping {
-    return buildMapping(this.dimension, { ...indexMeta(this.embeddingModel, this.dimension) }) as estypes.MappingTypeMapping;
+  private mapping(embedding: EmbeddingIdentity = { model: this.embeddingModel, dimension: this.dimension }): estypes.MappingTypeMapping {
+    return buildMapping(embedding.dimension, { ...indexMeta(embedding.model, embedding.dimension) }) as estypes.MappingTypeMapping;
+  }
+
+  /** The serving index's embedder (checkServing's `_meta`, without its warning); null before the first index. */
+  async recordedEmbedding(): Promise<EmbeddingIdentity | null> {
+    let res: estypes.IndicesGetMappingResponse = {};
+    try {
+      res = await this.engine.call('indices.get_mapping', () => this.engine.es.indices.getMapping({ index: readAlias(this.prefix) }));
+    } catch (err) {
+      if (!isIndexNotFound(err)) throw err;
+    }
+    const meta = Object.values(res)[0]?.mappings?._meta;
+    return meta?.embedding_model ? { model: String(meta.embedding_model), dimension: Number(meta.embedding_dimension) } : null;
   }
 
   async init(): Promise<void> {
@@ -275,11 +288,13 @@ export class IndexLifecycle {
    * is lost: writes refused during that moment are refused for the index's state, which the sink
    * retries. One rebuild at a time (a second one fails at its swap, leaving the first one's serving).
    */
-  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>, embedding?: EmbeddingIdentity): Promise<RebuildResult> {
     const alias = readAlias(this.prefix);
     await this.checkAliasName(alias);
     const serving = await this.checkServing();
-    if (scope !== 'all' && this.outdated === null) {
+    const target = embedding ?? { model: this.embeddingModel, dimension: this.dimension };
+    const switching = target.model !== this.embeddingModel || target.dimension !== this.dimension;
+    if (scope !== 'all' && this.outdated === null && !switching) {
       const current = await servingGenerations(this.engine, alias);
       if (current) {
         await this.dropAbandoned([current.index]);
@@ -293,7 +308,7 @@ export class IndexLifecycle {
     const shown: Query[] = oldFilter.length === 1 && oldFilter[0] ? [oldFilter[0]] : [];
     // Vectors of another model or dimension cannot be carried over; their documents come over without
     // one until their own source is rebuilt (kNN misses them meanwhile, text search does not).
-    const expected = indexMeta(this.embeddingModel, this.dimension);
+    const expected = indexMeta(target.model, target.dimension);
     const keepVectors = serving.every((s) => s.meta.embedding_model === expected.embedding_model && s.meta.embedding_dimension === expected.embedding_dimension);
     await unblockWrites(this.engine, this.log, old);
     await this.dropAbandoned(old);
@@ -306,7 +321,7 @@ export class IndexLifecycle {
         index,
         // Loading into an index nobody reads: no refreshes until the end.
         settings: { ...settings, refresh_interval: '-1' },
-        mappings: this.mapping(),
+        mappings: this.mapping(target),
       }),
     );
     this.log.info({ index, scope }, 'rebuild started');
@@ -380,6 +395,8 @@ export class IndexLifecycle {
       throw err;
     }
     this.outdated = null;
+    this.embeddingModel = target.model;
+    this.dimension = target.dimension;
     this.log.info({ index, scope, documents: Object.fromEntries(counts), replaced: old }, 'rebuild swapped in');
     if (old.length > 0) await dropOld(this.engine, this.log, old);
     const bySource: Partial<Record<SourceName, number>> = {};

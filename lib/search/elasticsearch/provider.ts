@@ -15,6 +15,7 @@ import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import { createLogger, type Logger } from '../../logger.js';
 import type {
   BulkResult,
+  EmbeddingIdentity,
   IndexStats,
   KnnQuery,
   ListQuery,
@@ -87,7 +88,8 @@ export class ElasticsearchProvider implements SearchProvider {
   private readonly lifecycle: IndexLifecycle;
   private readonly pager: Pager;
   private readonly prefix: string;
-  private readonly dimension: number;
+  /** The length of the vectors searched: the serving index's, changed by a rebuild for another embedder. */
+  private dimension: number;
   private readonly log: Logger;
   private initialized = false;
   private brokenLoggedAt = -Infinity;
@@ -106,6 +108,14 @@ export class ElasticsearchProvider implements SearchProvider {
   async init(): Promise<void> {
     await this.lifecycle.init();
     this.initialized = true;
+  }
+
+  async recordedEmbedding(): Promise<EmbeddingIdentity | null> {
+    try {
+      return await this.lifecycle.recordedEmbedding();
+    } catch {
+      return null;
+    }
   }
 
   /** The embedding dimensions the serving indices record (none before the first index). */
@@ -187,9 +197,11 @@ export class ElasticsearchProvider implements SearchProvider {
     }
   }
 
-  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>, embedding?: EmbeddingIdentity): Promise<RebuildResult> {
     await this.ensureInit();
-    return this.lifecycle.rebuild(scope, batches);
+    const result = await this.lifecycle.rebuild(scope, batches, embedding);
+    if (embedding) this.dimension = embedding.dimension;
+    return result;
   }
 
   /** Where a read runs: the alias; a read restricted to one source carries its filter in the query. */

@@ -1,5 +1,6 @@
 // The embedded search engine: SQLite FTS5 and a usearch graph behind the SearchProvider port, the default when
 // no Elasticsearch is configured. How it stores, ranks and swaps: docs/search-engines.md.
+import fs from 'node:fs';
 import type { Statement } from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
@@ -7,9 +8,9 @@ import { BadRequestError, EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import { VECTOR_CANDIDATES } from '../../../index-mappings/ranking.js';
-import { BUSY_TIMEOUT_MS, openSqlite, type Sqlite } from '../../sqlite.js';
+import { BUSY_TIMEOUT_MS, Database, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
-  BulkResult, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, RebuildScope, SearchHit, SearchProvider,
+  BulkResult, EmbeddingIdentity, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, RebuildScope, SearchHit, SearchProvider,
   SearchResult, TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
@@ -120,8 +121,13 @@ export class EmbeddedProvider implements SearchProvider {
   /** Writes committed on this connection, which SQLite's data_version does not count. */
   private writes = 0;
   private damageLogged = false;
+  /** The model the index records; a rebuild for another one changes it (rebuild's `embedding`). */
+  private embeddingModel: string;
+  /** What reader threads are started with: a switch of model reaches the threads started after it. */
+  private readonly readerIndex: { embeddingModel: string } | null = null;
 
   constructor(private readonly opts: EmbeddedOptions) {
+    this.embeddingModel = opts.embeddingModel;
     this.tuning = { ...DEFAULT_TUNING, ...opts.tuning };
     this.log = opts.logger?.child({ component: 'search-embedded' });
     this.vectors = new VectorIndex({
@@ -138,6 +144,7 @@ export class EmbeddedProvider implements SearchProvider {
         for (const key of Object.keys(this.counters) as (keyof EmbeddedProvider['counters'])[]) this.counters[key] += d[key] ?? 0;
       };
       const reader = { index: { file, dimension, embeddingModel, tuning: this.tuning }, entities: opts.entities ?? null, logLevel: opts.logger?.level ?? null };
+      this.readerIndex = reader.index;
       this.pool = new ReadPool({ reader, size: readers, onCounters: addCounters, log: this.log, entry: opts.readerEntry });
     }
   }
@@ -193,9 +200,13 @@ export class EmbeddedProvider implements SearchProvider {
    * serving sets: the swap's transaction (which holds SQLite's write lock, so no write slips between)
    * first copies over what they received since the start, where it differs from what was loaded.
    */
-  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+  async rebuild(scope: RebuildScope, batches: AsyncIterable<IndexedDocument[]>, embedding?: EmbeddingIdentity): Promise<RebuildResult> {
     const started = performance.now();
     if (scope !== 'all' && !SOURCE_NAMES.includes(scope)) throw new BadRequestError(`Unknown source: ${scope}`);
+    const model = embedding?.model ?? this.embeddingModel;
+    // The vector index file has one length; the other sources' vectors would be of another model.
+    if (embedding && embedding.dimension !== this.opts.dimension) throw new Error(`Rebuild for ${model}: its ${embedding.dimension} dimensions are not the index's ${this.opts.dimension}`);
+    if (model !== this.embeddingModel && scope !== 'all') throw new Error(`Rebuild of ${scope} for ${model}: a change of model rebuilds every source`);
     const sources: readonly SourceName[] = scope === 'all' ? SOURCE_NAMES : [scope];
     const catchUpSince = Date.now() - CATCH_UP_MARGIN_MS;
     const db = this.open();
@@ -264,7 +275,12 @@ export class EmbeddedProvider implements SearchProvider {
           db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(set.source, set.gen);
         }
         if (vectorFile) this.vectors.commit(db, vectorFile);
+        if (model !== this.embeddingModel) db.prepare(`UPDATE meta SET value = ? WHERE key = 'embedding_model'`).run(model);
       });
+      if (model !== this.embeddingModel) {
+        this.embeddingModel = model;
+        if (this.readerIndex) this.readerIndex.embeddingModel = model;
+      }
     } catch (err) {
       this.vectors.discard(vectorFile);
       for (const set of staging.values()) {
@@ -284,6 +300,21 @@ export class EmbeddedProvider implements SearchProvider {
     const index = [...staging.values()].map((set) => set.name).join(',');
     this.debug('rebuild', started, { scope, documents, index });
     return { source: scope, documents, bySource, index };
+  }
+
+  /** Read from the file without opening it for writing (no set-up, no check of what it records). */
+  async recordedEmbedding(): Promise<EmbeddingIdentity | null> {
+    if (this.opts.file === ':memory:' || !fs.existsSync(this.opts.file)) return null;
+    const db = new Database(this.opts.file, { readonly: true, fileMustExist: true });
+    try {
+      const tables = db.prepare(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('meta', 'generations')`).pluck().get();
+      if (tables !== 2) return null;
+      const documents = db.prepare(`SELECT coalesce(sum(documents), 0) FROM generations`).pluck().get() as number;
+      const meta = this.storedMeta(db);
+      return documents > 0 && meta.embedding_model ? { model: meta.embedding_model, dimension: Number(meta.dimension) } : null;
+    } finally {
+      db.close();
+    }
   }
 
   search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
@@ -539,7 +570,7 @@ export class EmbeddedProvider implements SearchProvider {
     return {
       schema_version: SCHEMA_VERSION,
       text_version: String(TEXT_VERSION),
-      embedding_model: this.opts.embeddingModel,
+      embedding_model: this.embeddingModel,
       dimension: String(this.opts.dimension),
     };
   }
