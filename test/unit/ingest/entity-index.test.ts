@@ -12,6 +12,7 @@ import { partiesOf } from '../../../ingest/state/entity-index.js';
 import { EntityIndex, parseEntityQuery } from '../../../lib/entities.js';
 import { EntityReaders } from '../../../lib/entity-readers.js';
 import { EngineUnavailableError } from '../../../lib/errors.js';
+import { NAME_KEY_VERSION } from '../../../lib/names.js';
 import { createLogger } from '../../../lib/logger.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { tempDir } from '../../helpers/app.js';
@@ -146,6 +147,21 @@ t.test('when a store predates the entity index, then opening it builds the index
   const s = store(t, file);
   t.equal(new EntityIndex(s.db).resolve(parseEntityQuery(SUPPLIER)).total, 4);
   t.equal(new EntityIndex(s.db).resolve(parseEntityQuery('tomes', 'name')).total, 3);
+});
+
+t.test('when a data folder holds an entity index of version 2 (no aggregates), then opening it builds them once from its documents', async (t) => {
+  const file = path.join(tempDir(t), 'documents.db');
+  const old = new DocumentStore(file);
+  save(old, awards());
+  // Version 2's tables: keys without their order columns, no aggregates.
+  for (const table of ['entity_keys', 'entity_counts', 'entity_years', 'entity_identity', 'entity_counterparties', 'entity_counterparty_names', 'entity_values', 'entity_value_adas']) old.db.exec(`DROP TABLE ${table}`);
+  old.db.exec('CREATE TABLE entity_keys (kind TEXT NOT NULL, key TEXT NOT NULL, source_id TEXT NOT NULL, PRIMARY KEY (kind, key, source_id)) WITHOUT ROWID');
+  old.db.prepare("UPDATE entity_meta SET value = ? WHERE name = 'version'").run(`2/names-${NAME_KEY_VERSION}`);
+  old.close();
+  const s = store(t, file);
+  const supplier = new EntityIndex(s.db).resolve(parseEntityQuery(SUPPLIER));
+  t.match(supplier, { total: 4, sources: { diavgeia: 2, kimdis: 1, ted: 1 }, total_contract_value: 6200, first_seen: '2023-01-01T10:00:00Z' });
+  t.match(s.db.prepare("SELECT value FROM entity_meta WHERE name = 'version'").pluck().get(), /^3\//, 'the build recorded: not built again on the next open');
 });
 
 t.test('when nothing matches, then the aggregate is empty', async (t) => {
