@@ -1,12 +1,14 @@
-// Gives the benchmark corpus's contractors ΑΦΜs in its entity index, so that entity by ΑΦΜ can be
-// measured at 1M (issue 21): bench/search/generate.ts names one contractor per document (735 surnames,
-// drawn Zipf: the commonest in ~14% of the documents, the rarest in a few hundred) and no ΑΦΜ. Each
-// name gets one valid ΑΦΜ derived from it, written as ingest would have (entity_keys and the party
-// row). The search engines are untouched: entity lookups read only this index.
+// Gives the benchmark corpus's contractors ΑΦΜs, so that entity by ΑΦΜ can be measured at 1M
+// (issue 21): bench/search/generate.ts names one contractor per document (735 surnames, drawn Zipf:
+// the commonest in ~14% of the documents, the rarest in a few hundred) and no ΑΦΜ. Each name gets one
+// valid ΑΦΜ derived from it, as a supplier party of the document, stored again through the document
+// store (DocumentStore.correct), so the entity index and its aggregates are written as ingest writes
+// them. The search engines are untouched: entity lookups read only the entity index.
 //   node --import tsx bench/entity/add-afms.ts --data-dir ~/.cache/pdi/bench-1000000-20240611
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSqlite } from '../../lib/sqlite.js';
+import type { NormalizedDocument } from '../../index-mappings/document.js';
+import { DocumentStore } from '../../ingest/state/documents.js';
 
 const { values: args } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
 if (!args['data-dir']) throw new Error('--data-dir is required');
@@ -21,17 +23,23 @@ function afmOf(name: string): string {
   return body + String((sum % 11) % 10);
 }
 
-const db = openSqlite(path.join(args['data-dir'], 'documents.db'));
-const names = db.prepare("SELECT DISTINCT name FROM entity_parties WHERE name LIKE '% Α.Ε.'").pluck().all() as string[];
-const setAfm = db.prepare('UPDATE entity_parties SET afm = ?, role = ? WHERE name = ?');
-const putKeys = db.prepare("INSERT OR IGNORE INTO entity_keys (kind, key, source_id) SELECT 'afm', ?, source_id FROM entity_parties WHERE name = ?");
-let keys = 0;
-for (const name of names) {
-  db.transaction(() => {
+const store = new DocumentStore(DocumentStore.pathIn(args['data-dir']));
+const page = store.db.prepare('SELECT doc, content_hash, indexed_at FROM documents WHERE source_id > ? ORDER BY source_id LIMIT 5000');
+let changed = 0;
+for (let after = '';;) {
+  const rows = page.all(after) as { doc: string; content_hash: string; indexed_at: string }[];
+  if (rows.length === 0) break;
+  const records = [];
+  for (const r of rows) {
+    const doc = JSON.parse(r.doc) as NormalizedDocument;
+    after = doc.source_id;
+    const name = doc.entities.names.find((n) => n.endsWith(' Α.Ε.'));
+    if (!name || doc.parties.some((p) => p.afm !== null)) continue;
     const afm = afmOf(name);
-    setAfm.run(afm, 'supplier', name);
-    keys += putKeys.run(afm, name).changes;
-  })();
+    records.push({ doc: { ...doc, parties: [{ role: 'supplier' as const, name, afm }], entities: { ...doc.entities, afm: [afm] } }, content_hash: r.content_hash, original: null, indexed_at: r.indexed_at });
+  }
+  store.correct(records);
+  changed += records.length;
 }
-process.stderr.write(`${names.length} contractors, ${keys} ΑΦΜ keys\n`);
-db.close();
+process.stderr.write(`${changed} documents given their contractor's ΑΦΜ\n`);
+store.close();
