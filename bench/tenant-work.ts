@@ -127,8 +127,11 @@ if (SCENARIO === 'reports') {
   const ids = await Promise.all([0, 1, 2].map(async () => (await call('/v1/reports', busy, { method: 'POST', body: JSON.stringify({ entity_identifier: NAME, identifier_type: 'name' }) })).id as string));
   const written = (async () => {
     for (;;) {
-      // A poll on a connection the blocked server reset is sent again at the next turn.
-      const rows = await Promise.all(ids.map((id) => call(`/v1/reports/${id}`, busy).catch(() => ({ status: 'pending' }))));
+      // A poll on a connection the blocked server reset is sent again at the next turn; a refusal ends the run.
+      const rows = await Promise.all(ids.map((id) => call(`/v1/reports/${id}`, busy).catch((err: Error) => {
+        if (err instanceof TypeError) return { status: 'pending' };
+        throw err;
+      })));
       if (rows.every((r) => r.status !== 'pending')) return { ms: Math.round(performance.now() - t0), rows };
       await new Promise((r) => setTimeout(r, 250));
     }
