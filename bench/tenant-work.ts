@@ -1,11 +1,11 @@
 // One organization's heavy work must not slow another's requests (issue 34). Organization B's latencies
 // alone, then while organization A works:
-//   --scenario reports: A generates three reports for the name ΔΗΜΟΣ (1,260 documents of the demo
-//     corpus) at once; B measures GET /healthz and GET /v1/search until all three are written.
+//   --scenario reports: A generates three reports for the name ΔΗΜΟΣ at once (--reports N of --report
+//     ID --report-type afm|ada|name); B measures GET /healthz and GET /v1/search until all are written.
 //   --scenario mcp: A's one key keeps 8 POSTs of 100 resolve_entity calls (ΔΗΜΟΣ) in flight, each sent
 //     again when answered; B measures GET /v1/entity of a small entity (an ΑΦΜ of the corpus).
 // Target: B's p99 while A works within 2x of its p99 alone.
-//   node --import tsx bench/tenant-work.ts --scenario reports|mcp [--data DIR] [--samples 200] [--server DIR]
+//   node --import tsx bench/tenant-work.ts --scenario reports|mcp [--data DIR] [--samples 200] [--server DIR] [--reports 3 --report ΔΗΜΟΣ --report-type name]
 // --data: a data folder with the demo corpus (default: a fresh one, loaded by pdi demo: a few minutes).
 // A's MCP client runs in a process of its own, so that its work does not delay B's answers client-side.
 import { execFileSync, fork } from 'node:child_process';
@@ -54,7 +54,11 @@ if (MCP_JOB) {
   process.exit(0);
 }
 
-const { values } = parseArgs({ options: { scenario: { type: 'string' }, data: { type: 'string' }, samples: { type: 'string', default: '200' }, server: { type: 'string' } } });
+const { values } = parseArgs({ options: {
+  scenario: { type: 'string' }, data: { type: 'string' }, samples: { type: 'string', default: '200' }, server: { type: 'string' },
+  // The reports scenario's entity and how many reports of it A asks for at once.
+  report: { type: 'string', default: NAME }, 'report-type': { type: 'string', default: 'name' }, reports: { type: 'string', default: '3' },
+} });
 const SCENARIO = values.scenario;
 if (SCENARIO !== 'reports' && SCENARIO !== 'mcp') throw new Error('--scenario reports or --scenario mcp');
 const SAMPLES = Number(values.samples);
@@ -124,7 +128,8 @@ if (SCENARIO === 'reports') {
   const paths = [{ path: '/healthz', key: false }, { path: `/v1/search?q=${encodeURIComponent('σύμβαση προμήθειας')}`, key: true }];
   const [healthAlone, searchAlone] = await sample(paths);
   const t0 = performance.now();
-  const ids = await Promise.all([0, 1, 2].map(async () => (await call('/v1/reports', busy, { method: 'POST', body: JSON.stringify({ entity_identifier: NAME, identifier_type: 'name' }) })).id as string));
+  const body = JSON.stringify({ entity_identifier: values.report, identifier_type: values['report-type'] });
+  const ids = await Promise.all(Array.from({ length: Number(values.reports) }, async () => (await call('/v1/reports', busy, { method: 'POST', body })).id as string));
   const written = (async () => {
     for (;;) {
       // A poll on a connection the blocked server reset is sent again at the next turn; a refusal ends the run.
