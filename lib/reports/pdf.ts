@@ -111,11 +111,7 @@ class Writer {
       this.font(8.5, true);
       this.doc.setFillColor(225, 232, 242);
       this.doc.rect(MARGIN, this.y - 3.6, WIDTH, 5.6, 'F');
-      let x = MARGIN;
-      for (const c of columns) {
-        this.doc.text(c.header, c.align === 'right' ? x + c.width - 1.5 : x + 1.5, this.y, { align: c.align ?? 'left' });
-        x += c.width;
-      }
+      this.cells(columns, columns.map((c) => [c.header]));
       this.y += 5.2;
     };
     this.room(12);
@@ -130,15 +126,20 @@ class Writer {
         this.doc.setFillColor(246, 248, 251);
         this.doc.rect(MARGIN, this.y - 3.4, WIDTH, height, 'F');
       }
-      let x = MARGIN;
-      cells.forEach((lines, i) => {
-        const c = columns[i]!;
-        lines.forEach((line, k) => this.doc.text(line, c.align === 'right' ? x + c.width - 1.5 : x + 1.5, this.y + k * 3.8, { align: c.align ?? 'left' }));
-        x += c.width;
-      });
+      this.cells(columns, cells);
       this.y += height;
     });
     this.y += 3;
+  }
+
+  /** One row's cells, each its lines, in the header's font or the body's: the one drawer of both. */
+  private cells(columns: Column[], cells: string[][]): void {
+    let x = MARGIN;
+    cells.forEach((lines, i) => {
+      const c = columns[i]!;
+      lines.forEach((line, k) => this.doc.text(line, c.align === 'right' ? x + c.width - 1.5 : x + 1.5, this.y + k * 3.8, { align: c.align ?? 'left' }));
+      x += c.width;
+    });
   }
 }
 
