@@ -28,7 +28,7 @@ const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' }
  * (so a search for an organisation finds documents that only list it as a party). One field, so a
  * word is one postings list to score, where four fields made it four and their best match. At 1M
  * documents that gave a two-term query ~2x and the most common term 1.1-1.8x the throughput on
- * Elasticsearch alone (docs/benchmarks.md).
+ * Elasticsearch alone (docs/benchmarks-history.md, "one searched field; Elasticsearch 9.5 beside 8.19").
  */
 export const SEARCH_TEXT_FIELD = 'search_text';
 
@@ -78,12 +78,13 @@ export const OLDER_TEXT_QUERY_FIELDS = [...new Set([...OLDER_GREEK_QUERY_FIELDS,
 export const EMBEDDING_FIELD = 'embedding';
 
 /**
- * The metadata record (document.ts METADATA_FIELDS) as UTF-8 JSON in a binary doc value (base64 on
- * the wire): search results read it column-wise instead of loading and filtering each hit's stored
- * `_source`. Binary, not keyword: Lucene keeps keyword doc values in an LZ4-compressed terms
- * dictionary, and decompressing a block per hit made fetching 100 records cost 4-6x the query itself
- * at 1M documents; its binary doc values are stored uncompressed and have no 32,766-byte limit.
- * Neither searchable nor in `_source`; the adapter writes it (docs/benchmarks.md, docs/search-engines.md).
+ * The metadata record (document.ts METADATA_FIELDS) as UTF-8 JSON in a binary doc value (base64 on the
+ * wire): search results read it column-wise instead of loading and filtering each hit's stored `_source`.
+ * Binary, not keyword: Lucene keeps keyword doc values in an LZ4-compressed terms dictionary, and
+ * decompressing a block per hit made fetching 100 records cost 4-6x the query itself at 1M documents; its
+ * binary doc values are stored uncompressed and have no 32,766-byte limit. Neither searchable nor in
+ * `_source`; the adapter writes it (docs/benchmarks-history.md "the fetch phase, ties, one segment",
+ * docs/search-engines.md).
  */
 export const METADATA_JSON_FIELD = 'metadata_json';
 

@@ -21,14 +21,14 @@ export const BM25_B = 0.75;
 /**
  * The fewest candidates Elasticsearch's HNSW search gathers per shard, however few neighbours are asked:
  * at 100 candidates the graph found 86% of the true ten nearest of 100,000 real-model vectors, from 500
- * 96% (docs/benchmarks.md "Vector search at 1,000,000").
+ * 96% (docs/benchmarks.md "Vectors (kNN)").
  */
 export const KNN_MIN_CANDIDATES = 500;
 
 /**
  * The fewest candidates the embedded engine's usearch graph is asked for (its Tuning.vectorCandidates):
- * recall@10 at 1M real-model vectors 0.883 with 100, 0.936 with 400, 0.961 with 800 (docs/benchmarks.md
- * "Vector search").
+ * recall@10 at 1M real-model vectors 0.883 with 100, 0.936 with 400, 0.961 with 800
+ * (docs/benchmarks-history.md "Vector search: one HNSW graph for every source").
  */
 export const VECTOR_CANDIDATES = 800;
 
@@ -36,10 +36,10 @@ export const VECTOR_CANDIDATES = 800;
 export const FUSION_DEPTH = 50;
 
 /**
- * The semantic ranking's weight in ask's fusion (lib/semantic/fusion.ts scoreFusion) when the embedder is
- * a sentence model; the full-text ranking weighs the rest. Chosen on the relevance set (docs/benchmarks.md
- * "Fusion of ask's two rankings"): 0.6-0.8 score alike, lower lets documents that share one common word
- * with the question in.
+ * The semantic ranking's weight in ask's fusion (lib/semantic/fusion.ts scoreFusion) when the embedder is a
+ * sentence model; the full-text ranking weighs the rest. Chosen on the relevance set
+ * (docs/benchmarks-history.md "Fusion of ask's two rankings"): 0.6-0.8 score alike, lower lets documents
+ * that share one common word with the question in.
  */
 export const SEMANTIC_WEIGHT = 0.7;
 /** With the lexical fallback embedder both rankings are lexical and weigh the same. */
@@ -48,6 +48,7 @@ export const FALLBACK_SEMANTIC_WEIGHT = 0.5;
 /**
  * The full-text ranking's first hit stays within ask's first this many sources: for a question naming a
  * rare exact term (an ΑΦΜ, an ΑΔΑ, a name, a CPV code) it is the document holding it, which the model may
- * rank nowhere. Cost on the relevance set: at most 0.007 nDCG@10 (docs/benchmarks.md).
+ * rank nowhere. Cost on the relevance set: at most 0.007 nDCG@10 (docs/benchmarks-history.md "Fusion of
+ * ask's two rankings").
  */
 export const KEEP_TEXT_FIRST_WITHIN = 10;

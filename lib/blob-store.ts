@@ -2,10 +2,10 @@
 // could implement.
 //
 // The local implementation keeps them in one SQLite file (PDI_DATA_DIR/blobs.db), not one file per blob:
-// originals are small (a few KB of JSON or XML), and creating a file per blob cost 0.36–1 ms here
-// (open + rename, plus mkdir for sharded folders) against ~20 µs for an insert, which capped the
-// ingest pipeline (bench/ingest, docs/benchmarks.md). SQLite's own measurements favour in-database
-// storage for blobs under ~100 KB as well.
+// originals are small (a few KB of JSON or XML), and creating a file per blob cost 0.36–1 ms here (open +
+// rename, plus mkdir for sharded folders) against ~20 µs for an insert, which capped the ingest pipeline
+// (bench/ingest, docs/benchmarks-history.md "Ingest pipeline"). SQLite's own measurements favour
+// in-database storage for blobs under ~100 KB as well.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { openSqlite, type Sqlite } from './sqlite.js';

@@ -1,8 +1,8 @@
-// A key refused again (429: too many in flight, or its quota spent) within a second of its last
-// refusal gets its answer after a pause. A client that retries at once, without reading Retry-After,
-// would otherwise make the API parse and answer thousands of refusals a second, and every other key's
-// requests wait their turn on the same event loop behind them (docs/benchmarks.md "Tenant fairness").
-// A client that waits as Retry-After says is answered at once.
+// A key refused again (429: too many in flight, or its quota spent) within a second of its last refusal
+// gets its answer after a pause. A client that retries at once, without reading Retry-After, would
+// otherwise make the API parse and answer thousands of refusals a second, and every other key's requests
+// wait their turn on the same event loop behind them (docs/benchmarks.md "Reports and tenant fairness"). A
+// client that waits as Retry-After says is answered at once.
 import type { Principal } from '../db/keys.js';
 import { RefusalError } from '../../lib/errors.js';
 

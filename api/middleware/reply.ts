@@ -1,9 +1,9 @@
-// The one way a route answers: status, content type, length and the quota headers admission left on
-// the response, written in one writeHead call. restify's res.send sets each header with setHeader
-// (the name lower-cased and stored, both validated, then read back when the head is written) and
-// negotiates a formatter; on this path, which every request takes, that was most of what the quota
-// headers cost (bench/api-overhead, docs/benchmarks.md). Errors still leave through restify's send
-// and our formatter (errors.ts), which adds the quota headers there.
+// The one way a route answers: status, content type, length and the quota headers admission left on the
+// response, written in one writeHead call. restify's res.send sets each header with setHeader (the name
+// lower-cased and stored, both validated, then read back when the head is written) and negotiates a
+// formatter; on this path, which every request takes, that was most of what the quota headers cost
+// (bench/api-overhead, docs/benchmarks-history.md "API overhead"). Errors still leave through restify's
+// send and our formatter (errors.ts), which adds the quota headers there.
 import type { Response } from 'restify';
 
 declare module 'restify' {

@@ -2,7 +2,7 @@
 // organization's receiver answers at once; the sender at its defaults (16 webhook slots, 10 s deadline):
 //   node --import tsx bench/alerts/drip.ts [--documents 20] [--profiles 25]
 // Prints how long each of the other organization's deliveries waited from being recorded to reaching
-// its receiver (the figure of docs/benchmarks.md "Tenant fairness": at most 15 s).
+// its receiver (the figure of docs/benchmarks.md "Reports and tenant fairness": at most 15 s).
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';

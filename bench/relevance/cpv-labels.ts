@@ -2,7 +2,8 @@
 // --cpv-labels): TED titles every notice `<country> – <CPV label> – <title>` in every EU language, the
 // label being that of the notice's main (first) code, so its Greek and English titles give the code's
 // label in both. The benchmark writes the English label into the KIMDIS and Diavgeia documents that
-// carry the code, to measure what an English question then finds of them (docs/benchmarks.md).
+// carry the code, to measure what an English question then finds of them (docs/benchmarks.md "Relevance of
+// ask's retrieval").
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { searchedTitles } from '../../index-mappings/searched-text.js';
 

@@ -124,7 +124,8 @@ for (const embedderName of values.embedders!.split(',')) {
   }
 }
 
-// The tables docs/benchmarks.md records.
+// The tables docs/benchmarks-history.md records (the current figures: docs/benchmarks.md "Relevance of
+// ask's retrieval").
 const f = (x: number | null) => (x === null ? '' : x.toFixed(3));
 const out = ['| engine | embedder | ranking | tune nDCG@10 | recall@10 | held-out nDCG@10 | recall@10 | all nDCG@10 | recall@10 |', '|---|---|---|---:|---:|---:|---:|---:|---:|'];
 for (const r of rows) {

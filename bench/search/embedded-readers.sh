@@ -6,7 +6,7 @@
 #   2. /v1/search throughput and latency at 10 clients for a rare term, the most common term and
 #      two-term queries.
 # Needs wrk and the 1M-document index that bench/search/embedded.ts builds (its path is the first
-# argument; default: that script's default). Results: docs/benchmarks.md.
+# argument; default: that script's default). Results: docs/benchmarks.md "Search: embedded engine".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

@@ -8,7 +8,7 @@
 // and reports the probe's latencies during the load (answers of 200 only), how long the first probe
 // after the load took (the backlog left behind), and answers other than 200. embedded: the 1M index of
 // bench/search/embedded.ts; elasticsearch: the corpus bench/search/api.ts loads, at ELASTICSEARCH_URL.
-// Results: docs/benchmarks.md.
+// Results: docs/benchmarks.md "Reliability under load".
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -7,7 +7,7 @@
 // lies between two real documents' embeddings, nearest its first, so the set keeps the model's geometry
 // (the anisotropy of E5 vectors, the topical clusters of the corpus) while no two vectors are equal.
 // Questions are the judged queries of test/fixtures/relevance embedded by the model (54 when
-// docs/benchmarks.md's vector figures were taken; 112 since).
+// docs/benchmarks.md "Vectors (kNN)" was measured; 112 since).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

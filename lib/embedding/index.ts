@@ -105,7 +105,7 @@ export function pinnedModelDir(cacheDir: string): string {
  * The recipe of documentText, part of the embedding cache key: a change re-embeds (reindex). v2: title +
  * summary instead of title + 1,000 characters of content — the normalizers' one-sentence summaries carry
  * type, id, subject, parties and amount, and the text is a third as long: 73 vs 20 documents/s with the
- * multilingual model on 2 cores (docs/benchmarks.md).
+ * multilingual model on 2 cores (docs/benchmarks-history.md "Ingest pipeline").
  */
 export const DOCUMENT_TEXT_VERSION = 2;
 

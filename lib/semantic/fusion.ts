@@ -1,9 +1,10 @@
 // How ask fuses its two rankings (docs/api.md "How ask ranks"; the variants measured on the relevance set
-// are in docs/benchmarks.md). Each ranking's scores are put on its own 0..1 scale (min-max over the hits
-// it returned: BM25 and cosine need no common calibration) and summed with a weight per ranking
-// (CombSUM, Fox and Shaw 1994). Scores, not ranks: reciprocal rank fusion gave a ranking's first hit
-// the same share whatever its lead, so the full-text hit that alone held a question's ΑΦΜ or name sank
-// below fifty documents the model found on the topic. Runs in the API, the same on both engines.
+// are in docs/benchmarks-history.md "Fusion of ask's two rankings"). Each ranking's scores are put on its
+// own 0..1 scale (min-max over the hits it returned: BM25 and cosine need no common calibration) and summed
+// with a weight per ranking (CombSUM, Fox and Shaw 1994). Scores, not ranks: reciprocal rank fusion gave a
+// ranking's first hit the same share whatever its lead, so the full-text hit that alone held a question's
+// ΑΦΜ or name sank below fifty documents the model found on the topic. Runs in the API, the same on both
+// engines.
 
 export interface Fused<T> {
   item: T;

@@ -1,7 +1,7 @@
 // One tenant cannot stall the others: a key (and an organization) has a cap of requests in flight;
 // past it the API answers 429 at once, with Retry-After, without counting it against the daily quota,
 // and other keys are served meanwhile. The engine side (reader threads shared fairly) is in
-// embedded-read-pool.test.ts; the effect under load in docs/benchmarks.md "Tenant fairness".
+// embedded-read-pool.test.ts; the effect under load in docs/benchmarks.md "Reports and tenant fairness".
 import t from 'tap';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -242,8 +242,9 @@ export class IndexLifecycle {
 
   /**
    * The settings of a new index. Vectors stay out of `_source` (Elasticsearch 9's default, said
-   * explicitly): kept there as JSON they made a 30,000-document index a third larger (docs/benchmarks.md). The
-   * reads that need them (a get, a rebuild's carry-over) ask for them back with VECTORS_IN_SOURCE.
+   * explicitly): kept there as JSON they made a 30,000-document index a third larger (docs/benchmarks.md
+   * "Reindex"). The reads that need them (a get, a rebuild's carry-over) ask for them back with
+   * VECTORS_IN_SOURCE.
    */
   private async indexSettings(): Promise<Record<string, unknown>> {
     const settings = buildSettings(this.layout);

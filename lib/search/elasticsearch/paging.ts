@@ -57,7 +57,7 @@ export class Pager {
    * answer from index statistics where it can (a single term, no deletions) and otherwise iterate
    * matches without scoring them. Asking for the total in the page request itself
    * (`track_total_hits: true`) made every match be scored and defeated top-k pruning: at 1M documents
-   * that was most of the cost of a common-term search (docs/benchmarks.md "Search — Elasticsearch").
+   * that was most of the cost of a common-term search (docs/benchmarks-history.md "Search — Elasticsearch").
    */
   async countMatches({ index, query, signal }: Target): Promise<number> {
     const res = await this.engine.call('search.count', (options) =>

@@ -1,7 +1,7 @@
 // A one-source rebuild in place (generations.ts): the source's new generation is written beside the
 // old one in the serving index, its count verified, the alias filter swapped to it in one `_aliases`
 // call, and the old generation deleted. It costs that source alone, where a new physical index cost
-// copying every other source too (docs/benchmarks.md "pdi reindex SOURCE").
+// copying every other source too (docs/benchmarks-history.md "`pdi reindex SOURCE` in place").
 //
 // Readers see the old generation until the swap and the new one after it, never both, never neither:
 // the filter decides, and a point in time keeps the filter it was opened with. A rebuild killed before

@@ -59,7 +59,8 @@ export const DEFAULT_TUNING: Tuning = {
   // Serves the first 12 pages of 100 from the list; deeper pages are ranked by FTS5.
   hotListSize: 1200,
   hotListMax: 2400,
-  // A query scans up to this many vectors exactly beside the graph (docs/benchmarks.md "Vector search").
+  // A query scans up to this many vectors exactly beside the graph (docs/benchmarks-history.md "Vector
+  // search: one HNSW graph").
   vectorDeltaMax: 10_000,
   vectorExactScope: 20_000,
   vectorCandidates: VECTOR_CANDIDATES,
