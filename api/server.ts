@@ -113,9 +113,8 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
   const pipeline = pipelineOn(config, search, embedder, ingestState, logger);
   const jobs = startIngestJobs(config, pipeline, logger);
   // The model fetched at the first start, switched to once the index holds its vectors.
-  const switching = upgrade && automaticModel(config)
-    ? startModelSwitch({ config, embedder, pipeline, exclusive: (fn) => jobs.exclusive(fn), log: logger }, upgrade)
-    : null;
+  const switching =
+    upgrade && automaticModel(config) ? startModelSwitch({ config, embedder, pipeline, exclusive: (fn) => jobs.exclusive(fn), log: logger }, upgrade) : null;
   const alerts = startAlerts(config, db, documents, logger);
 
   let stopping: Promise<void> | null = null;
@@ -182,10 +181,13 @@ export async function main(): Promise<void> {
   const running = await startServer(config, logger);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      running.stop().then(() => process.exit(0), (err) => {
-        logger.error({ err }, 'error while stopping');
-        process.exit(1);
-      });
+      running.stop().then(
+        () => process.exit(0),
+        (err) => {
+          logger.error({ err }, 'error while stopping');
+          process.exit(1);
+        },
+      );
     });
   }
 }

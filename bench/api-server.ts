@@ -50,7 +50,14 @@ export async function startBenchApi(dataDir: string, env: Record<string, string>
   const stop = () => server.kill('SIGTERM');
   process.on('exit', stop);
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(`${url}/v1/models`).then((r) => r.ok, () => false)); i++) {
+  for (
+    let i = 0;
+    !(await fetch(`${url}/v1/models`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  ) {
     if (i > 300) throw new Error(`the API of ${serverDir} did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -23,11 +23,13 @@ import type { SearchProvider } from '../lib/search/provider.js';
 import { AskService } from '../lib/semantic/ask.js';
 import { judgedQueries } from './relevance/queries.js';
 
-const { values: args } = parseArgs({ options: {
-  'data-dir': { type: 'string' },
-  rounds: { type: 'string', default: '3' },
-  profile: { type: 'boolean', default: false },
-} });
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    profile: { type: 'boolean', default: false },
+  },
+});
 const dataDir = args['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
 const questions = judgedQueries().map((q) => q.query);
@@ -124,7 +126,11 @@ process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 await engine.close();
 (model as { dispose?: () => Promise<void> }).dispose?.();
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 
 /**
  * The main thread's samples by function (self time), those under the embedder (transformers.js, ONNX)
@@ -160,6 +166,9 @@ function heaviest(profile: { nodes: ProfileNode[]; samples?: number[] }) {
   return {
     samples: samples.length,
     percent_by_kind: Object.fromEntries([...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, pct(n)])),
-    own_top: [...own].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, n]) => `${pct(n)}% ${k}`),
+    own_top: [...own]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([k, n]) => `${pct(n)}% ${k}`),
   };
 }

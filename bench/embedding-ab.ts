@@ -14,23 +14,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DocumentStore } from '../ingest/state/documents.js';
-import { defaultModelDir, embeddingText, ModelEmbedder } from '../lib/embedding/index.js';
+import { defaultModelDir, embeddingText, type ModelEmbedder } from '../lib/embedding/index.js';
 import { demoRecords } from './relevance/corpus.js';
 
-const { values } = parseArgs({ options: {
-  base: { type: 'string' },
-  docs: { type: 'string', default: '800' },
-  rounds: { type: 'string', default: '2' },
-  page: { type: 'string', default: '100' },
-  budgets: { type: 'string', default: '' },
-  batches: { type: 'string', default: '' },
-} });
+const { values } = parseArgs({
+  options: {
+    base: { type: 'string' },
+    docs: { type: 'string', default: '800' },
+    rounds: { type: 'string', default: '2' },
+    page: { type: 'string', default: '100' },
+    budgets: { type: 'string', default: '' },
+    batches: { type: 'string', default: '' },
+  },
+});
 const modelDir = process.env.PDI_MODEL_DIR ?? defaultModelDir();
 const n = Number(values.docs);
 const page = Number(values.page);
 
 type EmbedAll = (embedder: unknown, store: DocumentStore, items: { doc: unknown; contentHash: string }[]) => Promise<unknown>;
-interface Variant { name: string; embedder: unknown; embedAll: EmbedAll }
+interface Variant {
+  name: string;
+  embedder: unknown;
+  embedAll: EmbedAll;
+}
 
 async function variant(name: string, root: string, batchSize?: number): Promise<Variant> {
   const embedding = await import(path.resolve(root, 'lib/embedding/index.ts'));
@@ -51,13 +57,19 @@ async function rate(count: number, fn: () => Promise<void>) {
   await fn();
   const used = process.cpuUsage(cpu);
   const seconds = (performance.now() - started) / 1000;
-  return { docs: count, seconds: +seconds.toFixed(1), docs_per_s: +(count / seconds).toFixed(1), docs_per_cpu_s: +(count / ((used.user + used.system) / 1e6)).toFixed(1), load: +os.loadavg()[0].toFixed(1) };
+  return {
+    docs: count,
+    seconds: +seconds.toFixed(1),
+    docs_per_s: +(count / seconds).toFixed(1),
+    docs_per_cpu_s: +(count / ((used.user + used.system) / 1e6)).toFixed(1),
+    load: +os.loadavg()[0].toFixed(1),
+  };
 }
 
 const rows: Record<string, unknown>[] = [];
 for (let round = 0; round < Number(values.rounds); round++) {
   // Each round its own documents, so no run finds another's vectors; every variant the same ones.
-  const slice = records.slice((round * n) % records.length, (round * n) % records.length + n);
+  const slice = records.slice((round * n) % records.length, ((round * n) % records.length) + n);
   for (const v of round % 2 ? [...variants].reverse() : variants) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-embedding-ab-'));
     const store = new DocumentStore(path.join(dir, 'vectors.db'));

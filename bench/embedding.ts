@@ -18,16 +18,60 @@ function arg(name: string): string | undefined {
 }
 
 const EL = {
-  titles: ['Διακήρυξη ανοικτού ηλεκτρονικού διαγωνισμού για', 'Απόφαση ανάθεσης σύμβασης για', 'Πρόσκληση υποβολής προσφορών για', 'Κατακύρωση αποτελέσματος διαγωνισμού για', 'Έγκριση δαπάνης και διάθεση πίστωσης για'],
-  objects: ['την προμήθεια ιατρικού εξοπλισμού', 'την κατασκευή δημοτικής οδού', 'υπηρεσίες καθαρισμού σχολικών μονάδων', 'την προμήθεια καυσίμων κίνησης', 'την αναβάθμιση του δικτύου ύδρευσης', 'την προμήθεια ηλεκτρονικών υπολογιστών', 'υπηρεσίες φύλαξης δημοτικών κτιρίων', 'τη συντήρηση πρασίνου'],
-  bodies: ['του Δήμου Θεσσαλονίκης', 'της Περιφέρειας Αττικής', 'του Γενικού Νοσοκομείου Πατρών', 'του Υπουργείου Εσωτερικών', 'του Δήμου Ηρακλείου', 'της ΕΥΔΑΠ Α.Ε.'],
-  words: 'σύμβαση προσφορά ανάδοχος προϋπολογισμός ΦΠΑ κριτήριο ανάθεσης πλέον συμφέρουσα οικονομικά τιμή διάρκεια μήνες τεχνικές προδιαγραφές εγγυητική επιστολή συμμετοχής καλής εκτέλεσης ΚΗΜΔΗΣ ΕΣΗΔΗΣ ΑΔΑ ΑΔΑΜ CPV πίστωση ΚΑΕ οικονομικό έτος επιτροπή αξιολόγησης πρακτικό ένσταση προθεσμία υποβολής ηλεκτρονική πλατφόρμα δικαιολογητικά κατακύρωσης ποσό ευρώ υπηρεσία προμήθεια έργο τμήμα παραλαβή οριστική προσωρινή'.split(' '),
+  titles: [
+    'Διακήρυξη ανοικτού ηλεκτρονικού διαγωνισμού για',
+    'Απόφαση ανάθεσης σύμβασης για',
+    'Πρόσκληση υποβολής προσφορών για',
+    'Κατακύρωση αποτελέσματος διαγωνισμού για',
+    'Έγκριση δαπάνης και διάθεση πίστωσης για',
+  ],
+  objects: [
+    'την προμήθεια ιατρικού εξοπλισμού',
+    'την κατασκευή δημοτικής οδού',
+    'υπηρεσίες καθαρισμού σχολικών μονάδων',
+    'την προμήθεια καυσίμων κίνησης',
+    'την αναβάθμιση του δικτύου ύδρευσης',
+    'την προμήθεια ηλεκτρονικών υπολογιστών',
+    'υπηρεσίες φύλαξης δημοτικών κτιρίων',
+    'τη συντήρηση πρασίνου',
+  ],
+  bodies: [
+    'του Δήμου Θεσσαλονίκης',
+    'της Περιφέρειας Αττικής',
+    'του Γενικού Νοσοκομείου Πατρών',
+    'του Υπουργείου Εσωτερικών',
+    'του Δήμου Ηρακλείου',
+    'της ΕΥΔΑΠ Α.Ε.',
+  ],
+  words:
+    'σύμβαση προσφορά ανάδοχος προϋπολογισμός ΦΠΑ κριτήριο ανάθεσης πλέον συμφέρουσα οικονομικά τιμή διάρκεια μήνες τεχνικές προδιαγραφές εγγυητική επιστολή συμμετοχής καλής εκτέλεσης ΚΗΜΔΗΣ ΕΣΗΔΗΣ ΑΔΑ ΑΔΑΜ CPV πίστωση ΚΑΕ οικονομικό έτος επιτροπή αξιολόγησης πρακτικό ένσταση προθεσμία υποβολής ηλεκτρονική πλατφόρμα δικαιολογητικά κατακύρωσης ποσό ευρώ υπηρεσία προμήθεια έργο τμήμα παραλαβή οριστική προσωρινή'.split(
+      ' ',
+    ),
 };
 const EN = {
   titles: ['Contract notice:', 'Contract award notice:', 'Prior information notice:', 'Framework agreement for', 'Call for tenders:'],
-  objects: ['supply of medical equipment', 'road construction works', 'cleaning services for public buildings', 'IT consultancy services', 'supply of diesel fuel', 'maintenance of water networks', 'security services', 'school catering'],
-  bodies: ['Municipality of Thessaloniki', 'Region of Attica', 'General Hospital of Patras', 'Ministry of Interior', 'Athens International Airport', 'Hellenic Railways'],
-  words: 'contract award tender lot value estimated excluding VAT procedure open restricted criteria price quality duration months framework agreement contracting authority economic operator deadline receipt tenders electronic auction subcontracting CPV NUTS joint procurement renewal options variants guarantee performance bond evaluation committee lowest price most economically advantageous tender publication official journal'.split(' '),
+  objects: [
+    'supply of medical equipment',
+    'road construction works',
+    'cleaning services for public buildings',
+    'IT consultancy services',
+    'supply of diesel fuel',
+    'maintenance of water networks',
+    'security services',
+    'school catering',
+  ],
+  bodies: [
+    'Municipality of Thessaloniki',
+    'Region of Attica',
+    'General Hospital of Patras',
+    'Ministry of Interior',
+    'Athens International Airport',
+    'Hellenic Railways',
+  ],
+  words:
+    'contract award tender lot value estimated excluding VAT procedure open restricted criteria price quality duration months framework agreement contracting authority economic operator deadline receipt tenders electronic auction subcontracting CPV NUTS joint procurement renewal options variants guarantee performance bond evaluation committee lowest price most economically advantageous tender publication official journal'.split(
+      ' ',
+    ),
 };
 
 function corpus(n: number): string[] {
@@ -95,7 +139,13 @@ if (!process.argv.includes('--no-model')) {
         await m.dispose();
       }
     }
-    result.model = { id: model.id, dimension: model.dimension, loadMs: model.loadMs, avgTokens: Math.round(sample.reduce((a, b) => a + b, 0) / sample.length), runs };
+    result.model = {
+      id: model.id,
+      dimension: model.dimension,
+      loadMs: model.loadMs,
+      avgTokens: Math.round(sample.reduce((a, b) => a + b, 0) / sample.length),
+      runs,
+    };
     await model.dispose();
   } catch (err) {
     result.model = { error: (err as Error).message };

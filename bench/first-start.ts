@@ -17,7 +17,12 @@ for (const name of ['PDI_MODEL_DIR', 'PDI_EMBED_URL', 'PDI_MODEL_FETCH', 'ELASTI
 
 const started = Date.now();
 const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
-process.stdout.write(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+process.stdout.write(
+  `load average at start: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n`,
+);
 const npm = spawn('npm', ['start'], { cwd: PROJECT_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
 npm.once('exit', (code, signal) => process.stdout.write(`${seconds().padStart(7)} s  npm start exited (${signal ?? code})\n`));
 let url: string | null = null;
@@ -51,25 +56,35 @@ async function retried(input: string, init?: RequestInit): Promise<Response> {
 
 try {
   while (!url) await new Promise((r) => setTimeout(r, 200));
-  const key = JSON.parse(execFileSync(process.execPath, ['bin/pdi.js', 'keys', 'create', '--org', 'Bench', '--tier', 'enterprise', '--json'], { cwd: PROJECT_ROOT, env }).toString()).key;
-  const ask = () => retried(`${url}/v1/ask`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ question: 'οδοφωτισμός δήμου' }),
-  });
+  const key = JSON.parse(
+    execFileSync(process.execPath, ['bin/pdi.js', 'keys', 'create', '--org', 'Bench', '--tier', 'enterprise', '--json'], { cwd: PROJECT_ROOT, env }).toString(),
+  ).key;
+  const ask = () =>
+    retried(`${url}/v1/ask`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ question: 'οδοφωτισμός δήμου' }),
+    });
   // The demo is answered with the fallback meanwhile.
   process.stdout.write(`${seconds().padStart(7)} s  ask answered ${(await ask()).status} with the fallback\n`);
   for (;;) {
-    const models = await (await retried(`${url}/v1/models`)).json() as { embedding: { model: string; fallback: boolean } };
+    const models = (await (await retried(`${url}/v1/models`)).json()) as { embedding: { model: string; fallback: boolean } };
     if (switched && !models.embedding.fallback) {
       const res = await ask();
-      const body = await res.json() as { sources: { title: string }[] };
-      process.stdout.write(`${seconds().padStart(7)} s  ask answered ${res.status} with ${models.embedding.model}: ${body.sources[0]?.title.slice(0, 80) ?? '(no source)'}\n`);
+      const body = (await res.json()) as { sources: { title: string }[] };
+      process.stdout.write(
+        `${seconds().padStart(7)} s  ask answered ${res.status} with ${models.embedding.model}: ${body.sources[0]?.title.slice(0, 80) ?? '(no source)'}\n`,
+      );
       break;
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
-  process.stdout.write(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+  process.stdout.write(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
 } finally {
   process.kill(-npm.pid!, 'SIGTERM');
   await new Promise((r) => npm.once('exit', r));

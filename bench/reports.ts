@@ -44,17 +44,44 @@ function contract(i: number): IndexedDocument {
   const value = 5_000 + ((i * 7919) % 250_000);
   const id = `26SYMV${String(i).padStart(9, '0')}`;
   const title = `Προμήθεια αναλωσίμων και υπηρεσίες συντήρησης εξοπλισμού αρ. ${i}`;
-  const parties: Party[] = [{ role: 'buyer', ...buyer }, { role: 'supplier', ...SUPPLIER }];
+  const parties: Party[] = [
+    { role: 'buyer', ...buyer },
+    { role: 'supplier', ...SUPPLIER },
+  ];
   const procedure = i % 3 ? 'Απευθείας ανάθεση' : 'Ανοικτή διαδικασία';
   return {
-    source_id: `kimdis:${id}`, source: 'kimdis', country: 'GR', title, doc_type: 'contract', doc_category: 'contract',
-    published_at: published, source_url: `https://cerpp.eprocurement.gov.gr/khmdhs-opendata/contract/attachment/${id}`,
-    language: 'el', quality_score: 0.8,
-    content: [title, `ΑΔΑΜ: ${id}`, ...partyLines(parties, 'el'), `Διαδικασία: ${procedure}`, `Ημερομηνία υπογραφής: ${published.slice(0, 10)}`, `Αξία χωρίς ΦΠΑ: ${value} EUR`].join('\n'),
-    summary: title, entities: { afm: [buyer.afm, SUPPLIER.afm], ada: [], names: [buyer.name, SUPPLIER.name] },
-    parties, procedure_type: procedure, tenders_received: null, act_date: published.slice(0, 10),
-    amount: { value, currency: 'EUR' }, cpv: [], region: null, sector: null,
-    indexed_at: '2026-01-01T00:00:00Z', content_hash: String(i).padStart(64, '0'), original: null, embedding: null,
+    source_id: `kimdis:${id}`,
+    source: 'kimdis',
+    country: 'GR',
+    title,
+    doc_type: 'contract',
+    doc_category: 'contract',
+    published_at: published,
+    source_url: `https://cerpp.eprocurement.gov.gr/khmdhs-opendata/contract/attachment/${id}`,
+    language: 'el',
+    quality_score: 0.8,
+    content: [
+      title,
+      `ΑΔΑΜ: ${id}`,
+      ...partyLines(parties, 'el'),
+      `Διαδικασία: ${procedure}`,
+      `Ημερομηνία υπογραφής: ${published.slice(0, 10)}`,
+      `Αξία χωρίς ΦΠΑ: ${value} EUR`,
+    ].join('\n'),
+    summary: title,
+    entities: { afm: [buyer.afm, SUPPLIER.afm], ada: [], names: [buyer.name, SUPPLIER.name] },
+    parties,
+    procedure_type: procedure,
+    tenders_received: null,
+    act_date: published.slice(0, 10),
+    amount: { value, currency: 'EUR' },
+    cpv: [],
+    region: null,
+    sector: null,
+    indexed_at: '2026-01-01T00:00:00Z',
+    content_hash: String(i).padStart(64, '0'),
+    original: null,
+    embedding: null,
   };
 }
 
@@ -94,7 +121,13 @@ try {
   phases.cpu_ms = Math.round((cpu.user + cpu.system) / 1000);
 
   // About 20 pages: the contracts table holds ~17 rows a page.
-  const twenty = buildReport({ entity: { identifier: SUPPLIER.afm, type: 'afm' }, documents: docs.slice(0, 440), totals: { ...found.totals, total: 440 }, truncated: false, now: new Date() });
+  const twenty = buildReport({
+    entity: { identifier: SUPPLIER.afm, type: 'afm' },
+    documents: docs.slice(0, 440),
+    totals: { ...found.totals, total: 440 },
+    truncated: false,
+    now: new Date(),
+  });
   const t1 = performance.now();
   const cpu1 = process.cpuUsage();
   const pdf = renderPdf(twenty);
@@ -119,14 +152,28 @@ try {
   clearInterval(sampler);
   const completed = db.prepare("SELECT count(*) FROM reports WHERE status = 'completed'").pluck().get();
 
-  process.stdout.write(`${JSON.stringify({
-    node: process.version,
-    cpus: os.availableParallelism(),
-    documents: DOCS,
-    report: { ms: reportMs, ...phases, documents_covered: one.covered, pdf_bytes: one.pdf.length, pdf_pages: pages(one.pdf) },
-    pdf_only: { ms: pdfMs, cpu_ms: Math.round((pdfCpu.user + pdfCpu.system) / 1000), pages: pages(pdf), bytes: pdf.length },
-    queued: { reports: QUEUED, concurrency: 2, completed, ms: queuedMs, cpu_ms: Math.round((queuedCpu.user + queuedCpu.system) / 1000), rss_before_mb: Math.round(before / 2 ** 20), peak_rss_mb: Math.round(peak / 2 ** 20) },
-  }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        node: process.version,
+        cpus: os.availableParallelism(),
+        documents: DOCS,
+        report: { ms: reportMs, ...phases, documents_covered: one.covered, pdf_bytes: one.pdf.length, pdf_pages: pages(one.pdf) },
+        pdf_only: { ms: pdfMs, cpu_ms: Math.round((pdfCpu.user + pdfCpu.system) / 1000), pages: pages(pdf), bytes: pdf.length },
+        queued: {
+          reports: QUEUED,
+          concurrency: 2,
+          completed,
+          ms: queuedMs,
+          cpu_ms: Math.round((queuedCpu.user + queuedCpu.system) / 1000),
+          rss_before_mb: Math.round(before / 2 ** 20),
+          peak_rss_mb: Math.round(peak / 2 ** 20),
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
   db.close();
   await entities.close();
   documents.close();

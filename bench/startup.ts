@@ -22,12 +22,19 @@ const MODES = {
 } as const;
 type Mode = keyof typeof MODES;
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /** Wall and CPU seconds of one `pdi` run, through /usr/bin/time. */
 function timeCli(mode: Mode, args: string[], dataDir: string): { wall: number; cpu: number } {
   const run = spawnSync('/usr/bin/time', ['-f', '@@ %e %U %S', process.execPath, ...MODES[mode].cli, ...args], {
-    cwd: ROOT, env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PDI_MODEL_DIR: '' }, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PDI_MODEL_DIR: '' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   const times = /@@ (\S+) (\S+) (\S+)/.exec(run.stderr);
   if (run.status !== 0 || !times) throw new Error(`pdi ${args.join(' ')} (${mode}) failed: ${run.stderr}`);
@@ -41,11 +48,17 @@ async function timeServer(mode: Mode): Promise<{ wall: number; cpu: number; rssM
   const port = await freePort();
   const started = performance.now();
   const server = spawn(process.execPath, MODES[mode].server, {
-    cwd: ROOT, stdio: 'ignore',
+    cwd: ROOT,
+    stdio: 'ignore',
     env: { ...process.env, PDI_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'error', PDI_MODEL_DIR: '' },
   });
   try {
-    while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (server.exitCode !== null) throw new Error(`the ${mode} server exited (${server.exitCode})`);
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -65,12 +78,20 @@ async function timeServer(mode: Mode): Promise<{ wall: number; cpu: number; rssM
 const samples = new Map<string, number[]>();
 const add = (key: string, v: number) => samples.set(key, [...(samples.get(key) ?? []), v]);
 
-console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${os.cpus().length} cores; Node ${process.version}`);
+console.log(
+  `load average at start: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${os.cpus().length} cores; Node ${process.version}`,
+);
 const cliDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-startup-cli-'));
 timeCli('compiled', ['status'], cliDir); // creates the data folder's databases, so every measured run finds them
 for (let i = 0; i < RUNS; i++) {
   for (const mode of Object.keys(MODES) as Mode[]) {
-    for (const [name, args] of [['pdi --help', ['--help']], ['pdi status', ['status']]] as const) {
+    for (const [name, args] of [
+      ['pdi --help', ['--help']],
+      ['pdi status', ['status']],
+    ] as const) {
       const { wall, cpu } = timeCli(mode, [...args], cliDir);
       add(`${name}|${mode}|wall`, wall);
       add(`${name}|${mode}|cpu`, cpu);
@@ -85,12 +106,23 @@ fs.rmSync(cliDir, { recursive: true, force: true });
 
 console.log(`| what | source (tsx) | compiled (dist) |\n|---|---|---|`);
 for (const what of ['pdi --help', 'pdi status', 'server']) {
-  for (const [metric, unit] of [['wall', 's'], ['cpu', 's CPU'], ['rss', 'MiB RSS']] as const) {
+  for (const [metric, unit] of [
+    ['wall', 's'],
+    ['cpu', 's CPU'],
+    ['rss', 'MiB RSS'],
+  ] as const) {
     const src = samples.get(`${what}|source|${metric}`);
     if (!src) continue;
     const cmp = samples.get(`${what}|compiled|${metric}`)!;
     const digits = metric === 'rss' ? 0 : 2;
-    console.log(`| ${what}, ${metric === 'wall' ? (what === 'server' ? 'to first /healthz 200' : 'wall') : unit} | ${median(src).toFixed(digits)}${metric === 'wall' ? ' s' : ''} | ${median(cmp).toFixed(digits)}${metric === 'wall' ? ' s' : ''} |`);
+    console.log(
+      `| ${what}, ${metric === 'wall' ? (what === 'server' ? 'to first /healthz 200' : 'wall') : unit} | ${median(src).toFixed(digits)}${metric === 'wall' ? ' s' : ''} | ${median(cmp).toFixed(digits)}${metric === 'wall' ? ' s' : ''} |`,
+    );
   }
 }
-console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} runs of each, medians`);
+console.log(
+  `load average at end: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${RUNS} runs of each, medians`,
+);

@@ -18,7 +18,12 @@ import { KeyStore } from '../api/db/keys.js';
 import { startBenchApi } from './api-server.js';
 import { percentile } from './percentile.js';
 
-interface FloodJob { url: string; key: string; flood: number; honourRetryAfter: boolean }
+interface FloodJob {
+  url: string;
+  key: string;
+  flood: number;
+  honourRetryAfter: boolean;
+}
 
 /** A's client, in its own process: FLOOD loops of searches until told to stop, then its statuses. */
 async function flood({ url, key, flood: n, honourRetryAfter }: FloodJob): Promise<void> {
@@ -26,15 +31,17 @@ async function flood({ url, key, flood: n, honourRetryAfter }: FloodJob): Promis
   process.once('message', () => (flooding = false));
   const statuses: Record<number, number> = {};
   const phrase = encodeURIComponent('απόφαση ανάθεσης σύμβασης προμήθειας υπηρεσιών δήμου');
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (flooding) {
-      const res = await fetch(`${url}/v1/search?q=${phrase}&limit=1000`, { headers: { Authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      const wait = Number(res.headers.get('retry-after'));
-      if (honourRetryAfter && res.status === 429 && wait > 0) await new Promise((r) => setTimeout(r, wait * 1000));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (flooding) {
+        const res = await fetch(`${url}/v1/search?q=${phrase}&limit=1000`, { headers: { Authorization: `Bearer ${key}` } });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        const wait = Number(res.headers.get('retry-after'));
+        if (honourRetryAfter && res.status === 429 && wait > 0) await new Promise((r) => setTimeout(r, wait * 1000));
+      }
+    }),
+  );
   await new Promise((r) => process.send!(statuses, r));
 }
 
@@ -44,7 +51,15 @@ if (FLOOD_JOB) {
   process.exit(0);
 }
 
-const { values } = parseArgs({ options: { data: { type: 'string' }, flood: { type: 'string', default: '150' }, samples: { type: 'string', default: '200' }, 'honour-retry-after': { type: 'boolean', default: false }, server: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    flood: { type: 'string', default: '150' },
+    samples: { type: 'string', default: '200' },
+    'honour-retry-after': { type: 'boolean', default: false },
+    server: { type: 'string' },
+  },
+});
 const FLOOD = Number(values.flood);
 const SAMPLES = Number(values.samples);
 const dataDir = values.data ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-fairness-'));
@@ -55,10 +70,18 @@ const other = keys.create('Other SA', 'enterprise').key;
 db.close();
 
 if (!values.data) {
-  execFileSync(process.execPath, ['bin/pdi.js', 'demo'], { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+  execFileSync(process.execPath, ['bin/pdi.js', 'demo'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
 }
 const api = await startBenchApi(dataDir, {}, values.server ? path.resolve(values.server) : undefined);
-const get = (p: string, key: string) => fetch(`${api.url}${p}`, { headers: { Authorization: `Bearer ${key}` } }).then(async (r) => { await r.arrayBuffer(); return r.status; });
+const get = (p: string, key: string) =>
+  fetch(`${api.url}${p}`, { headers: { Authorization: `Bearer ${key}` } }).then(async (r) => {
+    await r.arrayBuffer();
+    return r.status;
+  });
 
 async function otherLatencies(): Promise<number[]> {
   const ms: number[] = [];
@@ -82,11 +105,21 @@ const statuses = await new Promise<Record<number, number>>((resolve) => {
 api.stop();
 
 const p = (xs: number[], q: number) => +percentile(xs, q).toFixed(1);
-process.stdout.write(`${JSON.stringify({
-  server: values.server ?? '.', flood: FLOOD, samples: SAMPLES, honour_retry_after: job.honourRetryAfter, load_average: os.loadavg().map((l) => +l.toFixed(1)),
-  alone: { p50_ms: p(alone, 50), p99_ms: p(alone, 99) },
-  flooded: { p50_ms: p(loaded, 50), p99_ms: p(loaded, 99) },
-  p99_ratio: +(percentile(loaded, 99) / percentile(alone, 99)).toFixed(2),
-  flood_statuses: statuses,
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      server: values.server ?? '.',
+      flood: FLOOD,
+      samples: SAMPLES,
+      honour_retry_after: job.honourRetryAfter,
+      load_average: os.loadavg().map((l) => +l.toFixed(1)),
+      alone: { p50_ms: p(alone, 50), p99_ms: p(alone, 99) },
+      flooded: { p50_ms: p(loaded, 50), p99_ms: p(loaded, 99) },
+      p99_ratio: +(percentile(loaded, 99) / percentile(alone, 99)).toFixed(2),
+      flood_statuses: statuses,
+    },
+    null,
+    2,
+  )}\n`,
+);
 process.exit(0);

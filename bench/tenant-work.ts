@@ -20,31 +20,43 @@ import { percentile } from './percentile.js';
 
 const NAME = 'ΔΗΜΟΣ';
 
-interface McpJob { url: string; key: string; posts: number; calls: number }
+interface McpJob {
+  url: string;
+  key: string;
+  posts: number;
+  calls: number;
+}
 
 /** A's MCP client, in its own process: `posts` loops of one batch each until told to stop, then what came back. */
 async function mcpFlood({ url, key, posts, calls }: McpJob): Promise<void> {
   let flooding = true;
   process.once('message', () => (flooding = false));
   const outcomes: Record<string, number> = {};
-  const batch = JSON.stringify(Array.from({ length: calls }, (_, i) => ({
-    jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'resolve_entity', arguments: { identifier: NAME, type: 'name' } },
-  })));
+  const batch = JSON.stringify(
+    Array.from({ length: calls }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'resolve_entity', arguments: { identifier: NAME, type: 'name' } },
+    })),
+  );
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-  await Promise.all(Array.from({ length: posts }, async () => {
-    while (flooding) {
-      const res = await fetch(`${url}/mcp`, { method: 'POST', headers, body: batch });
-      const body = (await res.json()) as { error?: { data?: { status?: number } }; result?: { isError?: boolean } }[] | object;
-      if (!Array.isArray(body)) {
-        outcomes[`http ${res.status}`] = (outcomes[`http ${res.status}`] ?? 0) + 1;
-        continue;
+  await Promise.all(
+    Array.from({ length: posts }, async () => {
+      while (flooding) {
+        const res = await fetch(`${url}/mcp`, { method: 'POST', headers, body: batch });
+        const body = (await res.json()) as { error?: { data?: { status?: number } }; result?: { isError?: boolean } }[] | object;
+        if (!Array.isArray(body)) {
+          outcomes[`http ${res.status}`] = (outcomes[`http ${res.status}`] ?? 0) + 1;
+          continue;
+        }
+        for (const m of body) {
+          const kind = m.error ? `error ${m.error.data?.status ?? ''}` : m.result?.isError ? 'tool error' : 'result';
+          outcomes[kind] = (outcomes[kind] ?? 0) + 1;
+        }
       }
-      for (const m of body) {
-        const kind = m.error ? `error ${m.error.data?.status ?? ''}` : m.result?.isError ? 'tool error' : 'result';
-        outcomes[kind] = (outcomes[kind] ?? 0) + 1;
-      }
-    }
-  }));
+    }),
+  );
   await new Promise((r) => process.send!(outcomes, r));
 }
 
@@ -54,11 +66,18 @@ if (MCP_JOB) {
   process.exit(0);
 }
 
-const { values } = parseArgs({ options: {
-  scenario: { type: 'string' }, data: { type: 'string' }, samples: { type: 'string', default: '200' }, server: { type: 'string' },
-  // The reports scenario's entity and how many reports of it A asks for at once.
-  report: { type: 'string', default: NAME }, 'report-type': { type: 'string', default: 'name' }, reports: { type: 'string', default: '3' },
-} });
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string' },
+    data: { type: 'string' },
+    samples: { type: 'string', default: '200' },
+    server: { type: 'string' },
+    // The reports scenario's entity and how many reports of it A asks for at once.
+    report: { type: 'string', default: NAME },
+    'report-type': { type: 'string', default: 'name' },
+    reports: { type: 'string', default: '3' },
+  },
+});
 const SCENARIO = values.scenario;
 if (SCENARIO !== 'reports' && SCENARIO !== 'mcp') throw new Error('--scenario reports or --scenario mcp');
 const SAMPLES = Number(values.samples);
@@ -70,7 +89,11 @@ const busy = store.create('Busy Ltd', 'enterprise').key;
 const others = Array.from({ length: 10 }, () => store.create('Other SA', 'enterprise').key);
 db.close();
 if (!values.data) {
-  execFileSync(process.execPath, ['bin/pdi.js', 'demo'], { cwd: path.resolve(import.meta.dirname, '..'), env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, stdio: 'ignore' });
+  execFileSync(process.execPath, ['bin/pdi.js', 'demo'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: 'ignore',
+  });
 }
 const api = await startBenchApi(dataDir, {}, values.server ? path.resolve(values.server) : undefined);
 let turn = 0;
@@ -125,18 +148,27 @@ const started = performance.now();
 let result: Record<string, unknown>;
 
 if (SCENARIO === 'reports') {
-  const paths = [{ path: '/healthz', key: false }, { path: `/v1/search?q=${encodeURIComponent('σύμβαση προμήθειας')}`, key: true }];
+  const paths = [
+    { path: '/healthz', key: false },
+    { path: `/v1/search?q=${encodeURIComponent('σύμβαση προμήθειας')}`, key: true },
+  ];
   const [healthAlone, searchAlone] = await sample(paths);
   const t0 = performance.now();
   const body = JSON.stringify({ entity_identifier: values.report, identifier_type: values['report-type'] });
-  const ids = await Promise.all(Array.from({ length: Number(values.reports) }, async () => (await call('/v1/reports', busy, { method: 'POST', body })).id as string));
+  const ids = await Promise.all(
+    Array.from({ length: Number(values.reports) }, async () => (await call('/v1/reports', busy, { method: 'POST', body })).id as string),
+  );
   const written = (async () => {
     for (;;) {
       // A poll on a connection the blocked server reset is sent again at the next turn; a refusal ends the run.
-      const rows = await Promise.all(ids.map((id) => call(`/v1/reports/${id}`, busy).catch((err: Error) => {
-        if (err instanceof TypeError) return { status: 'pending' };
-        throw err;
-      })));
+      const rows = await Promise.all(
+        ids.map((id) =>
+          call(`/v1/reports/${id}`, busy).catch((err: Error) => {
+            if (err instanceof TypeError) return { status: 'pending' };
+            throw err;
+          }),
+        ),
+      );
       if (rows.every((r) => r.status !== 'pending')) return { ms: Math.round(performance.now() - t0), rows };
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -144,7 +176,12 @@ if (SCENARIO === 'reports') {
   const [healthLoaded, searchLoaded] = await sample(paths, written);
   const { ms, rows } = await written;
   result = {
-    reports: { count: ids.length, statuses: rows.map((r) => r.status), documents: rows.map((r) => r.report_json ? JSON.parse(r.report_json).documents.covered : null), all_written_ms: ms },
+    reports: {
+      count: ids.length,
+      statuses: rows.map((r) => r.status),
+      documents: rows.map((r) => (r.report_json ? JSON.parse(r.report_json).documents.covered : null)),
+      all_written_ms: ms,
+    },
     healthz: figures(healthAlone!, healthLoaded!),
     search: figures(searchAlone!, searchLoaded!),
   };
@@ -165,8 +202,21 @@ if (SCENARIO === 'reports') {
   result = { mcp: { posts: job.posts, calls_per_post: job.calls, outcomes }, entity: { afm, ...figures(alone!, loaded!) } };
 }
 api.stop();
-process.stdout.write(`${JSON.stringify({
-  scenario: SCENARIO, server: values.server ?? '.', samples: SAMPLES, cpus: os.availableParallelism(), node: process.version,
-  load_average: os.loadavg().map((l) => +l.toFixed(1)), run_s: Math.round((performance.now() - started) / 1000), not_200: refused, ...result,
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      scenario: SCENARIO,
+      server: values.server ?? '.',
+      samples: SAMPLES,
+      cpus: os.availableParallelism(),
+      node: process.version,
+      load_average: os.loadavg().map((l) => +l.toFixed(1)),
+      run_s: Math.round((performance.now() - started) / 1000),
+      not_200: refused,
+      ...result,
+    },
+    null,
+    2,
+  )}\n`,
+);
 process.exit(0);

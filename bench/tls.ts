@@ -20,14 +20,41 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-tls-'));
 const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-  '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=localhost'], { cwd: tmp, stdio: 'ignore' });
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'key.pem',
+    '-out',
+    'cert.pem',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=localhost',
+  ],
+  { cwd: tmp, stdio: 'ignore' },
+);
 
-interface Server { child: ChildProcess; url: string }
+interface Server {
+  child: ChildProcess;
+  url: string;
+}
 
 async function start(name: string, tls: boolean): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env, PDI_DATA_DIR: path.join(tmp, name), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
+    ...process.env,
+    PDI_DATA_DIR: path.join(tmp, name),
+    PDI_DEMO: '0',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
     ...(tls ? { PDI_TLS_CERT: path.join(tmp, 'cert.pem'), PDI_TLS_KEY: path.join(tmp, 'key.pem') } : {}),
   };
   delete env.ELASTICSEARCH_URL;
@@ -64,7 +91,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const servers = { http: await start('http', false), https: await start('https', true) };
 try {
-  const modes = [['http', false], ['https', false], ['http', true], ['https', true]] as const;
+  const modes = [
+    ['http', false],
+    ['https', false],
+    ['http', true],
+    ['https', true],
+  ] as const;
   for (const [name, close] of modes) segment(servers[name], close); // warm-up
   const results: Record<string, ReturnType<typeof segment>[]> = {};
   for (let r = 0; r < rounds; r++) {
@@ -75,11 +107,16 @@ try {
       process.stderr.write(`round ${r + 1}: ${label}: ${s.rps} req/s, ${s.cpu_us_per_request} µs CPU a request\n`);
     }
   }
-  const summary = Object.fromEntries(Object.entries(results).map(([label, ss]) => [label, {
-    median_rps: median(ss.map((s) => s.rps)),
-    median_cpu_us_per_request: median(ss.map((s) => s.cpu_us_per_request)),
-    median_p99_ms: median(ss.map((s) => s.p99_ms ?? NaN)),
-  }]));
+  const summary = Object.fromEntries(
+    Object.entries(results).map(([label, ss]) => [
+      label,
+      {
+        median_rps: median(ss.map((s) => s.rps)),
+        median_cpu_us_per_request: median(ss.map((s) => s.cpu_us_per_request)),
+        median_p99_ms: median(ss.map((s) => s.p99_ms ?? NaN)),
+      },
+    ]),
+  );
   process.stdout.write(`${JSON.stringify({ rounds, seconds, load_average: os.loadavg().map((l) => +l.toFixed(2)), summary }, null, 2)}\n`);
 } finally {
   for (const s of Object.values(servers)) s.child.kill('SIGTERM');

@@ -7,13 +7,10 @@ import https from 'node:https';
 
 const tls = Boolean(process.env.PDI_TLS_CERT);
 const host = !process.env.HOST || ['0.0.0.0', '::'].includes(process.env.HOST) ? '127.0.0.1' : process.env.HOST;
-const req = (tls ? https : http).get(
-  { host, port: Number(process.env.PORT || 8000), path: '/healthz', timeout: 4000, rejectUnauthorized: false },
-  (res) => {
-    res.resume();
-    process.exit(res.statusCode === 200 ? 0 : 1);
-  },
-);
+const req = (tls ? https : http).get({ host, port: Number(process.env.PORT || 8000), path: '/healthz', timeout: 4000, rejectUnauthorized: false }, (res) => {
+  res.resume();
+  process.exit(res.statusCode === 200 ? 0 : 1);
+});
 req.on('timeout', () => req.destroy(new Error('timed out')));
 req.on('error', (err) => {
   process.stderr.write(`healthcheck: ${err.message}\n`);

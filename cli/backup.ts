@@ -31,11 +31,21 @@ const USAGE = `Usage: pdi backup DIR [--with-index] [--json]
 function items(dataDir: string, withIndex: boolean): BackupItem[] {
   const name = (file: string) => path.basename(file);
   return [
-    { name: name(accountsDbPath(dataDir)), kind: 'sqlite', holds: 'organizations, API keys (digests), daily usage, alert profiles and deliveries, reports, monitoring' },
+    {
+      name: name(accountsDbPath(dataDir)),
+      kind: 'sqlite',
+      holds: 'organizations, API keys (digests), daily usage, alert profiles and deliveries, reports, monitoring',
+    },
     { name: WEBHOOK_KEY_FILE, kind: 'file', holds: 'the key every webhook secret is derived from' },
     { name: name(IngestState.pathIn(dataDir)), kind: 'sqlite', holds: 'ingest checkpoints, run log, reference data' },
-    { name: name(DocumentStore.pathIn(dataDir)), kind: 'sqlite', holds: 'normalized documents, embeddings, the feed alerts read: what index rebuilds come from' },
-    ...(withIndex ? [{ name: name(embeddedIndexPath(dataDir)), kind: 'sqlite' as const, holds: 'the embedded search index (rebuildable with pdi reindex)' }] : []),
+    {
+      name: name(DocumentStore.pathIn(dataDir)),
+      kind: 'sqlite',
+      holds: 'normalized documents, embeddings, the feed alerts read: what index rebuilds come from',
+    },
+    ...(withIndex
+      ? [{ name: name(embeddedIndexPath(dataDir)), kind: 'sqlite' as const, holds: 'the embedded search index (rebuildable with pdi reindex)' }]
+      : []),
     { name: name(SqliteBlobStore.pathIn(dataDir)), kind: 'sqlite', holds: 'originals of documents, by SHA-256' },
   ];
 }
@@ -43,9 +53,15 @@ function items(dataDir: string, withIndex: boolean): BackupItem[] {
 export const backupCommand: Command = {
   usage: USAGE,
   async run(argv) {
-    const { values, positionals } = parse({ usage: USAGE }, argv, {
-      'with-index': { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
-    }, true);
+    const { values, positionals } = parse(
+      { usage: USAGE },
+      argv,
+      {
+        'with-index': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+      },
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError(`backup takes exactly one folder\n\n${USAGE}`);
     const dataDir = config().dataDir;
     const dir = path.resolve(positionals[0]);
@@ -54,7 +70,12 @@ export const backupCommand: Command = {
     const started = Date.now();
     let manifest;
     try {
-      manifest = await backupFiles(dataDir, items(dataDir, values['with-index']), dir, values.json ? undefined : (file) => process.stdout.write(`copying ${file}\n`));
+      manifest = await backupFiles(
+        dataDir,
+        items(dataDir, values['with-index']),
+        dir,
+        values.json ? undefined : (file) => process.stdout.write(`copying ${file}\n`),
+      );
     } catch (err) {
       if (err instanceof BackupRefused) throw new UsageError(err.message);
       throw err;
@@ -64,7 +85,9 @@ export const backupCommand: Command = {
       return;
     }
     const bytes = manifest.files.reduce((sum, f) => sum + f.bytes, 0);
-    process.stdout.write(`Backed up ${manifest.files.length} files (${(bytes / 1_048_576).toFixed(1)} MiB) into ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s; see manifest.json.\n`);
+    process.stdout.write(
+      `Backed up ${manifest.files.length} files (${(bytes / 1_048_576).toFixed(1)} MiB) into ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s; see manifest.json.\n`,
+    );
     if (manifest.absent.length) process.stdout.write(`Not in the data folder (not used yet): ${manifest.absent.join(', ')}\n`);
   },
 };

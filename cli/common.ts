@@ -15,9 +15,7 @@ export interface Command {
   run(argv: string[]): Promise<void>;
 }
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
-  cmd: Pick<Command, 'usage'>, argv: string[], options: T, allowPositionals = false,
-) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(cmd: Pick<Command, 'usage'>, argv: string[], options: T, allowPositionals = false) {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${cmd.usage}\n`);
     process.exit(0);

@@ -32,13 +32,17 @@ async function checkReplayDir(dir: string): Promise<void> {
     // stat follows links: a link to nothing is ENOENT. A pipe's read would wait for ever.
     const stat = await fs.stat(path.join(dir, name)).catch(() => null);
     if (!stat?.isFile()) {
-      throw new UsageError(`--from: ${name} is not a file (a folder, a pipe or a link to nothing); a saved body is one upstream response per file\n\n${INGEST_USAGE}`);
+      throw new UsageError(
+        `--from: ${name} is not a file (a folder, a pipe or a link to nothing); a saved body is one upstream response per file\n\n${INGEST_USAGE}`,
+      );
     }
     // A body is read as one string, and V8 holds none longer than this (a UTF-8 byte is at most one unit).
     const { size } = stat;
     if (size > constants.MAX_STRING_LENGTH) {
       const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-      throw new UsageError(`--from: ${name} is ${mib(size)}; a saved body must be under ${mib(constants.MAX_STRING_LENGTH)} (one upstream response per file)\n\n${INGEST_USAGE}`);
+      throw new UsageError(
+        `--from: ${name} is ${mib(size)}; a saved body must be under ${mib(constants.MAX_STRING_LENGTH)} (one upstream response per file)\n\n${INGEST_USAGE}`,
+      );
     }
   }
 }
@@ -54,9 +58,17 @@ Sources: ${SOURCES} (e_procurement = kimdis).`;
 export const ingestCommand: Command = {
   usage: INGEST_USAGE,
   async run(argv) {
-    const { values, positionals } = parse({ usage: INGEST_USAGE }, argv, {
-      since: { type: 'string' }, from: { type: 'string' }, all: { type: 'boolean', default: false }, 'base-url': { type: 'string' },
-    }, true);
+    const { values, positionals } = parse(
+      { usage: INGEST_USAGE },
+      argv,
+      {
+        since: { type: 'string' },
+        from: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        'base-url': { type: 'string' },
+      },
+      true,
+    );
     const baseUrl = values['base-url'];
     if (baseUrl !== undefined && !/^https?:\/\/\S+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL\n\n${INGEST_USAGE}`);
     // The base URL goes into logs, run errors and pdi status: a password in it would be written there.
@@ -70,7 +82,8 @@ export const ingestCommand: Command = {
     // Mistakes in the command are usage errors, found before a run starts: recorded as a failed run,
     // they turned the source `unavailable` in /v1/sources.
     if (values.from !== undefined) {
-      if (values.since !== undefined || baseUrl !== undefined) throw new UsageError(`--from replays saved bodies: it takes no --since or --base-url\n\n${INGEST_USAGE}`);
+      if (values.since !== undefined || baseUrl !== undefined)
+        throw new UsageError(`--from replays saved bodies: it takes no --since or --base-url\n\n${INGEST_USAGE}`);
       await checkReplayDir(values.from);
     }
     const sources = values.all ? [...SOURCE_NAMES] : [sourceArg(positionals[0], INGEST_USAGE)];

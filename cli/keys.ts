@@ -39,12 +39,14 @@ function withStore<T>(fn: (store: KeyStore) => T, absent?: () => T): T {
 async function warnIfAnotherServer(dataDir: string): Promise<void> {
   if (ServerLock.isHeld(dataDir)) return;
   const port = process.env.PORT?.trim() || '8000';
-  const answered = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(500) })
-    .then((res) => res.status < 500 || res.status === 503, () => false);
+  const answered = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(500) }).then(
+    (res) => res.status < 500 || res.status === 503,
+    () => false,
+  );
   if (!answered) return;
   process.stderr.write(
     `pdi: warning: no API server runs on the data folder ${dataDir}, but a server answers on port ${port}: ` +
-    'it reads another data folder and will refuse this key (401). Run pdi with that server\'s PDI_DATA_DIR.\n',
+      "it reads another data folder and will refuse this key (401). Run pdi with that server's PDI_DATA_DIR.\n",
   );
 }
 
@@ -54,7 +56,9 @@ export const keysCommand: Command = {
     const [sub, ...rest] = argv;
     if (sub === 'create') {
       const { values } = parse({ usage: USAGE }, rest, {
-        org: { type: 'string' }, tier: { type: 'string' }, json: { type: 'boolean', default: false },
+        org: { type: 'string' },
+        tier: { type: 'string' },
+        json: { type: 'boolean', default: false },
       });
       const org = values.org?.trim();
       if (!org) throw new UsageError(`--org is required\n\n${USAGE}`);
@@ -72,7 +76,10 @@ export const keysCommand: Command = {
     }
     if (sub === 'list') {
       const { values } = parse({ usage: USAGE }, rest, { json: { type: 'boolean', default: false } });
-      const keys = withStore((s) => s.list(), () => []);
+      const keys = withStore(
+        (s) => s.list(),
+        () => [],
+      );
       if (values.json) {
         process.stdout.write(`${JSON.stringify(keys)}\n`);
         return;
@@ -86,7 +93,10 @@ export const keysCommand: Command = {
     if (sub === 'revoke') {
       const { positionals } = parse({ usage: USAGE }, rest, {}, true);
       if (positionals.length !== 1) throw new UsageError(`keys revoke takes exactly one key id\n\n${USAGE}`);
-      const found = withStore((s) => s.revoke(positionals[0]), () => false);
+      const found = withStore(
+        (s) => s.revoke(positionals[0]),
+        () => false,
+      );
       if (!found) throw new UsageError(`No key with id ${positionals[0]}`);
       process.stdout.write(`Revoked ${positionals[0]}.\n`);
       return;

@@ -58,7 +58,9 @@ export const mcpCommand: Command = {
       throw new UsageError(`--url is not an address: ${base}\n\n${USAGE}`);
     }
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-      throw new UsageError(`--url must use https unless it is on this machine (localhost, 127.0.0.1, ::1): the key would cross the network in clear to ${url.host}`);
+      throw new UsageError(
+        `--url must use https unless it is on this machine (localhost, 127.0.0.1, ::1): the key would cross the network in clear to ${url.host}`,
+      );
     }
 
     const stdio = new StdioServerTransport();
@@ -84,7 +86,9 @@ export const mcpCommand: Command = {
     };
     http.onerror = (err) => process.stderr.write(`pdi mcp: ${reasonOf(err, base)}\n`);
 
-    const closed = new Promise<void>((resolve) => { stdio.onclose = resolve; });
+    const closed = new Promise<void>((resolve) => {
+      stdio.onclose = resolve;
+    });
     await http.start();
     await stdio.start();
     // The client closed stdin: nothing more to relay.

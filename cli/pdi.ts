@@ -16,7 +16,11 @@ const COMMANDS: { name: string; summary: string; load(): Promise<Command> }[] = 
   { name: 'status', summary: 'engine, embedder and per-source index and ingest state', load: async () => (await import('./status.js')).statusCommand },
   { name: 'report', summary: 'generate a due-diligence report (PDF) for an entity', load: async () => (await import('./report.js')).reportCommand },
   { name: 'mcp', summary: 'serve the MCP tools over stdio for an Enterprise key', load: async () => (await import('./mcp.js')).mcpCommand },
-  { name: 'backup', summary: 'copy the state (accounts, documents, ingest) while the server runs', load: async () => (await import('./backup.js')).backupCommand },
+  {
+    name: 'backup',
+    summary: 'copy the state (accounts, documents, ingest) while the server runs',
+    load: async () => (await import('./backup.js')).backupCommand,
+  },
 ];
 
 function help(): string {

@@ -23,37 +23,43 @@ export const reindexCommand: Command = {
     if (positionals.length > 1) throw new UsageError(`reindex takes at most one source\n\n${REINDEX_USAGE}`);
     const scope: RebuildScope = positionals.length ? sourceArg(positionals[0], REINDEX_USAGE) : 'all';
     const signal = stopOnSignals();
-    const rebuild = () => withRuntime(async (rt) => {
-      if (scope === 'all') rt.search.checkStorage?.();
-      const started = Date.now();
-      const label = scope === 'all' ? 'all sources' : scope;
-      let total = 0;
-      try {
-        const r = await reindex(rt, scope, {
-          signal,
-          onStart: ({ source, documents, uncached, cacheKey }) => {
-            total += documents;
-            if (uncached === 0) return;
-            process.stdout.write(`${source}: ${uncached} of ${documents} documents have no cached embedding for ${cacheKey} ` +
-              '(the embedding model or its text recipe changed): they are embedded now\n');
-          },
-          onBatch: (done) => showRebuildProgress(label, done, total, Date.now() - started),
-        });
-        endProgress();
-        const ms = Date.now() - started;
-        const speed = rate(r.documents, ms);
-        const tail = `(${r.embedded} embedded, ${(ms / 1000).toFixed(1)} s${speed ? `, ${speed}` : ''})`;
-        if (scope !== 'all') {
-          process.stdout.write(`${scope}: ${r.documents} documents now served by ${r.index} ${tail}\n`);
-          return;
-        }
-        for (const source of SOURCE_NAMES) process.stdout.write(`${source}: ${r.bySource[source as SourceName] ?? 0} documents\n`);
-        process.stdout.write(`all sources: ${r.documents} documents now served by ${r.index} ${tail}\n`);
-      } catch (err) {
-        if (!signal.aborted) throw err;
-        process.stdout.write(`${label}: ${(err as Error).message}; the previous index keeps serving\n`);
-      }
-    }, { rebuilding: true });
+    const rebuild = () =>
+      withRuntime(
+        async (rt) => {
+          if (scope === 'all') rt.search.checkStorage?.();
+          const started = Date.now();
+          const label = scope === 'all' ? 'all sources' : scope;
+          let total = 0;
+          try {
+            const r = await reindex(rt, scope, {
+              signal,
+              onStart: ({ source, documents, uncached, cacheKey }) => {
+                total += documents;
+                if (uncached === 0) return;
+                process.stdout.write(
+                  `${source}: ${uncached} of ${documents} documents have no cached embedding for ${cacheKey} ` +
+                    '(the embedding model or its text recipe changed): they are embedded now\n',
+                );
+              },
+              onBatch: (done) => showRebuildProgress(label, done, total, Date.now() - started),
+            });
+            endProgress();
+            const ms = Date.now() - started;
+            const speed = rate(r.documents, ms);
+            const tail = `(${r.embedded} embedded, ${(ms / 1000).toFixed(1)} s${speed ? `, ${speed}` : ''})`;
+            if (scope !== 'all') {
+              process.stdout.write(`${scope}: ${r.documents} documents now served by ${r.index} ${tail}\n`);
+              return;
+            }
+            for (const source of SOURCE_NAMES) process.stdout.write(`${source}: ${r.bySource[source as SourceName] ?? 0} documents\n`);
+            process.stdout.write(`all sources: ${r.documents} documents now served by ${r.index} ${tail}\n`);
+          } catch (err) {
+            if (!signal.aborted) throw err;
+            process.stdout.write(`${label}: ${(err as Error).message}; the previous index keeps serving\n`);
+          }
+        },
+        { rebuilding: true },
+      );
     // Of every source, a damaged embedded index is replaced (ingest/recover.ts); of one, it is reported.
     if (scope === 'all') await rebuildPastDamage(rebuild, (message) => process.stdout.write(`${message}\n`));
     else await rebuild();

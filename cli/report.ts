@@ -31,9 +31,17 @@ export const reportCommand: Command = {
       return;
     }
     if (sub !== 'create') throw new UsageError(`${sub ? `Unknown report command: ${sub}` : 'report needs a command'}\n\n${USAGE}`);
-    const { values, positionals } = parse({ usage: USAGE }, rest, {
-      type: { type: 'string' }, out: { type: 'string' }, org: { type: 'string' }, json: { type: 'boolean', default: false },
-    }, true);
+    const { values, positionals } = parse(
+      { usage: USAGE },
+      rest,
+      {
+        type: { type: 'string' },
+        out: { type: 'string' },
+        org: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      true,
+    );
     if (positionals.length !== 1) throw new UsageError(`report create takes exactly one IDENTIFIER\n\n${USAGE}`);
     if (!values.type) throw new UsageError(`--type is required (afm, name or ada)\n\n${USAGE}`);
     if (!values.out) throw new UsageError(`--out FILE.pdf is required\n\n${USAGE}`);
@@ -72,7 +80,7 @@ export const reportCommand: Command = {
             const close = closeOrgNames(org, store.orgNames());
             throw new UsageError(
               `--org ${printable(org)}: no such organization${close.length > 0 ? `; did you mean ${close.map((n) => JSON.stringify(printable(n))).join(', ')}?` : ''}` +
-              ' (an organization is made by creating its first key: pdi keys create --org NAME --tier TIER)',
+                ' (an organization is made by creating its first key: pdi keys create --org NAME --tier TIER)',
             );
           }
           const { report, jobId } = service.create(orgId, request.entity_identifier, request.identifier_type);
@@ -90,9 +98,13 @@ export const reportCommand: Command = {
       }
     });
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ id: result.id, file: out, documents: result.documents, risk_score: result.risk_score, status: result.status })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ id: result.id, file: out, documents: result.documents, risk_score: result.risk_score, status: result.status })}\n`,
+      );
       return;
     }
-    process.stdout.write(`Wrote ${out}: ${result.documents} documents, risk score ${result.risk_score}/100${result.id ? `; report ${result.id} recorded for ${org}` : ''}.\n`);
+    process.stdout.write(
+      `Wrote ${out}: ${result.documents} documents, risk score ${result.risk_score}/100${result.id ? `; report ${result.id} recorded for ${org}` : ''}.\n`,
+    );
   },
 };

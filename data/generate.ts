@@ -13,9 +13,11 @@ function parseArgs(argv: string[]): { out: string; seed: number } {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
-      process.stdout.write('Usage: node --import tsx data/generate.ts [--out DIR] [--seed N]\n' +
-        `  --out DIR   where to write <source>/<NNN>-<what>.json (default ${path.relative(process.cwd(), out) || out})\n` +
-        `  --seed N    unsigned 32-bit seed (default ${DEFAULT_SEED})\n`);
+      process.stdout.write(
+        'Usage: node --import tsx data/generate.ts [--out DIR] [--seed N]\n' +
+          `  --out DIR   where to write <source>/<NNN>-<what>.json (default ${path.relative(process.cwd(), out) || out})\n` +
+          `  --seed N    unsigned 32-bit seed (default ${DEFAULT_SEED})\n`,
+      );
       process.exit(0);
     } else if (arg === '--out') {
       const v = argv[++i];

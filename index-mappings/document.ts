@@ -109,8 +109,16 @@ export interface FeedEntry {
 
 /** The metadata fields every listing shows (docs/openapi.json DocumentMetadata). */
 export const METADATA_FIELDS = [
-  'source_id', 'source', 'country', 'title', 'doc_type', 'doc_category',
-  'published_at', 'source_url', 'language', 'quality_score',
+  'source_id',
+  'source',
+  'country',
+  'title',
+  'doc_type',
+  'doc_category',
+  'published_at',
+  'source_url',
+  'language',
+  'quality_score',
 ] as const;
 
 /**
@@ -124,7 +132,18 @@ export function metadataOf(doc: Pick<NormalizedDocument, (typeof METADATA_FIELDS
 }
 
 /** The extra fields Pro and Enterprise listings show (decisions.md "Sources and documents"). */
-export const FULL_CONTENT_FIELDS = ['content', 'summary', 'entities', 'parties', 'procedure_type', 'tenders_received', 'amount', 'cpv', 'region', 'sector'] as const;
+export const FULL_CONTENT_FIELDS = [
+  'content',
+  'summary',
+  'entities',
+  'parties',
+  'procedure_type',
+  'tenders_received',
+  'amount',
+  'cpv',
+  'region',
+  'sector',
+] as const;
 
 /**
  * A document's full-content fields, with the values a document stored before a field existed reads as

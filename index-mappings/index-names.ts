@@ -32,7 +32,10 @@ export function physicalIndexName(prefix: string, stamp: string = timeStamp()): 
 }
 
 export function timeStamp(d: Date = new Date()): string {
-  return d.toISOString().replace(/[-:.Z]/g, '').toLowerCase();
+  return d
+    .toISOString()
+    .replace(/[-:.Z]/g, '')
+    .toLowerCase();
 }
 
 /** What every index records in its mapping `_meta`. */

@@ -20,7 +20,8 @@ export const TED_CATEGORY_LABELS: Readonly<Record<string, string>> = {
 const TED_ENGLISH_TITLE = /^Title \(English\): (.*)$/m;
 
 /** A TED content line's label, which ingest/sources/ted/facts.ts buildTedDocument writes before the value. */
-const TED_LINE_LABEL = /^(?:Title \(English\)|Published|Buyer|Winner|Value \([^)\n]*\)|Procedure|Tenders received|Contract nature|CPV|Place of performance \(NUTS\)|Tender deadline|Modification): /gm;
+const TED_LINE_LABEL =
+  /^(?:Title \(English\)|Published|Buyer|Winner|Value \([^)\n]*\)|Procedure|Tenders received|Contract nature|CPV|Place of performance \(NUTS\)|Tender deadline|Modification): /gm;
 const CATEGORY = [...Object.values(TED_CATEGORY_LABELS), 'Notice'].join('|');
 /** `Notice: <category> (<type>), publication number <n>, notice id <id>`: the values kept. */
 const TED_NOTICE_LINE = new RegExp(`^Notice: (?:${CATEGORY}) \\(([^)\\n]*)\\)(?:, publication number (\\S+))?(?:, notice id ([^\\n]+))?$`, 'gm');

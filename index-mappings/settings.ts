@@ -26,8 +26,7 @@ export const GREEK_STOP_WORDS: readonly string[] = (
 
 /** Lucene's English stop set (`_english_`), word for word, for the same reason. */
 export const ENGLISH_STOP_WORDS: readonly string[] = (
-  'a an and are as at be but by for if in into is it no not of on or such that the their then there these ' +
-  'they this to was will with'
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these ' + 'they this to was will with'
 ).split(' ');
 
 /**

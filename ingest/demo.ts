@@ -25,7 +25,10 @@ export interface DemoLoad {
 }
 
 /** Loads every source (or those given), going on past one that cannot start; stops when signalled. */
-export async function loadDemo(deps: PipelineDeps, opts: { onProgress?: (p: Progress) => void; signal?: AbortSignal; dir?: string; sources?: SourceName[] } = {}): Promise<DemoLoad> {
+export async function loadDemo(
+  deps: PipelineDeps,
+  opts: { onProgress?: (p: Progress) => void; signal?: AbortSignal; dir?: string; sources?: SourceName[] } = {},
+): Promise<DemoLoad> {
   const load: DemoLoad = { runs: [], notLoaded: [] };
   const dir = opts.dir ?? DEMO_DIR;
   // With the pinned model, its shipped vectors spare the load the embedding of every document.
@@ -63,7 +66,11 @@ export async function loadDemoOnFirstStart(config: Config, deps: PipelineDeps, l
       const { total_documents } = await deps.search.stats();
       if (total_documents > 0) return;
     }
-    log.info(resuming ? 'the demo corpus load was cut short: resuming it' : 'empty index: loading the demo corpus through the ingest pipeline (PDI_DEMO=0 turns this off)');
+    log.info(
+      resuming
+        ? 'the demo corpus load was cut short: resuming it'
+        : 'empty index: loading the demo corpus through the ingest pipeline (PDI_DEMO=0 turns this off)',
+    );
     fs.writeFileSync(unfinished, '');
     const started = Date.now();
     let documents = 0;
@@ -80,7 +87,13 @@ export async function loadDemoOnFirstStart(config: Config, deps: PipelineDeps, l
       log.error({ sources: failed, retry_in_s: delay / 1000 }, 'demo corpus: not every source loaded; trying those again');
       pending = failed;
       // Resolves false as soon as the server stops.
-      if (!(await wait(delay, undefined, { signal: opts.signal }).then(() => true, () => false))) return;
+      if (
+        !(await wait(delay, undefined, { signal: opts.signal }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
     }
     fs.rmSync(unfinished, { force: true });
     log.info({ ms: Date.now() - started, documents }, 'demo corpus loaded');

@@ -53,7 +53,10 @@ interface Answer extends HttpResponse {
 }
 
 export class UpstreamError extends Error {
-  constructor(message: string, readonly status: number | null) {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
     super(message);
     this.name = 'UpstreamError';
   }
@@ -146,20 +149,30 @@ export class HttpClient {
         // fetch would replay a 301/302/303 as a GET without the body (the query and paging token lost,
         // the answer a different page); the upstream has moved, and the operator is to follow it.
         const to = res.location ? new URL(res.location, url).href : 'nowhere (no Location)';
-        throw new UpstreamError(`${method} ${url} was redirected (${res.status}) to ${to}; a redirected POST is not followed: use the new address (--base-url)`, res.status);
+        throw new UpstreamError(
+          `${method} ${url} was redirected (${res.status}) to ${to}; a redirected POST is not followed: use the new address (--base-url)`,
+          res.status,
+        );
       }
       lastError = new UpstreamError(`${method} ${url} answered ${res.status}`, res.status);
       if (!retryable(res.status)) throw lastError;
       retryAfterMs = res.retryAfterMs;
       if (retryAfterMs > this.opts.maxRetryAfterMs) {
-        throw new UpstreamError(`${method} ${url} answered ${res.status} and asks to be retried after ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${this.opts.maxRetryAfterMs / 1000} s this client waits; run the ingest again later`, res.status);
+        throw new UpstreamError(
+          `${method} ${url} answered ${res.status} and asks to be retried after ${Math.ceil(retryAfterMs / 1000)} s, longer than the ${this.opts.maxRetryAfterMs / 1000} s this client waits; run the ingest again later`,
+          res.status,
+        );
       }
     }
     throw lastError!;
   }
 
   private async once(url: string, method: string, init: { json?: unknown; headers?: Record<string, string> }): Promise<Answer> {
-    const headers: Record<string, string> = { 'User-Agent': this.opts.userAgent, Accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...init.headers };
+    const headers: Record<string, string> = {
+      'User-Agent': this.opts.userAgent,
+      Accept: 'application/json, application/xml;q=0.9, */*;q=0.5',
+      ...init.headers,
+    };
     let body: string | undefined;
     if (init.json !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -200,7 +213,13 @@ export class HttpClient {
    * Where a redirect from `at` may go, or an UpstreamError (not retried: the next answer would redirect
    * the same way) saying why not.
    */
-  private async redirectTarget(url: string, at: string, status: number, location: string, hops: number): Promise<{ url: URL; pin: ReturnType<typeof pinnedLookup> | null }> {
+  private async redirectTarget(
+    url: string,
+    at: string,
+    status: number,
+    location: string,
+    hops: number,
+  ): Promise<{ url: URL; pin: ReturnType<typeof pinnedLookup> | null }> {
     const from = new URL(at);
     let to: URL;
     try {
@@ -226,7 +245,8 @@ export class HttpClient {
   private async readBody(res: Response, request: string): Promise<Buffer> {
     const max = this.opts.maxBodyBytes;
     const bound = max % 2 ** 20 === 0 ? `${max / 2 ** 20} MiB` : `${max} bytes`;
-    const tooLarge = () => new UpstreamError(`${request} sent a body over ${bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
+    const tooLarge = () =>
+      new UpstreamError(`${request} sent a body over ${bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
     if (Number(res.headers.get('content-length')) > max) {
       await res.body?.cancel();
       throw tooLarge();
@@ -263,9 +283,11 @@ function describe(err: Error): string {
  * as UTF-8, where bytes that are no UTF-8 become U+FFFD.
  */
 function decodeBody(bytes: Buffer, contentType: string): string {
-  const head = bytes.subarray(0, 200).toString('latin1').replace(/^\xEF\xBB\xBF/, '');
-  const declared = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]
-    ?? /^<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
+  const head = bytes
+    .subarray(0, 200)
+    .toString('latin1')
+    .replace(/^\xEF\xBB\xBF/, '');
+  const declared = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ?? /^<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
   return decoderFor(declared).decode(bytes);
 }
 

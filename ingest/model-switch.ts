@@ -35,19 +35,33 @@ export function automaticModel(config: Config): config is Config & { cacheDir: s
  */
 export async function chooseEmbedder(config: Config, log: Logger, opts: { warnOnEmbed?: boolean } = {}): Promise<ChosenEmbedder> {
   if (!automaticModel(config)) {
-    return { embedder: new SwitchableEmbedder(await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log, ...opts })), upgrade: null };
+    return {
+      embedder: new SwitchableEmbedder(await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log, ...opts })),
+      upgrade: null,
+    };
   }
   const fallback = new HashingEmbedder();
   const dir = pinnedModelDir(config.cacheDir);
   if (!modelComplete(dir)) {
     // The server says why itself (it fetches the model, or names what to install); a command says so when it embeds.
     const unfetched = opts.warnOnEmbed
-      ? fallbackEmbedder(fallback, (id) => log.warn({ embedder: id }, `the embedding model is not fetched yet (npm start fetches it, as scripts/fetch-model.sh does): semantic search runs on the lexical fallback ${id}`), true)
+      ? fallbackEmbedder(
+          fallback,
+          (id) =>
+            log.warn(
+              { embedder: id },
+              `the embedding model is not fetched yet (npm start fetches it, as scripts/fetch-model.sh does): semantic search runs on the lexical fallback ${id}`,
+            ),
+          true,
+        )
       : fallback;
     return { embedder: new SwitchableEmbedder(unfetched), upgrade: { dir: null } };
   }
   if ((await recordedEmbedding(config, log))?.model === fallback.id) {
-    log.info({ embedder: fallback.id, model: PINNED_MODEL_ID }, 'the index holds vectors of the lexical fallback: it serves until they are rebuilt with the embedding model');
+    log.info(
+      { embedder: fallback.id, model: PINNED_MODEL_ID },
+      'the index holds vectors of the lexical fallback: it serves until they are rebuilt with the embedding model',
+    );
     return { embedder: new SwitchableEmbedder(fallback), upgrade: { dir } };
   }
   return { embedder: new SwitchableEmbedder(await createEmbedder({ modelDir: dir, logger: log })), upgrade: null };
@@ -95,14 +109,19 @@ async function switchToModel(deps: ModelSwitchDeps, upgrade: { dir: string | nul
         log.warn({ python: config.python, problem, embedder: deps.embedder.id }, NO_PYTHON_WARNING);
         return;
       }
-      log.info({ cacheDir: config.cacheDir, embedder: deps.embedder.id }, 'fetching the embedding model in the background (PDI_MODEL_FETCH=0 turns this off); semantic search runs on the lexical fallback meanwhile');
+      log.info(
+        { cacheDir: config.cacheDir, embedder: deps.embedder.id },
+        'fetching the embedding model in the background (PDI_MODEL_FETCH=0 turns this off); semantic search runs on the lexical fallback meanwhile',
+      );
       dir = await fetchModel({ cacheDir: config.cacheDir, python: config.python, log, signal });
     }
     const started = Date.now();
     model = await ModelEmbedder.load(dir);
     log.info({ embedder: model.id, loadMs: model.loadMs }, 'embedding model loaded: rebuilding the index with its vectors');
     if (model.dimension !== deps.embedder.dimension) {
-      throw new Error(`its vectors have ${model.dimension} dimensions, the index's ${deps.embedder.dimension}: run pdi reindex with PDI_MODEL_DIR=${dir} against a new PDI_DATA_DIR`);
+      throw new Error(
+        `its vectors have ${model.dimension} dimensions, the index's ${deps.embedder.dimension}: run pdi reindex with PDI_MODEL_DIR=${dir} against a new PDI_DATA_DIR`,
+      );
     }
     const loaded = model;
     await deps.exclusive(async () => {
@@ -123,13 +142,18 @@ async function switchToModel(deps: ModelSwitchDeps, upgrade: { dir: string | nul
           deps.pipeline.state.endRun(source, id, { fetched: n, new: 0, updated: n, unchanged: 0, failed: 0 }, error, log);
         }
       }
-      log.info({ embedder: loaded.id, documents: result!.documents, embedded: result!.embedded, seeded, ms: Date.now() - started },
-        'serving with the embedding model: ask and semantic reads use it from now on');
+      log.info(
+        { embedder: loaded.id, documents: result!.documents, embedded: result!.embedded, seeded, ms: Date.now() - started },
+        'serving with the embedding model: ask and semantic reads use it from now on',
+      );
     });
   } catch (err) {
     if (deps.embedder.id !== model?.id) await model?.dispose();
     if (signal.aborted) return;
-    log.warn({ err: (err as Error).message, embedder: deps.embedder.id }, 'the embedding model could not be switched to; semantic search stays on the lexical fallback until the next start tries again');
+    log.warn(
+      { err: (err as Error).message, embedder: deps.embedder.id },
+      'the embedding model could not be switched to; semantic search stays on the lexical fallback until the next start tries again',
+    );
   }
 }
 
@@ -155,7 +179,8 @@ async function holdSources(deps: PipelineDeps, signal: AbortSignal): Promise<Map
     }
     return runs;
   } catch (err) {
-    for (const [source, id] of runs) deps.state.endRun(source, id, { fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 }, (err as Error).message, deps.log);
+    for (const [source, id] of runs)
+      deps.state.endRun(source, id, { fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 }, (err as Error).message, deps.log);
     throw err;
   }
 }

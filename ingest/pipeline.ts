@@ -110,7 +110,9 @@ class SeenPages {
     const key = createHash('sha256').update(ids.join('\n')).digest('base64');
     const earlier = this.pages.get(key);
     if (earlier !== undefined) {
-      throw new Error(`${module.name}: page ${n} of this run holds the same ${ids.length} records as page ${earlier}: the upstream ignored the page asked for, or its paging loops; stopped before page ${n}'s checkpoint, so the next run asks for it again`);
+      throw new Error(
+        `${module.name}: page ${n} of this run holds the same ${ids.length} records as page ${earlier}: the upstream ignored the page asked for, or its paging loops; stopped before page ${n}'s checkpoint, so the next run asks for it again`,
+      );
     }
     this.pages.set(key, n);
   }
@@ -147,7 +149,10 @@ async function preparePage(run: PageRun, page: FetchedPage): Promise<Prepared | 
       skipped.push((err as Error).message);
     }
   }
-  seen?.check(module, normalized.map((n) => n.doc.source_id));
+  seen?.check(
+    module,
+    normalized.map((n) => n.doc.source_id),
+  );
   counts.fetched += records.length;
   counts.failed += skipped.length;
   // Later records of the same id in one page win (upstreams repeat corrected versions).
@@ -170,9 +175,19 @@ async function preparePage(run: PageRun, page: FetchedPage): Promise<Prepared | 
   const items = [...changed.values()];
   const digests = await deps.blobs.put(items.map((c) => c.original.body));
   const originals = items.map((c, i) => ({ sha256: digests[i], content_type: c.original.contentType }));
-  const { vectors } = await embedAll(deps.embedder, deps.documents, items.map((c) => ({ doc: c.doc, contentHash: c.hash })));
+  const { vectors } = await embedAll(
+    deps.embedder,
+    deps.documents,
+    items.map((c) => ({ doc: c.doc, contentHash: c.hash })),
+  );
   const indexedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const indexed: IndexedDocument[] = items.map((c, i) => ({ ...c.doc, indexed_at: indexedAt, content_hash: c.hash, original: originals[i], embedding: vectors[i] }));
+  const indexed: IndexedDocument[] = items.map((c, i) => ({
+    ...c.doc,
+    indexed_at: indexedAt,
+    content_hash: c.hash,
+    original: originals[i],
+    embedding: vectors[i],
+  }));
   for (const c of items) pending.set(c.doc.source_id, c.hash);
   return { items, indexed };
 }
@@ -197,8 +212,10 @@ async function commitPage(run: PageRun, prepared: Prepared): Promise<void> {
   // before this page's checkpoint, so the next run sends them again. Counted as rejected and
   // checkpointed past, an update was lost for good (nothing marks it to be fetched again).
   if (blocked.length > 0) {
-    throw new Error(`the index refused ${blocked.length} of ${prepared.indexed.length} documents of this page (${blocked[0].error}); ` +
-      'stopped before its checkpoint, so the next run sends them again');
+    throw new Error(
+      `the index refused ${blocked.length} of ${prepared.indexed.length} documents of this page (${blocked[0].error}); ` +
+        'stopped before its checkpoint, so the next run sends them again',
+    );
   }
   if (failed.size > 0) {
     counts.failed += failed.size;
@@ -222,21 +239,26 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     const baseUrl = opts.baseUrl ?? module.defaultBaseUrl;
     const normalize: Normalize = module.prepare
       ? await module.prepare({
-        http, baseUrl, now: new Date(), log, signal: opts.signal,
-        stored: (name) => deps.state.reference(name),
-        store: (name, body) => deps.state.saveReference(name, body),
-      })
+          http,
+          baseUrl,
+          now: new Date(),
+          log,
+          signal: opts.signal,
+          stored: (name) => deps.state.reference(name),
+          store: (name, body) => deps.state.saveReference(name, body),
+        })
       : module.normalize;
-    const pages = http === null
-      ? replay(module, opts.fromDir!)
-      : module.fetch({
-        http,
-        baseUrl,
-        since: opts.since ?? null,
-        checkpoint: opts.since ? null : deps.state.checkpoint(module.name),
-        now: new Date(),
-        log,
-      });
+    const pages =
+      http === null
+        ? replay(module, opts.fromDir!)
+        : module.fetch({
+            http,
+            baseUrl,
+            since: opts.since ?? null,
+            checkpoint: opts.since ? null : deps.state.checkpoint(module.name),
+            now: new Date(),
+            log,
+          });
     // One page's write is in flight while the next page is fetched and prepared (bench/ingest: the
     // Elasticsearch bulk round trips were otherwise idle time). Writes, records and checkpoints still
     // happen strictly in page order, each checkpoint only after its page is flushed.

@@ -22,7 +22,10 @@ export async function rebuildPastDamage<T>(rebuildAll: () => Promise<T>, onSetAs
 async function setAside(damage: EmbeddedIndexDamagedError): Promise<string> {
   const lock = acquireDataDir(damage);
   try {
-    const aside = `${damage.file}.damaged-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    const aside = `${damage.file}.damaged-${new Date()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')}`;
     for (const suffix of ['', '-wal', '-shm']) {
       await fs.rename(`${damage.file}${suffix}`, `${aside}${suffix}`).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'ENOENT') throw e;

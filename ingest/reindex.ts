@@ -52,7 +52,11 @@ export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: Rei
             const doc = composedText(r.doc);
             return doc === r.doc ? r : { ...r, doc, content_hash: contentHash(doc) };
           });
-          const { vectors, computed } = await embedAll(embedder, documents, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+          const { vectors, computed } = await embedAll(
+            embedder,
+            documents,
+            records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })),
+          );
           // Stored as read, so the next fetch of such a record finds it unchanged rather than updated.
           documents.correct(records.filter((r, i) => r !== batch[i]));
           embedded += computed;
@@ -67,7 +71,8 @@ export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: Rei
       if (runId !== null) deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: done, unchanged: 0, failed: 0 }, null, deps.log);
       return { ...result, embedded };
     } catch (err) {
-      if (runId !== null) deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, operatorMessage(err), deps.log);
+      if (runId !== null)
+        deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, operatorMessage(err), deps.log);
       throw err;
     }
   } finally {

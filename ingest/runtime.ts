@@ -21,7 +21,12 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   return {
-    search, embedder, state, documents, log, blobs,
+    search,
+    embedder,
+    state,
+    documents,
+    log,
+    blobs,
     close: async () => {
       documents.close();
       blobs.close();

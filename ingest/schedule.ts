@@ -48,17 +48,19 @@ export function startIngestJobs(config: Config, deps: PipelineDeps, log: Logger,
     timer = setInterval(() => {
       if (busy || held) return;
       busy = true;
-      scheduled = track((async () => {
-        for (const source of opts.sources ?? SOURCE_NAMES) {
-          if (abort.signal.aborted) return;
-          try {
-            await ingestSource(deps, SOURCE_MODULES[source], { signal: abort.signal, baseUrl: opts.upstreams?.[source] });
-          } catch (err) {
-            if (err instanceof SourceBusyError) log.info({ source }, 'scheduled ingest skipped: another run holds the source');
-            else log.error({ err, source }, 'scheduled ingest failed');
+      scheduled = track(
+        (async () => {
+          for (const source of opts.sources ?? SOURCE_NAMES) {
+            if (abort.signal.aborted) return;
+            try {
+              await ingestSource(deps, SOURCE_MODULES[source], { signal: abort.signal, baseUrl: opts.upstreams?.[source] });
+            } catch (err) {
+              if (err instanceof SourceBusyError) log.info({ source }, 'scheduled ingest skipped: another run holds the source');
+              else log.error({ err, source }, 'scheduled ingest failed');
+            }
           }
-        }
-      })().finally(() => (busy = false)));
+        })().finally(() => (busy = false)),
+      );
     }, config.ingestEveryMs);
     timer.unref();
   }

@@ -11,20 +11,43 @@ import net from 'node:net';
 export type AddressKind = 'public' | 'private' | 'forbidden';
 
 const V4_PRIVATE: [string, number][] = [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
 ];
 // 100.100.100.200 is Alibaba Cloud's metadata service (inside the shared 100.64/10 range).
-const V4_FORBIDDEN: [string, number][] = [['169.254.0.0', 16], ['100.100.100.200', 32]];
+const V4_FORBIDDEN: [string, number][] = [
+  ['169.254.0.0', 16],
+  ['100.100.100.200', 32],
+];
 // 64:ff9b:1::/48 is local-use NAT64 (RFC 8215) with the IPv4 address at a prefix-dependent place, and
 // Teredo (2001::/32) carries its client's address obfuscated: neither has a use for a webhook.
 const V6_PRIVATE: [string, number][] = [
-  ['::', 96], ['100::', 64], ['2001::', 32], ['2001:2::', 48], ['2001:db8::', 32], ['64:ff9b:1::', 48],
-  ['fc00::', 7], ['fec0::', 10], ['ff00::', 8],
+  ['::', 96],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:2::', 48],
+  ['2001:db8::', 32],
+  ['64:ff9b:1::', 48],
+  ['fc00::', 7],
+  ['fec0::', 10],
+  ['ff00::', 8],
 ];
 // fd00:ec2::254 is AWS's IPv6 metadata service.
-const V6_FORBIDDEN: [string, number][] = [['fe80::', 10], ['fd00:ec2::254', 128]];
+const V6_FORBIDDEN: [string, number][] = [
+  ['fe80::', 10],
+  ['fd00:ec2::254', 128],
+];
 
 function list(v4: [string, number][], v6: [string, number][]): net.BlockList {
   const l = new net.BlockList();
@@ -43,7 +66,7 @@ function groups(v6: string): number[] {
     const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, null];
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, null];
   const parse = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
   const front = parse(head);
   const back = tail === null ? [] : parse(tail);
@@ -98,7 +121,10 @@ export interface ResolvedAddress {
  * `retryable` (for the sender) says only whether the name may resolve later.
  */
 export class AddressRefused extends Error {
-  constructor(host: string, readonly retryable: boolean) {
+  constructor(
+    host: string,
+    readonly retryable: boolean,
+  ) {
     super(`${host} does not resolve to a public address`);
     this.name = 'AddressRefused';
   }

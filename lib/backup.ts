@@ -64,7 +64,12 @@ export async function backupFiles(dataDir: string, items: BackupItem[], dir: str
     const copiedAt = new Date().toISOString();
     const schemaVersion = item.kind === 'sqlite' ? await copyDatabase(from, to) : copyFile(from, to);
     files.push({
-      name: item.name, kind: item.kind, holds: item.holds, bytes: fs.statSync(to).size, sha256: await sha256(to), copied_at: copiedAt,
+      name: item.name,
+      kind: item.kind,
+      holds: item.holds,
+      bytes: fs.statSync(to).size,
+      sha256: await sha256(to),
+      copied_at: copiedAt,
       ...(schemaVersion === undefined ? {} : { schema_version: schemaVersion }),
     });
   }

@@ -8,7 +8,10 @@ import { projectPath } from './paths.js';
 const DEFAULT_DATA_DIR = projectPath('var');
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`Invalid configuration: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
@@ -91,11 +94,7 @@ export interface TlsFiles {
 }
 
 /** Used when PDI_ASK_MODELS is unset; the first entry is the default. */
-export const DEFAULT_ASK_MODELS = [
-  'anthropic/claude-sonnet-4-5',
-  'openai/gpt-4.1-mini',
-  'mistralai/mistral-small-3.1',
-];
+export const DEFAULT_ASK_MODELS = ['anthropic/claude-sonnet-4-5', 'openai/gpt-4.1-mini', 'mistralai/mistral-small-3.1'];
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -142,10 +141,14 @@ function url(env: Env, name: string, protocols: string[]): string | null {
 function urlList(env: Env, name: string, protocols: string[]): string | null {
   const v = text(env, name);
   if (v === null) return null;
-  return v.split(',').map((one) => url({ [name]: one.trim() }, name, protocols) ?? '').map((one) => {
-    if (one === '') throw new ConfigError(name, `lists an empty URL: "${withoutPassword(v)}"`);
-    return one;
-  }).join(',');
+  return v
+    .split(',')
+    .map((one) => url({ [name]: one.trim() }, name, protocols) ?? '')
+    .map((one) => {
+      if (one === '') throw new ConfigError(name, `lists an empty URL: "${withoutPassword(v)}"`);
+      return one;
+    })
+    .join(',');
 }
 
 /**
@@ -275,7 +278,8 @@ export function publicOverHttps(config: Pick<Config, 'publicUrl'>): boolean {
  * random string of that length (aaaa…, abab…). The token itself is never shown.
  */
 export function adminTokenWeakness(token: string): string | null {
-  const how = 'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
+  const how =
+    'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
   const hex = /^[0-9a-fA-F]+$/.test(token);
   if (!hex && !/^[A-Za-z0-9+/_-]+=*$/.test(token)) return `${how}; it holds other characters`;
   const least = hex ? 32 : 22;
@@ -313,18 +317,33 @@ const MAX_EMBED_PREFIX = 100;
  */
 function embedService(env: Env): EmbedService | null {
   const endpoint = url(env, 'PDI_EMBED_URL', ['http:', 'https:']);
-  const names = ['PDI_EMBED_MODEL', 'PDI_EMBED_KEY', 'PDI_EMBED_BATCH', 'PDI_EMBED_CONCURRENCY', 'PDI_EMBED_TIMEOUT', 'PDI_EMBED_RETRIES', 'PDI_EMBED_QUERY_PREFIX', 'PDI_EMBED_PASSAGE_PREFIX'];
+  const names = [
+    'PDI_EMBED_MODEL',
+    'PDI_EMBED_KEY',
+    'PDI_EMBED_BATCH',
+    'PDI_EMBED_CONCURRENCY',
+    'PDI_EMBED_TIMEOUT',
+    'PDI_EMBED_RETRIES',
+    'PDI_EMBED_QUERY_PREFIX',
+    'PDI_EMBED_PASSAGE_PREFIX',
+  ];
   if (endpoint === null) {
     const stray = names.find((n) => env[n] !== undefined && env[n] !== '');
-    if (stray) throw new ConfigError('PDI_EMBED_URL', `must be set when ${stray} is (the base URL of an OpenAI-compatible embeddings endpoint, e.g. http://gpu-box:8080/v1)`);
+    if (stray)
+      throw new ConfigError(
+        'PDI_EMBED_URL',
+        `must be set when ${stray} is (the base URL of an OpenAI-compatible embeddings endpoint, e.g. http://gpu-box:8080/v1)`,
+      );
     return null;
   }
   if (text(env, 'PDI_MODEL_DIR') !== null) {
     throw new ConfigError('PDI_EMBED_URL', 'and PDI_MODEL_DIR are both set: unset one (the service or the model in this process embeds, not both)');
   }
   const model = text(env, 'PDI_EMBED_MODEL');
-  if (model === null) throw new ConfigError('PDI_EMBED_MODEL', 'must be set when PDI_EMBED_URL is (the `model` the service serves, e.g. intfloat/multilingual-e5-small)');
-  if (model.length > 200 || /[\s\p{Cc}]/u.test(model)) throw new ConfigError('PDI_EMBED_MODEL', 'must be a model name of at most 200 characters without spaces');
+  if (model === null)
+    throw new ConfigError('PDI_EMBED_MODEL', 'must be set when PDI_EMBED_URL is (the `model` the service serves, e.g. intfloat/multilingual-e5-small)');
+  if (model.length > 200 || /[\s\p{Cc}]/u.test(model))
+    throw new ConfigError('PDI_EMBED_MODEL', 'must be a model name of at most 200 characters without spaces');
   const key = text(env, 'PDI_EMBED_KEY');
   if (key !== null && /[\s\p{Cc}]/u.test(key)) throw new ConfigError('PDI_EMBED_KEY', 'must not contain spaces or control characters');
   const timeout = text(env, 'PDI_EMBED_TIMEOUT') ?? '30s';

@@ -89,7 +89,14 @@ export interface EntityAggregate {
 export type EntityTotals = Pick<EntityAggregate, 'total' | 'sources' | 'first_seen' | 'last_seen' | 'total_contract_value'> & { years: YearTotal[] };
 
 export function totalsOf(a: EntityAggregate): EntityTotals {
-  return { total: a.total, sources: a.sources, first_seen: a.first_seen, last_seen: a.last_seen, total_contract_value: a.total_contract_value, years: a.years ?? [] };
+  return {
+    total: a.total,
+    sources: a.sources,
+    first_seen: a.first_seen,
+    last_seen: a.last_seen,
+    total_contract_value: a.total_contract_value,
+    years: a.years ?? [],
+  };
 }
 
 /** A page of matches; `years` asks for the per-year totals too. */
@@ -101,7 +108,11 @@ export interface EntityPage {
 
 type KeyKind = 'afm' | 'ada' | 'name';
 /** The key a query resolves to, and the relevance its documents have for the query. */
-interface Target { kind: KeyKind; key: string; relevance: number }
+interface Target {
+  kind: KeyKind;
+  key: string;
+  relevance: number;
+}
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 /** The relevance levels a key's documents have (entity-aggregates.ts relevanceIn). */
@@ -118,10 +129,16 @@ export class EntityIndex {
     this.s = {
       counts: db.prepare(`SELECT source, documents FROM entity_counts ${ofKey} ORDER BY source`),
       hasKey: db.prepare(`SELECT 1 FROM entity_counts ${ofKey} LIMIT 1`).pluck(),
-      seen: LEVELS.map(() => ['DESC', 'ASC'].map((dir) => db.prepare(`SELECT published_at FROM entity_keys ${ofKey} AND relevance = ? ORDER BY relevance DESC, published_at ${dir} LIMIT 1`).pluck())),
+      seen: LEVELS.map(() =>
+        ['DESC', 'ASC'].map((dir) =>
+          db.prepare(`SELECT published_at FROM entity_keys ${ofKey} AND relevance = ? ORDER BY relevance DESC, published_at ${dir} LIMIT 1`).pluck(),
+        ),
+      ),
       years: db.prepare(`SELECT year, contracts, value FROM entity_years ${ofKey} ORDER BY year`),
       identity: db.prepare(`SELECT value FROM entity_identity ${ofKey} AND field = ? ORDER BY n DESC, value LIMIT ${MAX_NAMES}`).pluck(),
-      counterparties: db.prepare(`SELECT party, role, documents, name FROM entity_counterparties ${ofKey} ORDER BY documents DESC, name, party, role LIMIT ${MAX_COUNTERPARTIES}`),
+      counterparties: db.prepare(
+        `SELECT party, role, documents, name FROM entity_counterparties ${ofKey} ORDER BY documents DESC, name, party, role LIMIT ${MAX_COUNTERPARTIES}`,
+      ),
       // The page is cut from the key's index alone, then its records read: skipping 30,000 matches
       // reads 30,000 index entries, not 30,000 records.
       page: db.prepare(`WITH p AS MATERIALIZED (SELECT source_id, relevance, published_at FROM entity_keys ${ofKey}
@@ -149,12 +166,16 @@ export class EntityIndex {
       sources[r.source] = r.documents;
       total += r.documents;
     }
-    const dates = this.s.seen.flatMap((level, i) => level.map((stmt) => stmt.get(kind, key, LEVELS[i]) as string | undefined))
-      .filter((d): d is string => d !== undefined).sort();
-    const years = (this.s.years.all(kind, key) as YearTotal[]);
+    const dates = this.s.seen
+      .flatMap((level, i) => level.map((stmt) => stmt.get(kind, key, LEVELS[i]) as string | undefined))
+      .filter((d): d is string => d !== undefined)
+      .sort();
+    const years = this.s.years.all(kind, key) as YearTotal[];
     const cents = years.reduce((sum, y) => sum + y.value, 0);
-    const matches = (this.s.page.all(kind, key, page.limit, page.offset) as { source_id: string; relevance: number; record: string }[])
-      .map((m) => ({ ...(JSON.parse(m.record) as Record<string, unknown>), relevance: round3(m.relevance * (target?.relevance ?? 1)) }));
+    const matches = (this.s.page.all(kind, key, page.limit, page.offset) as { source_id: string; relevance: number; record: string }[]).map((m) => ({
+      ...(JSON.parse(m.record) as Record<string, unknown>),
+      relevance: round3(m.relevance * (target?.relevance ?? 1)),
+    }));
     return {
       identifier: query.identifier,
       type: query.type,
@@ -165,8 +186,12 @@ export class EntityIndex {
       first_seen: dates[0] ?? null,
       last_seen: dates.at(-1) ?? null,
       total_contract_value: cents / 100,
-      counterparties: (this.s.counterparties.all(kind, key) as { party: string; role: Role; documents: number; name: string | null }[])
-        .map((c) => ({ name: c.name, afm: c.party.startsWith('name:') ? null : c.party, role: c.role, documents: c.documents })),
+      counterparties: (this.s.counterparties.all(kind, key) as { party: string; role: Role; documents: number; name: string | null }[]).map((c) => ({
+        name: c.name,
+        afm: c.party.startsWith('name:') ? null : c.party,
+        role: c.role,
+        documents: c.documents,
+      })),
       matches,
       limit: page.limit,
       offset: page.offset,
@@ -210,7 +235,7 @@ export class EntityIndex {
     }
     return {
       names: this.s.identity.all(kind, key, 'name') as string[],
-      afm: query.type === 'afm' ? [query.afm] : this.s.identity.all(kind, key, 'afm') as string[],
+      afm: query.type === 'afm' ? [query.afm] : (this.s.identity.all(kind, key, 'afm') as string[]),
     };
   }
 }

@@ -2,46 +2,72 @@
 // whose message is masked at the edge (api/middleware/errors.ts).
 
 export class AppError extends Error {
-  constructor(readonly statusCode: number, message: string) {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }
 }
 
 export class BadRequestError extends AppError {
-  constructor(message: string) { super(400, message); }
+  constructor(message: string) {
+    super(400, message);
+  }
 }
 export class UnauthorizedError extends AppError {
-  constructor(message: string) { super(401, message); }
+  constructor(message: string) {
+    super(401, message);
+  }
 }
 export class ForbiddenError extends AppError {
-  constructor(message: string) { super(403, message); }
+  constructor(message: string) {
+    super(403, message);
+  }
 }
 export class NotFoundError extends AppError {
-  constructor(message: string) { super(404, message); }
+  constructor(message: string) {
+    super(404, message);
+  }
 }
 export class ConflictError extends AppError {
-  constructor(message: string) { super(409, message); }
+  constructor(message: string) {
+    super(409, message);
+  }
 }
 export class PayloadTooLargeError extends AppError {
-  constructor(message: string) { super(413, message); }
+  constructor(message: string) {
+    super(413, message);
+  }
 }
 export class UnsupportedMediaTypeError extends AppError {
-  constructor(message: string) { super(415, message); }
+  constructor(message: string) {
+    super(415, message);
+  }
 }
 export class ValidationError extends AppError {
-  constructor(message: string) { super(422, message); }
+  constructor(message: string) {
+    super(422, message);
+  }
 }
 /** A 429: the key must wait `retryAfterSeconds`; the API may hold the answer `answerAfterMs` first. */
 export class RefusalError extends AppError {
   answerAfterMs = 0;
-  constructor(message: string, readonly retryAfterSeconds: number) { super(429, message); }
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
 }
 export class QuotaExceededError extends RefusalError {}
 /** More requests of one key (or organization) in flight than it may have at once; not counted against the quota. */
 export class TooManyInFlightError extends RefusalError {}
 export class NotImplementedError extends AppError {
-  constructor(message: string) { super(501, message); }
+  constructor(message: string) {
+    super(501, message);
+  }
 }
 /** The search engine cannot be reached; the API keeps running and recovers when it returns. */
 export class EngineUnavailableError extends AppError {
@@ -72,7 +98,9 @@ export class EngineTimeoutError extends AppError {
  * engine work still queued for it is dropped. 499 is the status nginx logs for this; no client sees it.
  */
 export class ClientGoneError extends AppError {
-  constructor() { super(499, 'The client closed the connection before the response was ready'); }
+  constructor() {
+    super(499, 'The client closed the connection before the response was ready');
+  }
 }
 
 /**

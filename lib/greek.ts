@@ -23,8 +23,17 @@ export function tokens(text: string): string[] {
  * also rewrite ², ½ and ligatures.
  */
 const LOOKALIKES: Record<string, string> = {
-  '\u00b5': 'μ', '\u2206': 'Δ', '\u2211': 'Σ', '\u220f': 'Π',
-  '\u03d0': 'β', '\u03d1': 'θ', '\u03d5': 'φ', '\u03f0': 'κ', '\u03f1': 'ρ', '\u03d6': 'π', '\u03f2': 'σ',
+  '\u00b5': 'μ',
+  '\u2206': 'Δ',
+  '\u2211': 'Σ',
+  '\u220f': 'Π',
+  '\u03d0': 'β',
+  '\u03d1': 'θ',
+  '\u03d5': 'φ',
+  '\u03f0': 'κ',
+  '\u03f1': 'ρ',
+  '\u03d6': 'π',
+  '\u03f2': 'σ',
 };
 const LOOKALIKE = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'gu');
 
@@ -35,7 +44,21 @@ const LOOKALIKE = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'gu');
  * twins (v ν, u υ, p ρ differ in most fonts), so a word with one of them is left as it is.
  */
 const LATIN_TWINS: Record<string, string> = {
-  A: 'Α', B: 'Β', E: 'Ε', Z: 'Ζ', H: 'Η', I: 'Ι', K: 'Κ', M: 'Μ', N: 'Ν', O: 'Ο', P: 'Ρ', T: 'Τ', Y: 'Υ', X: 'Χ', o: 'ο',
+  A: 'Α',
+  B: 'Β',
+  E: 'Ε',
+  Z: 'Ζ',
+  H: 'Η',
+  I: 'Ι',
+  K: 'Κ',
+  M: 'Μ',
+  N: 'Ν',
+  O: 'Ο',
+  P: 'Ρ',
+  T: 'Τ',
+  Y: 'Υ',
+  X: 'Χ',
+  o: 'ο',
 };
 /** A word: letters, their marks and digits (a code such as `Ω4ΚΤ46ΜΤΛP` is one word). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;

@@ -8,7 +8,20 @@ export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
 /** Latin capitals that look like Greek capitals; people type ADAs on Latin keyboards (`4AΓΤΛ-8`). */
 const LATIN_TO_GREEK: Record<string, string> = {
-  A: 'Α', B: 'Β', E: 'Ε', Z: 'Ζ', H: 'Η', I: 'Ι', K: 'Κ', M: 'Μ', N: 'Ν', O: 'Ο', P: 'Ρ', T: 'Τ', Y: 'Υ', X: 'Χ',
+  A: 'Α',
+  B: 'Β',
+  E: 'Ε',
+  Z: 'Ζ',
+  H: 'Η',
+  I: 'Ι',
+  K: 'Κ',
+  M: 'Μ',
+  N: 'Ν',
+  O: 'Ο',
+  P: 'Ρ',
+  T: 'Τ',
+  Y: 'Υ',
+  X: 'Χ',
 };
 
 // No official ADA grammar exists; this is the permissive form from sources.md §1.1 (7–10 characters in
@@ -35,7 +48,10 @@ export function normalizeAfm(s: unknown): string | null {
   // A JSON number loses the leading zero of AFMs such as 090252840; only that one digit is restored.
   if (typeof s === 'number' && Number.isInteger(s) && s >= 10_000_000 && s <= 999_999_999) s = String(s).padStart(9, '0');
   if (typeof s !== 'string') return null;
-  const compact = s.replace(/[\s.\-]/g, '').toUpperCase().replace(/^(EL|GR)/, '');
+  const compact = s
+    .replace(/[\s.-]/g, '')
+    .toUpperCase()
+    .replace(/^(EL|GR)/, '');
   return /^\d{9}$/.test(compact) ? compact : null;
 }
 
@@ -89,8 +105,7 @@ export function canonicalSourceId(id: string): string | null {
   // `e_procurement:…` is `kimdis:…`: the alias is accepted wherever a source name is.
   const source = resolveSource(written) ?? written;
   const rest = id.slice(colon + 1);
-  const canonical =
-    (source === 'diavgeia' ? normalizeAda(rest) : source === 'ted' ? canonicalPublicationNumber(rest) : null) ?? rest;
+  const canonical = (source === 'diavgeia' ? normalizeAda(rest) : source === 'ted' ? canonicalPublicationNumber(rest) : null) ?? rest;
   return source === written && canonical === rest ? null : `${source}:${canonical}`;
 }
 

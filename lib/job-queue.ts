@@ -53,7 +53,10 @@ export class JobQueue {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly db: Sqlite, private readonly opts: JobQueueOptions) {
+  constructor(
+    private readonly db: Sqlite,
+    private readonly opts: JobQueueOptions,
+  ) {
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -70,7 +73,8 @@ export class JobQueue {
     const id = `job_${base62(20)}`;
     this.db.transaction(() => {
       within();
-      this.db.prepare(`INSERT INTO jobs (id, kind, payload, status, created_at) VALUES (?, ?, ?, 'queued', ?)`)
+      this.db
+        .prepare(`INSERT INTO jobs (id, kind, payload, status, created_at) VALUES (?, ?, ?, 'queued', ?)`)
         .run(id, kind, JSON.stringify(payload), this.now().toISOString());
     })();
     if (this.started && !this.stopped) this.schedule({ id, kind, payload: JSON.stringify(payload) });
@@ -87,7 +91,9 @@ export class JobQueue {
     const weekAgo = new Date(this.now().getTime() - KEEP_ENDED_MS).toISOString();
     const pruned = this.db.prepare(`DELETE FROM jobs WHERE status IN ('done', 'failed') AND finished_at < ?`).run(weekAgo).changes;
     if (pruned > 0) this.opts.log.info({ pruned }, 'deleted the rows of jobs ended over a week ago');
-    const open = this.db.prepare(`SELECT id, kind, payload, status, attempts FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, id`).all() as JobRow[];
+    const open = this.db
+      .prepare(`SELECT id, kind, payload, status, attempts FROM jobs WHERE status IN ('queued', 'running') ORDER BY created_at, id`)
+      .all() as JobRow[];
     for (const job of open) {
       if (job.status === 'running' && job.attempts >= this.opts.maxAttempts) {
         this.fail(job, `It was interrupted ${job.attempts} times by a server stop; create it again`);
@@ -191,13 +197,16 @@ export class JobQueue {
       return;
     }
     // A job failed on timeout meanwhile stays failed.
-    this.db.prepare(`UPDATE jobs SET status = 'done', finished_at = ?, last_error = NULL WHERE id = ? AND status = 'running'`).run(this.now().toISOString(), id);
+    this.db
+      .prepare(`UPDATE jobs SET status = 'done', finished_at = ?, last_error = NULL WHERE id = ? AND status = 'running'`)
+      .run(this.now().toISOString(), id);
   }
 
   private fail(job: JobRow, message: string): void {
     const handler = this.kinds.get(job.kind);
     this.db.transaction(() => {
-      this.db.prepare(`UPDATE jobs SET status = 'failed', finished_at = ?, last_error = ? WHERE id = ? AND status IN ('queued', 'running')`)
+      this.db
+        .prepare(`UPDATE jobs SET status = 'failed', finished_at = ?, last_error = ? WHERE id = ? AND status IN ('queued', 'running')`)
         .run(this.now().toISOString(), message, job.id);
       handler?.failed(JSON.parse(job.payload), message);
     })();

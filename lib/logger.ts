@@ -30,7 +30,13 @@ export function readableLine(json: string): string {
   const error = err as { message?: string; stack?: string } | undefined;
   if (error?.message) pairs.push(`err=${readableValue(error.message)}`);
   const head = [clock, label, component ? `${String(component)}:` : '', String(msg ?? ''), ...pairs].filter(Boolean).join(' ');
-  const stack = error?.stack ? `\n    ${error.stack.split('\n').slice(1).map((s) => s.trim()).join('\n    ')}` : '';
+  const stack = error?.stack
+    ? `\n    ${error.stack
+        .split('\n')
+        .slice(1)
+        .map((s) => s.trim())
+        .join('\n    ')}`
+    : '';
   return `${head}${stack}\n`;
 }
 

@@ -9,12 +9,43 @@ import { fold, greekLetters } from './greek.js';
 
 // ELOT 743 (= ISO 843, transcription), on folded text (lower case, no accents, σ for ς).
 const ELOT_PAIRS: [string, string][] = [
-  ['γγ', 'ng'], ['γκ', 'gk'], ['γξ', 'nx'], ['γχ', 'nch'], ['μπ', 'mp'], ['ντ', 'nt'],
-  ['αι', 'ai'], ['ει', 'ei'], ['οι', 'oi'], ['ου', 'ou'], ['υι', 'yi'],
+  ['γγ', 'ng'],
+  ['γκ', 'gk'],
+  ['γξ', 'nx'],
+  ['γχ', 'nch'],
+  ['μπ', 'mp'],
+  ['ντ', 'nt'],
+  ['αι', 'ai'],
+  ['ει', 'ei'],
+  ['οι', 'oi'],
+  ['ου', 'ou'],
+  ['υι', 'yi'],
 ];
 const ELOT_LETTERS: Record<string, string> = {
-  α: 'a', β: 'v', γ: 'g', δ: 'd', ε: 'e', ζ: 'z', η: 'i', θ: 'th', ι: 'i', κ: 'k', λ: 'l', μ: 'm', ν: 'n',
-  ξ: 'x', ο: 'o', π: 'p', ρ: 'r', σ: 's', τ: 't', υ: 'y', φ: 'f', χ: 'ch', ψ: 'ps', ω: 'o',
+  α: 'a',
+  β: 'v',
+  γ: 'g',
+  δ: 'd',
+  ε: 'e',
+  ζ: 'z',
+  η: 'i',
+  θ: 'th',
+  ι: 'i',
+  κ: 'k',
+  λ: 'l',
+  μ: 'm',
+  ν: 'n',
+  ξ: 'x',
+  ο: 'o',
+  π: 'p',
+  ρ: 'r',
+  σ: 's',
+  τ: 't',
+  υ: 'y',
+  φ: 'f',
+  χ: 'ch',
+  ψ: 'ps',
+  ω: 'o',
 };
 /** αυ, ευ, ηυ: `f` before a voiceless consonant or at the end of the word, else `v` (ELOT 743). */
 const U_DIPHTHONG = /([αεη])υ(?=([^\p{L}]|$|[θκξπστφχψ])?)/gu;
@@ -37,17 +68,33 @@ export function toLatin(text: string): string {
  * Two words that spell one Greek word meet; the key is for comparison, never shown.
  */
 export function skeleton(word: string): string {
-  return word
-    .replace(/(?<=\p{L})8|8(?=\p{L})/gu, 'th')
-    .replace(/th/g, 'Q').replace(/ch/g, 'X').replace(/ph/g, 'f').replace(/ks|cs|x/g, 'X')
-    // h left alone after th/ch/ph is η; at the start before a vowel it is χ (hania, hristos).
-    .replace(/^h(?=[aeiouyw])/, 'X').replace(/h/g, 'i')
-    .replace(/c/g, 'k')
-    .replace(/ou/g, 'U').replace(/a[uvf]/g, 'aV').replace(/e[uvf]/g, 'eV')
-    .replace(/mp/g, 'b').replace(/nt/g, 'd').replace(/ng|gk|nk|gg/g, 'g')
-    .replace(/ai/g, 'e').replace(/ei|oi|ui|yi/g, 'i').replace(/[yu]/g, 'i').replace(/w/g, 'o')
-    .replace(/(.)\1+/g, '$1')
-    .replace(/Q/g, 'th').replace(/X/g, 'x').replace(/U/g, 'u').replace(/V/g, 'v');
+  return (
+    word
+      .replace(/(?<=\p{L})8|8(?=\p{L})/gu, 'th')
+      .replace(/th/g, 'Q')
+      .replace(/ch/g, 'X')
+      .replace(/ph/g, 'f')
+      .replace(/ks|cs|x/g, 'X')
+      // h left alone after th/ch/ph is η; at the start before a vowel it is χ (hania, hristos).
+      .replace(/^h(?=[aeiouyw])/, 'X')
+      .replace(/h/g, 'i')
+      .replace(/c/g, 'k')
+      .replace(/ou/g, 'U')
+      .replace(/a[uvf]/g, 'aV')
+      .replace(/e[uvf]/g, 'eV')
+      .replace(/mp/g, 'b')
+      .replace(/nt/g, 'd')
+      .replace(/ng|gk|nk|gg/g, 'g')
+      .replace(/ai/g, 'e')
+      .replace(/ei|oi|ui|yi/g, 'i')
+      .replace(/[yu]/g, 'i')
+      .replace(/w/g, 'o')
+      .replace(/(.)\1+/g, '$1')
+      .replace(/Q/g, 'th')
+      .replace(/X/g, 'x')
+      .replace(/U/g, 'u')
+      .replace(/V/g, 'v')
+  );
 }
 
 /** `Α.Ε.`, `Ε.Π.Ε.`, `S.A.` → `Α.Ε.` written without dots: letters one by one with a dot between. */
@@ -66,18 +113,58 @@ function words(name: string): string[] {
  * letters (`AE`, `EPE`) is one too. Removed from the end of a name: `ΤΟΜΕΣ Α.Τ.Ε.` is `ΤΟΜΕΣ`.
  */
 const LEGAL_FORMS = [
-  'Α.Ε.', 'Α.Ε.Ε.', 'Α.Τ.Ε.', 'Α.Β.Ε.Ε.', 'Α.Ε.Β.Ε.', 'Α.Β.Ε.Τ.Ε.', 'Ε.Π.Ε.', 'Μ.Ε.Π.Ε.', 'Ι.Κ.Ε.', 'Μ.Ι.Κ.Ε.',
-  'AEBE', 'ABEE', 'ABETE', 'Ο.Ε.', 'Ε.Ε.', 'Ν.Π.Ι.Δ.', 'ΚΟΙΝΣΕΠ', 'ΜΟΝΟΠΡΟΣΩΠΗ', 'ΜΟΝ.', 'ΣΙΑ',
-  'ΑΝΩΝΥΜΗ ΕΤΑΙΡΕΙΑ', 'ΕΤΑΙΡΕΙΑ ΠΕΡΙΟΡΙΣΜΕΝΗΣ ΕΥΘΥΝΗΣ', 'ΙΔΙΩΤΙΚΗ ΚΕΦΑΛΑΙΟΥΧΙΚΗ ΕΤΑΙΡΕΙΑ',
-  'ΟΜΟΡΡΥΘΜΗ ΕΤΑΙΡΕΙΑ', 'ΕΤΕΡΟΡΡΥΘΜΗ ΕΤΑΙΡΕΙΑ',
-  'S.A.', 'S.A.R.L.', 'S.R.L.', 'S.p.A.', 'Ltd', 'Limited', 'LLC', 'LLP', 'Inc', 'Corp', 'Co', 'GmbH', 'PLC',
-  'B.V.', 'N.V.', 'AG', 'Oy', 'AB', 'SE', 'S.L.', 'Sp. z o.o.',
+  'Α.Ε.',
+  'Α.Ε.Ε.',
+  'Α.Τ.Ε.',
+  'Α.Β.Ε.Ε.',
+  'Α.Ε.Β.Ε.',
+  'Α.Β.Ε.Τ.Ε.',
+  'Ε.Π.Ε.',
+  'Μ.Ε.Π.Ε.',
+  'Ι.Κ.Ε.',
+  'Μ.Ι.Κ.Ε.',
+  'AEBE',
+  'ABEE',
+  'ABETE',
+  'Ο.Ε.',
+  'Ε.Ε.',
+  'Ν.Π.Ι.Δ.',
+  'ΚΟΙΝΣΕΠ',
+  'ΜΟΝΟΠΡΟΣΩΠΗ',
+  'ΜΟΝ.',
+  'ΣΙΑ',
+  'ΑΝΩΝΥΜΗ ΕΤΑΙΡΕΙΑ',
+  'ΕΤΑΙΡΕΙΑ ΠΕΡΙΟΡΙΣΜΕΝΗΣ ΕΥΘΥΝΗΣ',
+  'ΙΔΙΩΤΙΚΗ ΚΕΦΑΛΑΙΟΥΧΙΚΗ ΕΤΑΙΡΕΙΑ',
+  'ΟΜΟΡΡΥΘΜΗ ΕΤΑΙΡΕΙΑ',
+  'ΕΤΕΡΟΡΡΥΘΜΗ ΕΤΑΙΡΕΙΑ',
+  'S.A.',
+  'S.A.R.L.',
+  'S.R.L.',
+  'S.p.A.',
+  'Ltd',
+  'Limited',
+  'LLC',
+  'LLP',
+  'Inc',
+  'Corp',
+  'Co',
+  'GmbH',
+  'PLC',
+  'B.V.',
+  'N.V.',
+  'AG',
+  'Oy',
+  'AB',
+  'SE',
+  'S.L.',
+  'Sp. z o.o.',
 ];
 const FORM_KEYS: string[][] = LEGAL_FORMS.map(words).sort((a, b) => b.length - a.length);
 
 function withoutLegalForm(ws: string[]): string[] {
   let out = ws;
-  for (let changed = true; changed;) {
+  for (let changed = true; changed; ) {
     changed = false;
     for (const form of FORM_KEYS) {
       const n = form.length;

@@ -9,7 +9,10 @@ import path from 'node:path';
 import { ownerOnlyFile, ownerOnlyFolder } from './owner-only.js';
 
 export class ServerLock {
-  private constructor(private readonly db: Sqlite, private readonly pidFile: string) {}
+  private constructor(
+    private readonly db: Sqlite,
+    private readonly pidFile: string,
+  ) {}
 
   /** Takes the lock of `dataDir`, or throws naming the server that holds it. */
   static acquire(dataDir: string): ServerLock {
@@ -28,7 +31,7 @@ export class ServerLock {
       const pid = readPid(pidFile);
       throw new Error(
         `another API server${pid ? ` (pid ${pid})` : ''} is running on PDI_DATA_DIR ${dataDir}; ` +
-        'quotas are counted in one process, so run one server per data directory',
+          'quotas are counted in one process, so run one server per data directory',
       );
     }
     fs.writeFileSync(pidFile, `${process.pid}\n`);

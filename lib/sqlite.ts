@@ -13,9 +13,7 @@ import { ownerOnlyFile } from './owner-only.js';
  * is garbage-collected outside JavaScript (WiseLibs/better-sqlite3#1515); 13 needs Node-API 10, and
  * Node 20 (Node-API 9) segfaults opening a database with it. The API is the same.
  */
-export const Database: typeof BetterSqlite3 = createRequire(import.meta.url)(
-  Number(process.versions.napi) >= 10 ? 'better-sqlite3-13' : 'better-sqlite3',
-);
+export const Database: typeof BetterSqlite3 = createRequire(import.meta.url)(Number(process.versions.napi) >= 10 ? 'better-sqlite3-13' : 'better-sqlite3');
 export type Sqlite = BetterSqlite3.Database;
 
 /** How long a statement waits for another connection's lock before SQLITE_BUSY. */

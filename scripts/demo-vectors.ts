@@ -43,7 +43,9 @@ try {
   }
   const unique = [...new Map(items.map((it) => [it.contentHash, it])).values()];
   fs.writeFileSync(DEMO_VECTORS_FILE, encodeDemoVectors(embeddingCacheKey(model), unique));
-  process.stderr.write(`\n${unique.length} vectors of ${embeddingCacheKey(model)} written to ${DEMO_VECTORS_FILE} (${fs.statSync(DEMO_VECTORS_FILE).size} bytes)\n`);
+  process.stderr.write(
+    `\n${unique.length} vectors of ${embeddingCacheKey(model)} written to ${DEMO_VECTORS_FILE} (${fs.statSync(DEMO_VECTORS_FILE).size} bytes)\n`,
+  );
   await model.dispose();
   await rt.close();
   await search.close();

@@ -51,8 +51,7 @@ export interface SenderOptions {
   concurrency?: Partial<Record<Channel, number>>;
 }
 
-const perChannel = <T>(value: (channel: (typeof CHANNELS)[number]) => T) =>
-  Object.fromEntries(CHANNELS.map((c) => [c.name, value(c)])) as Record<Channel, T>;
+const perChannel = <T>(value: (channel: (typeof CHANNELS)[number]) => T) => Object.fromEntries(CHANNELS.map((c) => [c.name, value(c)])) as Record<Channel, T>;
 
 export class DeliverySender {
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -76,15 +75,17 @@ export class DeliverySender {
     this.st = {
       // The organizations with pending deliveries on a channel, one index seek each (a loose index scan:
       // DISTINCT would read every pending row, tens of thousands after a large ingest).
-      orgs: db.prepare(
-        `WITH RECURSIVE o(org) AS (
+      orgs: db
+        .prepare(
+          `WITH RECURSIVE o(org) AS (
            SELECT min(org_id) FROM alert_deliveries WHERE delivery_status = 'pending' AND sent_with IS NULL AND channel = @channel
            UNION ALL
            SELECT (SELECT min(org_id) FROM alert_deliveries
                     WHERE delivery_status = 'pending' AND sent_with IS NULL AND channel = @channel AND org_id > o.org)
              FROM o WHERE o.org IS NOT NULL)
          SELECT org FROM o WHERE org IS NOT NULL`,
-      ).pluck(),
+        )
+        .pluck(),
       due: db.prepare(
         `SELECT d.id, d.org_id, d.alert_profile_id, d.channel, d.monitor_event_id, d.attempts, p.name AS profile_name, p.webhook_url,
                 p.notify_email, p.secret_salt, p.is_active AS profile_active, a.document
@@ -151,16 +152,18 @@ export class DeliverySender {
     this.busy[channel]++;
     this.orgBusy.set(slot, (this.orgBusy.get(slot) ?? 0) + 1);
     this.lastOrg[channel] = row.org_id;
-    const run = this.attempt(row).catch((err: unknown) => {
-      this.opts.log.error({ delivery: row.id, error: (err as Error).message }, 'delivery attempt could not be recorded');
-    }).finally(() => {
-      this.busy[channel]--;
-      const held = this.orgBusy.get(slot)! - 1;
-      if (held === 0) this.orgBusy.delete(slot);
-      else this.orgBusy.set(slot, held);
-      this.inFlight.delete(row.id);
-      this.pump();
-    });
+    const run = this.attempt(row)
+      .catch((err: unknown) => {
+        this.opts.log.error({ delivery: row.id, error: (err as Error).message }, 'delivery attempt could not be recorded');
+      })
+      .finally(() => {
+        this.busy[channel]--;
+        const held = this.orgBusy.get(slot)! - 1;
+        if (held === 0) this.orgBusy.delete(slot);
+        else this.orgBusy.set(slot, held);
+        this.inFlight.delete(row.id);
+        this.pump();
+      });
     this.inFlight.set(row.id, run);
   }
 
@@ -172,7 +175,7 @@ export class DeliverySender {
         this.handOver(row.id, 'the profile was deactivated before delivery');
         return;
       }
-      const event = row.monitor_event_id === '' ? null : this.st.event.get(row.monitor_event_id) as Record<string, unknown> | undefined;
+      const event = row.monitor_event_id === '' ? null : (this.st.event.get(row.monitor_event_id) as Record<string, unknown> | undefined);
       if (event === undefined || (event && event.acknowledged_at !== null)) throw new DeliveryError('the event was acknowledged before delivery', false);
       await this.send(row, JSON.parse(row.document) as DeliveredDocument, event);
     } catch (err) {
@@ -215,7 +218,9 @@ export class DeliverySender {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.inFlight.values()]),
-      new Promise((resolve) => { timer = setTimeout(resolve, STOP_WAIT_MS); }),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, STOP_WAIT_MS);
+      }),
     ]);
     clearTimeout(timer);
   }

@@ -95,7 +95,8 @@ function filters(v: unknown): Filters {
   if (typeof v !== 'object' || Array.isArray(v)) throw new ValidationError('filters must be an object');
   const raw = v as Record<string, unknown>;
   const unknown = Object.keys(raw).find((k) => !(FILTER_ARRAYS as readonly string[]).includes(k) && k !== 'min_value' && k !== 'max_value');
-  if (unknown !== undefined) throw new ValidationError(`filters.${unknown} is not a filter (allowed: sectors, regions, keywords, min_value, max_value, sources)`);
+  if (unknown !== undefined)
+    throw new ValidationError(`filters.${unknown} is not a filter (allowed: sectors, regions, keywords, min_value, max_value, sources)`);
   const out = emptyFilters();
   for (const member of FILTER_ARRAYS) {
     const list = raw[member];
@@ -128,7 +129,8 @@ function filters(v: unknown): Filters {
 /** The profile a full profile must be: each channel has its address. Checks needing the network are the caller's (AlertChannel.admit). */
 function complete(p: ProfileFields): ProfileFields {
   for (const channel of CHANNELS) {
-    if (p.channels.includes(channel.name) && p[channel.member] === null) throw new ValidationError(`${channel.member} is required with the ${channel.name} channel`);
+    if (p.channels.includes(channel.name) && p[channel.member] === null)
+      throw new ValidationError(`${channel.member} is required with the ${channel.name} channel`);
   }
   return p;
 }

@@ -134,7 +134,10 @@ export class MatchIndex {
   private readonly byAda = new Map<string, number[]>();
   private readonly byNameWord = new Map<string, number[]>();
 
-  constructor(readonly profiles: ProfileMatcher[], readonly entities: EntityRecord[]) {
+  constructor(
+    readonly profiles: ProfileMatcher[],
+    readonly entities: EntityRecord[],
+  ) {
     profiles.forEach((m, i) => {
       if (m.firstWords.length === 0) this.unkeyed.push(i);
       for (const w of new Set(m.firstWords)) push(this.byWord, w, i);

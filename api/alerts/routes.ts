@@ -16,8 +16,14 @@ import type { ContractRoutes } from '../routes/contract-routes.js';
 /** The alert profile object (docs/openapi.json AlertProfile). */
 export function profileBody(p: ProfileRecord): Record<string, unknown> {
   return {
-    id: p.id, name: p.name, filters: p.filters, channels: p.channels, webhook_url: p.webhook_url,
-    notify_email: p.notify_email, is_active: p.is_active, created_at: p.created_at,
+    id: p.id,
+    name: p.name,
+    filters: p.filters,
+    channels: p.channels,
+    webhook_url: p.webhook_url,
+    notify_email: p.notify_email,
+    is_active: p.is_active,
+    created_at: p.created_at,
   };
 }
 

@@ -22,12 +22,21 @@ export interface AlertService {
 }
 
 /** `documents` is the document store's feed (server.ts opens it; api/ does not import ingest/). */
-export function startAlerts(config: Config, db: Db, documents: DocumentFeed, logger: Logger, opts: { clock?: Clock; concurrency?: Partial<Record<Channel, number>> } = {}): AlertService {
+export function startAlerts(
+  config: Config,
+  db: Db,
+  documents: DocumentFeed,
+  logger: Logger,
+  opts: { clock?: Clock; concurrency?: Partial<Record<Channel, number>> } = {},
+): AlertService {
   const log = logger.child({ component: 'alerts' });
   const mailer = new Mailer(config.smtpUrl);
   const rules = { allowPrivate: config.webhookAllowPrivate };
   const sender = new DeliverySender({
-    db, log, clock: opts.clock, concurrency: opts.concurrency,
+    db,
+    log,
+    clock: opts.clock,
+    concurrency: opts.concurrency,
     env: { rules, mailer, secrets: WebhookSecrets.inDataDir(config.dataDir), webhookDeadlineMs: config.webhookTimeoutMs },
   });
   const watcher = new Watcher({ db, documents, log, rules, clock: opts.clock, onRecorded: () => sender.pump() });

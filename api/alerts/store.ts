@@ -78,9 +78,16 @@ export class AlertStore {
 
   createProfile(orgId: string, fields: ProfileFields, salt: string, now: Date): ProfileRecord {
     const row: ProfileRow = {
-      id: randomUUID(), org_id: orgId, name: fields.name, filters: JSON.stringify(fields.filters),
-      channels: JSON.stringify(fields.channels), webhook_url: fields.webhook_url, notify_email: fields.notify_email,
-      secret_salt: salt, is_active: 1, created_at: now.toISOString(),
+      id: randomUUID(),
+      org_id: orgId,
+      name: fields.name,
+      filters: JSON.stringify(fields.filters),
+      channels: JSON.stringify(fields.channels),
+      webhook_url: fields.webhook_url,
+      notify_email: fields.notify_email,
+      secret_salt: salt,
+      is_active: 1,
+      created_at: now.toISOString(),
     };
     this.st.create.run(row);
     return profileOf(row);
@@ -108,8 +115,16 @@ export class AlertStore {
   }
 
   updateProfile(orgId: string, id: string, fields: ProfileFields & { is_active?: boolean }): ProfileRecord | null {
-    this.st.update.run(fields.name, JSON.stringify(fields.filters), JSON.stringify(fields.channels), fields.webhook_url,
-      fields.notify_email, fields.is_active === undefined ? null : Number(fields.is_active), id, orgId);
+    this.st.update.run(
+      fields.name,
+      JSON.stringify(fields.filters),
+      JSON.stringify(fields.channels),
+      fields.webhook_url,
+      fields.notify_email,
+      fields.is_active === undefined ? null : Number(fields.is_active),
+      id,
+      orgId,
+    );
     return this.profile(orgId, id);
   }
 

@@ -138,11 +138,13 @@ export class Watcher {
   private record(entries: FeedEntry[]): number {
     const { index, byOrg } = this.current();
     let deliveries = 0;
-    this.opts.db.transaction(() => {
-      const now = this.clock().toISOString();
-      for (const entry of entries) deliveries += this.recordEntry(entry, index, byOrg, now);
-      this.st.advance.run(WATERMARK, entries[entries.length - 1]!.seq, now);
-    }).immediate();
+    this.opts.db
+      .transaction(() => {
+        const now = this.clock().toISOString();
+        for (const entry of entries) deliveries += this.recordEntry(entry, index, byOrg, now);
+        this.st.advance.run(WATERMARK, entries[entries.length - 1]!.seq, now);
+      })
+      .immediate();
     return deliveries;
   }
 

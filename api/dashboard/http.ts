@@ -11,11 +11,15 @@ export const COOKIE = 'pdi_dashboard';
 export const BASE = '/dashboard';
 
 const PAGE_HEADERS = [
-  'Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options', 'DENY',
-  'Referrer-Policy', 'no-referrer',
+  'Content-Security-Policy',
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options',
+  'DENY',
+  'Referrer-Policy',
+  'no-referrer',
   // A page may show a key that was just created: no cache may keep it.
-  NO_STORE[0], NO_STORE[1],
+  NO_STORE[0],
+  NO_STORE[1],
 ];
 
 /** The dashboard's forms are a few short fields. */

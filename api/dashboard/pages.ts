@@ -8,7 +8,10 @@ import { BASE } from './http.js';
 import type { NewKey } from './sessions.js';
 
 function layout(title: string, body: Html, csrf?: string): Html {
-  const signOut = csrf === undefined ? null : html`<form class="inline" method="post" action="${BASE}/sign-out">
+  const signOut =
+    csrf === undefined
+      ? null
+      : html`<form class="inline" method="post" action="${BASE}/sign-out">
 <input type="hidden" name="csrf" value="${csrf}"><button type="submit">Sign out</button></form>`;
   return html`<!doctype html>
 <html lang="en">
@@ -27,19 +30,25 @@ ${body}
 }
 
 export function signInPage(problem?: string): Html {
-  return layout('API Tokens: sign in', html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : null}
+  return layout(
+    'API Tokens: sign in',
+    html`${problem ? html`<p class="problem" role="alert">${problem}</p>` : null}
 <form method="post" action="${BASE}/sign-in">
 <label for="token">Admin token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
 <button type="submit">Sign in</button>
 </form>
-<p>The admin token is the server's <code>PDI_ADMIN_TOKEN</code>.</p>`);
+<p>The admin token is the server's <code>PDI_ADMIN_TOKEN</code>.</p>`,
+  );
 }
 
 /** A refusal or a problem, on a page of its own. */
 export function messagePage(title: string, message: string, signedIn = false): Html {
-  return layout(title, html`<p class="problem" role="alert">${message}</p>
-<p><a href="${BASE}${signedIn ? '' : '/sign-in'}">${signedIn ? 'Back to the API tokens' : 'Sign in'}</a></p>`);
+  return layout(
+    title,
+    html`<p class="problem" role="alert">${message}</p>
+<p><a href="${BASE}${signedIn ? '' : '/sign-in'}">${signedIn ? 'Back to the API tokens' : 'Sign in'}</a></p>`,
+  );
 }
 
 export interface KeyRow extends KeyRecord {
@@ -93,16 +102,21 @@ function keyRow(k: KeyRow, view: KeysView): Html {
 }
 
 export function keysPage(view: KeysView): Html {
-  const table = view.keys.length === 0
-    ? html`<p>No keys yet.</p>`
-    : html`<table>
+  const table =
+    view.keys.length === 0
+      ? html`<p>No keys yet.</p>`
+      : html`<table>
 <thead><tr><th>Key id</th><th>Organization</th><th>Tier</th><th>Created (UTC)</th><th>Last used (UTC day)</th><th>Today</th><th>Last ${view.chartDays.length} days</th><th>Status</th></tr></thead>
 <tbody>
 ${view.keys.map((k) => keyRow(k, view))}
 </tbody>
 </table>`;
-  return layout('API Tokens', html`${view.newKey ? newKeyNotice(view.newKey) : null}
+  return layout(
+    'API Tokens',
+    html`${view.newKey ? newKeyNotice(view.newKey) : null}
 ${createForm(view)}
 <h2>Keys</h2>
-${table}`, view.csrf);
+${table}`,
+    view.csrf,
+  );
 }

@@ -53,7 +53,7 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
     if (!session) throw new UnauthorizedError('You are not signed in, or your session has expired: sign in again.');
     const fields = await readForm(req);
     if (!sameSecret(fields.get('csrf') ?? '', session.csrf)) {
-      throw new ForbiddenError('The form\'s CSRF token is missing or wrong: reload the dashboard page and submit the form again.');
+      throw new ForbiddenError("The form's CSRF token is missing or wrong: reload the dashboard page and submit the form again.");
     }
     return { session, fields };
   }
@@ -63,12 +63,15 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
     const chartDays = lastDays(today, CHART_DAYS);
     const counts = ctx.usage.countsSince(chartDays[0]!);
     const lastUsed = ctx.usage.lastUsedDays();
-    const keys = ctx.keys.list().reverse().map((k) => ({
-      ...k,
-      today: counts.get(k.id)?.get(today) ?? 0,
-      lastUsed: lastUsed.get(k.id) ?? null,
-      days: counts.get(k.id),
-    }));
+    const keys = ctx.keys
+      .list()
+      .reverse()
+      .map((k) => ({
+        ...k,
+        today: counts.get(k.id)?.get(today) ?? 0,
+        lastUsed: lastUsed.get(k.id) ?? null,
+        days: counts.get(k.id),
+      }));
     return { csrf: session.csrf, keys, chartDays };
   }
 
@@ -154,7 +157,11 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
     reply(res, 200, 'text/css; charset=utf-8', STYLESHEET, ['Cache-Control', 'no-cache']);
   };
 
-  for (const [path, handler] of [[BASE, home], [`${BASE}/sign-in`, signInForm], [`${BASE}/style.css`, style]] as const) {
+  for (const [path, handler] of [
+    [BASE, home],
+    [`${BASE}/sign-in`, signInForm],
+    [`${BASE}/style.css`, style],
+  ] as const) {
     server.get(path, handler);
     server.head(path, handler);
   }

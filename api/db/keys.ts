@@ -61,20 +61,22 @@ export class KeyStore {
     const id = `key_${base62(16)}`;
     const created_at = now.toISOString();
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
+      this.db
+        .prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
         .run(`org_${base62(16)}`, org, created_at);
       const { id: orgId } = this.db.prepare('SELECT id FROM organizations WHERE name = ?').get(org) as { id: string };
-      this.db.prepare('INSERT INTO api_keys (id, org_id, tier, digest, created_at) VALUES (?, ?, ?, ?, ?)')
-        .run(id, orgId, tier, digestOf(key), created_at);
+      this.db.prepare('INSERT INTO api_keys (id, org_id, tier, digest, created_at) VALUES (?, ?, ?, ?, ?)').run(id, orgId, tier, digestOf(key), created_at);
     })();
     return { id, key, org, tier, created_at, revoked_at: null };
   }
 
   list(): KeyRecord[] {
-    return this.db.prepare(
-      `SELECT k.id, o.name AS org, k.tier, k.created_at, k.revoked_at
+    return this.db
+      .prepare(
+        `SELECT k.id, o.name AS org, k.tier, k.created_at, k.revoked_at
          FROM api_keys k JOIN organizations o ON o.id = k.org_id ORDER BY k.created_at, k.id`,
-    ).all() as KeyRecord[];
+      )
+      .all() as KeyRecord[];
   }
 
   /** Revokes at once; returns false when no key has that id. Revoking twice keeps the first time. */
@@ -181,7 +183,11 @@ export function closeOrgNames(name: string, names: readonly string[]): string[] 
     const d = have === want ? 0 : have.includes(want) || want.includes(have) ? 1 : 1 + editDistance(have, want, 2);
     return { n, d };
   });
-  return scored.filter((x) => x.d <= 3).sort((a, b) => a.d - b.d || a.n.localeCompare(b.n)).slice(0, 5).map((x) => x.n);
+  return scored
+    .filter((x) => x.d <= 3)
+    .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
+    .slice(0, 5)
+    .map((x) => x.n);
 }
 
 /** Levenshtein distance, or `cap + 1` once it is sure to exceed `cap`. */

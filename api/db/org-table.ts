@@ -18,7 +18,11 @@ export class OrgTable<Row> {
   private byId?: Statement;
 
   /** `columns` as selected; `order` of pages (newest first by default). */
-  constructor(private readonly db: Db, private readonly table: string, private readonly opts: { columns?: string; order?: string } = {}) {}
+  constructor(
+    private readonly db: Db,
+    private readonly table: string,
+    private readonly opts: { columns?: string; order?: string } = {},
+  ) {}
 
   get(orgId: string, id: string): Row | undefined {
     this.byId ??= this.db.prepare(`SELECT ${this.opts.columns ?? '*'} FROM ${this.table} WHERE id = ? AND org_id = ?`);
@@ -30,7 +34,9 @@ export class OrgTable<Row> {
     let st = this.pages.get(where);
     if (!st) {
       st = {
-        rows: this.db.prepare(`SELECT ${this.opts.columns ?? '*'} FROM ${this.table} WHERE ${where} ORDER BY ${this.opts.order ?? 'rowid DESC'} LIMIT ? OFFSET ?`),
+        rows: this.db.prepare(
+          `SELECT ${this.opts.columns ?? '*'} FROM ${this.table} WHERE ${where} ORDER BY ${this.opts.order ?? 'rowid DESC'} LIMIT ? OFFSET ?`,
+        ),
         total: this.db.prepare(`SELECT count(*) FROM ${this.table} WHERE ${where}`).pluck(),
       };
       this.pages.set(where, st);

@@ -40,7 +40,11 @@ export class UsageCounter {
   /** performance.now() of the last write tried. */
   private flushedAt = performance.now();
 
-  constructor(private readonly db: Db, private readonly flushIntervalMs = 1_000, private readonly log?: Logger) {
+  constructor(
+    private readonly db: Db,
+    private readonly flushIntervalMs = 1_000,
+    private readonly log?: Logger,
+  ) {
     this.read = db.prepare('SELECT count FROM daily_usage WHERE key_id = ? AND day = ?').pluck();
     this.write = db.prepare(
       `INSERT INTO daily_usage (key_id, day, count) VALUES (?, ?, ?)
@@ -133,7 +137,8 @@ export class UsageCounter {
 
   close(): void {
     clearInterval(this.timer);
-    if (!this.flush(CLOSE_WAIT_MS)) this.log?.error({ keys: this.dirty.size + this.yesterday.length }, 'quota counts lost at shutdown: they could not be written');
+    if (!this.flush(CLOSE_WAIT_MS))
+      this.log?.error({ keys: this.dirty.size + this.yesterday.length }, 'quota counts lost at shutdown: they could not be written');
   }
 
   private restoreBusyTimeout(): void {

@@ -24,8 +24,10 @@ import { mcpServer } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 const OAUTH_DISCOVERY = [
-  '/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`,
-  '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration',
+  '/.well-known/oauth-protected-resource',
+  `/.well-known/oauth-protected-resource${MCP_PATH}`,
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
 ];
 const STATIC_KEYS = 'This server takes static API keys, not OAuth: send Authorization: Bearer pdi_live_… (an Enterprise key)';
 
@@ -85,12 +87,15 @@ export function registerMcp(server: Server, ctx: AppContext, inFlight: InFlight,
   };
   // The body is read as /v1 reads one (1 MiB at most): the SDK's transport would read any size.
   server.post(MCP_PATH, admit, readJsonBody, (req: Request, res: Response, next: Next) => {
-    serve(ctx, req.principal!, { count, inFlight, pacer }, req, res).then(() => next(false), (err: unknown) => {
-      ctx.log.error({ err }, 'MCP request failed');
-      if (!res.headersSent) refuse(res, 500, 'Internal server error');
-      else res.destroy();
-      next(false);
-    });
+    serve(ctx, req.principal!, { count, inFlight, pacer }, req, res).then(
+      () => next(false),
+      (err: unknown) => {
+        ctx.log.error({ err }, 'MCP request failed');
+        if (!res.headersSent) refuse(res, 500, 'Internal server error');
+        else res.destroy();
+        next(false);
+      },
+    );
   });
   // The challenge names no resource_metadata: keys are static, there is no OAuth authorization server.
   // A client that looks for one anyway (RFC 9728, RFC 8414 discovery) reads why in JSON, not a bare 404.

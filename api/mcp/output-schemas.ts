@@ -58,7 +58,9 @@ export const ENTITY_OUTPUT = {
   first_seen: z.string().nullable(),
   last_seen: z.string().nullable(),
   total_contract_value: z.number(),
-  counterparties: z.array(z.object({ name: z.string().nullable(), afm: z.string().nullable(), role: z.enum(['buyer', 'supplier']), documents: z.number().int() })),
+  counterparties: z.array(
+    z.object({ name: z.string().nullable(), afm: z.string().nullable(), role: z.enum(['buyer', 'supplier']), documents: z.number().int() }),
+  ),
   matches: z.array(z.object({ ...metadata, relevance: z.number() })),
   ...page,
 };
@@ -71,12 +73,14 @@ export const SIMILAR_OUTPUT = {
 
 /** structuredContent is an object, so the list of GET /v1/sources comes as `sources` (the text keeps the bare list). */
 export const SOURCES_OUTPUT = {
-  sources: z.array(z.looseObject({
-    name: z.string(),
-    label: z.string(),
-    status: z.string(),
-    description: z.string(),
-    country: z.string(),
-    last_ingest: z.looseObject({ status: z.string(), finished_at: z.string().nullable() }).nullable(),
-  })),
+  sources: z.array(
+    z.looseObject({
+      name: z.string(),
+      label: z.string(),
+      status: z.string(),
+      description: z.string(),
+      country: z.string(),
+      last_ingest: z.looseObject({ status: z.string(), finished_at: z.string().nullable() }).nullable(),
+    }),
+  ),
 };

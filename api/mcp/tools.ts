@@ -46,7 +46,13 @@ type Read = { signal: AbortSignal; tenant: string };
  * value is a list). Our errors (AppError: 404, 422, 503…) become tool errors with their detail, as the
  * REST error body has it; anything else is logged and masked, as errors.ts masks a 500.
  */
-function tool<A, V extends object>(ctx: AppContext, tenant: string, name: string, run: (args: A, read: Read) => Promise<V>, structured: (value: V) => object = (value) => value) {
+function tool<A, V extends object>(
+  ctx: AppContext,
+  tenant: string,
+  name: string,
+  run: (args: A, read: Read) => Promise<V>,
+  structured: (value: V) => object = (value) => value,
+) {
   return async (args: A, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
     try {
       const value = await run(args, { signal: extra.signal, tenant });
@@ -63,96 +69,152 @@ function tool<A, V extends object>(ctx: AppContext, tenant: string, name: string
 export function mcpServer(ctx: AppContext, tenant: string): McpServer {
   const server = new McpServer(
     { name: 'public-data-intelligence', version: '1.0.0' },
-    { instructions: 'Greek public-sector and EU procurement documents: decisions (Diavgeia), contracts and tenders (TED, KIMDIS), statistics, energy regulation, permits. Search or ask first, then read documents by source_id; cite source_url.' },
+    {
+      instructions:
+        'Greek public-sector and EU procurement documents: decisions (Diavgeia), contracts and tenders (TED, KIMDIS), statistics, energy regulation, permits. Search or ask first, then read documents by source_id; cite source_url.',
+    },
   );
   const readOnly = { readOnlyHint: true, openWorldHint: false };
 
-  server.registerTool('search_documents', {
-    title: 'Search documents',
-    description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date with since/until, order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
-    inputSchema: {
-      query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
-      source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
-      since: z.string().optional().describe('YYYY-MM-DD or an ISO 8601 date-time (UTC without an offset): only documents published after that day began, or after that instant.'),
-      until: z.string().optional().describe('YYYY-MM-DD or an ISO 8601 date-time: only documents published on that day or before, or at that instant or before.'),
-      sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
-      limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
-      offset: z.number().int().min(0).default(0).describe('Results to skip.'),
+  server.registerTool(
+    'search_documents',
+    {
+      title: 'Search documents',
+      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date with since/until, order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
+      inputSchema: {
+        query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
+        source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
+        since: z
+          .string()
+          .optional()
+          .describe('YYYY-MM-DD or an ISO 8601 date-time (UTC without an offset): only documents published after that day began, or after that instant.'),
+        until: z
+          .string()
+          .optional()
+          .describe('YYYY-MM-DD or an ISO 8601 date-time: only documents published on that day or before, or at that instant or before.'),
+        sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
+        limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
+        offset: z.number().int().min(0).default(0).describe('Results to skip.'),
+      },
+      outputSchema: SEARCH_OUTPUT,
+      annotations: readOnly,
     },
-    outputSchema: SEARCH_OUTPUT,
-    annotations: readOnly,
-  }, tool(ctx, tenant, 'search_documents', async ({ query, source, since, until, sort, limit, offset }: SearchArgs, read) => {
-    const name = source === undefined ? undefined : resolveSource(source);
-    if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
-    const body = await searchDocuments(ctx, { q: query, source: name, limit, offset, since, until, sort }, read);
-    return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
-  }));
+    tool(ctx, tenant, 'search_documents', async ({ query, source, since, until, sort, limit, offset }: SearchArgs, read) => {
+      const name = source === undefined ? undefined : resolveSource(source);
+      if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
+      const body = await searchDocuments(ctx, { q: query, source: name, limit, offset, since, until, sort }, read);
+      return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
+    }),
+  );
 
-  server.registerTool('get_document', {
-    title: 'Get a document',
-    description: 'One document by source_id: its metadata (title, source, published_at, source_url) and full content fields (content text, summary, entities: AFM/ADA/names found in it, amount, cpv, region, sector). Long content is cut at max_chars; content_truncated says so.',
-    inputSchema: {
-      source_id: sourceId,
-      max_chars: z.number().int().min(1000).max(200_000).default(DEFAULT_MAX_CHARS).describe('Longest content text returned, in characters.'),
+  server.registerTool(
+    'get_document',
+    {
+      title: 'Get a document',
+      description:
+        'One document by source_id: its metadata (title, source, published_at, source_url) and full content fields (content text, summary, entities: AFM/ADA/names found in it, amount, cpv, region, sector). Long content is cut at max_chars; content_truncated says so.',
+      inputSchema: {
+        source_id: sourceId,
+        max_chars: z.number().int().min(1000).max(200_000).default(DEFAULT_MAX_CHARS).describe('Longest content text returned, in characters.'),
+      },
+      outputSchema: DOCUMENT_OUTPUT,
+      annotations: readOnly,
     },
-    outputSchema: DOCUMENT_OUTPUT,
-    annotations: readOnly,
-  }, tool(ctx, tenant, 'get_document', async ({ source_id, max_chars }: { source_id: string; max_chars: number }, read) => {
-    const record = listingOf(await findDocument(ctx, source_id, read), true);
-    const content = typeof record.content === 'string' ? record.content : '';
-    return content.length > max_chars ? { ...record, content: content.slice(0, max_chars), content_truncated: true } : { ...record, content_truncated: false };
-  }));
+    tool(ctx, tenant, 'get_document', async ({ source_id, max_chars }: { source_id: string; max_chars: number }, read) => {
+      const record = listingOf(await findDocument(ctx, source_id, read), true);
+      const content = typeof record.content === 'string' ? record.content : '';
+      return content.length > max_chars
+        ? { ...record, content: content.slice(0, max_chars), content_truncated: true }
+        : { ...record, content_truncated: false };
+    }),
+  );
 
-  server.registerTool('ask_question', {
-    title: 'Ask a question',
-    description: 'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
-    inputSchema: {
-      question: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question.'),
-      limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),
-      model: z.enum(ctx.config.askModels as [string, ...string[]]).optional().describe('Answer model (GET /v1/models); the first by default.'),
+  server.registerTool(
+    'ask_question',
+    {
+      title: 'Ask a question',
+      description:
+        'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
+      inputSchema: {
+        question: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question.'),
+        limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),
+        model: z
+          .enum(ctx.config.askModels as [string, ...string[]])
+          .optional()
+          .describe('Answer model (GET /v1/models); the first by default.'),
+      },
+      outputSchema: ASK_OUTPUT,
+      annotations: readOnly,
     },
-    outputSchema: ASK_OUTPUT,
-    annotations: readOnly,
-  }, tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
-    const { question, limit, model } = askBody(args, ctx.config.askModels);
-    return ctx.asking.ask(question, limit, model, read);
-  }));
+    tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
+      const { question, limit, model } = askBody(args, ctx.config.askModels);
+      return ctx.asking.ask(question, limit, model, read);
+    }),
+  );
 
-  server.registerTool('resolve_entity', {
-    title: 'Resolve an entity',
-    description: 'Everything known about a company, public body or person across all sources, by VAT number (type afm, 9 digits), name (type name; accents, case and Greeklish are folded) or decision id (type ada). Returns names, AFMs, document counts per source, first and last seen, total contract value, counterparties (buyers and suppliers) and matches: documents with source_id, source_url and relevance. total 0 means nothing was found.',
-    inputSchema: {
-      identifier: z.union([z.string().min(1), z.number().int().nonnegative()]).describe('The VAT number, name or decision id (a VAT number may come as a JSON number).'),
-      type: z.enum(['afm', 'name', 'ada']).default('afm').describe('What identifier is.'),
-      limit: z.number().int().min(1).max(100).default(20).describe('Matching documents per page, 1 to 100.'),
-      offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
+  server.registerTool(
+    'resolve_entity',
+    {
+      title: 'Resolve an entity',
+      description:
+        'Everything known about a company, public body or person across all sources, by VAT number (type afm, 9 digits), name (type name; accents, case and Greeklish are folded) or decision id (type ada). Returns names, AFMs, document counts per source, first and last seen, total contract value, counterparties (buyers and suppliers) and matches: documents with source_id, source_url and relevance. total 0 means nothing was found.',
+      inputSchema: {
+        identifier: z
+          .union([z.string().min(1), z.number().int().nonnegative()])
+          .describe('The VAT number, name or decision id (a VAT number may come as a JSON number).'),
+        type: z.enum(['afm', 'name', 'ada']).default('afm').describe('What identifier is.'),
+        limit: z.number().int().min(1).max(100).default(20).describe('Matching documents per page, 1 to 100.'),
+        offset: z.number().int().min(0).default(0).describe('Matching documents to skip.'),
+      },
+      outputSchema: ENTITY_OUTPUT,
+      annotations: readOnly,
     },
-    outputSchema: ENTITY_OUTPUT,
-    annotations: readOnly,
-  }, tool(ctx, tenant, 'resolve_entity', async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }, read) => {
-    return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset }, read);
-  }));
+    tool(
+      ctx,
+      tenant,
+      'resolve_entity',
+      async ({ identifier, type, limit, offset }: { identifier: string | number; type: string; limit: number; offset: number }, read) => {
+        return ctx.entityReaders.resolve(parseEntityQuery(identifierText(identifier, type), type), { limit, offset }, read);
+      },
+    ),
+  );
 
-  server.registerTool('similar_documents', {
-    title: 'Similar documents',
-    description: 'Documents most like a given one (by meaning, or by text when it has no vector), never the document itself or its duplicates. Returns {source_id, results, total}; each result is a metadata record with source_id, source_url and similarity 0..1.',
-    inputSchema: {
-      source_id: sourceId,
-      limit: z.number().int().min(1).max(100).default(10).describe('Documents returned, 1 to 100.'),
+  server.registerTool(
+    'similar_documents',
+    {
+      title: 'Similar documents',
+      description:
+        'Documents most like a given one (by meaning, or by text when it has no vector), never the document itself or its duplicates. Returns {source_id, results, total}; each result is a metadata record with source_id, source_url and similarity 0..1.',
+      inputSchema: {
+        source_id: sourceId,
+        limit: z.number().int().min(1).max(100).default(10).describe('Documents returned, 1 to 100.'),
+      },
+      outputSchema: SIMILAR_OUTPUT,
+      annotations: readOnly,
     },
-    outputSchema: SIMILAR_OUTPUT,
-    annotations: readOnly,
-  }, tool(ctx, tenant, 'similar_documents', async ({ source_id, limit }: { source_id: string; limit: number }, read) => {
-    return similarTo(ctx.search, await findDocument(ctx, source_id, read), limit, read);
-  }));
+    tool(ctx, tenant, 'similar_documents', async ({ source_id, limit }: { source_id: string; limit: number }, read) => {
+      return similarTo(ctx.search, await findDocument(ctx, source_id, read), limit, read);
+    }),
+  );
 
-  server.registerTool('list_sources', {
-    title: 'List sources',
-    description: 'The data sources: name (what search_documents takes as source), label, status (active when its last ingest succeeded), description and country.',
-    inputSchema: {},
-    outputSchema: SOURCES_OUTPUT,
-    annotations: readOnly,
-  }, tool(ctx, tenant, 'list_sources', async () => sourceList(ctx), (sources) => ({ sources })));
+  server.registerTool(
+    'list_sources',
+    {
+      title: 'List sources',
+      description:
+        'The data sources: name (what search_documents takes as source), label, status (active when its last ingest succeeded), description and country.',
+      inputSchema: {},
+      outputSchema: SOURCES_OUTPUT,
+      annotations: readOnly,
+    },
+    tool(
+      ctx,
+      tenant,
+      'list_sources',
+      async () => sourceList(ctx),
+      (sources) => ({ sources }),
+    ),
+  );
 
   return server;
 }

@@ -83,10 +83,14 @@ function authorizationHeaders(raw: string[]): number {
  */
 export function quotaHeaders(principal: Principal, remaining: number, resetHeader: string): string[] {
   return [
-    'X-RateLimit-Limit', LIMIT_HEADER[principal.tier]!,
-    'X-RateLimit-Remaining', String(Math.max(0, remaining)),
-    'X-RateLimit-Reset', resetHeader,
-    'X-Tier', principal.tier,
+    'X-RateLimit-Limit',
+    LIMIT_HEADER[principal.tier]!,
+    'X-RateLimit-Remaining',
+    String(Math.max(0, remaining)),
+    'X-RateLimit-Reset',
+    resetHeader,
+    'X-Tier',
+    principal.tier,
   ];
 }
 

@@ -97,12 +97,20 @@ function endWithError(socket: Duplex, status: number, detail: string): void {
 }
 
 /** The headers of every error (reply.ts): written by hand where there is no response object. */
-const ERROR_HEADERS: [string, string][] = [[SECURITY_HEADERS[0], SECURITY_HEADERS[1]], [NO_STORE[0], NO_STORE[1]]];
+const ERROR_HEADERS: [string, string][] = [
+  [SECURITY_HEADERS[0], SECURITY_HEADERS[1]],
+  [NO_STORE[0], NO_STORE[1]],
+];
 
 /** A complete error answer on a response restify never saw. */
 function answerError(res: ServerResponse, status: number, detail: string): void {
   const body = JSON.stringify({ detail });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...Object.fromEntries(ERROR_HEADERS) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+    ...Object.fromEntries(ERROR_HEADERS),
+  });
   res.end(body);
 }
 
@@ -166,7 +174,8 @@ export function installErrorHandling(server: Server, log: Logger, admit: Admit):
     if (status === 499) log.debug({ method: req.method, path: req.getPath() }, 'client went away; its engine read was dropped');
     else if (status === 501) log.info({ method: req.method, path: req.getPath() }, 'not implemented yet');
     else if (status === 503) log.warn({ method: req.method, path: req.getPath(), detail: operatorMessage(err) }, 'engine unavailable');
-    else if (status === 507) log.error({ method: req.method, path: req.getPath(), error: (err as Error).message }, 'write refused: the data directory\'s disk is full');
+    else if (status === 507)
+      log.error({ method: req.method, path: req.getPath(), error: (err as Error).message }, "write refused: the data directory's disk is full");
     else if (status === 504) log.warn({ method: req.method, path: req.getPath() }, 'engine read ran past its deadline; abandoned');
     else if (status >= 500) log.error({ err, method: req.method, path: req.getPath() }, 'request failed');
     return cb();

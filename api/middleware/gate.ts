@@ -27,6 +27,9 @@ export function gate(admit: Admit, tier: Tier, step: Step) {
     } catch (err) {
       return afterPause(err, () => next(err as Error));
     }
-    step(req, res).then(() => next(), (err: unknown) => next(err instanceof Error ? err : new Error(String(err))));
+    step(req, res).then(
+      () => next(),
+      (err: unknown) => next(err instanceof Error ? err : new Error(String(err))),
+    );
   };
 }

@@ -15,7 +15,10 @@ export class InFlight {
   private readonly keyFull: string;
   private readonly orgFull: string;
 
-  constructor(private readonly perKey: number, private readonly perOrg: number) {
+  constructor(
+    private readonly perKey: number,
+    private readonly perOrg: number,
+  ) {
     this.keyFull = `Too many requests in flight for this API key (at most ${perKey} at once); retry when one has been answered`;
     this.orgFull = `Too many requests in flight for this organization's API keys (at most ${perOrg} at once); retry when one has been answered`;
   }

@@ -28,8 +28,12 @@ export const HSTS = ['Strict-Transport-Security', 'max-age=31536000'] as const;
  */
 export function reply(res: Response, status: number, contentType: string, body: string | Buffer, headers: readonly string[] = NO_STORE): void {
   const head = [
-    'Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
-    SECURITY_HEADERS[0], SECURITY_HEADERS[1],
+    'Content-Type',
+    contentType,
+    'Content-Length',
+    String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+    SECURITY_HEADERS[0],
+    SECURITY_HEADERS[1],
   ];
   for (let i = 0; i < headers.length; i++) head.push(headers[i]!);
   const quota = res.quotaHeaders;

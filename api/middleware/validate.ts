@@ -110,8 +110,10 @@ export function entityIdentifierOf(id: unknown, type: IdentifierType): string {
   if ([...value].length > MAX_IDENTIFIER_LENGTH) throw new ValidationError(`entity_identifier must be at most ${MAX_IDENTIFIER_LENGTH} characters`);
   refuseControl('entity_identifier', value);
   if (type === 'afm' && normalizeAfm(value) === null) throw new ValidationError('entity_identifier must be a 9-digit AFM when identifier_type is afm');
-  if (type === 'ada' && normalizeAda(value) === null) throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
-  if (type === 'name' && !/[\p{L}\p{N}]/u.test(value)) throw new ValidationError('entity_identifier must contain a letter or digit when identifier_type is name');
+  if (type === 'ada' && normalizeAda(value) === null)
+    throw new ValidationError('entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada');
+  if (type === 'name' && !/[\p{L}\p{N}]/u.test(value))
+    throw new ValidationError('entity_identifier must contain a letter or digit when identifier_type is name');
   return value;
 }
 

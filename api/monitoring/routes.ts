@@ -32,8 +32,12 @@ function entityInput(body: unknown): { identifier: string; type: IdentifierType;
 
 function entityBody(e: EntityRecord): Record<string, unknown> {
   return {
-    id: e.id, entity_identifier: e.entity_identifier, identifier_type: e.identifier_type, label: e.label,
-    is_active: e.is_active, created_at: e.created_at,
+    id: e.id,
+    entity_identifier: e.entity_identifier,
+    identifier_type: e.identifier_type,
+    label: e.label,
+    is_active: e.is_active,
+    created_at: e.created_at,
   };
 }
 
@@ -86,12 +90,18 @@ export function registerMonitoring(routes: ContractRoutes, ctx: AppContext): voi
     const orgId = principalOf(req).orgId;
     const entityId = stringParam(req, 'entity_id');
     if (entityId !== undefined && !/^[0-9a-f-]{36}$/i.test(entityId)) throw new ValidationError('entity_id must be a UUID');
-    if (entityId !== undefined && ctx.monitor.entity(orgId, entityId.toLowerCase()) === null) throw new NotFoundError(`Monitored entity not found: ${entityId}`);
+    if (entityId !== undefined && ctx.monitor.entity(orgId, entityId.toLowerCase()) === null)
+      throw new NotFoundError(`Monitored entity not found: ${entityId}`);
     const eventType = stringParam(req, 'event_type');
     if (eventType !== undefined && !EVENT_TYPES.includes(eventType as EventType)) {
       throw new ValidationError(`event_type must be one of ${EVENT_TYPES.join(', ')}`);
     }
-    const page = ctx.monitor.events(orgId, { entityId: entityId?.toLowerCase(), eventType: eventType as EventType | undefined, since: sinceParam(req) }, limit, offset);
+    const page = ctx.monitor.events(
+      orgId,
+      { entityId: entityId?.toLowerCase(), eventType: eventType as EventType | undefined, since: sinceParam(req) },
+      limit,
+      offset,
+    );
     replyJson(res, { items: page.items, total: page.total, limit, offset });
   });
 

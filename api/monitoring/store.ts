@@ -90,8 +90,15 @@ export class MonitorStore {
   /** Throws ConflictError when the organization already monitors the entity (actively). */
   createEntity(orgId: string, type: IdentifierType, identifier: string, label: string | null, now: Date): EntityRecord {
     const row: EntityRow = {
-      id: randomUUID(), org_id: orgId, entity_identifier: identifier, identifier_type: type,
-      match_key: matchKeyOf(type, identifier), label, is_active: 1, created_at: now.toISOString(), last_alert_at: null,
+      id: randomUUID(),
+      org_id: orgId,
+      entity_identifier: identifier,
+      identifier_type: type,
+      match_key: matchKeyOf(type, identifier),
+      label,
+      is_active: 1,
+      created_at: now.toISOString(),
+      last_alert_at: null,
     };
     const existing = this.st.existing.get(orgId, type, row.match_key) as string | undefined;
     if (existing) throw new ConflictError(`This entity is already monitored (id ${existing})`);
@@ -132,13 +139,15 @@ export class MonitorStore {
    * organization has no such event.
    */
   acknowledge(orgId: string, id: string, now: Date): { id: string; acknowledged_at: string } | null {
-    return this.db.transaction(() => {
-      this.st.acknowledge.run(now.toISOString(), id, orgId);
-      const at = this.st.acknowledgedAt.get(id, orgId) as string | undefined;
-      if (at === undefined) return null;
-      this.st.dropPending.run(id);
-      return { id, acknowledged_at: at };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        this.st.acknowledge.run(now.toISOString(), id, orgId);
+        const at = this.st.acknowledgedAt.get(id, orgId) as string | undefined;
+        if (at === undefined) return null;
+        this.st.dropPending.run(id);
+        return { id, acknowledged_at: at };
+      })
+      .immediate();
   }
 
   /** When the watcher last looked at new documents, or null before its first look. */

@@ -32,11 +32,16 @@ export function downloadType(stored: string): string {
 export function downloadHeaders(sourceId: string, contentType: string): string[] {
   const essence = contentType.split(';')[0]!.trim().toLowerCase();
   const ext = EXTENSIONS[essence] ?? 'bin';
-  const base = sourceId.replace(/[^\p{L}\p{N}._-]/gu, '_').replace(/^\.+/, '_').slice(0, 120);
+  const base = sourceId
+    .replace(/[^\p{L}\p{N}._-]/gu, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 120);
   const ascii = base.replace(/[^\w.-]/g, '_');
   return [
     ...NO_STORE,
-    'Content-Disposition', `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${base}.${ext}`)}`,
-    'Content-Security-Policy', "default-src 'none'; sandbox",
+    'Content-Disposition',
+    `attachment; filename="${ascii}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${base}.${ext}`)}`,
+    'Content-Security-Policy',
+    "default-src 'none'; sandbox",
   ];
 }

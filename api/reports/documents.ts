@@ -22,7 +22,14 @@ export interface EntityDocuments {
 }
 
 /** Resolves the entity and hands its documents to `take`, a few at a time, in the resolver's order. */
-export async function entityDocuments(entities: EntityReads, search: SearchProvider, identifier: string, type: IdentifierType, read: ReadOptions, take: (documents: StoredDocument[]) => void): Promise<EntityDocuments> {
+export async function entityDocuments(
+  entities: EntityReads,
+  search: SearchProvider,
+  identifier: string,
+  type: IdentifierType,
+  read: ReadOptions,
+  take: (documents: StoredDocument[]) => void,
+): Promise<EntityDocuments> {
   const query = parseEntityQuery(identifier, type);
   const found = await entities.resolve(query, { limit: MAX_REPORT_DOCUMENTS, offset: 0, years: true }, read);
   const ids = found.matches.map((m) => String(m.source_id));

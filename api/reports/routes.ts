@@ -11,7 +11,14 @@ import { intParam, offsetParam } from '../middleware/validate.js';
 import type { ContractRoutes } from '../routes/contract-routes.js';
 
 function summaryOf(r: ReportRow) {
-  return { id: r.id, status: r.status, entity_identifier: r.entity_identifier, identifier_type: r.identifier_type, created_at: r.created_at, completed_at: r.completed_at };
+  return {
+    id: r.id,
+    status: r.status,
+    entity_identifier: r.entity_identifier,
+    identifier_type: r.identifier_type,
+    created_at: r.created_at,
+    completed_at: r.completed_at,
+  };
 }
 
 function detailOf(r: ReportRow) {

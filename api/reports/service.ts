@@ -23,7 +23,14 @@ export type GeneratedReport = Rendered;
  * The report of an entity as of `now`: no storage, used by the job and by `pdi report create`. Its
  * reads take `read`'s turn; report_json and the PDF are made on a thread of their own (render.ts).
  */
-export async function generateReport(entities: EntityReads, search: SearchProvider, identifier: string, type: IdentifierType, now: Date, read: ReadOptions = {}): Promise<GeneratedReport> {
+export async function generateReport(
+  entities: EntityReads,
+  search: SearchProvider,
+  identifier: string,
+  type: IdentifierType,
+  now: Date,
+  read: ReadOptions = {},
+): Promise<GeneratedReport> {
   const renderer = new ReportRenderer();
   const stop = () => void renderer.abort();
   read.signal?.addEventListener('abort', stop, { once: true });
@@ -38,7 +45,8 @@ export async function generateReport(entities: EntityReads, search: SearchProvid
 
 /** The user's words for why a report failed; the log has the rest. */
 export function reportFailureMessage(err: unknown): string {
-  if (err instanceof EngineUnavailableError) return 'The search engine was unavailable while the report was generated; create the report again in a few minutes';
+  if (err instanceof EngineUnavailableError)
+    return 'The search engine was unavailable while the report was generated; create the report again in a few minutes';
   return 'The report could not be generated because of an internal error; create it again, and contact support if it fails again';
 }
 
@@ -70,7 +78,9 @@ export class ReportService {
       org_id: orgId,
       entity_identifier: entityIdentifier,
       identifier_type: identifierType,
-      created_at: this.now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      created_at: this.now()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z'),
     };
     const jobId = this.queue.enqueue<ReportJobPayload>(REPORT_JOB, { report_id: row.id }, () => this.store.insert(row));
     return { report: this.store.byId(row.id)!, jobId };

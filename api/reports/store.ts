@@ -24,9 +24,9 @@ export class ReportStore {
   constructor(private readonly db: Db) {}
 
   insert(row: Pick<ReportRow, 'id' | 'org_id' | 'entity_identifier' | 'identifier_type' | 'created_at'>): void {
-    this.db.prepare(
-      `INSERT INTO reports (id, org_id, entity_identifier, identifier_type, status, created_at) VALUES (?, ?, ?, ?, 'pending', ?)`,
-    ).run(row.id, row.org_id, row.entity_identifier, row.identifier_type, row.created_at);
+    this.db
+      .prepare(`INSERT INTO reports (id, org_id, entity_identifier, identifier_type, status, created_at) VALUES (?, ?, ?, ?, 'pending', ?)`)
+      .run(row.id, row.org_id, row.entity_identifier, row.identifier_type, row.created_at);
   }
 
   get(orgId: string, id: string): ReportRow | null {
@@ -41,20 +41,27 @@ export class ReportStore {
   /** Newest first; ties by id. */
   list(orgId: string, limit: number, offset: number): { total: number; items: ReportRow[] } {
     const total = this.db.prepare('SELECT count(*) FROM reports WHERE org_id = ?').pluck().get(orgId) as number;
-    const items = this.db.prepare(`SELECT ${COLUMNS} FROM reports WHERE org_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
+    const items = this.db
+      .prepare(`SELECT ${COLUMNS} FROM reports WHERE org_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
       .all(orgId, limit, offset) as ReportRow[];
     return { total, items };
   }
 
   pdf(orgId: string, id: string): Buffer | null {
-    return (this.db.prepare(`SELECT pdf FROM reports WHERE id = ? AND org_id = ? AND status = 'completed'`).pluck().get(id, orgId) as Buffer | undefined) ?? null;
+    return (
+      (this.db.prepare(`SELECT pdf FROM reports WHERE id = ? AND org_id = ? AND status = 'completed'`).pluck().get(id, orgId) as Buffer | undefined) ?? null
+    );
   }
 
   /** Writes the result once: a second run of the same job (or one past its failure) changes nothing. */
   complete(id: string, reportJson: string, pdf: Buffer, completedAt: string): boolean {
-    return this.db.prepare(
-      `UPDATE reports SET status = 'completed', report_json = ?, pdf = ?, completed_at = ?, error_message = NULL WHERE id = ? AND status = 'pending'`,
-    ).run(reportJson, pdf, completedAt, id).changes === 1;
+    return (
+      this.db
+        .prepare(
+          `UPDATE reports SET status = 'completed', report_json = ?, pdf = ?, completed_at = ?, error_message = NULL WHERE id = ? AND status = 'pending'`,
+        )
+        .run(reportJson, pdf, completedAt, id).changes === 1
+    );
   }
 
   /** completed_at stays null: the report never completed. */
@@ -71,5 +78,4 @@ export class ReportStore {
   orgNames(): string[] {
     return this.db.prepare('SELECT name FROM organizations ORDER BY name').pluck().all() as string[];
   }
-
 }

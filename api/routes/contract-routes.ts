@@ -50,7 +50,10 @@ function chainOf(admit: Admit, method: Method, path: string, tier: Tier, handler
 export class ContractRoutes {
   private readonly built = new Set<string>();
 
-  constructor(private readonly server: Server, private readonly admit: Admit) {}
+  constructor(
+    private readonly server: Server,
+    private readonly admit: Admit,
+  ) {}
 
   add(method: Method, path: string, handler: Step): void {
     const entry = CONTRACT_ROUTES.find(([m, p]) => m === method && p === path);
@@ -62,10 +65,14 @@ export class ContractRoutes {
   finish(): void {
     for (const [method, path, tier] of CONTRACT_ROUTES) {
       if (this.built.has(`${method} ${path}`)) continue;
-      this.register(method, path, chainOf(this.admit, method, path, tier, async (req) => {
-        // The path as the client sent it (without its query), not the route's `:param` template.
-        throw new NotImplementedError(`${req.method} ${req.getPath()} is not available yet`);
-      }));
+      this.register(
+        method,
+        path,
+        chainOf(this.admit, method, path, tier, async (req) => {
+          // The path as the client sent it (without its query), not the route's `:param` template.
+          throw new NotImplementedError(`${req.method} ${req.getPath()} is not available yet`);
+        }),
+      );
     }
   }
 

@@ -68,7 +68,10 @@ export function sortOf(v: string): SearchSort {
  * .metadataJson): the snippet is added to them as they are, not parsed and re-serialised.
  */
 export async function searchDocuments(ctx: AppContext, p: SearchParams, read: ReadOptions): Promise<Buffer | Record<string, unknown>> {
-  for (const [name, bound] of [['since', p.since], ['until', p.until]] as const) {
+  for (const [name, bound] of [
+    ['since', p.since],
+    ['until', p.until],
+  ] as const) {
     if (bound !== undefined && timeBoundOf(bound) === null) throw new ValidationError(timeBoundProblem(name));
   }
   const window = publishedWindow(p.since, p.until);
@@ -89,15 +92,19 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
     const q = stringParam(req, 'q', { required: true, maxLength: MAX_QUERY_LENGTH })!;
     const sourceName = stringParam(req, 'source');
     const sort = stringParam(req, 'sort');
-    const body = await searchDocuments(ctx, {
-      q,
-      source: sourceName === undefined ? undefined : sourceOf(sourceName),
-      limit: intParam(req, 'limit', 100, 1, 1000),
-      offset: offsetParam(req),
-      since: timeBoundParam(req, 'since'),
-      until: timeBoundParam(req, 'until'),
-      sort: sort === undefined ? undefined : sortOf(sort),
-    }, readOptionsFor(res));
+    const body = await searchDocuments(
+      ctx,
+      {
+        q,
+        source: sourceName === undefined ? undefined : sourceOf(sourceName),
+        limit: intParam(req, 'limit', 100, 1, 1000),
+        offset: offsetParam(req),
+        since: timeBoundParam(req, 'since'),
+        until: timeBoundParam(req, 'until'),
+        sort: sort === undefined ? undefined : sortOf(sort),
+      },
+      readOptionsFor(res),
+    );
     if (Buffer.isBuffer(body)) reply(res, 200, 'application/json', body);
     else replyJson(res, body);
   });

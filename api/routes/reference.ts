@@ -53,9 +53,12 @@ export function referenceAssets(): Map<string, Asset> {
  * (clickjacking). Swagger UI sets inline styles and draws icons from data: URIs.
  */
 const PAGE_HEADERS = [
-  'Content-Security-Policy', "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options', 'DENY',
-  NO_STORE[0], NO_STORE[1],
+  'Content-Security-Policy',
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options',
+  'DENY',
+  NO_STORE[0],
+  NO_STORE[1],
 ];
 
 export function registerReference(server: Server): void {

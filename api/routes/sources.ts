@@ -14,9 +14,7 @@ export function sourceList(ctx: AppContext) {
   return SOURCE_NAMES.map((name) => {
     const { label, description, country } = SOURCES[name];
     const run = runs.get(name);
-    const lastIngest = run
-      ? { status: run.status, finished_at: run.finished_at, ...(run.status === 'failed' ? { error: run.error } : {}) }
-      : null;
+    const lastIngest = run ? { status: run.status, finished_at: run.finished_at, ...(run.status === 'failed' ? { error: run.error } : {}) } : null;
     return { name, label, status: served.has(name) ? 'active' : 'unavailable', description, country, last_ingest: lastIngest };
   });
 }

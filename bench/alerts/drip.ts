@@ -50,10 +50,19 @@ const orgId = (name: string) => {
   return db.prepare('SELECT id FROM organizations WHERE name = ?').pluck().get(name) as string;
 };
 const alerts = new AlertStore(db);
-const profile = (org: string, url: string) => alerts.createProfile(org, {
-  name: 'all', channels: ['webhook'], webhook_url: url, notify_email: null,
-  filters: { sectors: [], regions: [], keywords: [], sources: [], min_value: null, max_value: null },
-}, 'salt', new Date('2026-01-01T00:00:00Z'));
+const profile = (org: string, url: string) =>
+  alerts.createProfile(
+    org,
+    {
+      name: 'all',
+      channels: ['webhook'],
+      webhook_url: url,
+      notify_email: null,
+      filters: { sectors: [], regions: [], keywords: [], sources: [], min_value: null, max_value: null },
+    },
+    'salt',
+    new Date('2026-01-01T00:00:00Z'),
+  );
 const slow = orgId('slow');
 for (let i = 0; i < Number(values.profiles); i++) profile(slow, `http://127.0.0.1:${dripPort}/hook`);
 profile(orgId('other'), `http://127.0.0.1:${fastPort}/hook`);
@@ -62,10 +71,27 @@ const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
 const service = startAlerts(config, db, documents, createLogger('silent'));
 await service.check();
 const doc = (i: number): NormalizedDocument => ({
-  source_id: `kimdis:BENCH${i}`, source: 'kimdis', country: 'GR', title: `Έγγραφο ${i}`, doc_type: 'contract',
-  doc_category: 'contract', published_at: '2026-06-11T13:01:21Z', source_url: `https://example.org/${i}`, language: 'el',
-  quality_score: 0.8, content: 'κείμενο', summary: 'περίληψη', entities: { afm: [], ada: [], names: [] },
-  amount: null, cpv: [], region: null, sector: null, parties: [], procedure_type: null, tenders_received: null, act_date: null,
+  source_id: `kimdis:BENCH${i}`,
+  source: 'kimdis',
+  country: 'GR',
+  title: `Έγγραφο ${i}`,
+  doc_type: 'contract',
+  doc_category: 'contract',
+  published_at: '2026-06-11T13:01:21Z',
+  source_url: `https://example.org/${i}`,
+  language: 'el',
+  quality_score: 0.8,
+  content: 'κείμενο',
+  summary: 'περίληψη',
+  entities: { afm: [], ada: [], names: [] },
+  amount: null,
+  cpv: [],
+  region: null,
+  sector: null,
+  parties: [],
+  procedure_type: null,
+  tenders_received: null,
+  act_date: null,
 });
 const n = Number(values.documents);
 documents.save(Array.from({ length: n }, (_, i) => ({ doc: doc(i), content_hash: String(i), original: null, indexed_at: '2026-06-12T00:00:00Z' })));
@@ -74,11 +100,17 @@ await service.check();
 while (arrived.length < n && performance.now() - recorded < 300_000) await new Promise((r) => setTimeout(r, 100));
 const waits = arrived.map((at) => (at - recorded) / 1000).sort((a, b) => a - b);
 const failedSlow = db.prepare("SELECT count(*) FROM alert_deliveries WHERE org_id = ? AND last_error LIKE 'no answer within%'").pluck().get(slow);
-process.stdout.write(`${JSON.stringify({
-  slow_deliveries: n * Number(values.profiles), other_deliveries: n, other_sent: arrived.length,
-  other_wait_s: { first: +waits[0]!.toFixed(2), median: +waits[Math.floor(waits.length / 2)]!.toFixed(2), max: +waits.at(-1)!.toFixed(2) },
-  slow_attempts_cut_at_deadline: failedSlow, slow_connections_dripping_at_end: dripping.size, loadavg: os.loadavg().map((l) => +l.toFixed(2)),
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    slow_deliveries: n * Number(values.profiles),
+    other_deliveries: n,
+    other_sent: arrived.length,
+    other_wait_s: { first: +waits[0]!.toFixed(2), median: +waits[Math.floor(waits.length / 2)]!.toFixed(2), max: +waits.at(-1)!.toFixed(2) },
+    slow_attempts_cut_at_deadline: failedSlow,
+    slow_connections_dripping_at_end: dripping.size,
+    loadavg: os.loadavg().map((l) => +l.toFixed(2)),
+  })}\n`,
+);
 await service.stop();
 for (const s of dripping) s.destroy();
 drip.close();

@@ -19,8 +19,12 @@ const search = new EmbeddedProvider({ file: path.join(dataDir, 'index.db'), dime
 await search.init();
 const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
 const deps = {
-  search, embedder, documents, log: createLogger('silent'),
-  blobs: new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir)), state: new IngestState(IngestState.pathIn(dataDir)),
+  search,
+  embedder,
+  documents,
+  log: createLogger('silent'),
+  blobs: new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir)),
+  state: new IngestState(IngestState.pathIn(dataDir)),
 };
 const cpu0 = process.cpuUsage();
 const started = performance.now();

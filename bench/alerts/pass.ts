@@ -18,13 +18,15 @@ import { DocumentStore } from '../../ingest/state/documents.js';
 import { createLogger } from '../../lib/logger.js';
 import { createWorkload, workloadOf } from './workload.js';
 
-const { values } = parseArgs({ options: {
-  seeds: { type: 'string', default: '1,2,3' },
-  profiles: { type: 'string', default: '1000' },
-  entities: { type: 'string', default: '1000' },
-  quiet: { type: 'string', default: '0' },
-  data: { type: 'string' },
-} });
+const { values } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '1,2,3' },
+    profiles: { type: 'string', default: '1000' },
+    entities: { type: 'string', default: '1000' },
+    quiet: { type: 'string', default: '0' },
+    data: { type: 'string' },
+  },
+});
 const seeds = values.seeds.split(',').map(Number);
 const model = process.env.PDI_MODEL_DIR ? `-${path.basename(process.env.PDI_MODEL_DIR)}` : '';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -36,7 +38,9 @@ if (!fs.existsSync(done)) {
   fs.mkdirSync(dataDir, { recursive: true });
   // The corpora are made by run.ts on its first run.
   const dirs = seeds.map((s) => path.join(cache, `seed-${s}`));
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/alerts/ingest.ts'), dataDir, ...dirs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/alerts/ingest.ts'), dataDir, ...dirs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   fs.writeFileSync(done, out);
 }
 /** The ingest's figures, kept with its folder: {stored, seconds, cpu_seconds, embedder}. */
@@ -79,8 +83,21 @@ const matchOnly = await timed(() => {
 db.close();
 documents.close();
 fs.rmSync(accounts, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({
-  documents: feed.length, profiles: Number(values.profiles), entities: Number(values.entities), quiet: Number(values.quiet), ingest,
-  pass: { ...pass, value: undefined, feed_entries: pass.value, ...rows, share_of_ingest_cpu: +(pass.cpu_seconds / ingest.cpu_seconds).toFixed(4), cpu_ms_per_document: +((pass.cpu_seconds * 1000) / feed.length).toFixed(3) },
-  matching_only: { seconds: matchOnly.seconds, cpu_seconds: matchOnly.cpu_seconds, ...matchOnly.value },
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    documents: feed.length,
+    profiles: Number(values.profiles),
+    entities: Number(values.entities),
+    quiet: Number(values.quiet),
+    ingest,
+    pass: {
+      ...pass,
+      value: undefined,
+      feed_entries: pass.value,
+      ...rows,
+      share_of_ingest_cpu: +(pass.cpu_seconds / ingest.cpu_seconds).toFixed(4),
+      cpu_ms_per_document: +((pass.cpu_seconds * 1000) / feed.length).toFixed(3),
+    },
+    matching_only: { seconds: matchOnly.seconds, cpu_seconds: matchOnly.cpu_seconds, ...matchOnly.value },
+  })}\n`,
+);

@@ -29,13 +29,15 @@ import { createLogger } from '../../lib/logger.js';
 import { percentile } from '../percentile.js';
 import { createWorkload, ORGS, workloadOf, type Workload } from './workload.js';
 
-const { values } = parseArgs({ options: {
-  copies: { type: 'string', default: '3' },
-  profiles: { type: 'string', default: '1000' },
-  entities: { type: 'string', default: '1000' },
-  burst: { type: 'string', default: '1000' },
-  'no-concurrent': { type: 'boolean', default: false },
-} });
+const { values } = parseArgs({
+  options: {
+    copies: { type: 'string', default: '3' },
+    profiles: { type: 'string', default: '1000' },
+    entities: { type: 'string', default: '1000' },
+    burst: { type: 'string', default: '1000' },
+    'no-concurrent': { type: 'boolean', default: false },
+  },
+});
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const cache = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'bench-ingest');
 const log = createLogger('silent');
@@ -51,10 +53,20 @@ function corpora(copies: number): string[] {
   });
 }
 
-interface Ingested { stored: number; seconds: number; cpu_seconds: number }
+interface Ingested {
+  stored: number;
+  seconds: number;
+  cpu_seconds: number;
+}
 
 const ingest = async (dataDir: string): Promise<Ingested> =>
-  JSON.parse((await run(process.execPath, ['--import', 'tsx', path.join(root, 'bench/alerts/ingest.ts'), dataDir, ...corpora(Number(values.copies))], { maxBuffer: 1 << 20 })).stdout) as Ingested;
+  JSON.parse(
+    (
+      await run(process.execPath, ['--import', 'tsx', path.join(root, 'bench/alerts/ingest.ts'), dataDir, ...corpora(Number(values.copies))], {
+        maxBuffer: 1 << 20,
+      })
+    ).stdout,
+  ) as Ingested;
 
 /** The account database of `dataDir` with the workload, and the watermark at the feed's start. */
 function accounts(dataDir: string, workload: Workload): { db: Db; entities: number } {
@@ -85,12 +97,20 @@ async function sum(workloadOut: { workload?: Workload }) {
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(cpu0);
   const result = {
-    documents: ingested.stored, feed_entries: read, organizations: ORGS, profiles: Number(values.profiles), entities,
-    ingest_seconds: +ingested.seconds.toFixed(2), ingest_cpu_seconds: +ingested.cpu_seconds.toFixed(2),
-    watcher_seconds: +seconds.toFixed(2), watcher_cpu_seconds: +cpu.toFixed(2),
-    watcher_share_of_ingest: share(seconds, ingested.seconds), watcher_cpu_share_of_ingest: share(cpu, ingested.cpu_seconds),
+    documents: ingested.stored,
+    feed_entries: read,
+    organizations: ORGS,
+    profiles: Number(values.profiles),
+    entities,
+    ingest_seconds: +ingested.seconds.toFixed(2),
+    ingest_cpu_seconds: +ingested.cpu_seconds.toFixed(2),
+    watcher_seconds: +seconds.toFixed(2),
+    watcher_cpu_seconds: +cpu.toFixed(2),
+    watcher_share_of_ingest: share(seconds, ingested.seconds),
+    watcher_cpu_share_of_ingest: share(cpu, ingested.cpu_seconds),
     per_document_us: Math.round((seconds * 1e6) / read),
-    deliveries: count(db, 'alert_deliveries'), event_deliveries: db.prepare("SELECT count(*) FROM alert_deliveries WHERE monitor_event_id != ''").pluck().get() as number,
+    deliveries: count(db, 'alert_deliveries'),
+    event_deliveries: db.prepare("SELECT count(*) FROM alert_deliveries WHERE monitor_event_id != ''").pluck().get() as number,
     events: count(db, 'monitor_events'),
   };
   documents.close();
@@ -113,7 +133,7 @@ async function concurrent(workload: Workload, alone: number) {
     ingestEnded = performance.now();
   });
   // Polls as startAlerts does; the pass after the ingest ended reads the rest.
-  for (let done = false; !done;) {
+  for (let done = false; !done; ) {
     done = ingested !== null;
     await watcher.pass();
     if (!done) await Promise.race([sleep(WATCH_EVERY_MS), child]);
@@ -121,10 +141,13 @@ async function concurrent(workload: Workload, alone: number) {
   const caughtUp = (performance.now() - t0) / 1000;
   const ingestSeconds = (ingestEnded - t0) / 1000;
   const result = {
-    ingest_seconds_beside_watcher: +ingestSeconds.toFixed(2), ingest_alone_seconds: +alone.toFixed(2),
-    all_matched_after_seconds: +caughtUp.toFixed(2), watcher_lag_after_ingest_seconds: +(caughtUp - ingestSeconds).toFixed(2),
+    ingest_seconds_beside_watcher: +ingestSeconds.toFixed(2),
+    ingest_alone_seconds: +alone.toFixed(2),
+    all_matched_after_seconds: +caughtUp.toFixed(2),
+    watcher_lag_after_ingest_seconds: +(caughtUp - ingestSeconds).toFixed(2),
     added_to_ingest: share(caughtUp - alone, alone),
-    deliveries: count(db, 'alert_deliveries'), events: count(db, 'monitor_events'),
+    deliveries: count(db, 'alert_deliveries'),
+    events: count(db, 'monitor_events'),
   };
   documents.close();
   db.close();
@@ -137,7 +160,12 @@ async function burst() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-burst-'));
   const receiver = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => setTimeout(() => { res.writeHead(200); res.end(); }, 1_000));
+    req.on('end', () =>
+      setTimeout(() => {
+        res.writeHead(200);
+        res.end();
+      }, 1_000),
+    );
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
@@ -148,19 +176,31 @@ async function burst() {
   server.app.context.keys.create('bench', 'enterprise');
   const db = openDatabase(accountsDbPath(dataDir));
   const orgId = db.prepare("SELECT id FROM organizations WHERE name = 'bench'").pluck().get() as string;
-  const profile = server.app.context.alerts.createProfile(orgId, {
-    name: 'burst', channels: ['webhook'], webhook_url: hook, notify_email: null,
-    filters: { keywords: [], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
-  }, WebhookSecrets.newSalt(), new Date());
+  const profile = server.app.context.alerts.createProfile(
+    orgId,
+    {
+      name: 'burst',
+      channels: ['webhook'],
+      webhook_url: hook,
+      notify_email: null,
+      filters: { keywords: [], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
+    },
+    WebhookSecrets.newSalt(),
+    new Date(),
+  );
   const now = new Date().toISOString();
   const latencies: number[] = [];
   const started = performance.now();
   db.transaction(() => {
     const doc = db.prepare('INSERT INTO alert_documents (source_id, document) VALUES (?, ?)');
-    const insert = db.prepare(`INSERT INTO alert_deliveries (id, org_id, alert_profile_id, document_source_id, channel, delivery_status, next_attempt_at, created_at)
+    const insert =
+      db.prepare(`INSERT INTO alert_deliveries (id, org_id, alert_profile_id, document_source_id, channel, delivery_status, next_attempt_at, created_at)
       VALUES (?, ?, ?, ?, 'webhook', 'pending', ?, ?)`);
     for (let i = 0; i < count; i++) {
-      doc.run(`bench:${i}`, JSON.stringify({ source_id: `bench:${i}`, title: 't', source: 'kimdis', published_at: now, source_url: 'https://x', amount: null }));
+      doc.run(
+        `bench:${i}`,
+        JSON.stringify({ source_id: `bench:${i}`, title: 't', source: 'kimdis', published_at: now, source_url: 'https://x', amount: null }),
+      );
       insert.run(`d${i}`, orgId, profile.id, `bench:${i}`, now, now);
     }
   })();
@@ -179,8 +219,14 @@ async function burst() {
   fs.rmSync(dataDir, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
   return {
-    webhooks: count, failed, receiver_answer_ms: 1_000, seconds: +seconds.toFixed(1), per_second: +(count / seconds).toFixed(1),
-    api_requests_during: latencies.length, api_p50_ms: +percentile(latencies, 50).toFixed(2), api_p99_ms: +percentile(latencies, 99).toFixed(2),
+    webhooks: count,
+    failed,
+    receiver_answer_ms: 1_000,
+    seconds: +seconds.toFixed(1),
+    per_second: +(count / seconds).toFixed(1),
+    api_requests_during: latencies.length,
+    api_p50_ms: +percentile(latencies, 50).toFixed(2),
+    api_p99_ms: +percentile(latencies, 99).toFixed(2),
     api_max_ms: +latencies[latencies.length - 1]!.toFixed(2),
   };
 }
@@ -193,7 +239,12 @@ process.stderr.write(`${JSON.stringify(summed)}\n`);
 const beside = values['no-concurrent'] ? null : await concurrent(out.workload!, summed.ingest_seconds);
 if (beside) process.stderr.write(`${JSON.stringify(beside)}\n`);
 const result = {
-  cores: os.cpus().length, node: process.version, load_average_before: loadBefore, load_average_after_matching: load(),
-  sum: summed, concurrent: beside, burst: Number(values.burst) > 0 ? await burst() : null,
+  cores: os.cpus().length,
+  node: process.version,
+  load_average_before: loadBefore,
+  load_average_after_matching: load(),
+  sum: summed,
+  concurrent: beside,
+  burst: Number(values.burst) > 0 ? await burst() : null,
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -12,7 +12,7 @@ export const ORGS = 100;
 /** A deterministic pseudo-random sequence (the same profiles every run). */
 function rng(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 }
 
 export interface Workload {
@@ -27,11 +27,20 @@ export function workloadOf(feed: FeedEntry[]): Workload {
   const afms = new Set<string>();
   const names = new Set<string>();
   for (const entry of feed) {
-    for (const w of new Set(entry.doc.title.toLowerCase().split(/[^\p{L}]+/u).filter((x) => x.length > 5))) docsWith.set(w, (docsWith.get(w) ?? 0) + 1);
+    for (const w of new Set(
+      entry.doc.title
+        .toLowerCase()
+        .split(/[^\p{L}]+/u)
+        .filter((x) => x.length > 5),
+    ))
+      docsWith.set(w, (docsWith.get(w) ?? 0) + 1);
     entry.doc.entities.afm.forEach((a) => afms.add(a));
     entry.doc.entities.names.forEach((n) => names.add(n));
   }
-  const words = [...docsWith].filter(([, n]) => n >= feed.length / 1000 && n <= feed.length / 100).map(([w]) => w).sort();
+  const words = [...docsWith]
+    .filter(([, n]) => n >= feed.length / 1000 && n <= feed.length / 100)
+    .map(([w]) => w)
+    .sort();
   return { words, afms: [...afms].sort(), names: [...names].sort() };
 }
 
@@ -51,10 +60,18 @@ export function createWorkload(db: Db, w: Workload, profiles: number, entities: 
   const at = new Date('2000-01-01T00:00:00Z');
   for (let i = 0; i < profiles; i++) {
     const sources = random() < 0.3 ? [pick(['diavgeia', 'kimdis', 'ted'])] : [];
-    alerts.createProfile(org(i), {
-      name: `p${i}`, channels: ['email'], notify_email: 'a@example.com', webhook_url: null,
-      filters: { keywords: [pick(w.words), `λέξη${i}`], sources, sectors: [], regions: [], min_value: random() < 0.2 ? 10_000 : null, max_value: null },
-    }, 'salt', at);
+    alerts.createProfile(
+      org(i),
+      {
+        name: `p${i}`,
+        channels: ['email'],
+        notify_email: 'a@example.com',
+        webhook_url: null,
+        filters: { keywords: [pick(w.words), `λέξη${i}`], sources, sectors: [], regions: [], min_value: random() < 0.2 ? 10_000 : null, max_value: null },
+      },
+      'salt',
+      at,
+    );
   }
   const monitor = new MonitorStore(db);
   for (let i = 0; i < entities; i++) {
@@ -69,12 +86,21 @@ export function createWorkload(db: Db, w: Workload, profiles: number, entities: 
   }
   // Distinct first words: the match index files a keyword and a name under their first word.
   const quietOrg = (i: number) => `org_quiet${Math.floor(i / 10)}`;
-  for (let i = 0; i < quiet; i += 10) db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, '2000-01-01T00:00:00Z')").run(quietOrg(i), `quiet${i / 10}`);
+  for (let i = 0; i < quiet; i += 10)
+    db.prepare("INSERT INTO organizations (id, name, created_at) VALUES (?, ?, '2000-01-01T00:00:00Z')").run(quietOrg(i), `quiet${i / 10}`);
   for (let i = 0; i < quiet; i++) {
-    alerts.createProfile(quietOrg(i), {
-      name: `q${i}`, channels: ['email'], notify_email: 'q@example.com', webhook_url: null,
-      filters: { keywords: [`ανύπαρκτη${i}`], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
-    }, 'salt', at);
+    alerts.createProfile(
+      quietOrg(i),
+      {
+        name: `q${i}`,
+        channels: ['email'],
+        notify_email: 'q@example.com',
+        webhook_url: null,
+        filters: { keywords: [`ανύπαρκτη${i}`], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
+      },
+      'salt',
+      at,
+    );
     monitor.createEntity(quietOrg(i), 'name', `Σιωπηλή${i} Εταιρεία`, null, at);
   }
   return db.prepare('SELECT count(*) FROM monitored_entities').pluck().get() as number;

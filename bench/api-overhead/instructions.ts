@@ -20,7 +20,14 @@ import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const { values } = parseArgs({ options: { warmup: { type: 'string', default: '5000' }, requests: { type: 'string', default: '5000' }, keep: { type: 'boolean', default: false }, against: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    warmup: { type: 'string', default: '5000' },
+    requests: { type: 'string', default: '5000' },
+    keep: { type: 'boolean', default: false },
+    against: { type: 'string' },
+  },
+});
 const warmup = Number(values.warmup);
 const measured = Number(values.requests);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,11 +44,25 @@ async function instructionsPerRequest(tree: string, t: number, mode: Mode): Prom
   const keysFile = path.join(tmp, `${name}-keys.txt`);
   // Enterprise keys allow 1,000 requests a day each.
   const keyCount = Math.ceil((warmup + measured) / 900) + 1;
-  const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`,
-    process.execPath, '--import', 'tsx', path.join(tree, 'bench/api-overhead/server.ts'), mode, keysFile, String(keyCount)], {
-    cwd: tree,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      '--import',
+      'tsx',
+      path.join(tree, 'bench/api-overhead/server.ts'),
+      mode,
+      keysFile,
+      String(keyCount),
+    ],
+    {
+      cwd: tree,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /READY (\d+)/.exec(d.toString());
@@ -71,9 +92,11 @@ async function instructionsPerRequest(tree: string, t: number, mode: Mode): Prom
   };
   const burst = (count: number) => {
     const until = sent + count;
-    return Promise.all(Array.from({ length: 10 }, async () => {
-      while (sent < until) await one();
-    }));
+    return Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (sent < until) await one();
+      }),
+    );
   };
   // callgrind reads a control command only while the program runs: keep a request going until it is done.
   const control = async (args: string[]) => {
@@ -92,7 +115,10 @@ async function instructionsPerRequest(tree: string, t: number, mode: Mode): Prom
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGINT');
   await exited;
-  const dump = fs.readdirSync(tmp).filter((f) => f.startsWith(`${name}.callgrind.`)).sort()[0];
+  const dump = fs
+    .readdirSync(tmp)
+    .filter((f) => f.startsWith(`${name}.callgrind.`))
+    .sort()[0];
   const totals = /^(?:summary|totals): (\d+)/m.exec(fs.readFileSync(path.join(tmp, dump), 'utf8'));
   if (!totals) throw new Error(`no totals in ${dump}`);
   // Requests sent while a command was pending were counted in part; take them as counted in full.

@@ -15,7 +15,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '10' }, seconds: { type: 'string', default: '4' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '10' }, seconds: { type: 'string', default: '4' }, connections: { type: 'string', default: '50' } },
+});
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -23,8 +25,18 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-bench-overhead-'));
 
 type Mode = 'bare' | 'writer' | 'app';
 const MODES: Mode[] = ['bare', 'writer', 'app'];
-interface Server { mode: Mode; child: ChildProcess; port: number }
-interface Segment { rps: number; p50: number; p99: number; non2xx: number; cpuUsPerRequest: number }
+interface Server {
+  mode: Mode;
+  child: ChildProcess;
+  port: number;
+}
+interface Segment {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  cpuUsPerRequest: number;
+}
 
 // An Enterprise key allows 1,000 requests a day. Each app segment rotates over its own slice of keys,
 // large enough for the segment (300 keys: 300,000 requests), so no key runs out and the key set in
@@ -61,7 +73,10 @@ function start(mode: Mode): Promise<Server> {
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 /** utime + stime of a process, in microseconds (under taskset the child is the server itself). */
 function cpuUs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = fs
+    .readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
 }
 
@@ -73,7 +88,16 @@ function segment(server: Server, segmentSeconds: number): Segment {
     keysFile = path.join(tmp, 'segment-keys.txt');
     fs.writeFileSync(keysFile, all.slice(appSegments * KEYS_PER_SEGMENT, ++appSegments * KEYS_PER_SEGMENT).join('\n') + '\n');
   }
-  const [cmd, ...args] = onCpu(0, ['wrk', '-t1', `-c${values.connections}`, `-d${segmentSeconds}s`, '--latency', '-s', path.join(here, '../rotate-keys.lua'), `http://127.0.0.1:${server.port}/v1/bench`]);
+  const [cmd, ...args] = onCpu(0, [
+    'wrk',
+    '-t1',
+    `-c${values.connections}`,
+    `-d${segmentSeconds}s`,
+    '--latency',
+    '-s',
+    path.join(here, '../rotate-keys.lua'),
+    `http://127.0.0.1:${server.port}/v1/bench`,
+  ]);
   const cpuBefore = cpuUs(server.child.pid!);
   const out = execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, PDI_BENCH_KEYS: keysFile } });
   const cpu = cpuUs(server.child.pid!) - cpuBefore;
@@ -105,7 +129,9 @@ try {
     for (const mode of order) result[mode] = segment(servers[mode], seconds);
     results.push(result);
     const line = MODES.map((m) => `${m} ${result[m].rps.toFixed(0)} req/s (${result[m].cpuUsPerRequest.toFixed(1)} µs CPU/req)`).join(', ');
-    process.stderr.write(`round ${r + 1}: ${line}, app/bare ${(result.app.rps / result.bare.rps).toFixed(3)}${result.app.non2xx ? `, app non-2xx ${result.app.non2xx}` : ''}\n`);
+    process.stderr.write(
+      `round ${r + 1}: ${line}, app/bare ${(result.app.rps / result.bare.rps).toFixed(3)}${result.app.non2xx ? `, app non-2xx ${result.app.non2xx}` : ''}\n`,
+    );
   }
   const of = (mode: Mode) => ({
     median_rps: Math.round(median(results.map((r) => r[mode].rps))),

@@ -55,10 +55,19 @@ if (mode === 'bare' || mode === 'writer') {
   fs.writeFileSync(keysFile, keys.join('\n') + '\n');
   server = app.server;
   // The same gate every contract route has (admission, then the tier), around the same handler as bare.
-  const admit = admission(app.context.keys, app.context.usage, app.context.clock, new InFlight(app.context.config.maxInFlightPerKey, app.context.config.maxInFlightPerOrg), new RefusalPacer());
-  server.get('/v1/bench', gate(admit, 'free', async (_req, res) => {
-    replyJson(res, body);
-  }));
+  const admit = admission(
+    app.context.keys,
+    app.context.usage,
+    app.context.clock,
+    new InFlight(app.context.config.maxInFlightPerKey, app.context.config.maxInFlightPerOrg),
+    new RefusalPacer(),
+  );
+  server.get(
+    '/v1/bench',
+    gate(admit, 'free', async (_req, res) => {
+      replyJson(res, body);
+    }),
+  );
 }
 
 server.listen(0, '127.0.0.1', () => {

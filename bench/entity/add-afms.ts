@@ -26,7 +26,7 @@ function afmOf(name: string): string {
 const store = new DocumentStore(DocumentStore.pathIn(args['data-dir']));
 const page = store.db.prepare('SELECT doc, content_hash, indexed_at FROM documents WHERE source_id > ? ORDER BY source_id LIMIT 5000');
 let changed = 0;
-for (let after = '';;) {
+for (let after = ''; ; ) {
   const rows = page.all(after) as { doc: string; content_hash: string; indexed_at: string }[];
   if (rows.length === 0) break;
   const records = [];
@@ -36,7 +36,12 @@ for (let after = '';;) {
     const name = doc.entities.names.find((n) => n.endsWith(' Α.Ε.'));
     if (!name || doc.parties.some((p) => p.afm !== null)) continue;
     const afm = afmOf(name);
-    records.push({ doc: { ...doc, parties: [{ role: 'supplier' as const, name, afm }], entities: { ...doc.entities, afm: [afm] } }, content_hash: r.content_hash, original: null, indexed_at: r.indexed_at });
+    records.push({
+      doc: { ...doc, parties: [{ role: 'supplier' as const, name, afm }], entities: { ...doc.entities, afm: [afm] } },
+      content_hash: r.content_hash,
+      original: null,
+      indexed_at: r.indexed_at,
+    });
   }
   store.correct(records);
   changed += records.length;

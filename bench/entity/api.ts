@@ -32,11 +32,14 @@ const load = await loadDemo(runtime);
 const documents = load.runs.reduce((n, r) => n + r.new, 0);
 const db = runtime.documents.db;
 const afms = db.prepare("SELECT DISTINCT key FROM entity_keys WHERE kind = 'afm' ORDER BY key").pluck().all() as string[];
-const [afm, afmDocs] = db.prepare("SELECT key, count(*) AS n FROM entity_keys WHERE kind = 'afm' GROUP BY key ORDER BY n DESC, key LIMIT 1").raw().get() as [string, number];
+const [afm, afmDocs] = db.prepare("SELECT key, count(*) AS n FROM entity_keys WHERE kind = 'afm' GROUP BY key ORDER BY n DESC, key LIMIT 1").raw().get() as [
+  string,
+  number,
+];
 const name = 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ';
 // The rarest title words (in two documents), longest first: a word a search finds in a few documents.
 const df = new Map<string, number>();
-for (const title of db.prepare('SELECT json_extract(doc, \'$.title\') FROM documents').pluck().all() as string[]) {
+for (const title of db.prepare("SELECT json_extract(doc, '$.title') FROM documents").pluck().all() as string[]) {
   for (const w of new Set(tokens(title))) df.set(w, (df.get(w) ?? 0) + 1);
 }
 const rare = [...df].filter(([w, n]) => n === 2 && /^\p{L}{6,}$/u.test(w)).sort((a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1))[0]![0];
@@ -81,9 +84,21 @@ try {
   stop();
 }
 const p50 = (i: number) => results[i]!.p50_ms as number;
-process.stdout.write(`${JSON.stringify({
-  engine: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded', documents, seconds: SECONDS, connections: 10,
-  load_average: os.loadavg(), results, entity_afm_p50_ratio: +(p50(1) / p50(0)).toFixed(2), entity_afm_uncached_p50_ratio: +(p50(2) / p50(0)).toFixed(2),
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      engine: env.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded',
+      documents,
+      seconds: SECONDS,
+      connections: 10,
+      load_average: os.loadavg(),
+      results,
+      entity_afm_p50_ratio: +(p50(1) / p50(0)).toFixed(2),
+      entity_afm_uncached_p50_ratio: +(p50(2) / p50(0)).toFixed(2),
+    },
+    null,
+    2,
+  )}\n`,
+);
 if (env.ELASTICSEARCH_URL) await fetch(`${env.ELASTICSEARCH_URL}/${prefix}*`, { method: 'DELETE' }).catch(() => undefined);
 fs.rmSync(dataDir, { recursive: true, force: true });

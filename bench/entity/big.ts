@@ -61,13 +61,20 @@ async function build(): Promise<void> {
       const parties: (Party & { name: string; afm: string })[] = [{ role: 'supplier', name: contractor, afm: afmOf(contractor) }];
       if (rnd() < 0.3) parties.unshift({ role: 'buyer', ...BUYER });
       const doc = composedText({
-        ...generated, doc_category: 'award', parties, amount: { value: Math.round(rnd() * 10_000_000) / 100, currency: 'EUR' },
+        ...generated,
+        doc_category: 'award',
+        parties,
+        amount: { value: Math.round(rnd() * 10_000_000) / 100, currency: 'EUR' },
         entities: { ...generated.entities, afm: parties.map((p) => p.afm), names: parties.map((p) => p.name) },
       });
       records.push({ doc, content_hash: contentHash(doc), original, indexed_at });
     }
     store.save(records);
-    await embedAll(embedder, store, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+    await embedAll(
+      embedder,
+      store,
+      records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })),
+    );
   }
   store.close();
   const stored = performance.now();
@@ -75,7 +82,10 @@ async function build(): Promise<void> {
   await reindex(runtime, 'all');
   await runtime.close();
   const seconds = (t: number) => Math.round((t - started) / 100) / 10;
-  fs.writeFileSync(path.join(dir, 'corpus.json'), JSON.stringify({ n: N, seed: SEED, stored_seconds: seconds(stored), built_seconds: seconds(performance.now()) }));
+  fs.writeFileSync(
+    path.join(dir, 'corpus.json'),
+    JSON.stringify({ n: N, seed: SEED, stored_seconds: seconds(stored), built_seconds: seconds(performance.now()) }),
+  );
   progress(`corpus stored in ${seconds(stored)} s, indexed in ${seconds(performance.now())} s`);
 }
 
@@ -84,7 +94,10 @@ await build();
 const store = new DocumentStore(DocumentStore.pathIn(dir));
 const docsOf = store.db.prepare("SELECT sum(documents) FROM entity_counts WHERE kind = 'afm' AND key = ?").pluck();
 // The commonest contractor's, and one of a few hundred documents (the 300th most documents).
-const afms = store.db.prepare("SELECT key, sum(documents) AS n FROM entity_counts WHERE kind = 'afm' AND key <> ? GROUP BY key ORDER BY n DESC, key").raw().all(BUYER.afm) as [string, number][];
+const afms = store.db
+  .prepare("SELECT key, sum(documents) AS n FROM entity_counts WHERE kind = 'afm' AND key <> ? GROUP BY key ORDER BY n DESC, key")
+  .raw()
+  .all(BUYER.afm) as [string, number][];
 const small = afms[Math.min(afms.length - 1, 300)]!;
 // The rare term of the search benches: a tail surname (bench/search/generate.ts), in a few documents.
 const rare = SURNAMES[700]!;
@@ -103,7 +116,13 @@ function viaApi(pathAndQuery: string) {
   execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, url], { env });
   const load = os.loadavg().map((x) => +x.toFixed(2));
   const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8', env });
-  return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99), non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0), load_average: load };
+  return {
+    requests_per_second: wrkRequestsPerSecond(out),
+    p50_ms: wrkPercentile(out, 50),
+    p99_ms: wrkPercentile(out, 99),
+    non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+    load_average: load,
+  };
 }
 
 const results: Record<string, unknown>[] = [];
@@ -125,8 +144,18 @@ try {
   fs.rmSync(work, { recursive: true, force: true });
 }
 const rareP50 = results[0]!.p50_ms as number;
-process.stdout.write(`${JSON.stringify({
-  engine: 'embedded', documents: N, seconds: Number(args.seconds), connections: 10, results,
-  p50_over_rare: results.slice(1).map((r) => ({ case: r.case, ratio: +((r.p50_ms as number) / rareP50).toFixed(2) })),
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      engine: 'embedded',
+      documents: N,
+      seconds: Number(args.seconds),
+      connections: 10,
+      results,
+      p50_over_rare: results.slice(1).map((r) => ({ case: r.case, ratio: +((r.p50_ms as number) / rareP50).toFixed(2) })),
+    },
+    null,
+    2,
+  )}\n`,
+);
 process.exit(0);

@@ -21,11 +21,13 @@ import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 
-const { values } = parseArgs({ options: {
-  copies: { type: 'string', default: '3' },
-  engines: { type: 'string', default: 'embedded,elasticsearch' },
-  embedders: { type: 'string', default: 'hashing,model' },
-} });
+const { values } = parseArgs({
+  options: {
+    copies: { type: 'string', default: '3' },
+    engines: { type: 'string', default: 'embedded,elasticsearch' },
+    embedders: { type: 'string', default: 'hashing,model' },
+  },
+});
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const cache = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'bench-ingest');
 
@@ -44,7 +46,18 @@ async function embedderOf(name: string): Promise<Embedder | null> {
   if (name === 'hashing') return new HashingEmbedder();
   const dir = process.env.PDI_MODEL_DIR ?? defaultModelDir();
   if (!fs.existsSync(dir)) return null;
-  if (name === 'service') return ServiceEmbedder.connect({ url: await servicePeer(dir), key: null, model: 'bench/e5', batchSize: 32, concurrency: 4, timeoutMs: 120_000, retries: 2, queryPrefix: '', passagePrefix: '' });
+  if (name === 'service')
+    return ServiceEmbedder.connect({
+      url: await servicePeer(dir),
+      key: null,
+      model: 'bench/e5',
+      batchSize: 32,
+      concurrency: 4,
+      timeoutMs: 120_000,
+      retries: 2,
+      queryPrefix: '',
+      passagePrefix: '',
+    });
   return ModelEmbedder.load(dir);
 }
 
@@ -52,7 +65,9 @@ const peers: ReturnType<typeof spawn>[] = [];
 
 /** The tests' loopback embeddings peer in a process of its own, computing with the model in `dir`. */
 async function servicePeer(dir: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/helpers/embedding-service.ts'), '--model-dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/helpers/embedding-service.ts'), '--model-dir', dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   peers.push(child);
   return new Promise((resolve, reject) => {
     child.stdout.once('data', (d: Buffer) => resolve(d.toString().trim()));
@@ -63,7 +78,12 @@ async function servicePeer(dir: string): Promise<string> {
 function engineOf(name: string, dataDir: string, embedder: Embedder): SearchProvider | null {
   if (name === 'embedded') return new EmbeddedProvider({ file: path.join(dataDir, 'index.db'), dimension: embedder.dimension, embeddingModel: embedder.id });
   if (!process.env.ELASTICSEARCH_URL) return null;
-  return new ElasticsearchProvider({ url: process.env.ELASTICSEARCH_URL, prefix: `bench${process.pid}`, dimension: embedder.dimension, embeddingModel: embedder.id });
+  return new ElasticsearchProvider({
+    url: process.env.ELASTICSEARCH_URL,
+    prefix: `bench${process.pid}`,
+    dimension: embedder.dimension,
+    embeddingModel: embedder.id,
+  });
 }
 
 const dirs = corpora(Number(values.copies));
@@ -79,7 +99,8 @@ for (const embedderName of values.embedders!.split(',')) {
     }
     await search.init();
     const deps = {
-      search, embedder,
+      search,
+      embedder,
       blobs: new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir)),
       state: new IngestState(IngestState.pathIn(dataDir)),
       documents: new DocumentStore(DocumentStore.pathIn(dataDir)),
@@ -94,7 +115,10 @@ for (const embedderName of values.embedders!.split(',')) {
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
     const result = {
-      engine: engineName, embedder: embedderName === 'service' ? `${embedder.id} (service)` : embedder.id, documents, seconds: +seconds.toFixed(2),
+      engine: engineName,
+      embedder: embedderName === 'service' ? `${embedder.id} (service)` : embedder.id,
+      documents,
+      seconds: +seconds.toFixed(2),
       docs_per_second: Math.round(documents / seconds),
       // This process only (all its threads): the service's own CPU is in its process.
       cpu_ms_per_doc: +((used.user + used.system) / 1000 / documents).toFixed(2),

@@ -40,8 +40,11 @@ export async function demoRecords(): Promise<DemoRecord[]> {
     };
     const load = await loadDemo(deps);
     if (load.notLoaded.length) throw new Error(`demo sources not loaded: ${JSON.stringify(load.notLoaded)}`);
-    const rows = deps.documents.db.prepare('SELECT doc, content_hash, indexed_at FROM documents ORDER BY source_id').all() as
-      { doc: string; content_hash: string; indexed_at: string }[];
+    const rows = deps.documents.db.prepare('SELECT doc, content_hash, indexed_at FROM documents ORDER BY source_id').all() as {
+      doc: string;
+      content_hash: string;
+      indexed_at: string;
+    }[];
     await search.close();
     deps.blobs.close();
     deps.state.close();
@@ -57,7 +60,11 @@ export async function withVectors(records: DemoRecord[], embedder: Embedder, cac
   fs.mkdirSync(cacheDir, { recursive: true });
   const store = new DocumentStore(path.join(cacheDir, 'vectors.db'));
   try {
-    const { vectors } = await embedAll(embedder, store, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+    const { vectors } = await embedAll(
+      embedder,
+      store,
+      records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })),
+    );
     return records.map((r, i) => ({ ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: null, embedding: vectors[i] }));
   } finally {
     store.close();
@@ -65,12 +72,17 @@ export async function withVectors(records: DemoRecord[], embedder: Embedder, cac
 }
 
 /** The documents indexed in a fresh index of engine `name` (null: Elasticsearch without ELASTICSEARCH_URL); close() removes it. */
-export async function indexedEngine(name: string, embedder: Embedder, docs: IndexedDocument[]): Promise<{ search: SearchProvider; close(): Promise<void> } | null> {
+export async function indexedEngine(
+  name: string,
+  embedder: Embedder,
+  docs: IndexedDocument[],
+): Promise<{ search: SearchProvider; close(): Promise<void> } | null> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-relevance-index-'));
   const prefix = `relevance${process.pid}${Date.now() % 100_000}`;
   let search: SearchProvider;
   if (name === 'embedded') search = new EmbeddedProvider({ file: path.join(dir, 'index.db'), dimension: embedder.dimension, embeddingModel: embedder.id });
-  else if (process.env.ELASTICSEARCH_URL) search = new ElasticsearchProvider({ url: process.env.ELASTICSEARCH_URL, prefix, dimension: embedder.dimension, embeddingModel: embedder.id });
+  else if (process.env.ELASTICSEARCH_URL)
+    search = new ElasticsearchProvider({ url: process.env.ELASTICSEARCH_URL, prefix, dimension: embedder.dimension, embeddingModel: embedder.id });
   else return null;
   await search.init();
   for (let i = 0; i < docs.length; i += 500) {

@@ -17,48 +17,73 @@ import { demoRecords, indexedEngine, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
 import { judgedQueries } from './queries.js';
 
-const { values } = parseArgs({ options: {
-  engines: { type: 'string', default: 'embedded,elasticsearch' },
-  split: { type: 'string', default: 'tune' },
-} });
+const { values } = parseArgs({
+  options: {
+    engines: { type: 'string', default: 'embedded,elasticsearch' },
+    split: { type: 'string', default: 'tune' },
+  },
+});
 const cacheDir = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'relevance');
 const K = 10;
 
 const queries = judgedQueries().filter((q) => values.split === 'all' || q.split === values.split);
 
-interface Legs { text: SearchHit[]; semantic: SearchHit[]; vector: number[]; shipped: string[] }
+interface Legs {
+  text: SearchHit[];
+  semantic: SearchHit[];
+  vector: number[];
+  shipped: string[];
+}
 type Variant = (legs: Legs) => string[];
 
 const id = (h: SearchHit) => h.doc.source_id;
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
 /** Reciprocal rank fusion (Cormack et al. 2009, k = 60), semantic weighing 1: what ask shipped before. */
-const rrf = (textWeight: number): Variant => ({ text, semantic }) => {
-  const sum = new Map<string, number>();
-  for (const [hits, w] of [[semantic, 1], [text, textWeight]] as const) {
-    hits.forEach((h, rank) => sum.set(id(h), (sum.get(id(h)) ?? 0) + w / (60 + rank + 1)));
-  }
-  return [...sum].sort((a, b) => b[1] - a[1]).map(([k]) => k);
-};
+const rrf =
+  (textWeight: number): Variant =>
+  ({ text, semantic }) => {
+    const sum = new Map<string, number>();
+    for (const [hits, w] of [
+      [semantic, 1],
+      [text, textWeight],
+    ] as const) {
+      hits.forEach((h, rank) => sum.set(id(h), (sum.get(id(h)) ?? 0) + w / (60 + rank + 1)));
+    }
+    return [...sum].sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  };
 
 /** Each leg's scores min-max scaled, summed with weight `alpha` on the semantic one (fusion.ts scoreFusion). */
-const combSum = (alpha: number): Variant => ({ text, semantic }) =>
-  scoreFusion([{ hits: semantic, weight: alpha }, { hits: text, weight: 1 - alpha }], id, (h) => h.score).map((f) => id(f.item));
+const combSum =
+  (alpha: number): Variant =>
+  ({ text, semantic }) =>
+    scoreFusion(
+      [
+        { hits: semantic, weight: alpha },
+        { hits: text, weight: 1 - alpha },
+      ],
+      id,
+      (h) => h.score,
+    ).map((f) => id(f.item));
 
 /** RRF at half weight, its first 30 re-ranked by the question's cosine to each document plus `beta` × BM25 over the best. */
-const rerank30 = (beta: number, vectors: Map<string, number[]>): Variant => (legs) => {
-  const fused = rrf(0.5)(legs);
-  const bm25 = new Map(legs.text.map((h) => [id(h), h.score / (legs.text[0]?.score || 1)]));
-  const head = fused.slice(0, 30).map((k) => ({ k, s: dot(legs.vector, vectors.get(k) ?? []) + beta * (bm25.get(k) ?? 0) }));
-  head.sort((a, b) => b.s - a.s);
-  return [...head.map((h) => h.k), ...fused.slice(30)];
-};
+const rerank30 =
+  (beta: number, vectors: Map<string, number[]>): Variant =>
+  (legs) => {
+    const fused = rrf(0.5)(legs);
+    const bm25 = new Map(legs.text.map((h) => [id(h), h.score / (legs.text[0]?.score || 1)]));
+    const head = fused.slice(0, 30).map((k) => ({ k, s: dot(legs.vector, vectors.get(k) ?? []) + beta * (bm25.get(k) ?? 0) }));
+    head.sort((a, b) => b.s - a.s);
+    return [...head.map((h) => h.k), ...fused.slice(30)];
+  };
 
 /** `fuse`, with the full-text leg's first hit moved up to place `at` when it is below (fusion.ts keepWithin). */
-const pinText = (fuse: Variant, at = K): Variant => (legs) => {
-  const fused = fuse(legs).map((k) => ({ item: k, score: 0, relevance: 0 }));
-  return keepWithin(fused, (k) => k, legs.text[0] && id(legs.text[0]), at).map((f) => f.item);
-};
+const pinText =
+  (fuse: Variant, at = K): Variant =>
+  (legs) => {
+    const fused = fuse(legs).map((k) => ({ item: k, score: 0, relevance: 0 }));
+    return keepWithin(fused, (k) => k, legs.text[0] && id(legs.text[0]), at).map((f) => f.item);
+  };
 
 const model = await ModelEmbedder.load(process.env.PDI_MODEL_DIR ?? defaultModelDir());
 const docs = await withVectors(await demoRecords(), model, cacheDir);
@@ -115,4 +140,9 @@ for (const engineName of values.engines!.split(',')) {
   }
 }
 await model.dispose();
-process.stdout.write(`${out.join('\n')}\n\n${queries.length} queries (${values.split}), loadavg ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.cpus().length} cores\n`);
+process.stdout.write(
+  `${out.join('\n')}\n\n${queries.length} queries (${values.split}), loadavg ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}, ${os.cpus().length} cores\n`,
+);

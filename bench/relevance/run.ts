@@ -25,12 +25,14 @@ import { englishLabels, learnCpvLabels } from './cpv-labels.js';
 import { ndcgAt, recallAt } from './metrics.js';
 import { isGreekDocument, type JudgedQuery, judgedQueries } from './queries.js';
 
-const { values } = parseArgs({ options: {
-  engines: { type: 'string', default: 'embedded,elasticsearch' },
-  embedders: { type: 'string', default: 'hashing,model' },
-  'per-query': { type: 'boolean', default: false },
-  'cpv-labels': { type: 'boolean', default: false },
-} });
+const { values } = parseArgs({
+  options: {
+    engines: { type: 'string', default: 'embedded,elasticsearch' },
+    embedders: { type: 'string', default: 'hashing,model' },
+    'per-query': { type: 'boolean', default: false },
+    'cpv-labels': { type: 'boolean', default: false },
+  },
+});
 const cacheDir = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'relevance');
 const K = 10;
 const MODES = ['search', 'text', 'semantic', 'hybrid'] as const;
@@ -56,7 +58,12 @@ async function rankings(search: SearchProvider, embedder: Embedder, q: string): 
   return { search: ids(and.hits), text: ids(r.text), semantic: ids(r.semantic), hybrid: ids(r.hybrid) };
 }
 
-interface Scored { q: JudgedQuery; ndcg: Record<Mode, number>; recall: Record<Mode, number>; greekRecall: Record<Mode, number> | null }
+interface Scored {
+  q: JudgedQuery;
+  ndcg: Record<Mode, number>;
+  recall: Record<Mode, number>;
+  greekRecall: Record<Mode, number> | null;
+}
 
 const mean = (xs: number[]) => (xs.length ? +(xs.reduce((s, x) => s + x, 0) / xs.length).toFixed(3) : null);
 const inHalf = (half: (typeof HALVES)[number]) => (s: Scored) => half === 'all' || s.q.split === half;
@@ -105,7 +112,16 @@ for (const embedderName of values.embedders!.split(',')) {
         ndcg: per((r) => ndcgAt(K, r, relevant)),
         recall: per((r) => recallAt(K, r, relevant)),
         // Greek relevant documents among the first ten, out of those that fit: other relevant documents do not count.
-        greekRecall: q.category === ENGLISH_FOR_GREEK && greek.size ? per((r) => recallAt(K, r.filter((id) => !relevant.has(id) || greek.has(id)), greek)) : null,
+        greekRecall:
+          q.category === ENGLISH_FOR_GREEK && greek.size
+            ? per((r) =>
+                recallAt(
+                  K,
+                  r.filter((id) => !relevant.has(id) || greek.has(id)),
+                  greek,
+                ),
+              )
+            : null,
       };
       scored.push(s);
       if (values['per-query']) process.stderr.write(`${JSON.stringify({ id: q.id, split: q.split, ndcg: s.ndcg, greekRecall: s.greekRecall })}\n`);
@@ -116,8 +132,15 @@ for (const embedderName of values.embedders!.split(',')) {
       embedder: embedder.id,
       queries: Object.fromEntries(HALVES.map((h) => [h, scored.filter(inHalf(h)).length])),
       ...Object.fromEntries(HALVES.map((h) => [h, summary(scored.filter(inHalf(h)))])),
-      by_kind: Object.fromEntries(kinds.map((k) => [k, Object.fromEntries(HALVES.map((h) => [h, summary(scored.filter((s) => s.q.category === k && inHalf(h)(s)))]))])),
-      english_for_greek_recall10: Object.fromEntries(HALVES.map((h) => [h, Object.fromEntries(MODES.map((m) => [m, mean(scored.filter((s) => s.greekRecall && inHalf(h)(s)).map((s) => s.greekRecall![m]))]))])),
+      by_kind: Object.fromEntries(
+        kinds.map((k) => [k, Object.fromEntries(HALVES.map((h) => [h, summary(scored.filter((s) => s.q.category === k && inHalf(h)(s)))]))]),
+      ),
+      english_for_greek_recall10: Object.fromEntries(
+        HALVES.map((h) => [
+          h,
+          Object.fromEntries(MODES.map((m) => [m, mean(scored.filter((s) => s.greekRecall && inHalf(h)(s)).map((s) => s.greekRecall![m]))])),
+        ]),
+      ),
     };
     rows.push(row);
     process.stderr.write(`${JSON.stringify(row)}\n`);
@@ -127,18 +150,26 @@ for (const embedderName of values.embedders!.split(',')) {
 // The tables docs/benchmarks-history.md records (the current figures: docs/benchmarks.md "Relevance of
 // ask's retrieval").
 const f = (x: number | null) => (x === null ? '' : x.toFixed(3));
-const out = ['| engine | embedder | ranking | tune nDCG@10 | recall@10 | held-out nDCG@10 | recall@10 | all nDCG@10 | recall@10 |', '|---|---|---|---:|---:|---:|---:|---:|---:|'];
+const out = [
+  '| engine | embedder | ranking | tune nDCG@10 | recall@10 | held-out nDCG@10 | recall@10 | all nDCG@10 | recall@10 |',
+  '|---|---|---|---:|---:|---:|---:|---:|---:|',
+];
 for (const r of rows) {
-  for (const m of MODES) out.push(`| ${r.engine} | ${r.embedder} | ${MODE_NAME[m]} | ${HALVES.map((h) => `${f(r[h][m].ndcg10)} | ${f(r[h][m].recall10)}`).join(' | ')} |`);
+  for (const m of MODES)
+    out.push(`| ${r.engine} | ${r.embedder} | ${MODE_NAME[m]} | ${HALVES.map((h) => `${f(r[h][m].ndcg10)} | ${f(r[h][m].recall10)}`).join(' | ')} |`);
 }
 out.push('', '| engine | embedder | kind | ranking | tune nDCG@10 | recall@10 | held-out nDCG@10 | recall@10 |', '|---|---|---|---|---:|---:|---:|---:|');
 for (const r of rows) {
   for (const k of kinds) {
-    for (const m of MODES.filter((x) => x !== 'search')) out.push(`| ${r.engine} | ${r.embedder} | ${k} | ${MODE_NAME[m]} | ${(['tune', 'held-out'] as const).map((h) => `${f(r.by_kind[k][h][m].ndcg10)} | ${f(r.by_kind[k][h][m].recall10)}`).join(' | ')} |`);
+    for (const m of MODES.filter((x) => x !== 'search'))
+      out.push(
+        `| ${r.engine} | ${r.embedder} | ${k} | ${MODE_NAME[m]} | ${(['tune', 'held-out'] as const).map((h) => `${f(r.by_kind[k][h][m].ndcg10)} | ${f(r.by_kind[k][h][m].recall10)}`).join(' | ')} |`,
+      );
   }
 }
 out.push('', '| engine | embedder | ranking | English questions: recall@10 of Greek documents, tune | held-out | all |', '|---|---|---|---:|---:|---:|');
 for (const r of rows) {
-  for (const m of MODES) out.push(`| ${r.engine} | ${r.embedder} | ${MODE_NAME[m]} | ${HALVES.map((h) => f(r.english_for_greek_recall10[h][m])).join(' | ')} |`);
+  for (const m of MODES)
+    out.push(`| ${r.engine} | ${r.embedder} | ${MODE_NAME[m]} | ${HALVES.map((h) => f(r.english_for_greek_recall10[h][m])).join(' | ')} |`);
 }
 process.stdout.write(`${out.join('\n')}\n\n${JSON.stringify({ cores: os.cpus().length, loadavg: os.loadavg(), rows }, null, 2)}\n`);

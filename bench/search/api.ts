@@ -21,13 +21,15 @@ import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
 import { loadCorpus } from './corpus.js';
 import { Generator, SURNAMES } from './generate.js';
 
-const { values: args } = parseArgs({ options: {
-  engine: { type: 'string', default: 'embedded' },
-  docs: { type: 'string', default: '1000000' },
-  seed: { type: 'string', default: '20240611' },
-  seconds: { type: 'string', default: '10' },
-  dir: { type: 'string', default: process.env.PDI_BENCH_DIR || path.join(os.tmpdir(), 'pdi-bench') },
-} });
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'embedded' },
+    docs: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '20240611' },
+    seconds: { type: 'string', default: '10' },
+    dir: { type: 'string', default: process.env.PDI_BENCH_DIR || path.join(os.tmpdir(), 'pdi-bench') },
+  },
+});
 const N = Number(args.docs);
 const SEED = Number(args.seed);
 const SECONDS = Number(args.seconds);
@@ -65,13 +67,15 @@ async function direct(provider: SearchProvider, text: string) {
   for (let i = 0; i < 5; i++) await provider.search({ text, limit: 100, offset: 0, view: 'metadata' });
   const lat: number[] = [];
   const deadline = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      await provider.search({ text, limit: 100, offset: 0, view: 'metadata' });
-      lat.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        await provider.search({ text, limit: 100, offset: 0, view: 'metadata' });
+        lat.push(performance.now() - t0);
+      }
+    }),
+  );
   lat.sort((a, b) => a - b);
   return { requests: lat.length, p50_ms: +percentile(lat, 50).toFixed(2), p99_ms: +percentile(lat, 99).toFixed(2) };
 }
@@ -115,5 +119,7 @@ try {
   stop();
   await provider.close();
 }
-process.stdout.write(`${JSON.stringify({ engine: args.engine, documents: N, seconds: SECONDS, connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ engine: args.engine, documents: N, seconds: SECONDS, connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`,
+);
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -31,7 +31,12 @@ export function corpusDir(n: number, seed: number): string {
   return path.join(root, `bench-${n}-${seed}`);
 }
 
-interface Marker { n: number; seed: number; model: string; build_seconds: number }
+interface Marker {
+  n: number;
+  seed: number;
+  model: string;
+  build_seconds: number;
+}
 
 /** Builds the corpus unless its directory already holds it whole (a marker written last). Returns the directory. */
 export async function ensureCorpus(n: number, seed: number, progress: (msg: string) => void): Promise<string> {
@@ -57,7 +62,11 @@ export async function ensureCorpus(n: number, seed: number, progress: (msg: stri
         records.push({ doc, content_hash: contentHash(doc), original, indexed_at });
       }
       store.save(records);
-      await embedAll(embedder, store, records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })));
+      await embedAll(
+        embedder,
+        store,
+        records.map((r) => ({ doc: r.doc, contentHash: r.content_hash })),
+      );
       if ((from + BATCH) % 100_000 === 0) progress(`${from + BATCH} documents stored`);
     }
   } finally {
@@ -102,6 +111,8 @@ export async function reindexFrom(dir: string, provider: SearchProvider, scope: 
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { docs: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '20240611' } } });
-  const dir = await ensureCorpus(Number(values.docs), Number(values.seed), (msg) => process.stderr.write(`[corpus ${new Date().toISOString().slice(11, 19)}] ${msg}\n`));
+  const dir = await ensureCorpus(Number(values.docs), Number(values.seed), (msg) =>
+    process.stderr.write(`[corpus ${new Date().toISOString().slice(11, 19)}] ${msg}\n`),
+  );
   process.stdout.write(`${dir}\n`);
 }

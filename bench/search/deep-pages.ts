@@ -19,14 +19,16 @@ import type { SearchProvider } from '../../lib/search/provider.js';
 import { loadCorpus } from './corpus.js';
 import { Generator } from './generate.js';
 
-const { values: args } = parseArgs({ options: {
-  engine: { type: 'string', default: 'elasticsearch' },
-  dir: { type: 'string', default: process.env.PDI_BENCH_DIR ?? path.join(os.tmpdir(), 'pdi-bench') },
-  docs: { type: 'string', default: '1000000' },
-  seed: { type: 'string', default: '20240611' },
-  pages: { type: 'string', default: '10' },
-  'code-dir': { type: 'string', default: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..') },
-} });
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'elasticsearch' },
+    dir: { type: 'string', default: process.env.PDI_BENCH_DIR ?? path.join(os.tmpdir(), 'pdi-bench') },
+    docs: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '20240611' },
+    pages: { type: 'string', default: '10' },
+    'code-dir': { type: 'string', default: path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..') },
+  },
+});
 const N = Number(args.docs);
 const PAGES = Number(args.pages);
 const progress = (msg: string) => process.stderr.write(`[deep-pages ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -87,4 +89,6 @@ for (const [name, read] of reads) {
   progress(`${name}: paging on from ${offsets[1]}: ${pagingOn.join(', ')} ms`);
   results.push({ read: name, total, alone_ms_by_offset: alone, paging_on_from: offsets[1], paging_on_ms: pagingOn });
 }
-process.stdout.write(`${JSON.stringify({ engine: args.engine, documents: N, code_dir: args['code-dir'], load_average: os.loadavg(), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), results }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ engine: args.engine, documents: N, code_dir: args['code-dir'], load_average: os.loadavg(), rss_mb: Math.round(process.memoryUsage().rss / 2 ** 20), results }, null, 2)}\n`,
+);

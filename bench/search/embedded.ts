@@ -46,7 +46,14 @@ const file = path.join(args.dir!, `embedded-${N}-${SEED}.sqlite`);
 const markerFile = `${file}.done.json`;
 const versions = { schema: SCHEMA_VERSION, text: TEXT_VERSION };
 
-interface Marker { n: number; seed: number; versions: typeof versions; build_seconds: number; per_source: object; load_during_build: number[][] }
+interface Marker {
+  n: number;
+  seed: number;
+  versions: typeof versions;
+  build_seconds: number;
+  per_source: object;
+  load_during_build: number[][];
+}
 
 async function build(gen: Generator): Promise<Marker> {
   for (const f of [file, `${file}-wal`, `${file}-shm`, markerFile]) rmSync(f, { force: true });
@@ -73,8 +80,12 @@ async function build(gen: Generator): Promise<Marker> {
   }
   await provider.close();
   const marker: Marker = {
-    n: N, seed: SEED, versions, build_seconds: Math.round((performance.now() - started) / 100) / 10,
-    per_source: perSource, load_during_build: loads,
+    n: N,
+    seed: SEED,
+    versions,
+    build_seconds: Math.round((performance.now() - started) / 100) / 10,
+    per_source: perSource,
+    load_during_build: loads,
   };
   writeFileSync(markerFile, JSON.stringify(marker, null, 2));
   return marker;
@@ -103,7 +114,12 @@ async function main(): Promise<void> {
   // Document frequencies for the report (FTS5 COUNT, outside the timed part).
   const raw = new Database(file, { readonly: true });
   const sets = raw.prepare(`SELECT source, gen FROM generations WHERE state = 'serving'`).all() as { source: string; gen: number }[];
-  const df = (match: string) => sets.reduce((sum, s) => sum + (raw.prepare(`SELECT count(*) FROM "s_${s.source}_${s.gen}_fts" WHERE "s_${s.source}_${s.gen}_fts" MATCH ?`).pluck().get(match) as number), 0);
+  const df = (match: string) =>
+    sets.reduce(
+      (sum, s) =>
+        sum + (raw.prepare(`SELECT count(*) FROM "s_${s.source}_${s.gen}_fts" WHERE "s_${s.source}_${s.gen}_fts" MATCH ?`).pluck().get(match) as number),
+      0,
+    );
 
   const rare = SURNAMES[700];
   const queries: { name: string; text: string; target?: string }[] = [
@@ -143,14 +159,16 @@ async function main(): Promise<void> {
     const conc: number[] = [];
     const perCaller = Math.max(5, Math.ceil(Math.min(ITERATIONS, seq.length) / 10));
     const started = performance.now();
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      for (let i = 0; i < perCaller; i++) {
-        const t0 = performance.now();
-        await new Promise((resolve) => setImmediate(resolve));
-        await provider.search({ text: q.text, limit: 100, offset: 0 });
-        conc.push(performance.now() - t0);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        for (let i = 0; i < perCaller; i++) {
+          const t0 = performance.now();
+          await new Promise((resolve) => setImmediate(resolve));
+          await provider.search({ text: q.text, limit: 100, offset: 0 });
+          conc.push(performance.now() - t0);
+        }
+      }),
+    );
     const wall = (performance.now() - started) / 1000;
     dfs[q.name] = df(toMatch(parseQuery(q.text)));
     results[q.name] = {
@@ -194,7 +212,12 @@ async function main(): Promise<void> {
     index_bytes: statSync(file).size,
     index_reused: reused,
     build: marker,
-    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, sqlite: (raw.prepare('select sqlite_version()').pluck().get() as string) },
+    machine: {
+      cpus: os.cpus().length,
+      model: os.cpus()[0]?.model,
+      node: process.version,
+      sqlite: raw.prepare('select sqlite_version()').pluck().get() as string,
+    },
     load_average: { before: loadBefore, after: load() },
     limit: 100,
     iterations: ITERATIONS,

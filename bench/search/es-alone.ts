@@ -14,13 +14,15 @@ import { buildTextQuery } from '../../lib/search/elasticsearch.js';
 import { wrkPost } from '../wrk.js';
 import { Generator, SURNAMES } from './generate.js';
 
-const { values: args } = parseArgs({ options: {
-  docs: { type: 'string', default: '1000000' },
-  seed: { type: 'string', default: '20240611' },
-  seconds: { type: 'string', default: '8' },
-  rounds: { type: 'string', default: '2' },
-  track: { type: 'string', default: 'false' },
-} });
+const { values: args } = parseArgs({
+  options: {
+    docs: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '20240611' },
+    seconds: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '2' },
+    track: { type: 'string', default: 'false' },
+  },
+});
 const tracks = args.track!.split(',').map((v) => (v === 'false' ? false : Number(v)));
 const url = process.env.ELASTICSEARCH_URL;
 if (!url) throw new Error('ELASTICSEARCH_URL is not set (scripts/elasticsearch.sh start prints it)');
@@ -33,22 +35,39 @@ async function post(pathname: string, body: object): Promise<any> {
   return res.json();
 }
 
-
-const version = (await (await fetch(url)).json().catch(() => ({})))?.version?.number
-  ?? Object.values((await (await fetch(`${url}/_nodes?filter_path=nodes.*.version`)).json()).nodes as Record<string, { version: string }>)[0].version;
+const version =
+  (await (await fetch(url)).json().catch(() => ({})))?.version?.number ??
+  Object.values((await (await fetch(`${url}/_nodes?filter_path=nodes.*.version`)).json()).nodes as Record<string, { version: string }>)[0].version;
 const results = [];
 for (let round = 1; round <= Number(args.rounds); round++) {
-  for (const [name, text] of [['rare term', SURNAMES[700]], ['most common term', gen.vocab[0]], ['two-term query', 'ανάθεση δήμος']]) {
-    for (const [variant, older] of [['this build', false], ['with older fields', true]] as const) {
+  for (const [name, text] of [
+    ['rare term', SURNAMES[700]],
+    ['most common term', gen.vocab[0]],
+    ['two-term query', 'ανάθεση δήμος'],
+  ]) {
+    for (const [variant, older] of [
+      ['this build', false],
+      ['with older fields', true],
+    ] as const) {
       const query = buildTextQuery(text, undefined, older);
       const { count } = await post(`/${index}/_count`, { query });
       for (const track of tracks) {
         const body = { ...PAGE, track_total_hits: track, query };
-        const row = { round, query: name, text, variant, track_total_hits: track, total: count, ...wrkPost(`${url}/${index}/_search?request_cache=false`, body, Number(args.seconds)) };
+        const row = {
+          round,
+          query: name,
+          text,
+          variant,
+          track_total_hits: track,
+          total: count,
+          ...wrkPost(`${url}/${index}/_search?request_cache=false`, body, Number(args.seconds)),
+        };
         process.stderr.write(`${JSON.stringify(row)}\n`);
         results.push(row);
       }
     }
   }
 }
-process.stdout.write(`${JSON.stringify({ elasticsearch: version, documents: Number(args.docs), connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ elasticsearch: version, documents: Number(args.docs), connections: 10, load_average: os.loadavg(), results }, null, 2)}\n`,
+);

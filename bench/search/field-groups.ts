@@ -17,12 +17,33 @@ const endpoint = `${url}/${readAlias(`bench${args.docs}`)}/_search?request_cache
 
 /** The query as it was before field groups: every word in every text field. */
 const allFields = (q: string) => ({
-  bool: { must: [{ simple_query_string: { query: q, fields: TEXT_QUERY_FIELDS, default_operator: 'and', flags: 'PHRASE|PREFIX|WHITESPACE', lenient: true } }], filter: [] },
+  bool: {
+    must: [{ simple_query_string: { query: q, fields: TEXT_QUERY_FIELDS, default_operator: 'and', flags: 'PHRASE|PREFIX|WHITESPACE', lenient: true } }],
+    filter: [],
+  },
 });
 
 const vocab = new Generator(Number(args.docs), Number(args.seed)).vocab;
-const queries = ['και', 'the', 'ανάθεση δήμος', 'σύμβαση', 'ΣΥΜΒΑΣΕΙΣ', 'contract', 'contracts', 'supply services', '"public procurement"',
-  '"ανάθεση της"', 'της σύμβασης', 'for hospital', 'Λεοντέλλης', 'δημοτικός', 'δήμου Αθηναίων', 'σύμβαση contract', 'μελέτη 2024', 'συμβάσ*'];
+const queries = [
+  'και',
+  'the',
+  'ανάθεση δήμος',
+  'σύμβαση',
+  'ΣΥΜΒΑΣΕΙΣ',
+  'contract',
+  'contracts',
+  'supply services',
+  '"public procurement"',
+  '"ανάθεση της"',
+  'της σύμβασης',
+  'for hospital',
+  'Λεοντέλλης',
+  'δημοτικός',
+  'δήμου Αθηναίων',
+  'σύμβαση contract',
+  'μελέτη 2024',
+  'συμβάσ*',
+];
 for (let i = 0; i < 60; i += 3) queries.push(vocab[(i * 7) % vocab.length], `${vocab[(i * 13) % vocab.length]} ${vocab[(i * 31 + 5) % vocab.length]}`);
 
 async function run(query: unknown): Promise<{ total: number; top: string[]; ms: number }> {
@@ -47,5 +68,7 @@ for (const q of queries) {
   const shared = after.top.filter((id) => before.top.includes(id)).length;
   console.log(`${before.total === after.total ? 'same' : 'DIFFERENT'}  ${before.total} / ${after.total}  top-10 shared ${shared}  ${q}`);
 }
-console.log(`${queries.length} queries, ${differing} with different totals; exact-count time all fields ${time.all.toFixed(0)} ms, grouped ${time.grouped.toFixed(0)} ms`);
+console.log(
+  `${queries.length} queries, ${differing} with different totals; exact-count time all fields ${time.all.toFixed(0)} ms, grouped ${time.grouped.toFixed(0)} ms`,
+);
 if (differing > 0) process.exitCode = 1;

@@ -11,8 +11,10 @@ import type { SourceName } from '../../index-mappings/sources.js';
 
 // ------------------------------------------------------------------------------------------ vocabulary
 
-const FUNCTION_WORDS = ('και της του για την των με στο σε από το η ο οι τα τον στην στη στις στους που ως κατά μετά '
-  + 'προς έως επί ή δεν να θα είναι ότι αυτό όπως χωρίς μέσω εντός λόγω ένα μία όλων μεταξύ σύμφωνα').split(' ');
+const FUNCTION_WORDS = (
+  'και της του για την των με στο σε από το η ο οι τα τον στην στη στις στους που ως κατά μετά ' +
+  'προς έως επί ή δεν να θα είναι ότι αυτό όπως χωρίς μέσω εντός λόγω ένα μία όλων μεταξύ σύμφωνα'
+).split(' ');
 
 const NOUNS = `προμήθεια προμήθειας προμήθειες προμηθειών σύμβαση σύμβασης συμβάσεις συμβάσεων δήμος δήμου δήμο δήμων
 απόφαση απόφασης αποφάσεις αποφάσεων έργο έργου έργα έργων ανάθεση ανάθεσης αναθέσεις αναθέσεων διαγωνισμός διαγωνισμού
@@ -75,8 +77,7 @@ inspection testing certification survey mapping cadastral geospatial architectur
 management coordination health safety environmental impact assessment rehabilitation restoration renovation
 extension demolition excavation earthworks drainage sewerage irrigation desalination treatment plant reservoir dam
 bridge tunnel railway port airport marina harbour coastal protection flood prevention landscaping parks playgrounds
-sports facilities swimming pool stadium theatre museum library archive cultural heritage tourism promotion events`
-  .split(/\s+/);
+sports facilities swimming pool stadium theatre museum library archive cultural heritage tourism promotion events`.split(/\s+/);
 
 const MUNICIPALITIES = `Αθηναίων Θεσσαλονίκης Πατρέων Ηρακλείου Λαρισαίων Βόλου Ιωαννιτών Χανίων Τρικκαίων Σερρών
 Καλαμάτας Κομοτηνής Ρόδου Αλεξανδρούπολης Ξάνθης Κατερίνης Αγρινίου Καβάλας Χαλκιδέων Λαμιέων Βέροιας Δράμας
@@ -94,14 +95,12 @@ Komotini Rhodes Alexandroupolis Xanthi Katerini Agrinio Kavala Chalkida Lamia Ve
 Rethymno Piraeus Peristeri Kallithea Glyfada Acharnes Nikaia Elefsina Corinth Argos Nafplio Tripoli Sparti Pyrgos
 Messolonghi Nafpaktos Preveza Arta Igoumenitsa Kastoria Florina Edessa Kilkis Naoussa Grevena Skiathos Livadia Thebes
 Zakynthos Kefalonia Lefkada Chios Mytilene Samos Syros Naxos Paros Mykonos Santorini Andros Tinos Milos Kos Kalymnos
-Leros Patmos Sitia Ierapetra Orestiada Thasos Attica Macedonia Thrace Epirus Thessaly Peloponnese Crete Aegean Ionian`
-  .split(/\s+/);
+Leros Patmos Sitia Ierapetra Orestiada Thasos Attica Macedonia Thrace Epirus Thessaly Peloponnese Crete Aegean Ionian`.split(/\s+/);
 
 const SURNAME_ROOTS = `Παπαδ Γεωργ Νικολ Δημητρ Ιωανν Κωνσταντιν Αθανασ Χριστ Βασιλ Αντων Μιχαηλ Ευαγγελ Σταυρ Σπυρ
 Πετρ Αλεξ Θεοδωρ Μαρκ Στεφαν Παναγ Ηλι Αναστασ Καραγιανν Οικονομ Μακρ Ζαχαρ Λαμπρ Τσακ Ραπτ Φωτ Κυριακ Σωτηρ
 Μαυρ Λιακ Τζαν Ρουσ Μπουρ Σαρ Γκικ Χατζη Κοντ Καλ Πολυχρον Ξενακ Ανδρε Μανωλ Λεοντ Σιδερ Φραγκ Μελετ`.split(/\s+/);
-const SURNAME_SUFFIXES = ['όπουλος', 'ίδης', 'άκης', 'άτος', 'ίου', 'έας', 'ιάδης', 'ούδης', 'άκος', 'ίτης', 'έλλης', 'άρης',
-  'όγλου', 'άς', 'ιώτης'];
+const SURNAME_SUFFIXES = ['όπουλος', 'ίδης', 'άκης', 'άτος', 'ίου', 'έας', 'ιάδης', 'ούδης', 'άκος', 'ίτης', 'έλλης', 'άρης', 'όγλου', 'άς', 'ιώτης'];
 
 /** The 735 contractor surnames, drawn Zipf; the rare benchmark term comes from the tail. */
 export const SURNAMES: string[] = SURNAME_ROOTS.flatMap((r) => SURNAME_SUFFIXES.map((s) => r + s)).slice(0, 735);
@@ -117,9 +116,19 @@ function numbers(): string[] {
 
 /** Terms pinned at given ranks, so the benchmark queries have known, limits.md-like frequencies. */
 export const PINNED: Record<number, string> = {
-  1: 'και', 2: 'της', 3: 'του', 4: 'για', 5: 'την', 6: 'προμήθεια', 7: 'των', 8: 'σύμβαση', 9: 'με', 10: 'δήμου',
+  1: 'και',
+  2: 'της',
+  3: 'του',
+  4: 'για',
+  5: 'την',
+  6: 'προμήθεια',
+  7: 'των',
+  8: 'σύμβαση',
+  9: 'με',
+  10: 'δήμου',
   // ranks 35 and 37: each in ~26% of documents, both in ~7% (limits.md's "two-term AND, mid": 69k at 1M)
-  35: 'ανάθεση', 37: 'δήμος',
+  35: 'ανάθεση',
+  37: 'δήμος',
   // rank 300: ~3.5% each; with the surname below, a selective two-term pair
   300: 'καθαριότητας',
 };
@@ -134,8 +143,9 @@ function hash(a: number, b: number): number {
 /** The ranked vocabulary: pinned terms at their ranks, everything else in a seeded shuffle. */
 export function vocabulary(seed: number): string[] {
   const adjectives = ADJECTIVE_STEMS.flatMap((s) => ADJECTIVE_ENDINGS.map((e) => s + e));
-  const pool = [...new Set([...FUNCTION_WORDS, ...NOUNS, ...adjectives, ...VERBS, ...ENGLISH, ...MUNICIPALITIES,
-    ...PLACES_LATIN, ...numbers()])].filter((w) => !Object.values(PINNED).includes(w));
+  const pool = [...new Set([...FUNCTION_WORDS, ...NOUNS, ...adjectives, ...VERBS, ...ENGLISH, ...MUNICIPALITIES, ...PLACES_LATIN, ...numbers()])].filter(
+    (w) => !Object.values(PINNED).includes(w),
+  );
   const rnd = mulberry32(seed);
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
@@ -171,8 +181,14 @@ const caps = (w: string) => w.normalize('NFD').replace(/\p{M}/gu, '').toUpperCas
 
 /** Share of the corpus per source (diavgeia dominates, as upstream). Contiguous index ranges. */
 export const SOURCE_SHARES: [SourceName, number][] = [
-  ['diavgeia', 0.45], ['kimdis', 0.25], ['ted', 0.12], ['data_gov_gr', 0.05], ['mitos', 0.04], ['rae', 0.04],
-  ['geodata', 0.03], ['elstat', 0.02],
+  ['diavgeia', 0.45],
+  ['kimdis', 0.25],
+  ['ted', 0.12],
+  ['data_gov_gr', 0.05],
+  ['mitos', 0.04],
+  ['rae', 0.04],
+  ['geodata', 0.03],
+  ['elstat', 0.02],
 ];
 
 export function sourceRanges(n: number): { source: SourceName; from: number; to: number }[] {
@@ -196,7 +212,10 @@ export class Generator {
   private readonly surnames = new Zipf(SURNAMES.length);
   private readonly ranges: { source: SourceName; from: number; to: number }[];
 
-  constructor(readonly n: number, readonly seed: number) {
+  constructor(
+    readonly n: number,
+    readonly seed: number,
+  ) {
     this.vocab = vocabulary(seed);
     this.capsVocab = this.vocab.map(caps);
     this.words = new Zipf(this.vocab.length);

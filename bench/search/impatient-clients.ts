@@ -17,17 +17,19 @@ import { createBenchKeys, startBenchApi } from '../api-server.js';
 import { percentile } from '../percentile.js';
 import { SURNAMES } from './generate.js';
 
-const { values: args } = parseArgs({ options: {
-  engine: { type: 'string', default: 'embedded' },
-  'server-dir': { type: 'string' },
-  heavy: { type: 'string' },
-  clients: { type: 'string', default: '4' },
-  'timeout-ms': { type: 'string', default: '500' },
-  seconds: { type: 'string', default: '15' },
-  docs: { type: 'string', default: '1000000' },
-  seed: { type: 'string', default: '20240611' },
-  dir: { type: 'string', default: process.env.PDI_BENCH_DIR || path.join(os.tmpdir(), 'pdi-bench') },
-} });
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'embedded' },
+    'server-dir': { type: 'string' },
+    heavy: { type: 'string' },
+    clients: { type: 'string', default: '4' },
+    'timeout-ms': { type: 'string', default: '500' },
+    seconds: { type: 'string', default: '15' },
+    docs: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '20240611' },
+    dir: { type: 'string', default: process.env.PDI_BENCH_DIR || path.join(os.tmpdir(), 'pdi-bench') },
+  },
+});
 const CLIENTS = Number(args.clients);
 const TIMEOUT_MS = Number(args['timeout-ms']);
 const SECONDS = Number(args.seconds);
@@ -106,21 +108,31 @@ await timed(RARE);
 const after = performance.now() - afterStarted;
 
 // In ms to 0.1; none measured gives NaN, which JSON writes as null.
-const pct = (xs: number[], p: number) => +percentile([...xs].sort((a, b) => a - b), p).toFixed(1);
-process.stdout.write(`${JSON.stringify({
-  engine: args.engine,
-  server_dir: serverDir ?? 'this checkout',
-  heavy: HEAVY,
-  probe: RARE,
-  clients: CLIENTS,
-  timeout_ms: TIMEOUT_MS,
-  seconds: SECONDS,
-  probe_alone_ms: { p50: pct(alone, 50), p99: pct(alone, 99) },
-  heavy_given_up: givenUp,
-  heavy_answered: answered,
-  probe_under_load: { answered: probe.length, p50_ms: pct(probe, 50), p99_ms: pct(probe, 99), max_ms: pct(probe, 100) },
-  first_probe_after_load_ms: +after.toFixed(1),
-  failures,
-  load_average: os.loadavg(),
-}, null, 2)}\n`);
+const pct = (xs: number[], p: number) =>
+  +percentile(
+    [...xs].sort((a, b) => a - b),
+    p,
+  ).toFixed(1);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      engine: args.engine,
+      server_dir: serverDir ?? 'this checkout',
+      heavy: HEAVY,
+      probe: RARE,
+      clients: CLIENTS,
+      timeout_ms: TIMEOUT_MS,
+      seconds: SECONDS,
+      probe_alone_ms: { p50: pct(alone, 50), p99: pct(alone, 99) },
+      heavy_given_up: givenUp,
+      heavy_answered: answered,
+      probe_under_load: { answered: probe.length, p50_ms: pct(probe, 50), p99_ms: pct(probe, 99), max_ms: pct(probe, 100) },
+      first_probe_after_load_ms: +after.toFixed(1),
+      failures,
+      load_average: os.loadavg(),
+    },
+    null,
+    2,
+  )}\n`,
+);
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -32,8 +32,13 @@ const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
 const round = (x: number) => Math.round(x * 100) / 100;
 
 type Call = (p: EmbeddedProvider) => Promise<{ total: number | null; hits: SearchHit[] }>;
-const search = (text: string): Call => async (p) => p.search({ text, limit: 100, offset: 0 });
-const moreLike = (text: string): Call => async (p) => ({ total: null, hits: await p.moreLikeThis({ text, limit: FUSION_DEPTH }) });
+const search =
+  (text: string): Call =>
+  async (p) =>
+    p.search({ text, limit: 100, offset: 0 });
+const moreLike =
+  (text: string): Call =>
+  async (p) => ({ total: null, hits: await p.moreLikeThis({ text, limit: FUSION_DEPTH }) });
 
 const QUESTION = 'Ποιες συμβάσεις καθαριότητας ανέθεσε ο δήμος και με ποιον προϋπολογισμό;';
 const shapes: { name: string; call: Call }[] = [
@@ -67,7 +72,10 @@ async function main(): Promise<void> {
     const before = pruned.counters.pruned;
     for (let i = 0; i < ITERATIONS; i++) {
       // Alternate which side goes first: the second call of a pair finds the pages the first one read.
-      const pair = [['pruned', pruned], ['exhaustive', exhaustive]] as const;
+      const pair = [
+        ['pruned', pruned],
+        ['exhaustive', exhaustive],
+      ] as const;
       for (const [side, p] of i % 2 ? [...pair].reverse() : pair) {
         const t0 = performance.now();
         await call(p);
@@ -75,13 +83,18 @@ async function main(): Promise<void> {
       }
     }
     const row = {
-      shape: name, total: a.total, sets_pruned_per_call: round((pruned.counters.pruned - before) / ITERATIONS),
-      pruned_ms: summary(times.pruned), exhaustive_ms: summary(times.exhaustive),
+      shape: name,
+      total: a.total,
+      sets_pruned_per_call: round((pruned.counters.pruned - before) / ITERATIONS),
+      pruned_ms: summary(times.pruned),
+      exhaustive_ms: summary(times.exhaustive),
     };
     rows.push(row);
     process.stderr.write(`${JSON.stringify(row)}\n`);
   }
-  console.log(JSON.stringify({ file, documents: Number(args.docs), iterations: ITERATIONS, load_average: { before: loadBefore, after: load() }, rows }, null, 2));
+  console.log(
+    JSON.stringify({ file, documents: Number(args.docs), iterations: ITERATIONS, load_average: { before: loadBefore, after: load() }, rows }, null, 2),
+  );
   await pruned.close();
   await exhaustive.close();
 }

@@ -20,13 +20,15 @@ import { HashingEmbedder } from '../../lib/embedding/index.js';
 import { loadModel } from '../vectors/sample.js';
 import { ensureCorpus, reindexFrom } from './corpus.js';
 
-const { values: args } = parseArgs({ options: {
-  engine: { type: 'string', default: 'elasticsearch' },
-  docs: { type: 'string', default: '1000000' },
-  seed: { type: 'string', default: '20240611' },
-  model: { type: 'string', default: 'fallback' },
-  scopes: { type: 'string', default: 'all,elstat,diavgeia,all' },
-} });
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'elasticsearch' },
+    docs: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '20240611' },
+    model: { type: 'string', default: 'fallback' },
+    scopes: { type: 'string', default: 'all,elstat,diavgeia,all' },
+  },
+});
 const N = Number(args.docs);
 const progress = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const load = () => os.loadavg().map((x) => Math.round(x * 100) / 100);

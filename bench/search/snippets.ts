@@ -38,6 +38,8 @@ for (const engine of ['embedded', 'elasticsearch']) {
   await p50(metadata);
   await p50(withSnippets);
   const [a, b] = [await p50(metadata), await p50(withSnippets)];
-  process.stdout.write(`${engine}: metadata p50 ${a.toFixed(2)} ms, with snippets ${b.toFixed(2)} ms (x${(b / a).toFixed(2)}), load ${os.loadavg()[0].toFixed(1)}\n`);
+  process.stdout.write(
+    `${engine}: metadata p50 ${a.toFixed(2)} ms, with snippets ${b.toFixed(2)} ms (x${(b / a).toFixed(2)}), load ${os.loadavg()[0].toFixed(1)}\n`,
+  );
   await indexed.close();
 }

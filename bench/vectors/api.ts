@@ -18,11 +18,13 @@ import { openSqlite } from '../../lib/sqlite.js';
 import { createBenchKeys, startBenchApi } from '../api-server.js';
 import { wrkPercentile, wrkRequestsPerSecond } from '../wrk.js';
 
-const { values: args } = parseArgs({ options: {
-  'data-dir': { type: 'string' },
-  seconds: { type: 'string', default: '20' },
-  rare: { type: 'string', default: 'Λεοντέλλης' },
-} });
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    seconds: { type: 'string', default: '20' },
+    rare: { type: 'string', default: 'Λεοντέλλης' },
+  },
+});
 const dataDir = args['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -34,7 +36,10 @@ const questions = queries.map((q) => q.query);
 const docs = openSqlite(path.join(dataDir, 'documents.db'));
 const count = docs.prepare('SELECT count(*) FROM documents').pluck().get() as number;
 // 200 documents spread over the store (every count/200-th by source_id).
-const ids = docs.prepare('SELECT source_id FROM documents WHERE rowid % ? = 0 LIMIT 200').pluck().all(Math.max(1, Math.floor(count / 200))) as string[];
+const ids = docs
+  .prepare('SELECT source_id FROM documents WHERE rowid % ? = 0 LIMIT 200')
+  .pluck()
+  .all(Math.max(1, Math.floor(count / 200))) as string[];
 // 200 ΑΦΜs spread over the distinct ones (as users look up entities, not documents): at 1M most
 // contractors have a few hundred documents, the commonest ~140,000 (bench/entity/add-afms.ts).
 const allAfms = docs.prepare("SELECT DISTINCT key FROM entity_keys WHERE kind = 'afm' ORDER BY key").pluck().all() as string[];
@@ -54,7 +59,12 @@ const engineEnv: Record<string, string> = process.env.ELASTICSEARCH_URL
   : {};
 const { port, stop } = await startBenchApi(dataDir, { ...engineEnv, PDI_MODEL_DIR: modelDir });
 
-interface Case { name: string; url: string; script: string; env: Record<string, string> }
+interface Case {
+  name: string;
+  url: string;
+  script: string;
+  env: Record<string, string>;
+}
 
 function run(c: Case) {
   const env = { ...process.env, PDI_BENCH_KEYS: keysFile, ...c.env };
@@ -72,12 +82,53 @@ function run(c: Case) {
 
 const base = `http://127.0.0.1:${port}`;
 const cases: Case[] = [
-  { name: 'search (questions)', url: base, script: 'rotate-paths.lua', env: { PDI_BENCH_PATHS: file('search.txt', questions.map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=10`)) } },
-  { name: 'ask (questions)', url: `${base}/v1/ask`, script: 'rotate-bodies.lua', env: { PDI_BENCH_BODIES: file('ask.txt', questions.map((q) => JSON.stringify({ question: q, limit: 5 }))) } },
-  { name: 'similar', url: base, script: 'rotate-paths.lua', env: { PDI_BENCH_PATHS: file('similar.txt', ids.map((id) => `/v1/similar/${encodeURIComponent(id)}`)) } },
+  {
+    name: 'search (questions)',
+    url: base,
+    script: 'rotate-paths.lua',
+    env: {
+      PDI_BENCH_PATHS: file(
+        'search.txt',
+        questions.map((q) => `/v1/search?q=${encodeURIComponent(q)}&limit=10`),
+      ),
+    },
+  },
+  {
+    name: 'ask (questions)',
+    url: `${base}/v1/ask`,
+    script: 'rotate-bodies.lua',
+    env: {
+      PDI_BENCH_BODIES: file(
+        'ask.txt',
+        questions.map((q) => JSON.stringify({ question: q, limit: 5 })),
+      ),
+    },
+  },
+  {
+    name: 'similar',
+    url: base,
+    script: 'rotate-paths.lua',
+    env: {
+      PDI_BENCH_PATHS: file(
+        'similar.txt',
+        ids.map((id) => `/v1/similar/${encodeURIComponent(id)}`),
+      ),
+    },
+  },
   { name: `rare-term search \`${args.rare}\``, url: `${base}/v1/search?q=${encodeURIComponent(args.rare!)}&limit=100`, script: 'rotate-keys.lua', env: {} },
 ];
-if (afms.length) cases.push({ name: `entity by ΑΦΜ, ${afms.length} in turn`, url: base, script: 'rotate-paths.lua', env: { PDI_BENCH_PATHS: file('entity.txt', afms.map((a) => `/v1/entity/${a}`)) } });
+if (afms.length)
+  cases.push({
+    name: `entity by ΑΦΜ, ${afms.length} in turn`,
+    url: base,
+    script: 'rotate-paths.lua',
+    env: {
+      PDI_BENCH_PATHS: file(
+        'entity.txt',
+        afms.map((a) => `/v1/entity/${a}`),
+      ),
+    },
+  });
 
 const results: ReturnType<typeof run>[] = [];
 try {
@@ -92,10 +143,22 @@ try {
 }
 const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? +(a / b).toFixed(2) : null);
 const [search, ask, similar, rare, entity] = results;
-process.stdout.write(`${JSON.stringify({
-  engine: engineEnv.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded', documents: count, seconds: Number(args.seconds), connections: 10,
-  load_average: os.loadavg(), results,
-  ask_p50_over_search: ratio(ask.p50_ms, search.p50_ms), ask_p99_over_search: ratio(ask.p99_ms, search.p99_ms),
-  similar_p50_over_search: ratio(similar.p50_ms, search.p50_ms), entity_p50_over_rare: ratio(entity?.p50_ms, rare.p50_ms),
-}, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      engine: engineEnv.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded',
+      documents: count,
+      seconds: Number(args.seconds),
+      connections: 10,
+      load_average: os.loadavg(),
+      results,
+      ask_p50_over_search: ratio(ask.p50_ms, search.p50_ms),
+      ask_p99_over_search: ratio(ask.p99_ms, search.p99_ms),
+      similar_p50_over_search: ratio(similar.p50_ms, search.p50_ms),
+      entity_p50_over_rare: ratio(entity?.p50_ms, rare.p50_ms),
+    },
+    null,
+    2,
+  )}\n`,
+);
 process.exit(0);

@@ -24,14 +24,16 @@ import { percentile } from '../percentile.js';
 import { sourceRanges } from '../search/generate.js';
 import { cacheRoot, derivedVector, loadModel, questionVectors, realSample } from './sample.js';
 
-const { values: args } = parseArgs({ options: {
-  docs: { type: 'string', default: '1000000' },
-  seed: { type: 'string', default: '20240611' },
-  'held-out': { type: 'string', default: '100' },
-  seconds: { type: 'string', default: '20' },
-  // Only these graph depths (tuning.vectorCandidates), one call at a time: no yardstick, no concurrent run.
-  candidates: { type: 'string' },
-} });
+const { values: args } = parseArgs({
+  options: {
+    docs: { type: 'string', default: '1000000' },
+    seed: { type: 'string', default: '20240611' },
+    'held-out': { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '20' },
+    // Only these graph depths (tuning.vectorCandidates), one call at a time: no yardstick, no concurrent run.
+    candidates: { type: 'string' },
+  },
+});
 const N = Number(args.docs);
 const SEED = Number(args.seed);
 const progress = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -44,21 +46,43 @@ fs.mkdirSync(dir, { recursive: true });
 // Schema 4 (one vector index for every source) and the shared words: not the files of earlier runs.
 const file = path.join(dir, `knn-${N}-${SEED}-s4-w200.db`);
 const es = process.env.ELASTICSEARCH_URL;
-const open = (readers = 0): SearchProvider => es
-  ? new ElasticsearchProvider({ url: es, prefix: `benchknn${N}`, dimension: D, embeddingModel: model.id })
-  : new EmbeddedProvider({ file, dimension: D, embeddingModel: model.id, readers });
+const open = (readers = 0): SearchProvider =>
+  es
+    ? new ElasticsearchProvider({ url: es, prefix: `benchknn${N}`, dimension: D, embeddingModel: model.id })
+    : new EmbeddedProvider({ file, dimension: D, embeddingModel: model.id, readers });
 const RARE_WORDS = Math.max(1, Math.round(N / 200));
 const rareWord = (i: number) => `λέξη${i % RARE_WORDS}`;
 const ranges = sourceRanges(N);
-const smallest = [...ranges].sort((a, b) => (a.to - a.from) - (b.to - b.from))[0];
+const smallest = [...ranges].sort((a, b) => a.to - a.from - (b.to - b.from))[0];
 
 function document(source: SourceName, i: number): IndexedDocument {
   const published = new Date(Date.UTC(2019, 0, 1) + (i % 2_000_000) * 60_000).toISOString().replace('.000Z', 'Z');
   return {
-    source_id: `${source}:V${i}`, source, country: 'GR', title: `v${i}`, doc_type: 'decision', doc_category: 'procurement',
-    published_at: published, source_url: `https://example.org/${i}`, language: 'el', quality_score: 0.5, content: rareWord(i), summary: '',
-    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null, indexed_at: published,
-    content_hash: `v-${SEED}-${i}`, original: null, embedding: Array.from(derivedVector(sample, SEED, i)),
+    source_id: `${source}:V${i}`,
+    source,
+    country: 'GR',
+    title: `v${i}`,
+    doc_type: 'decision',
+    doc_category: 'procurement',
+    published_at: published,
+    source_url: `https://example.org/${i}`,
+    language: 'el',
+    quality_score: 0.5,
+    content: rareWord(i),
+    summary: '',
+    entities: { afm: [], ada: [], names: [] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
+    amount: null,
+    cpv: [],
+    region: null,
+    sector: null,
+    indexed_at: published,
+    content_hash: `v-${SEED}-${i}`,
+    original: null,
+    embedding: Array.from(derivedVector(sample, SEED, i)),
   };
 }
 
@@ -71,9 +95,12 @@ if ((await provider.stats()).total_documents !== N) {
   await provider.init();
   for (const { source, from, to } of ranges) {
     const started = performance.now();
-    await provider.rebuild(source, (async function* () {
-      for (let i = from; i < to; i += 5000) yield Array.from({ length: Math.min(to, i + 5000) - i }, (_, j) => document(source, i + j));
-    })());
+    await provider.rebuild(
+      source,
+      (async function* () {
+        for (let i = from; i < to; i += 5000) yield Array.from({ length: Math.min(to, i + 5000) - i }, (_, j) => document(source, i + j));
+      })(),
+    );
     progress(`${source}: ${to - from} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 }
@@ -124,7 +151,13 @@ async function measure(provider: SearchProvider, k: number, source?: SourceName)
     found += hits.slice(0, 10).filter((h) => want.has(h.doc.source_id)).length;
   }
   ms.sort((a, b) => a - b);
-  return { case: `knn k=${k}${source ? ` source=${source}` : ''}`, queries: queries.length, p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2), recall_at_10: +(found / (10 * queries.length)).toFixed(3) };
+  return {
+    case: `knn k=${k}${source ? ` source=${source}` : ''}`,
+    queries: queries.length,
+    p50_ms: +percentile(ms, 50).toFixed(2),
+    p99_ms: +percentile(ms, 99).toFixed(2),
+    recall_at_10: +(found / (10 * queries.length)).toFixed(3),
+  };
 }
 
 /** The yardstick: a search for a word of 200 documents, limit 100, 200 words in turn. */
@@ -136,7 +169,12 @@ async function rare(provider: SearchProvider) {
     ms.push(performance.now() - started);
   }
   ms.sort((a, b) => a - b);
-  return { case: `rare-term search (${Math.round(N / RARE_WORDS)} matches, limit 100)`, queries: ms.length, p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2) };
+  return {
+    case: `rare-term search (${Math.round(N / RARE_WORDS)} matches, limit 100)`,
+    queries: ms.length,
+    p50_ms: +percentile(ms, 50).toFixed(2),
+    p99_ms: +percentile(ms, 99).toFixed(2),
+  };
 }
 
 /** 10 kNN calls (k = 50) at a time through the reader threads for `seconds`; RSS sampled every 100 ms. */
@@ -144,20 +182,32 @@ async function underLoad(provider: SearchProvider, seconds: number) {
   const ms: number[] = [];
   const before = process.memoryUsage().rss;
   let rss = before;
-  const sampler = setInterval(() => { rss = Math.max(rss, process.memoryUsage().rss); }, 100);
+  const sampler = setInterval(() => {
+    rss = Math.max(rss, process.memoryUsage().rss);
+  }, 100);
   const until = performance.now() + seconds * 1000;
   let next = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (performance.now() < until) {
-      const q = queries[next++ % queries.length];
-      const started = performance.now();
-      await provider.knn({ vector: Array.from(q), limit: 50 });
-      ms.push(performance.now() - started);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (performance.now() < until) {
+        const q = queries[next++ % queries.length];
+        const started = performance.now();
+        await provider.knn({ vector: Array.from(q), limit: 50 });
+        ms.push(performance.now() - started);
+      }
+    }),
+  );
   clearInterval(sampler);
   ms.sort((a, b) => a - b);
-  return { case: 'knn k=50, 10 concurrent, 2 reader threads', calls: ms.length, per_s: +(ms.length / seconds).toFixed(1), p50_ms: +percentile(ms, 50).toFixed(2), p99_ms: +percentile(ms, 99).toFixed(2), rss_before_mib: Math.round(before / 2 ** 20), max_rss_mib: Math.round(rss / 2 ** 20) };
+  return {
+    case: 'knn k=50, 10 concurrent, 2 reader threads',
+    calls: ms.length,
+    per_s: +(ms.length / seconds).toFixed(1),
+    p50_ms: +percentile(ms, 50).toFixed(2),
+    p99_ms: +percentile(ms, 99).toFixed(2),
+    rss_before_mib: Math.round(before / 2 ** 20),
+    max_rss_mib: Math.round(rss / 2 ** 20),
+  };
 }
 
 await provider.close();
@@ -183,5 +233,7 @@ if (!es) {
   results.push(await underLoad(pooled, Number(args.seconds)));
   await pooled.close();
 }
-process.stdout.write(`${JSON.stringify({ engine: provider.engine, documents: N, seed: SEED, model: model.id, load_average: os.loadavg(), results }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ engine: provider.engine, documents: N, seed: SEED, model: model.id, load_average: os.loadavg(), results }, null, 2)}\n`,
+);
 process.exit(0);

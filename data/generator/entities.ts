@@ -5,16 +5,20 @@ import { makeAfm } from './afm.js';
 import { CPVS, SECTORS, type Sector } from './cpv.js';
 import { PLACES, REGIONS, regionOf, type Place, type Region } from './geo.js';
 import { orgAdaCode } from './ids.js';
-import {
-  BRAND_WORDS, COMPANY_WORDS, LATIN_BRANDS, LEGAL_FORMS, SURNAMES,
-  fullName, personName, surnameGenitive, type PersonName,
-} from './names.js';
+import { BRAND_WORDS, COMPANY_WORDS, LATIN_BRANDS, LEGAL_FORMS, SURNAMES, fullName, personName, surnameGenitive, type PersonName } from './names.js';
 import { zipfWeights, type Rng } from './prng.js';
 
 export type BodyKind = 'municipality' | 'region' | 'ministry' | 'hospital' | 'authority';
 
-export interface Unit { id: string; label: string }
-export interface Signer { id: string; name: string; title: string }
+export interface Unit {
+  id: string;
+  label: string;
+}
+export interface Signer {
+  id: string;
+  name: string;
+  title: string;
+}
 
 export interface PublicBody {
   /** Diavgeia organisation uid; also KIMDIS `organization.key`. */
@@ -55,9 +59,19 @@ export interface EntityPool {
 }
 
 const REGION_SEATS: Record<string, string> = {
-  attiki: 'athinaion', kmak: 'thessalonikis', amth: 'komotinis', dmak: 'kozanis', ipeiros: 'ioanniton',
-  thessalia: 'larisaion', ionia: 'kerkyras', dellada: 'patreon', sterea: 'lamieon', peloponnisos: 'tripolis',
-  kriti: 'irakleiou', naigaio: 'syrou_ermoupolis', vaigaio: 'lesvou',
+  attiki: 'athinaion',
+  kmak: 'thessalonikis',
+  amth: 'komotinis',
+  dmak: 'kozanis',
+  ipeiros: 'ioanniton',
+  thessalia: 'larisaion',
+  ionia: 'kerkyras',
+  dellada: 'patreon',
+  sterea: 'lamieon',
+  peloponnisos: 'tripolis',
+  kriti: 'irakleiou',
+  naigaio: 'syrou_ermoupolis',
+  vaigaio: 'lesvou',
 };
 
 const MINISTRIES: [string, string, string, string][] = [
@@ -79,20 +93,29 @@ const HOSPITALS: [string, string, string, string][] = [
 ];
 
 const MUNICIPAL_UNITS = [
-  'ΔΙΕΥΘΥΝΣΗ ΟΙΚΟΝΟΜΙΚΩΝ ΥΠΗΡΕΣΙΩΝ', 'ΔΙΕΥΘΥΝΣΗ ΤΕΧΝΙΚΩΝ ΥΠΗΡΕΣΙΩΝ', 'ΔΙΕΥΘΥΝΣΗ ΚΑΘΑΡΙΟΤΗΤΑΣ ΚΑΙ ΑΝΑΚΥΚΛΩΣΗΣ',
-  'ΔΙΕΥΘΥΝΣΗ ΔΙΟΙΚΗΤΙΚΩΝ ΥΠΗΡΕΣΙΩΝ', 'ΤΜΗΜΑ ΠΡΟΜΗΘΕΙΩΝ', 'ΔΗΜΟΤΙΚΟ ΣΥΜΒΟΥΛΙΟ', 'ΔΗΜΑΡΧΟΣ',
+  'ΔΙΕΥΘΥΝΣΗ ΟΙΚΟΝΟΜΙΚΩΝ ΥΠΗΡΕΣΙΩΝ',
+  'ΔΙΕΥΘΥΝΣΗ ΤΕΧΝΙΚΩΝ ΥΠΗΡΕΣΙΩΝ',
+  'ΔΙΕΥΘΥΝΣΗ ΚΑΘΑΡΙΟΤΗΤΑΣ ΚΑΙ ΑΝΑΚΥΚΛΩΣΗΣ',
+  'ΔΙΕΥΘΥΝΣΗ ΔΙΟΙΚΗΤΙΚΩΝ ΥΠΗΡΕΣΙΩΝ',
+  'ΤΜΗΜΑ ΠΡΟΜΗΘΕΙΩΝ',
+  'ΔΗΜΟΤΙΚΟ ΣΥΜΒΟΥΛΙΟ',
+  'ΔΗΜΑΡΧΟΣ',
 ];
 const REGION_UNITS = [
-  'ΔΙΕΥΘΥΝΣΗ ΤΕΧΝΙΚΩΝ ΕΡΓΩΝ', 'ΔΙΕΥΘΥΝΣΗ ΔΙΟΙΚΗΤΙΚΟΥ - ΟΙΚΟΝΟΜΙΚΟΥ', 'ΟΙΚΟΝΟΜΙΚΗ ΕΠΙΤΡΟΠΗ',
-  'ΔΙΕΥΘΥΝΣΗ ΑΝΑΠΤΥΞΙΑΚΟΥ ΠΡΟΓΡΑΜΜΑΤΙΣΜΟΥ', 'ΠΕΡΙΦΕΡΕΙΑΡΧΗΣ',
+  'ΔΙΕΥΘΥΝΣΗ ΤΕΧΝΙΚΩΝ ΕΡΓΩΝ',
+  'ΔΙΕΥΘΥΝΣΗ ΔΙΟΙΚΗΤΙΚΟΥ - ΟΙΚΟΝΟΜΙΚΟΥ',
+  'ΟΙΚΟΝΟΜΙΚΗ ΕΠΙΤΡΟΠΗ',
+  'ΔΙΕΥΘΥΝΣΗ ΑΝΑΠΤΥΞΙΑΚΟΥ ΠΡΟΓΡΑΜΜΑΤΙΣΜΟΥ',
+  'ΠΕΡΙΦΕΡΕΙΑΡΧΗΣ',
 ];
 const MINISTRY_UNITS = [
-  'ΓΕΝΙΚΗ ΔΙΕΥΘΥΝΣΗ ΟΙΚΟΝΟΜΙΚΩΝ ΥΠΗΡΕΣΙΩΝ', 'ΔΙΕΥΘΥΝΣΗ ΠΡΟΜΗΘΕΙΩΝ ΚΑΙ ΔΙΑΧΕΙΡΙΣΗΣ ΥΛΙΚΟΥ',
-  'ΓΕΝΙΚΗ ΓΡΑΜΜΑΤΕΙΑ', 'ΔΙΕΥΘΥΝΣΗ ΗΛΕΚΤΡΟΝΙΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ', 'ΓΡΑΦΕΙΟ ΥΠΟΥΡΓΟΥ',
+  'ΓΕΝΙΚΗ ΔΙΕΥΘΥΝΣΗ ΟΙΚΟΝΟΜΙΚΩΝ ΥΠΗΡΕΣΙΩΝ',
+  'ΔΙΕΥΘΥΝΣΗ ΠΡΟΜΗΘΕΙΩΝ ΚΑΙ ΔΙΑΧΕΙΡΙΣΗΣ ΥΛΙΚΟΥ',
+  'ΓΕΝΙΚΗ ΓΡΑΜΜΑΤΕΙΑ',
+  'ΔΙΕΥΘΥΝΣΗ ΗΛΕΚΤΡΟΝΙΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ',
+  'ΓΡΑΦΕΙΟ ΥΠΟΥΡΓΟΥ',
 ];
-const HOSPITAL_UNITS = [
-  'ΔΙΟΙΚΗΤΙΚΗ ΥΠΗΡΕΣΙΑ', 'ΤΜΗΜΑ ΠΡΟΜΗΘΕΙΩΝ', 'ΟΙΚΟΝΟΜΙΚΗ ΥΠΗΡΕΣΙΑ', 'ΤΕΧΝΙΚΗ ΥΠΗΡΕΣΙΑ', 'ΔΙΟΙΚΗΤΙΚΟ ΣΥΜΒΟΥΛΙΟ',
-];
+const HOSPITAL_UNITS = ['ΔΙΟΙΚΗΤΙΚΗ ΥΠΗΡΕΣΙΑ', 'ΤΜΗΜΑ ΠΡΟΜΗΘΕΙΩΝ', 'ΟΙΚΟΝΟΜΙΚΗ ΥΠΗΡΕΣΙΑ', 'ΤΕΧΝΙΚΗ ΥΠΗΡΕΣΙΑ', 'ΔΙΟΙΚΗΤΙΚΟ ΣΥΜΒΟΥΛΙΟ'];
 
 const SIGNER_TITLES: Record<BodyKind, string[]> = {
   municipality: ['Δήμαρχος', 'Αντιδήμαρχος'],
@@ -178,26 +201,55 @@ function buildBodies(rng: Rng, afms: Set<string>, adaCodes: Set<string>): Public
   const athens = placeByKey('athinaion');
   for (const [mUid, name, latin, website] of MINISTRIES) {
     bodies.push({
-      uid: uid(mUid), kind: 'ministry', name, latinName: latin,
-      afm: makeAfm(rng, '0901', afms), category: 'MINISTRY', place: athens, region: regionOf('attiki'),
-      units: makeUnits(rng, MINISTRY_UNITS, 3), signers: makeSigners(rng, 'ministry'),
-      adaCode: orgAdaCode(rng, adaCodes), weight: 1.5, supervisorLabel: null, website,
+      uid: uid(mUid),
+      kind: 'ministry',
+      name,
+      latinName: latin,
+      afm: makeAfm(rng, '0901', afms),
+      category: 'MINISTRY',
+      place: athens,
+      region: regionOf('attiki'),
+      units: makeUnits(rng, MINISTRY_UNITS, 3),
+      signers: makeSigners(rng, 'ministry'),
+      adaCode: orgAdaCode(rng, adaCodes),
+      weight: 1.5,
+      supervisorLabel: null,
+      website,
     });
   }
   for (const [hUid, name, placeKey, latin] of HOSPITALS) {
     const place = placeByKey(placeKey);
     bodies.push({
-      uid: uid(hUid), kind: 'hospital', name, latinName: latin,
-      afm: makeAfm(rng, rng.pick(['0993', '9972']), afms), category: 'HOSPITAL', place, region: regionOf(place.region),
-      units: makeUnits(rng, HOSPITAL_UNITS, 3), signers: makeSigners(rng, 'hospital'),
-      adaCode: orgAdaCode(rng, adaCodes), weight: 2, supervisorLabel: 'ΥΠΟΥΡΓΕΙΟ ΥΓΕΙΑΣ', website: `https://www.${latin}.gr`,
+      uid: uid(hUid),
+      kind: 'hospital',
+      name,
+      latinName: latin,
+      afm: makeAfm(rng, rng.pick(['0993', '9972']), afms),
+      category: 'HOSPITAL',
+      place,
+      region: regionOf(place.region),
+      units: makeUnits(rng, HOSPITAL_UNITS, 3),
+      signers: makeSigners(rng, 'hospital'),
+      adaCode: orgAdaCode(rng, adaCodes),
+      weight: 2,
+      supervisorLabel: 'ΥΠΟΥΡΓΕΙΟ ΥΓΕΙΑΣ',
+      website: `https://www.${latin}.gr`,
     });
   }
   bodies.push({
-    uid: uid('99206911'), kind: 'authority', name: 'ΡΥΘΜΙΣΤΙΚΗ ΑΡΧΗ ΑΠΟΒΛΗΤΩΝ, ΕΝΕΡΓΕΙΑΣ ΚΑΙ ΥΔΑΤΩΝ',
-    latinName: 'raaey', afm: makeAfm(rng, '0998', afms), category: 'INDEPENDENT_AUTHORITY', place: athens,
-    region: regionOf('attiki'), units: makeUnits(rng, ['ΔΙΕΥΘΥΝΣΗ ΑΔΕΙΟΔΟΤΗΣΕΩΝ', 'ΟΛΟΜΕΛΕΙΑ', 'ΓΡΑΦΕΙΟ ΠΡΟΕΔΡΟΥ'], 3),
-    signers: makeSigners(rng, 'authority'), adaCode: orgAdaCode(rng, adaCodes), weight: 1, supervisorLabel: null,
+    uid: uid('99206911'),
+    kind: 'authority',
+    name: 'ΡΥΘΜΙΣΤΙΚΗ ΑΡΧΗ ΑΠΟΒΛΗΤΩΝ, ΕΝΕΡΓΕΙΑΣ ΚΑΙ ΥΔΑΤΩΝ',
+    latinName: 'raaey',
+    afm: makeAfm(rng, '0998', afms),
+    category: 'INDEPENDENT_AUTHORITY',
+    place: athens,
+    region: regionOf('attiki'),
+    units: makeUnits(rng, ['ΔΙΕΥΘΥΝΣΗ ΑΔΕΙΟΔΟΤΗΣΕΩΝ', 'ΟΛΟΜΕΛΕΙΑ', 'ΓΡΑΦΕΙΟ ΠΡΟΕΔΡΟΥ'], 3),
+    signers: makeSigners(rng, 'authority'),
+    adaCode: orgAdaCode(rng, adaCodes),
+    weight: 1,
+    supervisorLabel: null,
     website: 'https://www.raaey.gr',
   });
   return bodies;
@@ -205,14 +257,36 @@ function buildBodies(rng: Rng, afms: Set<string>, adaCodes: Set<string>): Public
 
 /** How many contractors of each sector the pool holds. */
 const SECTOR_COUNTS: Record<Sector, number> = {
-  construction: 22, cleaning: 8, waste: 5, it: 12, medical: 12, fuel: 5, food: 7, office: 8, vehicles: 8,
-  lighting: 8, hvac: 6, green: 5, consulting: 8, security: 4, transport: 3, events: 4,
+  construction: 22,
+  cleaning: 8,
+  waste: 5,
+  it: 12,
+  medical: 12,
+  fuel: 5,
+  food: 7,
+  office: 8,
+  vehicles: 8,
+  lighting: 8,
+  hvac: 6,
+  green: 5,
+  consulting: 8,
+  security: 4,
+  transport: 3,
+  events: 4,
 };
 
 /** Sectors where sole proprietors (individuals) are common, and their share there. */
 const PERSON_SHARE: Partial<Record<Sector, number>> = {
-  vehicles: 0.5, green: 0.6, consulting: 0.5, events: 0.5, office: 0.3, construction: 0.15, transport: 0.67,
-  lighting: 0.3, hvac: 0.3, food: 0.3,
+  vehicles: 0.5,
+  green: 0.6,
+  consulting: 0.5,
+  events: 0.5,
+  office: 0.3,
+  construction: 0.15,
+  transport: 0.67,
+  lighting: 0.3,
+  hvac: 0.3,
+  food: 0.3,
 };
 
 function companyName(rng: Rng, sector: Sector, taken: Set<string>): [string, string] {
@@ -254,10 +328,28 @@ function buildContractors(rng: Rng, afms: Set<string>): Contractor[] {
         names.add(name);
         // Diavgeia often prints individuals as the tax registry does: SURNAME,,FATH,FIRST
         const alt = `${p.surname},,${p.father.slice(0, 5)},${p.first}`;
-        out.push({ afm: makeAfm(rng, rng.pick(['0', '1']) + String(rng.int(0, 7)), afms), name, altName: alt, person: p, sector, home, weight: 0, large: false });
+        out.push({
+          afm: makeAfm(rng, rng.pick(['0', '1']) + String(rng.int(0, 7)), afms),
+          name,
+          altName: alt,
+          person: p,
+          sector,
+          home,
+          weight: 0,
+          large: false,
+        });
       } else {
         const [name, alt] = companyName(rng, sector, names);
-        out.push({ afm: makeAfm(rng, rng.pick(['094', '099', '800', '801', '996', '997']), afms), name, altName: alt, person: null, sector, home, weight: 0, large: false });
+        out.push({
+          afm: makeAfm(rng, rng.pick(['094', '099', '800', '801', '996', '997']), afms),
+          name,
+          altName: alt,
+          person: null,
+          sector,
+          home,
+          weight: 0,
+          large: false,
+        });
       }
     }
   }
@@ -281,7 +373,23 @@ export function buildEntityPool(rng: Rng): EntityPool {
 
 /** Sector mix each kind of body buys from. */
 export const SECTOR_MIX: Record<BodyKind, Partial<Record<Sector, number>>> = {
-  municipality: { construction: 14, cleaning: 8, waste: 8, lighting: 8, fuel: 6, vehicles: 7, green: 6, office: 5, events: 5, it: 4, hvac: 3, consulting: 4, food: 3, security: 2, transport: 3 },
+  municipality: {
+    construction: 14,
+    cleaning: 8,
+    waste: 8,
+    lighting: 8,
+    fuel: 6,
+    vehicles: 7,
+    green: 6,
+    office: 5,
+    events: 5,
+    it: 4,
+    hvac: 3,
+    consulting: 4,
+    food: 3,
+    security: 2,
+    transport: 3,
+  },
   region: { construction: 14, consulting: 6, it: 5, vehicles: 4, fuel: 3, office: 3, events: 3, security: 2, transport: 4, lighting: 2, green: 2 },
   ministry: { it: 10, consulting: 6, security: 4, office: 4, cleaning: 4, events: 2, hvac: 2, vehicles: 1 },
   hospital: { medical: 20, cleaning: 5, food: 4, it: 3, hvac: 3, office: 2, security: 2, fuel: 1 },
@@ -291,7 +399,10 @@ export const SECTOR_MIX: Record<BodyKind, Partial<Record<Sector, number>>> = {
 export function sectorFor(rng: Rng, body: PublicBody): Sector {
   const mix = SECTOR_MIX[body.kind];
   const sectors = Object.keys(mix) as Sector[];
-  return rng.weighted(sectors, sectors.map((s) => mix[s] ?? 0));
+  return rng.weighted(
+    sectors,
+    sectors.map((s) => mix[s] ?? 0),
+  );
 }
 
 export function cpvFor(rng: Rng, sector: Sector, kind?: 'works' | 'supplies' | 'services') {
@@ -305,6 +416,8 @@ export function contractorFor(rng: Rng, pool: EntityPool, sector: Sector, body: 
   let list = pool.contractors.filter((c) => c.sector === sector && (!large || c.large));
   if (list.length === 0 && large) list = pool.contractors.filter((c) => c.sector === sector && c.person === null);
   if (list.length === 0) list = pool.contractors.filter((c) => c.sector === sector);
-  return rng.weighted(list, list.map((c) => c.weight * (c.home.key === body.region.key ? 3 : 1)));
+  return rng.weighted(
+    list,
+    list.map((c) => c.weight * (c.home.key === body.region.key ? 3 : 1)),
+  );
 }
-

@@ -6,7 +6,11 @@ import { PLACES, regionOf, type Place } from './geo.js';
 import { LATIN_BRANDS, SURNAMES, surnameGenitive, BRAND_WORDS } from './names.js';
 import { zipfWeights, type Rng } from './prng.js';
 
-export interface RaeLayer { name: string; tech: 'pv' | 'wind' | 'hydro'; share: number }
+export interface RaeLayer {
+  name: string;
+  tech: 'pv' | 'wind' | 'hydro';
+  share: number;
+}
 
 export const RAE_LAYERS: RaeLayer[] = [
   { name: 'V_SDI_R_PHOTOVOLTAICS_ALL', tech: 'pv', share: 0.62 },
@@ -31,15 +35,49 @@ export interface Permit {
 }
 
 const TOPONYMS = [
-  'ΜΥΛΟΒΟΥΝΙ', 'ΠΡΟΦΗΤΗΣ ΗΛΙΑΣ', 'ΑΓΙΟΣ ΓΕΩΡΓΙΟΣ', 'ΡΑΧΗ', 'ΒΡΥΣΟΥΛΑ', 'ΚΑΜΠΟΣ', 'ΣΤΑΥΡΟΣ', 'ΜΑΥΡΟΒΟΥΝΙ',
-  'ΞΕΡΟΒΟΥΝΙ', 'ΠΑΛΙΟΚΑΣΤΡΟ', 'ΑΓΙΑ ΠΑΡΑΣΚΕΥΗ', 'ΛΑΚΚΩΜΑ', 'ΨΗΛΗ ΡΑΧΗ', 'ΑΝΕΜΟΜΥΛΟΣ', 'ΚΟΚΚΙΝΟΒΡΑΧΟΣ',
-  'ΠΕΥΚΑΚΙΑ', 'ΜΕΓΑΛΗ ΛΑΚΚΑ', 'ΑΛΩΝΙΑ', 'ΤΣΟΥΚΑ', 'ΚΟΡΥΦΗ', 'ΣΚΑΛΩΜΑ', 'ΜΑΡΜΑΡΑ', 'ΚΑΣΤΡΙ', 'ΠΛΑΤΑΝΟΣ',
-  'ΛΙΒΑΔΙ', 'ΚΡΥΟΝΕΡΙ', 'ΒΙΓΛΑ', 'ΑΓΙΟΣ ΝΙΚΟΛΑΟΣ', 'ΚΑΛΥΒΙΑ', 'ΠΑΝΑΓΙΑ', 'ΔΙΑΣΕΛΟ', 'ΓΚΡΕΜΟΣ', 'ΧΩΡΑΦΙΑ',
+  'ΜΥΛΟΒΟΥΝΙ',
+  'ΠΡΟΦΗΤΗΣ ΗΛΙΑΣ',
+  'ΑΓΙΟΣ ΓΕΩΡΓΙΟΣ',
+  'ΡΑΧΗ',
+  'ΒΡΥΣΟΥΛΑ',
+  'ΚΑΜΠΟΣ',
+  'ΣΤΑΥΡΟΣ',
+  'ΜΑΥΡΟΒΟΥΝΙ',
+  'ΞΕΡΟΒΟΥΝΙ',
+  'ΠΑΛΙΟΚΑΣΤΡΟ',
+  'ΑΓΙΑ ΠΑΡΑΣΚΕΥΗ',
+  'ΛΑΚΚΩΜΑ',
+  'ΨΗΛΗ ΡΑΧΗ',
+  'ΑΝΕΜΟΜΥΛΟΣ',
+  'ΚΟΚΚΙΝΟΒΡΑΧΟΣ',
+  'ΠΕΥΚΑΚΙΑ',
+  'ΜΕΓΑΛΗ ΛΑΚΚΑ',
+  'ΑΛΩΝΙΑ',
+  'ΤΣΟΥΚΑ',
+  'ΚΟΡΥΦΗ',
+  'ΣΚΑΛΩΜΑ',
+  'ΜΑΡΜΑΡΑ',
+  'ΚΑΣΤΡΙ',
+  'ΠΛΑΤΑΝΟΣ',
+  'ΛΙΒΑΔΙ',
+  'ΚΡΥΟΝΕΡΙ',
+  'ΒΙΓΛΑ',
+  'ΑΓΙΟΣ ΝΙΚΟΛΑΟΣ',
+  'ΚΑΛΥΒΙΑ',
+  'ΠΑΝΑΓΙΑ',
+  'ΔΙΑΣΕΛΟ',
+  'ΓΚΡΕΜΟΣ',
+  'ΧΩΡΑΦΙΑ',
 ];
 
 const PV_STATUSES: [string, number][] = [
-  ['ΒΕΒΑΙΩΣΗ ΠΑΡΑΓΩΓΟΥ', 30], ['ΑΔΕΙΑ ΠΑΡΑΓΩΓΗΣ', 12], ['ΑΔΕΙΑ ΕΓΚΑΤΑΣΤΑΣΗΣ', 14], ['ΑΔΕΙΑ ΛΕΙΤΟΥΡΓΙΑΣ', 16],
-  ['ΑΙΤΗΣΗ ΣΕ ΑΞΙΟΛΟΓΗΣΗ', 18], ['ΑΠΟΡΡΙΠΤΙΚΗ ΑΠΟΦΑΣΗ', 7], ['ΑΝΑΚΛΗΣΗ ΑΔΕΙΑΣ', 3],
+  ['ΒΕΒΑΙΩΣΗ ΠΑΡΑΓΩΓΟΥ', 30],
+  ['ΑΔΕΙΑ ΠΑΡΑΓΩΓΗΣ', 12],
+  ['ΑΔΕΙΑ ΕΓΚΑΤΑΣΤΑΣΗΣ', 14],
+  ['ΑΔΕΙΑ ΛΕΙΤΟΥΡΓΙΑΣ', 16],
+  ['ΑΙΤΗΣΗ ΣΕ ΑΞΙΟΛΟΓΗΣΗ', 18],
+  ['ΑΠΟΡΡΙΠΤΙΚΗ ΑΠΟΦΑΣΗ', 7],
+  ['ΑΝΑΚΛΗΣΗ ΑΔΕΙΑΣ', 3],
 ];
 
 function companies(rng: Rng, pool: EntityPool): string[] {
@@ -104,18 +142,30 @@ export function buildPermits(rng: Rng, pool: EntityPool, n: number): Permit[] {
   const taken = new Set<string>();
   const out: Permit[] = [];
   for (let i = 0; i < n; i++) {
-    const layer = rng.weighted(RAE_LAYERS, RAE_LAYERS.map((l) => l.share));
+    const layer = rng.weighted(
+      RAE_LAYERS,
+      RAE_LAYERS.map((l) => l.share),
+    );
     const place = rng.weighted(places, placeWeights);
     const neighbours = places.filter((p) => p.region === place.region && p.key !== place.key);
     const munis = neighbours.length && rng.chance(0.15) ? [place, rng.pick(neighbours)] : [place];
     let aa: string;
-    do aa = `Γ-${String(rng.int(1000, 19999)).padStart(5, '0')}`; while (taken.has(aa));
+    do aa = `Γ-${String(rng.int(1000, 19999)).padStart(5, '0')}`;
+    while (taken.has(aa));
     taken.add(aa);
-    const mw = layer.tech === 'pv'
-      ? rng.chance(0.5) ? rng.pick([0.999, 4.99, 9.99, 19.992, 14.99]) : Math.round(rng.logUniform(0.5, 180) * 1000) / 1000
-      : layer.tech === 'wind' ? Math.round(rng.logUniform(6, 120) * 1000) / 1000 : Math.round(rng.logUniform(0.3, 15) * 1000) / 1000;
+    const mw =
+      layer.tech === 'pv'
+        ? rng.chance(0.5)
+          ? rng.pick([0.999, 4.99, 9.99, 19.992, 14.99])
+          : Math.round(rng.logUniform(0.5, 180) * 1000) / 1000
+        : layer.tech === 'wind'
+          ? Math.round(rng.logUniform(6, 120) * 1000) / 1000
+          : Math.round(rng.logUniform(0.3, 15) * 1000) / 1000;
     const statuses = layer.tech === 'pv' ? PV_STATUSES : PV_STATUSES.filter(([s]) => s !== 'ΑΝΑΚΛΗΣΗ ΑΔΕΙΑΣ');
-    const status = rng.weighted(statuses.map(([s]) => s), statuses.map(([, w]) => w));
+    const status = rng.weighted(
+      statuses.map(([s]) => s),
+      statuses.map(([, w]) => w),
+    );
     const applied = randomDay(rng, START, END - 10 * DAY);
     let issued: number | null = status === 'ΑΙΤΗΣΗ ΣΕ ΑΞΙΟΛΟΓΗΣΗ' ? null : applied + rng.int(45, 420) * DAY;
     if (issued !== null && issued > END) issued = END - rng.int(1, 20) * DAY;
@@ -123,7 +173,10 @@ export function buildPermits(rng: Rng, pool: EntityPool, n: number): Permit[] {
     out.push({
       aa,
       layer,
-      company: rng.weighted(names, names.map((nm, k) => nameWeights[k] * techFit(nm, layer.tech))),
+      company: rng.weighted(
+        names,
+        names.map((nm, k) => nameWeights[k] * techFit(nm, layer.tech)),
+      ),
       thesh: rng.pick(TOPONYMS),
       municipalities: munis,
       munUnits: munis.map((m) => rng.pick(m.munUnits)),

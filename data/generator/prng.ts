@@ -146,6 +146,6 @@ export class Rng {
 /** A Zipf-like picker: item k (0-based) has weight 1/(k+1)^s, so a few items recur often. */
 export function zipfWeights(n: number, s: number): number[] {
   const w: number[] = [];
-  for (let k = 0; k < n; k++) w.push(1 / Math.pow(k + 1, s));
+  for (let k = 0; k < n; k++) w.push(1 / (k + 1) ** s);
   return w;
 }

@@ -5,15 +5,10 @@
 //   Δ.2.2 award, a TED award notice (winner Y), a contract and payments.
 import { cpvsOf, type Cpv } from './cpv.js';
 import { DAY, END, START, addMonths, dayOf, officeTime, randomDay, workday, yearOf } from './dates.js';
-import {
-  buildEntityPool, contractorFor, cpvFor, sectorFor, type Contractor, type EntityPool, type PublicBody,
-} from './entities.js';
+import { buildEntityPool, contractorFor, cpvFor, sectorFor, type Contractor, type EntityPool, type PublicBody } from './entities.js';
 import { AdaFactory, AdamFactory, TedNumberFactory } from './ids.js';
 import type { Rng } from './prng.js';
-import {
-  NON_PROCUREMENT_COMMITMENTS, OTHER_ACTS, awardSubject, commitmentSubject, expenseSubject, forBody,
-  paymentSubject, workPlace,
-} from './text.js';
+import { NON_PROCUREMENT_COMMITMENTS, OTHER_ACTS, awardSubject, commitmentSubject, expenseSubject, forBody, paymentSubject, workPlace } from './text.js';
 import { buildPermits, type Permit } from './permits.js';
 
 export type DecisionType = 'Δ.1' | 'Δ.2.1' | 'Δ.2.2' | 'Β.1.3' | 'Β.2.1' | 'Β.2.2' | 'Α.2' | '2.4.7.1';
@@ -62,7 +57,10 @@ export interface Contract {
   spaceQuirk: boolean;
 }
 
-export interface TedWinner { contractor: Contractor; tenderCents: number }
+export interface TedWinner {
+  contractor: Contractor;
+  tenderCents: number;
+}
 
 export interface TedNotice {
   pubNo: string;
@@ -86,7 +84,11 @@ export interface TedNotice {
   previousNoticeId: string | null;
 }
 
-export interface RegAct { decision: Decision; title: string; fek: { number: number; issue: string; year: number } }
+export interface RegAct {
+  decision: Decision;
+  title: string;
+  fek: { number: number; issue: string; year: number };
+}
 
 export interface World {
   pool: EntityPool;
@@ -139,16 +141,23 @@ function protocolNumber(rng: Rng, body: PublicBody, day: number): string {
   const d = new Date(day);
   const n = rng.int(100, 48000);
   switch (body.kind) {
-    case 'ministry': return rng.chance(0.5) ? `Οικ. ${n}/${y}` : `${rng.int(10000, 190000)}`;
-    case 'region': return `οικ. ${rng.int(10000, 600000)}/${rng.int(100, 9000)}`;
-    case 'hospital': return `${n}/${d.getUTCDate()}-${d.getUTCMonth() + 1}-${y}`;
-    default: return rng.chance(0.5) ? `${n}/${y}` : String(n);
+    case 'ministry':
+      return rng.chance(0.5) ? `Οικ. ${n}/${y}` : `${rng.int(10000, 190000)}`;
+    case 'region':
+      return `οικ. ${rng.int(10000, 600000)}/${rng.int(100, 9000)}`;
+    case 'hospital':
+      return `${n}/${d.getUTCDate()}-${d.getUTCMonth() + 1}-${y}`;
+    default:
+      return rng.chance(0.5) ? `${n}/${y}` : String(n);
   }
 }
 
 function bodyPicker(rng: Rng, pool: EntityPool, kinds?: PublicBody['kind'][]): PublicBody {
   const list = pool.bodies.filter((b) => b.kind !== 'authority' && (!kinds || kinds.includes(b.kind)));
-  return rng.weighted(list, list.map((b) => b.weight));
+  return rng.weighted(
+    list,
+    list.map((b) => b.weight),
+  );
 }
 
 class Builder {
@@ -159,7 +168,10 @@ class Builder {
   readonly adam: AdamFactory;
   readonly tedNo: TedNumberFactory;
 
-  constructor(readonly rng: Rng, readonly pool: EntityPool) {
+  constructor(
+    readonly rng: Rng,
+    readonly pool: EntityPool,
+  ) {
     this.ada = new AdaFactory(rng.fork('ada'));
     this.adam = new AdamFactory(rng.fork('adam'));
     this.tedNo = new TedNumberFactory(rng.fork('ted-numbers'));
@@ -203,7 +215,8 @@ function sponsorName(c: Contractor, useAlt: boolean): Record<string, unknown> {
 }
 
 function kaeFor(rng: Rng, body: PublicBody): string {
-  if (body.kind === 'municipality') return `${rng.pick(['02.10', '02.15', '02.20', '02.30', '02.35', '02.45', '02.64'])}.${rng.pick(['6261', '6262', '6264', '6634', '6635', '6641', '6643', '6662', '6673', '7135', '7323'])}.${String(rng.int(1, 12)).padStart(3, '0')}`;
+  if (body.kind === 'municipality')
+    return `${rng.pick(['02.10', '02.15', '02.20', '02.30', '02.35', '02.45', '02.64'])}.${rng.pick(['6261', '6262', '6264', '6634', '6635', '6641', '6643', '6662', '6673', '7135', '7323'])}.${String(rng.int(1, 12)).padStart(3, '0')}`;
   return `${rng.pick(['2410', '2420', '3120'])}${rng.pick(['2020', '2030', '9890', '1010'])}${String(rng.int(1, 99)).padStart(2, '0')}`;
 }
 
@@ -235,53 +248,86 @@ function story(b: Builder, o: StoryOpts): { award: Decision | null; contract: Co
   const year = yearOf(o.start);
   let commitment: Decision | null = null;
   if (rng.chance(o.commitmentP)) {
-    commitment = b.decision('Β.1.3', o.body, o.start, commitmentSubject(rng, o.phrase), {
-      financialYear: year,
-      budgettype: 'Τακτικός Προϋπολογισμός',
-      entryNumber: String(rng.int(10, 60000)),
-      partialead: false,
-      recalledExpenseDecision: false,
-      amountWithVAT: { amount: grossCents / 100, currency: 'EUR' },
-      amountWithKae: [{ sponsorAFMName: { afm: o.body.afm, afmType: 'EL', afmCountry: 'EL', enterName: false, name: o.body.name }, kae: kaeFor(rng, o.body), amountWithVAT: grossCents / 100 }],
-      relatedPartialADA: null,
-      relatedDecisions: [],
-      documentType: 'ΠΡΑΞΗ',
-    }, [rng.pick(['20', '24'])]);
+    commitment = b.decision(
+      'Β.1.3',
+      o.body,
+      o.start,
+      commitmentSubject(rng, o.phrase),
+      {
+        financialYear: year,
+        budgettype: 'Τακτικός Προϋπολογισμός',
+        entryNumber: String(rng.int(10, 60000)),
+        partialead: false,
+        recalledExpenseDecision: false,
+        amountWithVAT: { amount: grossCents / 100, currency: 'EUR' },
+        amountWithKae: [
+          {
+            sponsorAFMName: { afm: o.body.afm, afmType: 'EL', afmCountry: 'EL', enterName: false, name: o.body.name },
+            kae: kaeFor(rng, o.body),
+            amountWithVAT: grossCents / 100,
+          },
+        ],
+        relatedPartialADA: null,
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+      },
+      [rng.pick(['20', '24'])],
+    );
   }
   let approval: Decision | null = null;
   if (rng.chance(o.approvalP)) {
-    approval = b.decision('Β.2.1', o.body, o.start + rng.int(0, 4) * DAY, expenseSubject(rng, o.phrase), {
-      org: orgRef(o.body, true),
-      sponsor: [{ sponsorAFMName: sponsorName(lead, useAlt), expenseAmount: { amount: grossCents / 100, currency: 'EUR' }, cpv: o.cpv.code, kae: kaeFor(rng, o.body) }],
-      relatedAnalipsiYpoxreosis: commitment ? commitment.ada : null,
-      relatedDecisions: null,
-      documentType: 'ΠΡΑΞΗ',
-    }, [rng.pick(['20', '24'])]);
+    approval = b.decision(
+      'Β.2.1',
+      o.body,
+      o.start + rng.int(0, 4) * DAY,
+      expenseSubject(rng, o.phrase),
+      {
+        org: orgRef(o.body, true),
+        sponsor: [
+          {
+            sponsorAFMName: sponsorName(lead, useAlt),
+            expenseAmount: { amount: grossCents / 100, currency: 'EUR' },
+            cpv: o.cpv.code,
+            kae: kaeFor(rng, o.body),
+          },
+        ],
+        relatedAnalipsiYpoxreosis: commitment ? commitment.ada : null,
+        relatedDecisions: null,
+        documentType: 'ΠΡΑΞΗ',
+      },
+      [rng.pick(['20', '24'])],
+    );
   }
   let award: Decision | null = null;
   let awardDay = o.start + rng.int(3, 25) * DAY;
   if (o.award) {
     const persons = o.members.map((m) => ({ afm: m.afm, name: useAlt ? m.altName : m.name, enterName: false, afmType: 'EL' }));
-    const subject = o.award === 'Δ.1'
-      ? awardSubject(rng, o.cpv, o.phrase, o.body)
-      : rng.pick([`ΚΑΤΑΚΥΡΩΣΗ ΑΠΟΤΕΛΕΣΜΑΤΟΣ ΔΙΑΓΩΝΙΣΜΟΥ ΓΙΑ ${o.phrase[0]}`, `ΑΠΟΦΑΣΗ ΚΑΤΑΚΥΡΩΣΗΣ: ${o.phrase[0]} ${forBody(o.body)}`, `ΚΑΤΑΚΥΡΩΣΗ ΤΟΥ ΕΡΓΟΥ «${o.phrase[0]}»`]);
-    const extra: Record<string, unknown> = o.award === 'Δ.1'
-      ? {
-          person: persons,
-          awardAmount: { amount: o.netCents / 100, currency: 'EUR' },
-          assignmentType: o.cpv.kind === 'supplies' ? 'Προμήθειες' : o.cpv.kind === 'works' ? 'Έργα' : rng.chance(0.15) ? 'Μελέτες' : 'Υπηρεσίες',
-          cpv: rng.chance(0.05) ? null : [o.cpv.code],
-          textRelatedADA: commitment && rng.chance(0.5) ? commitment.ada : null,
-          relatedDecisions: [],
-          documentType: 'ΠΡΑΞΗ',
-        }
-      : {
-          person: persons,
-          awardAmount: { amount: o.netCents / 100, currency: 'EUR' },
-          textRelatedADA: o.declaration ? o.declaration.ada : null,
-          relatedDecisions: [],
-          documentType: 'ΠΡΑΞΗ',
-        };
+    const subject =
+      o.award === 'Δ.1'
+        ? awardSubject(rng, o.cpv, o.phrase, o.body)
+        : rng.pick([
+            `ΚΑΤΑΚΥΡΩΣΗ ΑΠΟΤΕΛΕΣΜΑΤΟΣ ΔΙΑΓΩΝΙΣΜΟΥ ΓΙΑ ${o.phrase[0]}`,
+            `ΑΠΟΦΑΣΗ ΚΑΤΑΚΥΡΩΣΗΣ: ${o.phrase[0]} ${forBody(o.body)}`,
+            `ΚΑΤΑΚΥΡΩΣΗ ΤΟΥ ΕΡΓΟΥ «${o.phrase[0]}»`,
+          ]);
+    const extra: Record<string, unknown> =
+      o.award === 'Δ.1'
+        ? {
+            person: persons,
+            awardAmount: { amount: o.netCents / 100, currency: 'EUR' },
+            assignmentType: o.cpv.kind === 'supplies' ? 'Προμήθειες' : o.cpv.kind === 'works' ? 'Έργα' : rng.chance(0.15) ? 'Μελέτες' : 'Υπηρεσίες',
+            cpv: rng.chance(0.05) ? null : [o.cpv.code],
+            textRelatedADA: commitment && rng.chance(0.5) ? commitment.ada : null,
+            relatedDecisions: [],
+            documentType: 'ΠΡΑΞΗ',
+          }
+        : {
+            person: persons,
+            awardAmount: { amount: o.netCents / 100, currency: 'EUR' },
+            textRelatedADA: o.declaration ? o.declaration.ada : null,
+            relatedDecisions: [],
+            documentType: 'ΠΡΑΞΗ',
+          };
     award = b.decision(o.award, o.body, awardDay, subject, extra, ['20']);
     if (!award) return { award: null, contract: null };
     awardDay = award.issueDay;
@@ -307,25 +353,36 @@ function story(b: Builder, o: StoryOpts): { award: Decision | null; contract: Co
   payments.forEach((day, i) => {
     const part = i === payments.length - 1 ? left : Math.round(grossCents / payments.length);
     left -= part;
-    const pay = b.decision('Β.2.2', o.body, day, paymentSubject(rng, o.phrase, useAlt ? lead.altName : lead.name, part, yearOf(day)), {
-      org: orgRef(o.body, false),
-      skipVatReason: null,
-      sponsor: o.members.map((m, k) => ({
-        sponsorAFMName: sponsorName(m, useAlt),
-        expenseAmount: { amount: (o.members.length === 1 ? part : k === 0 ? Math.round(part * 0.6) : part - Math.round(part * 0.6)) / 100, currency: 'EUR' },
-      })),
-      relatedEkgrisiDapanis: [],
-      relatedDecisions: [],
-      documentType: 'ΠΡΑΞΗ',
-    }, [rng.pick(['20', '16', '24'])]);
+    const pay = b.decision(
+      'Β.2.2',
+      o.body,
+      day,
+      paymentSubject(rng, o.phrase, useAlt ? lead.altName : lead.name, part, yearOf(day)),
+      {
+        org: orgRef(o.body, false),
+        skipVatReason: null,
+        sponsor: o.members.map((m, k) => ({
+          sponsorAFMName: sponsorName(m, useAlt),
+          expenseAmount: { amount: (o.members.length === 1 ? part : k === 0 ? Math.round(part * 0.6) : part - Math.round(part * 0.6)) / 100, currency: 'EUR' },
+        })),
+        relatedEkgrisiDapanis: [],
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+      },
+      [rng.pick(['20', '16', '24'])],
+    );
     if (pay) payRefs.push(b.adam.next('PAY', pay.submitted));
   });
   const awardAda = award ? award.ada : null;
   // How KIMDIS cites the award: in decisionRelatedAda, in contractRelatedADA.number3, or both.
   const mode = rng.weighted(['decision', 'related', 'both'], [5, 2, 3]);
-  const relatedSlot = awardAda && mode !== 'decision' ? awardAda : commitment?.ada ?? null;
+  const relatedSlot = awardAda && mode !== 'decision' ? awardAda : (commitment?.ada ?? null);
   const title = o.open
-    ? rng.pick([`ΣΥΜΒΑΣΗ: «${o.phrase[0]} ${workPlace(rng, o.body)}»`.replace(' »', '»'), `Σύμβαση του έργου: «${o.phrase[0]}»`, `${o.phrase[0]} ${forBody(o.body)}`])
+    ? rng.pick([
+        `ΣΥΜΒΑΣΗ: «${o.phrase[0]} ${workPlace(rng, o.body)}»`.replace(' »', '»'),
+        `Σύμβαση του έργου: «${o.phrase[0]}»`,
+        `${o.phrase[0]} ${forBody(o.body)}`,
+      ])
     : rng.pick([o.phrase[0], `${o.phrase[0]} ${forBody(o.body)}`, `ΣΥΜΒΑΣΗ ${o.phrase[0]}`]);
   const contract: Contract = {
     ref: b.adam.next('SYMV', submitted),
@@ -366,9 +423,22 @@ function directAwards(b: Builder): void {
     const contractor = contractorFor(rng, b.pool, sector, body);
     const [lo, hi] = cpv.kind === 'works' ? [2000, 29900] : cpv.kind === 'supplies' ? [300, 29900] : [500, 29900];
     story(b, {
-      body, members: [contractor], cpv, phrase: rng.pick(cpv.phrases), netCents: roundCents(rng, rng.logUniform(lo, hi)),
-      start: randomDay(rng, START, END - 30 * DAY), award: 'Δ.1', open: false, declaration: null, proc: null,
-      bids: null, commitmentP: 0.45, approvalP: 0.3, contractP: 0.9, paymentP: 0.6, maxPayments: 2,
+      body,
+      members: [contractor],
+      cpv,
+      phrase: rng.pick(cpv.phrases),
+      netCents: roundCents(rng, rng.logUniform(lo, hi)),
+      start: randomDay(rng, START, END - 30 * DAY),
+      award: 'Δ.1',
+      open: false,
+      declaration: null,
+      proc: null,
+      bids: null,
+      commitmentP: 0.45,
+      approvalP: 0.3,
+      contractP: 0.9,
+      paymentP: 0.6,
+      maxPayments: 2,
     });
   }
 }
@@ -381,9 +451,22 @@ function kimdisOnly(b: Builder): void {
     const cpv = cpvFor(rng, sector);
     const contractor = contractorFor(rng, b.pool, sector, body);
     story(b, {
-      body, members: [contractor], cpv, phrase: rng.pick(cpv.phrases), netCents: roundCents(rng, rng.logUniform(500, 29900)),
-      start: randomDay(rng, START, END - 20 * DAY), award: null, open: false, declaration: null, proc: null,
-      bids: null, commitmentP: 0.4, approvalP: 0, contractP: 1, paymentP: 0.25, maxPayments: 1,
+      body,
+      members: [contractor],
+      cpv,
+      phrase: rng.pick(cpv.phrases),
+      netCents: roundCents(rng, rng.logUniform(500, 29900)),
+      start: randomDay(rng, START, END - 20 * DAY),
+      award: null,
+      open: false,
+      declaration: null,
+      proc: null,
+      bids: null,
+      commitmentP: 0.4,
+      approvalP: 0,
+      contractP: 1,
+      paymentP: 0.25,
+      maxPayments: 1,
     });
   }
 }
@@ -427,21 +510,28 @@ function tenders(b: Builder): void {
       : roundCents(rng, rng.logUniform(31_000, 139_000));
     const d0 = randomDay(rng, START, END - 20 * DAY);
     const proc = b.adam.next('PROC', d0);
-    const declaration = b.decision('Δ.2.1', body, d0, rng.pick([
-      `ΠΕΡΙΛΗΨΗ ΔΙΑΚΗΡΥΞΗΣ ΑΝΟΙΚΤΟΥ ΗΛΕΚΤΡΟΝΙΚΟΥ ΔΙΑΓΩΝΙΣΜΟΥ ΓΙΑ ${phrase[0]}`,
-      `ΠΕΡΙΛΗΨΗ ΔΙΑΚΗΡΥΞΗΣ: ${phrase[0]} ${forBody(body)}`,
-      `Περίληψη διακήρυξης για την ανάδειξη αναδόχου: «${phrase[0]}»`,
-    ]), {
-      cpv: [cpv.code],
-      contestProgressType: 'Ανοικτός',
-      manifestSelectionCriterion: rng.chance(0.6) ? 'Χαμηλότερη Τιμή' : 'Συμφερότερη από οικονομικής άποψης',
-      manifestContractType: cpv.kind === 'supplies' ? 'Προμήθειες' : cpv.kind === 'works' ? 'Έργα' : 'Υπηρεσίες',
-      orgBudgetCode: rng.pick(['Τακτικός Προϋπολογισμός', 'Πρόγραμμα Δημοσίων Επενδύσεων', null]),
-      estimatedAmount: { amount: rng.chance(0.05) ? null : estimate / 100, currency: 'EUR' },
-      textRelatedADA: null,
-      relatedDecisions: [],
-      documentType: 'ΠΡΑΞΗ',
-    }, ['20']);
+    const declaration = b.decision(
+      'Δ.2.1',
+      body,
+      d0,
+      rng.pick([
+        `ΠΕΡΙΛΗΨΗ ΔΙΑΚΗΡΥΞΗΣ ΑΝΟΙΚΤΟΥ ΗΛΕΚΤΡΟΝΙΚΟΥ ΔΙΑΓΩΝΙΣΜΟΥ ΓΙΑ ${phrase[0]}`,
+        `ΠΕΡΙΛΗΨΗ ΔΙΑΚΗΡΥΞΗΣ: ${phrase[0]} ${forBody(body)}`,
+        `Περίληψη διακήρυξης για την ανάδειξη αναδόχου: «${phrase[0]}»`,
+      ]),
+      {
+        cpv: [cpv.code],
+        contestProgressType: 'Ανοικτός',
+        manifestSelectionCriterion: rng.chance(0.6) ? 'Χαμηλότερη Τιμή' : 'Συμφερότερη από οικονομικής άποψης',
+        manifestContractType: cpv.kind === 'supplies' ? 'Προμήθειες' : cpv.kind === 'works' ? 'Έργα' : 'Υπηρεσίες',
+        orgBudgetCode: rng.pick(['Τακτικός Προϋπολογισμός', 'Πρόγραμμα Δημοσίων Επενδύσεων', null]),
+        estimatedAmount: { amount: rng.chance(0.05) ? null : estimate / 100, currency: 'EUR' },
+        textRelatedADA: null,
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+      },
+      ['20'],
+    );
     if (!declaration) continue;
     const procedureId = rng.uuid();
     const title = tedTitle(phrase, body, rng);
@@ -462,17 +552,38 @@ function tenders(b: Builder): void {
     const net = Math.round(estimate * (0.7 + rng.next() * 0.28));
     const bids = rng.int(1, 9);
     const { award, contract } = story(b, {
-      body, members, cpv, phrase, netCents: net, start: awardDay - rng.int(3, 20) * DAY, award: 'Δ.2.2', open: true,
-      declaration, proc, bids, commitmentP: 0.5, approvalP: 0.2, contractP: 0.97, paymentP: 0.85, maxPayments: 3,
+      body,
+      members,
+      cpv,
+      phrase,
+      netCents: net,
+      start: awardDay - rng.int(3, 20) * DAY,
+      award: 'Δ.2.2',
+      open: true,
+      declaration,
+      proc,
+      bids,
+      commitmentP: 0.5,
+      approvalP: 0.2,
+      contractP: 0.97,
+      paymentP: 0.85,
+      maxPayments: 3,
     });
     if (onTed && award) {
       const canDay = award.issueDay + rng.int(20, 60) * DAY;
       if (canDay <= END) {
         tedNotice(b, {
-          type: 'can-standard', pubDay: canDay, body, cpv, title, procedureId,
+          type: 'can-standard',
+          pubDay: canDay,
+          body,
+          cpv,
+          title,
+          procedureId,
           lotsCents: cn ? cn.lotsCents : [estimate],
           winners: members.map((c, k) => ({ contractor: c, tenderCents: k === 0 ? net : Math.round(net * 0.4) })),
-          decisionDay: award.issueDay, conclusionDay: contract ? contract.signed : null, totalCents: net,
+          decisionDay: award.issueDay,
+          conclusionDay: contract ? contract.signed : null,
+          totalCents: net,
         });
       }
     }
@@ -499,11 +610,20 @@ function tedOnly(b: Builder): void {
     const day = randomDay(rng, START, END);
     const lots = rng.chance(0.3) ? splitLots(rng, est, rng.int(2, 5)) : [est];
     const others = cpvsOf(sector).filter((c) => c.code !== cpv.code);
-    cns.push(tedNotice(b, {
-      type: 'cn-standard', pubDay: day, body, cpv, title: tedTitle(phrase, body, rng), procedureId: rng.uuid(), lotsCents: lots,
-      extraCpvs: others.length && rng.chance(0.3) ? [rng.pick(others)] : [],
-      procedureType: rng.chance(0.9) ? 'open' : 'restricted', deadlineDay: day + rng.int(30, 50) * DAY,
-    }));
+    cns.push(
+      tedNotice(b, {
+        type: 'cn-standard',
+        pubDay: day,
+        body,
+        cpv,
+        title: tedTitle(phrase, body, rng),
+        procedureId: rng.uuid(),
+        lotsCents: lots,
+        extraCpvs: others.length && rng.chance(0.3) ? [rng.pick(others)] : [],
+        procedureType: rng.chance(0.9) ? 'open' : 'restricted',
+        deadlineDay: day + rng.int(30, 50) * DAY,
+      }),
+    );
   }
   // Award notices: some close a TED-only contract notice above, the rest a procedure opened before 2023.
   const closable = cns.filter((n) => (n.deadlineDay ?? 0) + 60 * DAY < END);
@@ -520,9 +640,17 @@ function tedOnly(b: Builder): void {
       tenderCents: Math.round(lot * (0.72 + rng.next() * 0.26)),
     }));
     tedNotice(b, {
-      type: 'can-standard', pubDay, body, cpv, title: cn ? cn.title : tedTitle(rng.pick(cpv.phrases), body, rng),
-      procedureId: cn ? cn.procedureId : rng.uuid(), lotsCents: lots, winners, decisionDay,
-      conclusionDay: workday(decisionDay + rng.int(10, 40) * DAY), totalCents: winners.reduce((a, w) => a + w.tenderCents, 0),
+      type: 'can-standard',
+      pubDay,
+      body,
+      cpv,
+      title: cn ? cn.title : tedTitle(rng.pick(cpv.phrases), body, rng),
+      procedureId: cn ? cn.procedureId : rng.uuid(),
+      lotsCents: lots,
+      winners,
+      decisionDay,
+      conclusionDay: workday(decisionDay + rng.int(10, 40) * DAY),
+      totalCents: winners.reduce((a, w) => a + w.tenderCents, 0),
       procedureType: cn ? cn.procedureType : rng.chance(0.85) ? 'open' : 'neg-wo-call',
     });
   }
@@ -533,18 +661,31 @@ function tedOnly(b: Builder): void {
     if (pubDay > END) continue;
     const factor = 1 + rng.int(3, 15) / 100;
     tedNotice(b, {
-      type: 'can-modif', pubDay, body: can.body, cpv: can.cpv, title: can.title, procedureId: can.procedureId,
-      lotsCents: can.lotsCents, winners: can.winners.map((w) => ({ contractor: w.contractor, tenderCents: Math.round(w.tenderCents * factor) })),
-      decisionDay: can.decisionDay, conclusionDay: can.conclusionDay,
-      totalCents: Math.round((can.totalCents ?? 0) * factor), previousNoticeId: can.noticeId,
+      type: 'can-modif',
+      pubDay,
+      body: can.body,
+      cpv: can.cpv,
+      title: can.title,
+      procedureId: can.procedureId,
+      lotsCents: can.lotsCents,
+      winners: can.winners.map((w) => ({ contractor: w.contractor, tenderCents: Math.round(w.tenderCents * factor) })),
+      decisionDay: can.decisionDay,
+      conclusionDay: can.conclusionDay,
+      totalCents: Math.round((can.totalCents ?? 0) * factor),
+      previousNoticeId: can.noticeId,
     });
   }
   for (let i = 0; i < PLAN.tedPlanning; i++) {
     const body = bodyPicker(rng, b.pool, ['region', 'ministry', 'hospital', 'municipality']);
     const cpv = cpvFor(rng, sectorFor(rng, body));
     tedNotice(b, {
-      type: 'pin-only', pubDay: randomDay(rng, START, END), body, cpv, title: tedTitle(rng.pick(cpv.phrases), body, rng),
-      procedureId: rng.uuid(), lotsCents: [roundCents(rng, rng.logUniform(200_000, 5_000_000))],
+      type: 'pin-only',
+      pubDay: randomDay(rng, START, END),
+      body,
+      cpv,
+      title: tedTitle(rng.pick(cpv.phrases), body, rng),
+      procedureId: rng.uuid(),
+      lotsCents: [roundCents(rng, rng.logUniform(200_000, 5_000_000))],
     });
   }
 }
@@ -556,13 +697,33 @@ function standalone(b: Builder): void {
     const what = rng.pick(NON_PROCUREMENT_COMMITMENTS);
     const cents = roundCents(rng, rng.logUniform(200, 60_000));
     const day = randomDay(rng, START, END);
-    b.decision('Β.1.3', body, day, rng.chance(0.5) ? `ΑΝΑΛΗΨΗ ΥΠΟΧΡΕΩΣΗΣ ΓΙΑ ${what}` : what, {
-      financialYear: yearOf(day), budgettype: 'Τακτικός Προϋπολογισμός', entryNumber: String(rng.int(10, 60000)),
-      partialead: false, recalledExpenseDecision: rng.chance(0.03),
-      amountWithVAT: { amount: cents / 100, currency: 'EUR' },
-      amountWithKae: rng.chance(0.2) ? [] : [{ sponsorAFMName: { afm: body.afm, afmType: 'EL', afmCountry: 'EL', enterName: false, name: body.name }, kae: kaeFor(rng, body), amountWithVAT: cents / 100 }],
-      relatedPartialADA: null, relatedDecisions: [], documentType: 'ΠΡΑΞΗ',
-    }, [rng.pick(['20', '24'])]);
+    b.decision(
+      'Β.1.3',
+      body,
+      day,
+      rng.chance(0.5) ? `ΑΝΑΛΗΨΗ ΥΠΟΧΡΕΩΣΗΣ ΓΙΑ ${what}` : what,
+      {
+        financialYear: yearOf(day),
+        budgettype: 'Τακτικός Προϋπολογισμός',
+        entryNumber: String(rng.int(10, 60000)),
+        partialead: false,
+        recalledExpenseDecision: rng.chance(0.03),
+        amountWithVAT: { amount: cents / 100, currency: 'EUR' },
+        amountWithKae: rng.chance(0.2)
+          ? []
+          : [
+              {
+                sponsorAFMName: { afm: body.afm, afmType: 'EL', afmCountry: 'EL', enterName: false, name: body.name },
+                kae: kaeFor(rng, body),
+                amountWithVAT: cents / 100,
+              },
+            ],
+        relatedPartialADA: null,
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+      },
+      [rng.pick(['20', '24'])],
+    );
   }
   for (let i = 0; i < PLAN.standaloneApprovals; i++) {
     const body = bodyPicker(rng, b.pool);
@@ -570,11 +731,20 @@ function standalone(b: Builder): void {
     const cpv = cpvFor(rng, sector);
     const c = contractorFor(rng, b.pool, sector, body);
     const cents = roundCents(rng, rng.logUniform(300, 25_000));
-    b.decision('Β.2.1', body, randomDay(rng, START, END), expenseSubject(rng, rng.pick(cpv.phrases)), {
-      org: orgRef(body, true),
-      sponsor: [{ sponsorAFMName: sponsorName(c, false), expenseAmount: { amount: cents / 100, currency: 'EUR' }, cpv: cpv.code, kae: kaeFor(rng, body) }],
-      relatedAnalipsiYpoxreosis: null, relatedDecisions: null, documentType: 'ΠΡΑΞΗ',
-    }, ['20']);
+    b.decision(
+      'Β.2.1',
+      body,
+      randomDay(rng, START, END),
+      expenseSubject(rng, rng.pick(cpv.phrases)),
+      {
+        org: orgRef(body, true),
+        sponsor: [{ sponsorAFMName: sponsorName(c, false), expenseAmount: { amount: cents / 100, currency: 'EUR' }, cpv: cpv.code, kae: kaeFor(rng, body) }],
+        relatedAnalipsiYpoxreosis: null,
+        relatedDecisions: null,
+        documentType: 'ΠΡΑΞΗ',
+      },
+      ['20'],
+    );
   }
   for (let i = 0; i < PLAN.standalonePayments; i++) {
     const body = bodyPicker(rng, b.pool);
@@ -584,18 +754,39 @@ function standalone(b: Builder): void {
     const cents = roundCents(rng, rng.logUniform(100, 15_000));
     const day = randomDay(rng, START, END);
     const empty = rng.chance(0.1);
-    b.decision('Β.2.2', body, day, paymentSubject(rng, rng.pick(cpv.phrases), c.name, cents, yearOf(day)), {
-      org: orgRef(body, false),
-      skipVatReason: empty ? 'SKIP_VAT_REASON_1' : null,
-      sponsor: empty ? [] : [{ sponsorAFMName: sponsorName(c, false), expenseAmount: { amount: cents / 100, currency: 'EUR' } }],
-      relatedEkgrisiDapanis: [], relatedDecisions: [], documentType: 'ΠΡΑΞΗ',
-    }, ['20']);
+    b.decision(
+      'Β.2.2',
+      body,
+      day,
+      paymentSubject(rng, rng.pick(cpv.phrases), c.name, cents, yearOf(day)),
+      {
+        org: orgRef(body, false),
+        skipVatReason: empty ? 'SKIP_VAT_REASON_1' : null,
+        sponsor: empty ? [] : [{ sponsorAFMName: sponsorName(c, false), expenseAmount: { amount: cents / 100, currency: 'EUR' } }],
+        relatedEkgrisiDapanis: [],
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+      },
+      ['20'],
+    );
   }
   for (let i = 0; i < PLAN.otherActs; i++) {
     const body = bodyPicker(rng, b.pool, ['municipality', 'region', 'hospital']);
-    b.decision('2.4.7.1', body, randomDay(rng, START, END), `${rng.pick(OTHER_ACTS)} ${forBody(body).replace('ΓΙΑ ΤΙΣ ΑΝΑΓΚΕΣ ', '')}`, {
-      kanonistikipraxitype: null, kanonistikiPraxiPublishMedium: null, fek: null, relatedDecisions: [], documentType: 'ΠΡΑΞΗ', co_competent: null,
-    }, [rng.pick(['10004', '44'])]);
+    b.decision(
+      '2.4.7.1',
+      body,
+      randomDay(rng, START, END),
+      `${rng.pick(OTHER_ACTS)} ${forBody(body).replace('ΓΙΑ ΤΙΣ ΑΝΑΓΚΕΣ ', '')}`,
+      {
+        kanonistikipraxitype: null,
+        kanonistikiPraxiPublishMedium: null,
+        fek: null,
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+        co_competent: null,
+      },
+      [rng.pick(['10004', '44'])],
+    );
   }
 }
 
@@ -608,8 +799,12 @@ const MINISTRY_REGULATIONS = [
   'ΟΡΟΙ ΚΑΙ ΠΡΟΫΠΟΘΕΣΕΙΣ ΓΙΑ ΤΗΝ ΕΓΓΡΑΦΗ ΣΤΟ ΜΗΤΡΩΟ',
 ];
 const MUNICIPAL_REGULATIONS = [
-  'ΚΑΝΟΝΙΣΜΟΣ ΚΑΘΑΡΙΟΤΗΤΑΣ', 'ΚΑΝΟΝΙΣΜΟΣ ΛΕΙΤΟΥΡΓΙΑΣ ΛΑΪΚΩΝ ΑΓΟΡΩΝ', 'ΚΑΝΟΝΙΣΜΟΣ ΧΡΗΣΗΣ ΚΟΙΝΟΧΡΗΣΤΩΝ ΧΩΡΩΝ',
-  'ΚΑΘΟΡΙΣΜΟΣ ΣΥΝΤΕΛΕΣΤΩΝ ΤΕΛΩΝ ΚΑΘΑΡΙΟΤΗΤΑΣ ΚΑΙ ΦΩΤΙΣΜΟΥ', 'ΚΑΝΟΝΙΣΜΟΣ ΥΔΡΕΥΣΗΣ', 'ΚΑΝΟΝΙΣΜΟΣ ΛΕΙΤΟΥΡΓΙΑΣ ΚΟΙΜΗΤΗΡΙΩΝ',
+  'ΚΑΝΟΝΙΣΜΟΣ ΚΑΘΑΡΙΟΤΗΤΑΣ',
+  'ΚΑΝΟΝΙΣΜΟΣ ΛΕΙΤΟΥΡΓΙΑΣ ΛΑΪΚΩΝ ΑΓΟΡΩΝ',
+  'ΚΑΝΟΝΙΣΜΟΣ ΧΡΗΣΗΣ ΚΟΙΝΟΧΡΗΣΤΩΝ ΧΩΡΩΝ',
+  'ΚΑΘΟΡΙΣΜΟΣ ΣΥΝΤΕΛΕΣΤΩΝ ΤΕΛΩΝ ΚΑΘΑΡΙΟΤΗΤΑΣ ΚΑΙ ΦΩΤΙΣΜΟΥ',
+  'ΚΑΝΟΝΙΣΜΟΣ ΥΔΡΕΥΣΗΣ',
+  'ΚΑΝΟΝΙΣΜΟΣ ΛΕΙΤΟΥΡΓΙΑΣ ΚΟΙΜΗΤΗΡΙΩΝ',
 ];
 
 function regActs(b: Builder): RegAct[] {
@@ -621,9 +816,21 @@ function regActs(b: Builder): RegAct[] {
     const day = randomDay(rng, START, END);
     const title = ministry ? rng.pick(MINISTRY_REGULATIONS) : `${rng.pick(MUNICIPAL_REGULATIONS)} ΔΗΜΟΥ ${body.place.gen}`;
     const subject = ministry ? `${title} (${yearOf(day)})` : `${title} - ΕΤΟΣ ${yearOf(day)}`;
-    const d = b.decision('Α.2', body, day, subject, {
-      fek: {}, kanonistikipraxiaa: null, kanonistikipraxitype: null, co_competent: null, relatedDecisions: [], documentType: 'ΠΡΑΞΗ',
-    }, [rng.pick(['24', '10004'])]);
+    const d = b.decision(
+      'Α.2',
+      body,
+      day,
+      subject,
+      {
+        fek: {},
+        kanonistikipraxiaa: null,
+        kanonistikipraxitype: null,
+        co_competent: null,
+        relatedDecisions: [],
+        documentType: 'ΠΡΑΞΗ',
+      },
+      [rng.pick(['24', '10004'])],
+    );
     if (d) out.push({ decision: d, title, fek: { number: rng.int(100, 7800), issue: ministry ? 'Β' : rng.pick(['Β', 'Δ']), year: yearOf(day) } });
   }
   return out;
@@ -638,10 +845,14 @@ function permitDecisions(b: Builder, permits: Permit[]): void {
     const tech = p.layer.tech === 'pv' ? 'ΦΩΤΟΒΟΛΤΑΪΚΟ ΣΤΑΘΜΟ' : p.layer.tech === 'wind' ? 'ΑΙΟΛΙΚΟ ΣΤΑΘΜΟ' : 'ΜΙΚΡΟ ΥΔΡΟΗΛΕΚΤΡΙΚΟ ΣΤΑΘΜΟ';
     const act = p.status === 'ΑΠΟΡΡΙΠΤΙΚΗ ΑΠΟΦΑΣΗ' ? 'ΑΠΟΡΡΙΨΗ ΑΙΤΗΣΗΣ ΓΙΑ ΧΟΡΗΓΗΣΗ ΒΕΒΑΙΩΣΗΣ ΠΑΡΑΓΩΓΟΥ' : 'ΧΟΡΗΓΗΣΗ ΒΕΒΑΙΩΣΗΣ ΠΑΡΑΓΩΓΟΥ';
     const mw = p.powerMw.toFixed(3).replace('.', ',');
-    const d = b.decision('2.4.7.1', raaey, p.issued as number,
+    const d = b.decision(
+      '2.4.7.1',
+      raaey,
+      p.issued as number,
       `${act} ΓΙΑ ${tech} ΙΣΧΥΟΣ ${mw} MW ΣΤΗ ΘΕΣΗ «${p.thesh}» ΤΟΥ ΔΗΜΟΥ ${p.municipalities[0].gen}, ΤΗΣ ΕΤΑΙΡΕΙΑΣ «${p.company}» (${p.aa})`,
       { kanonistikipraxitype: null, kanonistikiPraxiPublishMedium: null, fek: null, relatedDecisions: [], documentType: 'ΠΡΑΞΗ', co_competent: null },
-      ['44']);
+      ['44'],
+    );
     if (d) p.decisionAda = d.ada;
   }
 }

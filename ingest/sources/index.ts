@@ -11,5 +11,12 @@ import { ted } from './ted/index.js';
 import type { SourceModule } from './types.js';
 
 export const SOURCE_MODULES: Record<SourceName, SourceModule> = {
-  ted, diavgeia, elstat, rae, data_gov_gr, mitos, kimdis, geodata,
+  ted,
+  diavgeia,
+  elstat,
+  rae,
+  data_gov_gr,
+  mitos,
+  kimdis,
+  geodata,
 };

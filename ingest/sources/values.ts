@@ -62,7 +62,9 @@ export function plausiblyDated<D extends NormalizedDocument>(doc: D, now = Date.
   const ms = Date.parse(doc.published_at);
   const latest = now + PUBLISHED_AHEAD_MS;
   if (!(ms >= PUBLISHED_FROM_MS && ms < latest)) {
-    throw new MalformedRecordError(`${doc.source_id}: published_at ${doc.published_at} is outside ${PUBLISHED_FROM} .. ${new Date(latest).toISOString().slice(0, 10)}`);
+    throw new MalformedRecordError(
+      `${doc.source_id}: published_at ${doc.published_at} is outside ${PUBLISHED_FROM} .. ${new Date(latest).toISOString().slice(0, 10)}`,
+    );
   }
   return doc;
 }

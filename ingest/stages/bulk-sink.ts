@@ -45,8 +45,10 @@ export async function sink(search: SearchProvider, docs: IndexedDocument[], opts
   };
   // A small pool: at most `concurrency` batches in flight.
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
-    while (next < batches.length) await writeBatch(batches[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, batches.length) }, async () => {
+      while (next < batches.length) await writeBatch(batches[next++]);
+    }),
+  );
   return total;
 }

@@ -22,9 +22,17 @@ export async function embedAll(embedder: Embedder, store: DocumentStore, items: 
   const missing = items.map((it, i) => ({ it, i })).filter(({ i }) => vectors[i] === null);
   // One call for the page: the embedder forms its batches over all of it (the model by token count,
   // a service as several requests in flight).
-  const out = missing.length ? await embedder.embed(missing.map(({ it }) => documentText(it.doc)), 'passage') : [];
+  const out = missing.length
+    ? await embedder.embed(
+        missing.map(({ it }) => documentText(it.doc)),
+        'passage',
+      )
+    : [];
   missing.forEach(({ i }, k) => (vectors[i] = out[k]));
   // Cached in one transaction for the whole call (a page), not one per model batch.
-  store.saveVectors(cacheKey, missing.map(({ it, i }) => ({ contentHash: it.contentHash, vector: vectors[i]! })));
+  store.saveVectors(
+    cacheKey,
+    missing.map(({ it, i }) => ({ contentHash: it.contentHash, vector: vectors[i]! })),
+  );
   return { vectors: vectors as number[][], computed: missing.length };
 }

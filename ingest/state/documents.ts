@@ -96,19 +96,32 @@ export class DocumentStore {
     this.db.transaction(() => {
       for (const r of records) {
         append.run(r.doc.source_id, this.hashOf.get(r.doc.source_id) === undefined ? 'new' : 'updated', storedAt);
-        put.run(r.doc.source_id, r.doc.source, r.content_hash, JSON.stringify(r.doc), r.original?.sha256 ?? null, r.original?.content_type ?? null, r.indexed_at);
+        put.run(
+          r.doc.source_id,
+          r.doc.source,
+          r.content_hash,
+          JSON.stringify(r.doc),
+          r.original?.sha256 ?? null,
+          r.original?.content_type ?? null,
+          r.indexed_at,
+        );
         unreject.run(r.doc.source_id);
       }
-      writeEntities(this.db, records.map((r) => r.doc));
+      writeEntities(
+        this.db,
+        records.map((r) => r.doc),
+      );
     })();
   }
 
   /** The feed after `seq`, in order, at most `limit` entries (a document since removed is left out). */
   feedAfter(seq: number, limit: number): FeedEntry[] {
-    const rows = this.db.prepare(
-      `SELECT f.seq, f.kind, f.stored_at, d.doc FROM feed f JOIN documents d ON d.source_id = f.source_id
+    const rows = this.db
+      .prepare(
+        `SELECT f.seq, f.kind, f.stored_at, d.doc FROM feed f JOIN documents d ON d.source_id = f.source_id
         WHERE f.seq > ? ORDER BY f.seq LIMIT ?`,
-    ).all(seq, limit) as { seq: number; kind: FeedEntry['kind']; stored_at: string; doc: string }[];
+      )
+      .all(seq, limit) as { seq: number; kind: FeedEntry['kind']; stored_at: string; doc: string }[];
     return rows.map((r) => ({ seq: r.seq, kind: r.kind, stored_at: r.stored_at, doc: JSON.parse(r.doc) as NormalizedDocument }));
   }
 
@@ -123,7 +136,10 @@ export class DocumentStore {
     const put = this.db.prepare('UPDATE documents SET doc = ?, content_hash = ? WHERE source_id = ?');
     this.db.transaction(() => {
       for (const r of records) put.run(JSON.stringify(r.doc), r.content_hash, r.doc.source_id);
-      writeEntities(this.db, records.map((r) => r.doc));
+      writeEntities(
+        this.db,
+        records.map((r) => r.doc),
+      );
     })();
   }
 
@@ -141,10 +157,13 @@ export class DocumentStore {
 
   /** How many of a source's records have no vector cached under `model` (embedAll's cache key). */
   uncached(source: SourceName, model: string): number {
-    return this.db.prepare(
-      `SELECT count(*) FROM documents d WHERE d.source = ?
+    return this.db
+      .prepare(
+        `SELECT count(*) FROM documents d WHERE d.source = ?
           AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = d.content_hash)`,
-    ).pluck().get(source, model) as number;
+      )
+      .pluck()
+      .get(source, model) as number;
   }
 
   count(source: SourceName): number {
@@ -159,7 +178,13 @@ export class DocumentStore {
     );
     let after = '';
     for (;;) {
-      const rows = page.all(source, after, size) as { doc: string; content_hash: string; original_sha: string | null; original_type: string | null; indexed_at: string }[];
+      const rows = page.all(source, after, size) as {
+        doc: string;
+        content_hash: string;
+        original_sha: string | null;
+        original_type: string | null;
+        indexed_at: string;
+      }[];
       if (rows.length === 0) return;
       const batch = rows.map((r) => ({
         doc: JSON.parse(r.doc) as NormalizedDocument,

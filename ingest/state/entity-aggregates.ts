@@ -30,7 +30,15 @@ export interface EntityDoc {
   keys: { kind: KeyKind; key: string }[];
 }
 
-export const AGGREGATE_TABLES = ['entity_counts', 'entity_years', 'entity_identity', 'entity_counterparties', 'entity_counterparty_names', 'entity_values', 'entity_value_adas'];
+export const AGGREGATE_TABLES = [
+  'entity_counts',
+  'entity_years',
+  'entity_identity',
+  'entity_counterparties',
+  'entity_counterparty_names',
+  'entity_values',
+  'entity_value_adas',
+];
 
 export const AGGREGATES_SCHEMA = `
   -- Documents per source of a key.
@@ -107,17 +115,26 @@ const valued = (d: EntityDoc) => CONTRACT_CATEGORIES.has(d.category) && d.amount
 const adasOf = (d: EntityDoc) => d.keys.filter((k) => k.kind === 'ada').map((k) => k.key);
 const yearOf = (d: EntityDoc) => Number(d.published_at.slice(0, 4));
 
-interface ValueRow { source_id: string; amount: number; adas: string; year: number; counted: number }
+interface ValueRow {
+  source_id: string;
+  amount: number;
+  adas: string;
+  year: number;
+  counted: number;
+}
 
 /** Moves the aggregates of a document's keys; its statements prepared once per write. */
 export class AggregateWriter {
   private readonly s;
 
   constructor(db: Sqlite) {
-    const upsert = (table: string, keys: string[], col: string, extra = '') => db.prepare(
-      `INSERT INTO ${table} (${[...keys, col].join(', ')}${extra ? `, ${extra}` : ''}) VALUES (${[...keys, col].map(() => '?').join(', ')}${extra ? ', NULL' : ''})
-       ON CONFLICT DO UPDATE SET ${col} = ${col} + excluded.${col}`);
-    const prune = (table: string, keys: string[], where: string) => db.prepare(`DELETE FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')} AND ${where}`);
+    const upsert = (table: string, keys: string[], col: string, extra = '') =>
+      db.prepare(
+        `INSERT INTO ${table} (${[...keys, col].join(', ')}${extra ? `, ${extra}` : ''}) VALUES (${[...keys, col].map(() => '?').join(', ')}${extra ? ', NULL' : ''})
+       ON CONFLICT DO UPDATE SET ${col} = ${col} + excluded.${col}`,
+      );
+    const prune = (table: string, keys: string[], where: string) =>
+      db.prepare(`DELETE FROM ${table} WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')} AND ${where}`);
     const cp = ['kind', 'key', 'party', 'role'];
     this.s = {
       count: upsert('entity_counts', ['kind', 'key', 'source'], 'documents'),
@@ -159,7 +176,10 @@ export class AggregateWriter {
       }
       const self = selfIn(doc, kind, key);
       for (const p of self) {
-        for (const [field, value] of [['name', p.name], ['afm', kind === 'name' ? p.afm : null]] as const) {
+        for (const [field, value] of [
+          ['name', p.name],
+          ['afm', kind === 'name' ? p.afm : null],
+        ] as const) {
           if (value === null) continue;
           s.identity.run(kind, key, field, value, sign);
           if (sign < 0) s.pruneIdentity.run(kind, key, field, value);
@@ -220,10 +240,16 @@ export class AggregateWriter {
         for (const row of s.valuesOfAda.all(kind, key, ada) as ValueRow[]) {
           if (linked.has(row.source_id)) continue;
           linked.set(row.source_id, row);
-          for (const a of JSON.parse(row.adas) as string[]) if (!seeds.has(a)) { seeds.add(a); frontier.push(a); }
+          for (const a of JSON.parse(row.adas) as string[])
+            if (!seeds.has(a)) {
+              seeds.add(a);
+              frontier.push(a);
+            }
         }
       }
-      const counted = countedContractValues([...linked.values()].map((r) => ({ id: r.source_id, category: 'contract', amount: r.amount, currency: 'EUR', adas: JSON.parse(r.adas) as string[] })));
+      const counted = countedContractValues(
+        [...linked.values()].map((r) => ({ id: r.source_id, category: 'contract', amount: r.amount, currency: 'EUR', adas: JSON.parse(r.adas) as string[] })),
+      );
       for (const r of linked.values()) {
         const cents = toCents(counted.get(r.source_id) ?? 0);
         if (cents === r.counted) continue;

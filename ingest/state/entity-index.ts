@@ -86,13 +86,21 @@ export function partiesOf(doc: NormalizedDocument): Party[] {
 function entityDocOf(doc: NormalizedDocument, keyOf: (name: string) => string): EntityDoc {
   const parties = partiesOf(doc).map((p) => ({ ...p, name_key: p.name === null ? null : keyOf(p.name) || null }));
   const keys = new Map<string, { kind: KeyKind; key: string }>();
-  const add = (kind: KeyKind, key: string | null) => { if (key) keys.set(`${kind} ${key}`, { kind, key }); };
+  const add = (kind: KeyKind, key: string | null) => {
+    if (key) keys.set(`${kind} ${key}`, { kind, key });
+  };
   for (const afm of [...doc.entities.afm.map(validAfm), ...parties.map((p) => p.afm)]) add('afm', afm);
   for (const ada of doc.entities.ada) add('ada', normalizeAda(ada));
   for (const p of parties) add('name', p.name_key);
   return {
-    source_id: doc.source_id, source: doc.source, published_at: doc.published_at, category: doc.doc_category,
-    amount: doc.amount?.value ?? null, currency: doc.amount?.currency ?? null, parties, keys: sortedKeys([...keys.values()]),
+    source_id: doc.source_id,
+    source: doc.source,
+    published_at: doc.published_at,
+    category: doc.doc_category,
+    amount: doc.amount?.value ?? null,
+    currency: doc.amount?.currency ?? null,
+    parties,
+    keys: sortedKeys([...keys.values()]),
   };
 }
 
@@ -126,9 +134,14 @@ export function writeEntities(db: Sqlite, docs: NormalizedDocument[]): void {
     const id = doc.source_id;
     const next = entityDocOf(doc, keyOf);
     const row = storedDoc.get(id) as Omit<EntityDoc, 'source_id' | 'parties' | 'keys'> | undefined;
-    const before: EntityDoc | null = row ? {
-      source_id: id, ...row, parties: storedParties.all(id) as KeyedParty[], keys: sortedKeys(storedKeys.all(id) as EntityDoc['keys']),
-    } : null;
+    const before: EntityDoc | null = row
+      ? {
+          source_id: id,
+          ...row,
+          parties: storedParties.all(id) as KeyedParty[],
+          keys: sortedKeys(storedKeys.all(id) as EntityDoc['keys']),
+        }
+      : null;
     const record = JSON.stringify(metadataOf(doc));
     if (before && JSON.stringify(before) === JSON.stringify(next)) {
       putRecord.run(record, id);
@@ -162,10 +175,13 @@ export function ensureEntityIndex(db: Sqlite): void {
     for (const t of [...INDEX_TABLES, ...AGGREGATE_TABLES]) db.exec(`DROP TABLE IF EXISTS ${t}`);
     db.exec(SCHEMA + AGGREGATES_SCHEMA);
     const page = db.prepare('SELECT source_id, doc FROM documents WHERE source_id > ? ORDER BY source_id LIMIT 500');
-    for (let after = '';;) {
+    for (let after = ''; ; ) {
       const rows = page.all(after) as { source_id: string; doc: string }[];
       if (rows.length === 0) break;
-      writeEntities(db, rows.map((r) => JSON.parse(r.doc) as NormalizedDocument));
+      writeEntities(
+        db,
+        rows.map((r) => JSON.parse(r.doc) as NormalizedDocument),
+      );
       after = rows[rows.length - 1].source_id;
     }
     db.prepare("INSERT OR REPLACE INTO entity_meta (name, value) VALUES ('version', ?)").run(ENTITY_INDEX_BUILD);

@@ -58,7 +58,10 @@ const SCHEMA = `
 `;
 
 export class SourceBusyError extends Error {
-  constructor(source: string, readonly pid: number) {
+  constructor(
+    source: string,
+    readonly pid: number,
+  ) {
     super(`Another run of ${source} is in progress (pid ${pid})`);
     this.name = 'SourceBusyError';
   }
@@ -121,10 +124,8 @@ export class IngestState {
       this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, process.pid, now);
       // A run starts only under the lock, so one still `running` now had its process end first (killed,
       // crashed): it is closed as failed, or it would read `running` for ever and hide from lastRuns.
-      this.db.prepare("UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE source = ? AND status = 'running'")
-        .run(now, INTERRUPTED, source);
-      return Number(this.db.prepare("INSERT INTO runs (source, kind, started_at, status) VALUES (?, ?, ?, 'running')")
-        .run(source, kind, now).lastInsertRowid);
+      this.db.prepare("UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE source = ? AND status = 'running'").run(now, INTERRUPTED, source);
+      return Number(this.db.prepare("INSERT INTO runs (source, kind, started_at, status) VALUES (?, ?, ?, 'running')").run(source, kind, now).lastInsertRowid);
     });
     return begin.immediate();
   }
@@ -138,11 +139,12 @@ export class IngestState {
   endRun(source: SourceName, id: number, counts: RunCounts, error: string | null, log?: EndRunLogger): void {
     const finishedAt = new Date().toISOString();
     const end = this.db.transaction(() => {
-      this.db.prepare(
-        `UPDATE runs SET finished_at = ?, status = ?, fetched = ?, new = ?, updated = ?, unchanged = ?, failed = ?, error = ?
+      this.db
+        .prepare(
+          `UPDATE runs SET finished_at = ?, status = ?, fetched = ?, new = ?, updated = ?, unchanged = ?, failed = ?, error = ?
           WHERE id = ?`,
-      ).run(finishedAt, error ? 'failed' : 'succeeded', counts.fetched, counts.new, counts.updated,
-        counts.unchanged, counts.failed, error, id);
+        )
+        .run(finishedAt, error ? 'failed' : 'succeeded', counts.fetched, counts.new, counts.updated, counts.unchanged, counts.failed, error, id);
       this.db.prepare('DELETE FROM locks WHERE source = ? AND pid = ?').run(source, process.pid);
     });
     const attempt = (): boolean => {
@@ -168,11 +170,13 @@ export class IngestState {
 
   /** Takes the reindex lock (RebuildBusyError while another live process holds it); released by releaseRebuild. */
   beginRebuild(): void {
-    this.db.transaction(() => {
-      const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(REBUILD_LOCK) as { pid: number } | undefined;
-      if (held && held.pid !== process.pid && alive(held.pid)) throw new RebuildBusyError(held.pid);
-      this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(REBUILD_LOCK, process.pid, new Date().toISOString());
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const held = this.db.prepare('SELECT pid FROM locks WHERE source = ?').get(REBUILD_LOCK) as { pid: number } | undefined;
+        if (held && held.pid !== process.pid && alive(held.pid)) throw new RebuildBusyError(held.pid);
+        this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(REBUILD_LOCK, process.pid, new Date().toISOString());
+      })
+      .immediate();
   }
 
   releaseRebuild(): void {
@@ -192,23 +196,29 @@ export class IngestState {
 
   /** One statement, so the checkpoint is replaced atomically. */
   saveCheckpoint(source: SourceName, value: Checkpoint): void {
-    this.db.prepare(
-      `INSERT INTO checkpoints (source, value, updated_at) VALUES (?, ?, ?)
+    this.db
+      .prepare(
+        `INSERT INTO checkpoints (source, value, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (source) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-    ).run(source, JSON.stringify(value), new Date().toISOString());
+      )
+      .run(source, JSON.stringify(value), new Date().toISOString());
   }
 
   /** Reference data a source keeps between runs (a directory), by name. */
   reference(name: string): { body: string; fetchedAt: string } | null {
-    const row = this.db.prepare('SELECT body, fetched_at AS fetchedAt FROM reference WHERE name = ?').get(name) as { body: string; fetchedAt: string } | undefined;
+    const row = this.db.prepare('SELECT body, fetched_at AS fetchedAt FROM reference WHERE name = ?').get(name) as
+      | { body: string; fetchedAt: string }
+      | undefined;
     return row ?? null;
   }
 
   saveReference(name: string, body: string, fetchedAt: Date = new Date()): void {
-    this.db.prepare(
-      `INSERT INTO reference (name, body, fetched_at) VALUES (?, ?, ?)
+    this.db
+      .prepare(
+        `INSERT INTO reference (name, body, fetched_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET body = excluded.body, fetched_at = excluded.fetched_at`,
-    ).run(name, body, fetchedAt.toISOString());
+      )
+      .run(name, body, fetchedAt.toISOString());
   }
 
   /**
@@ -217,18 +227,20 @@ export class IngestState {
    * interrupted), without a write: readers (the API, pdi status) do not take the lock.
    */
   lastRuns(kind: RunRecord['kind'] = 'ingest'): Map<SourceName, RunRecord> {
-    const rows = this.db.prepare(
-      `SELECT r.* FROM runs r
+    const rows = this.db
+      .prepare(
+        `SELECT r.* FROM runs r
         WHERE r.id = (SELECT max(id) FROM runs x WHERE x.source = r.source AND x.kind = ?)`,
-    ).all(kind) as RunRecord[];
+      )
+      .all(kind) as RunRecord[];
     const last = new Map<SourceName, RunRecord>();
     for (const run of rows) {
       if (run.status !== 'running') last.set(run.source, run);
       else if (this.runningPid(run.source) === null) last.set(run.source, { ...run, status: 'failed', error: INTERRUPTED });
       else {
-        const finished = this.db.prepare(
-          "SELECT * FROM runs WHERE source = ? AND kind = ? AND status != 'running' ORDER BY id DESC LIMIT 1",
-        ).get(run.source, kind) as RunRecord | undefined;
+        const finished = this.db
+          .prepare("SELECT * FROM runs WHERE source = ? AND kind = ? AND status != 'running' ORDER BY id DESC LIMIT 1")
+          .get(run.source, kind) as RunRecord | undefined;
         if (finished) last.set(run.source, finished);
       }
     }

@@ -50,16 +50,17 @@ export async function createEmbedder(options: CreateEmbedderOptions = {}): Promi
       logger?.info({ embedder: model.id, dimension: model.dimension, loadMs: model.loadMs }, 'embedding model loaded');
       return model;
     } catch (err) {
-      return fallbackWarning((id) => logger?.warn(
-        { embedder: id, modelDir, err: (err as Error).message },
-        `embedding model did not load; semantic search runs on the lexical fallback ${id}`,
-      ));
+      return fallbackWarning((id) =>
+        logger?.warn(
+          { embedder: id, modelDir, err: (err as Error).message },
+          `embedding model did not load; semantic search runs on the lexical fallback ${id}`,
+        ),
+      );
     }
   }
-  return fallbackWarning((id) => logger?.warn(
-    { embedder: id },
-    `no embedding model configured (PDI_MODEL_DIR); semantic search runs on the lexical fallback ${id}`,
-  ));
+  return fallbackWarning((id) =>
+    logger?.warn({ embedder: id }, `no embedding model configured (PDI_MODEL_DIR); semantic search runs on the lexical fallback ${id}`),
+  );
 }
 
 /** The lexical fallback, `warn` said now or, `onEmbed`, once before the first text it embeds. */

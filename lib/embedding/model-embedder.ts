@@ -7,7 +7,10 @@ import type { Embedder } from './embedder.js';
 
 /** The model folder is missing, incomplete or does not run; the message says which and how to fix it. */
 export class ModelLoadError extends Error {
-  constructor(readonly modelDir: string, problem: string) {
+  constructor(
+    readonly modelDir: string,
+    problem: string,
+  ) {
     super(`Embedding model at ${modelDir}: ${problem}`);
     this.name = 'ModelLoadError';
   }
@@ -189,10 +192,12 @@ export class ModelEmbedder implements Embedder {
     const width = Math.max(...batch.map((b) => b.length));
     const inputIds = new BigInt64Array(rows * width).fill(BigInt(this.extractor.tokenizer.pad_token_id ?? 1));
     const mask = new BigInt64Array(rows * width);
-    batch.forEach((b, r) => b.forEach((id, c) => {
-      inputIds[r * width + c] = BigInt(id);
-      mask[r * width + c] = 1n;
-    }));
+    batch.forEach((b, r) =>
+      b.forEach((id, c) => {
+        inputIds[r * width + c] = BigInt(id);
+        mask[r * width + c] = 1n;
+      }),
+    );
     const { last_hidden_state: hidden } = await this.extractor.model({
       input_ids: new this.tensor('int64', inputIds, [rows, width]),
       attention_mask: new this.tensor('int64', mask, [rows, width]),

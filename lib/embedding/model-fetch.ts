@@ -7,7 +7,8 @@ import { projectPath } from '../paths.js';
 import type { EmbedderLogger } from './index.js';
 
 /** The sentence logged (once a start) when the model cannot be fetched for want of Python. */
-export const NO_PYTHON_WARNING = 'install python3 and python3-venv (Debian: apt-get install python3-venv) to get semantic search: ' +
+export const NO_PYTHON_WARNING =
+  'install python3 and python3-venv (Debian: apt-get install python3-venv) to get semantic search: ' +
   'the embedding model is fetched and converted with them at the first start; meanwhile semantic search runs on the lexical fallback';
 
 /** What fetch-model.sh checks before it calls a folder complete. */

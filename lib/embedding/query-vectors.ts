@@ -48,7 +48,7 @@ export class QueryVectors {
       this.entries.delete(key); // re-inserted below: Map order is the recency order
     } else {
       const vector = embedder.embed([text], kind).then(([v]) => v);
-      entry = { vector, bytes: 100 + 2 * (key.length) + 8 * embedder.dimension };
+      entry = { vector, bytes: 100 + 2 * key.length + 8 * embedder.dimension };
       this.bytes += entry.bytes;
       const kept = entry;
       vector.catch(() => {

@@ -32,7 +32,11 @@ export interface ServiceEmbedderOptions {
 
 /** The endpoint failed, answered an error, or answered something that is not embeddings. */
 export class EmbeddingServiceError extends Error {
-  constructor(readonly endpoint: string, problem: string, readonly status: number | null = null) {
+  constructor(
+    readonly endpoint: string,
+    problem: string,
+    readonly status: number | null = null,
+  ) {
     super(`embedding service ${endpoint}: ${problem}`);
     this.name = 'EmbeddingServiceError';
   }
@@ -49,7 +53,11 @@ export class ServiceEmbedder implements Embedder {
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
 
-  private constructor(readonly id: string, public dimension: number, private readonly opts: ServiceEmbedderOptions) {
+  private constructor(
+    readonly id: string,
+    public dimension: number,
+    private readonly opts: ServiceEmbedderOptions,
+  ) {
     this.endpoint = withoutPassword(`${opts.url}/embeddings`);
   }
 
@@ -116,9 +124,8 @@ export class ServiceEmbedder implements Embedder {
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      const problem = e.name === 'TimeoutError'
-        ? `no answer within ${this.opts.timeoutMs / 1000} s`
-        : `unreachable (${e.cause?.code ?? e.cause?.message ?? e.message})`;
+      const problem =
+        e.name === 'TimeoutError' ? `no answer within ${this.opts.timeoutMs / 1000} s` : `unreachable (${e.cause?.code ?? e.cause?.message ?? e.message})`;
       return { error: new EmbeddingServiceError(this.endpoint, problem), retry: true };
     }
     if (!res.ok) {
@@ -132,7 +139,10 @@ export class ServiceEmbedder implements Embedder {
     try {
       return { vectors: this.vectors(JSON.parse(text), input.length) };
     } catch (err) {
-      return { error: new EmbeddingServiceError(this.endpoint, `answered ${res.status} with no usable embeddings: ${(err as Error).message}`, res.status), retry: false };
+      return {
+        error: new EmbeddingServiceError(this.endpoint, `answered ${res.status} with no usable embeddings: ${(err as Error).message}`, res.status),
+        retry: false,
+      };
     }
   }
 

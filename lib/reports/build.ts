@@ -45,7 +45,15 @@ export interface Report {
   documents: { total: number; covered: number; truncated: boolean; first_seen: string | null; last_seen: string | null };
   sections: {
     executive_summary: string;
-    procurement: { contracts: ContractRow[]; payments: ContractRow[]; contract_count: number; total_value: number; totals_by_year: { year: number; contracts: number; value: number }[]; main_buyers: PartyTotal[]; main_suppliers: PartyTotal[] };
+    procurement: {
+      contracts: ContractRow[];
+      payments: ContractRow[];
+      contract_count: number;
+      total_value: number;
+      totals_by_year: { year: number; contracts: number; value: number }[];
+      main_buyers: PartyTotal[];
+      main_suppliers: PartyTotal[];
+    };
     decisions: DocumentRow[];
     regulatory: DocumentRow[];
     risk_indicators: Indicator[];
@@ -72,8 +80,15 @@ function rowOf(f: DocumentFacts): DocumentRow {
 
 function contractRow(f: DocumentFacts): ContractRow {
   return {
-    id: f.id, date: f.published_at.slice(0, 10), title: f.title, kind: f.kind, value: f.value,
-    buyers: f.buyers.map((p) => p.name), suppliers: f.suppliers.map((p) => p.name), procedure: f.procedure, source_url: f.source_url,
+    id: f.id,
+    date: f.published_at.slice(0, 10),
+    title: f.title,
+    kind: f.kind,
+    value: f.value,
+    buyers: f.buyers.map((p) => p.name),
+    suppliers: f.suppliers.map((p) => p.name),
+    procedure: f.procedure,
+    source_url: f.source_url,
   };
 }
 
@@ -130,7 +145,10 @@ export function buildReport(input: BuildInput): Report {
       procurement: {
         contracts: contracts.slice(0, MAX_ROWS).map(contractRow),
         // Payments and amendments: what value_overrun weighs against the awards.
-        payments: facts.filter((f) => f.kind === 'payment' || f.kind === 'modification').slice(0, MAX_ROWS).map(contractRow),
+        payments: facts
+          .filter((f) => f.kind === 'payment' || f.kind === 'modification')
+          .slice(0, MAX_ROWS)
+          .map(contractRow),
         // Counted over every match by the entity's one definition (lib/contract-value.ts), so they
         // agree with GET /v1/entity however many documents the report read.
         contract_count: totals.years.reduce((n, y) => n + y.contracts, 0),
@@ -139,10 +157,18 @@ export function buildReport(input: BuildInput): Report {
         main_buyers: topParties(contracts, (f) => f.buyers, self),
         main_suppliers: topParties(contracts, (f) => f.suppliers, self),
       },
-      decisions: facts.filter((f) => f.kind === 'decision').slice(0, MAX_ROWS).map(rowOf),
-      regulatory: facts.filter((f) => f.kind === 'regulatory').slice(0, MAX_ROWS).map(rowOf),
+      decisions: facts
+        .filter((f) => f.kind === 'decision')
+        .slice(0, MAX_ROWS)
+        .map(rowOf),
+      regulatory: facts
+        .filter((f) => f.kind === 'regulatory')
+        .slice(0, MAX_ROWS)
+        .map(rowOf),
       risk_indicators: indicators,
-      sources: Object.entries(totals.sources).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([source, documents]) => ({ source, documents })),
+      sources: Object.entries(totals.sources)
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .map(([source, documents]) => ({ source, documents })),
     },
     risk_score: riskScore(indicators),
   };

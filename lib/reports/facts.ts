@@ -48,7 +48,15 @@ const KIND_OF_CATEGORY: Record<string, FactKind> = {
 };
 
 /** Folded words that mark a procedure without competition (KIMDIS, Diavgeia, TED's eForms codes). */
-const DIRECT_MARKS = ['απευθειασ', 'direct award', 'neg-wo-call', 'without prior publication', 'without a call', 'χωρισ δημοσιευση', 'χωρισ προηγουμενη δημοσιευση'];
+const DIRECT_MARKS = [
+  'απευθειασ',
+  'direct award',
+  'neg-wo-call',
+  'without prior publication',
+  'without a call',
+  'χωρισ δημοσιευση',
+  'χωρισ προηγουμενη δημοσιευση',
+];
 
 /** The document's parties of a role; one named only by its ΑΦΜ goes by that. */
 function partiesIn(doc: StoredDocument, role: PartyRole): Party[] {
@@ -63,7 +71,7 @@ export function isDirectProcedure(procedure: string): boolean {
 export function factsOf(doc: StoredDocument): DocumentFacts {
   const procedure = doc.procedure_type ?? null;
   const regulatory = doc.source === 'rae' || doc.doc_category === 'regulatory_act';
-  const kind: FactKind = regulatory ? 'regulatory' : KIND_OF_CATEGORY[doc.doc_category] ?? (doc.source === 'diavgeia' ? 'decision' : 'other');
+  const kind: FactKind = regulatory ? 'regulatory' : (KIND_OF_CATEGORY[doc.doc_category] ?? (doc.source === 'diavgeia' ? 'decision' : 'other'));
   return {
     id: doc.source_id,
     source: doc.source,

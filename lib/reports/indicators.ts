@@ -48,41 +48,74 @@ export const RULES: Rule[] = [
   {
     id: 'single_bidder',
     name: { en: 'Single bidder', el: 'Μία μόνο προσφορά' },
-    threshold: { en: '25% or more of contracts with a stated bidder count received one tender', el: '25% ή περισσότερες από τις συμβάσεις με γνωστό αριθμό προσφορών έλαβαν μία προσφορά' },
+    threshold: {
+      en: '25% or more of contracts with a stated bidder count received one tender',
+      el: '25% ή περισσότερες από τις συμβάσεις με γνωστό αριθμό προσφορών έλαβαν μία προσφορά',
+    },
     weight: 20,
     assess(facts) {
       const known = contractsOf(facts).filter((f) => f.bidders !== null);
       if (known.length === 0) return { status: 'not_assessable' };
       const single = known.filter((f) => f.bidders === 1);
       const share = single.length / known.length;
-      return { status: single.length > 0 && share >= 0.25 ? 'flagged' : 'clear', evidence: single.map((f) => f.id), figures: { n: single.length, of: known.length, share: pct(share) } };
+      return {
+        status: single.length > 0 && share >= 0.25 ? 'flagged' : 'clear',
+        evidence: single.map((f) => f.id),
+        figures: { n: single.length, of: known.length, share: pct(share) },
+      };
     },
     say: {
-      en: { flagged: (f) => `${f.n} of ${f.of} contracts with a bidder count had a single tender (${f.share}).`, clear: (f) => `${f.n} of ${f.of} contracts with a bidder count had a single tender.`, not_assessable: () => 'Not assessable: no source states the number of tenders for these contracts.' },
-      el: { flagged: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστό αριθμό προσφορών είχαν μία προσφορά (${f.share}).`, clear: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστό αριθμό προσφορών είχαν μία προσφορά.`, not_assessable: () => 'Δεν εκτιμάται: καμία πηγή δεν αναφέρει τον αριθμό προσφορών γι’ αυτές τις συμβάσεις.' },
+      en: {
+        flagged: (f) => `${f.n} of ${f.of} contracts with a bidder count had a single tender (${f.share}).`,
+        clear: (f) => `${f.n} of ${f.of} contracts with a bidder count had a single tender.`,
+        not_assessable: () => 'Not assessable: no source states the number of tenders for these contracts.',
+      },
+      el: {
+        flagged: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστό αριθμό προσφορών είχαν μία προσφορά (${f.share}).`,
+        clear: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστό αριθμό προσφορών είχαν μία προσφορά.`,
+        not_assessable: () => 'Δεν εκτιμάται: καμία πηγή δεν αναφέρει τον αριθμό προσφορών γι’ αυτές τις συμβάσεις.',
+      },
     },
   },
   {
     id: 'direct_awards',
     name: { en: 'Share of direct awards', el: 'Ποσοστό απευθείας αναθέσεων' },
-    threshold: { en: 'more than 50% of contracts with a stated procedure, and at least 2, were direct awards', el: 'πάνω από 50% των συμβάσεων με γνωστή διαδικασία, και τουλάχιστον 2, ήταν απευθείας αναθέσεις' },
+    threshold: {
+      en: 'more than 50% of contracts with a stated procedure, and at least 2, were direct awards',
+      el: 'πάνω από 50% των συμβάσεων με γνωστή διαδικασία, και τουλάχιστον 2, ήταν απευθείας αναθέσεις',
+    },
     weight: 15,
     assess(facts) {
       const known = contractsOf(facts).filter((f) => f.direct !== null);
       if (known.length === 0) return { status: 'not_assessable' };
       const direct = known.filter((f) => f.direct);
       const share = direct.length / known.length;
-      return { status: direct.length >= 2 && share > 0.5 ? 'flagged' : 'clear', evidence: direct.map((f) => f.id), figures: { n: direct.length, of: known.length, share: pct(share) } };
+      return {
+        status: direct.length >= 2 && share > 0.5 ? 'flagged' : 'clear',
+        evidence: direct.map((f) => f.id),
+        figures: { n: direct.length, of: known.length, share: pct(share) },
+      };
     },
     say: {
-      en: { flagged: (f) => `${f.n} of ${f.of} contracts with a known procedure were direct awards (${f.share}).`, clear: (f) => `${f.n} of ${f.of} contracts with a known procedure were direct awards (${f.share}).`, not_assessable: () => 'Not assessable: no contract states its procedure.' },
-      el: { flagged: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστή διαδικασία ήταν απευθείας αναθέσεις (${f.share}).`, clear: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστή διαδικασία ήταν απευθείας αναθέσεις (${f.share}).`, not_assessable: () => 'Δεν εκτιμάται: καμία σύμβαση δεν αναφέρει τη διαδικασία της.' },
+      en: {
+        flagged: (f) => `${f.n} of ${f.of} contracts with a known procedure were direct awards (${f.share}).`,
+        clear: (f) => `${f.n} of ${f.of} contracts with a known procedure were direct awards (${f.share}).`,
+        not_assessable: () => 'Not assessable: no contract states its procedure.',
+      },
+      el: {
+        flagged: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστή διαδικασία ήταν απευθείας αναθέσεις (${f.share}).`,
+        clear: (f) => `${f.n} από ${f.of} συμβάσεις με γνωστή διαδικασία ήταν απευθείας αναθέσεις (${f.share}).`,
+        not_assessable: () => 'Δεν εκτιμάται: καμία σύμβαση δεν αναφέρει τη διαδικασία της.',
+      },
     },
   },
   {
     id: 'near_threshold',
     name: { en: 'Values just under procurement thresholds', el: 'Αξίες λίγο κάτω από τα όρια διαγωνισμού' },
-    threshold: { en: 'at least 2 contracts valued within 10% below 30,000, 143,000, 221,000 or 5,538,000 EUR', el: 'τουλάχιστον 2 συμβάσεις με αξία έως 10% κάτω από 30.000, 143.000, 221.000 ή 5.538.000 EUR' },
+    threshold: {
+      en: 'at least 2 contracts valued within 10% below 30,000, 143,000, 221,000 or 5,538,000 EUR',
+      el: 'τουλάχιστον 2 συμβάσεις με αξία έως 10% κάτω από 30.000, 143.000, 221.000 ή 5.538.000 EUR',
+    },
     weight: 15,
     assess(facts) {
       const valued = contractsOf(facts).filter((f) => f.value !== null);
@@ -91,14 +124,25 @@ export const RULES: Rule[] = [
       return { status: near.length >= 2 ? 'flagged' : 'clear', evidence: near.map((f) => f.id), figures: { n: near.length, of: valued.length } };
     },
     say: {
-      en: { flagged: (f) => `${f.n} of ${f.of} valued contracts sit just under a threshold that would require a wider competition.`, clear: (f) => `${f.n} of ${f.of} valued contracts sit just under a procurement threshold.`, not_assessable: () => 'Not assessable: no contract states a value in EUR.' },
-      el: { flagged: (f) => `${f.n} από ${f.of} συμβάσεις με αξία βρίσκονται λίγο κάτω από όριο που θα απαιτούσε ευρύτερο διαγωνισμό.`, clear: (f) => `${f.n} από ${f.of} συμβάσεις με αξία βρίσκονται λίγο κάτω από όριο διαγωνισμού.`, not_assessable: () => 'Δεν εκτιμάται: καμία σύμβαση δεν αναφέρει αξία σε EUR.' },
+      en: {
+        flagged: (f) => `${f.n} of ${f.of} valued contracts sit just under a threshold that would require a wider competition.`,
+        clear: (f) => `${f.n} of ${f.of} valued contracts sit just under a procurement threshold.`,
+        not_assessable: () => 'Not assessable: no contract states a value in EUR.',
+      },
+      el: {
+        flagged: (f) => `${f.n} από ${f.of} συμβάσεις με αξία βρίσκονται λίγο κάτω από όριο που θα απαιτούσε ευρύτερο διαγωνισμό.`,
+        clear: (f) => `${f.n} από ${f.of} συμβάσεις με αξία βρίσκονται λίγο κάτω από όριο διαγωνισμού.`,
+        not_assessable: () => 'Δεν εκτιμάται: καμία σύμβαση δεν αναφέρει αξία σε EUR.',
+      },
     },
   },
   {
     id: 'value_overrun',
     name: { en: 'Payments or amendments above the awarded amount', el: 'Πληρωμές ή τροποποιήσεις πάνω από το ποσό ανάθεσης' },
-    threshold: { en: 'payments or amendments to one counterparty exceed its awarded value by more than 10%', el: 'πληρωμές ή τροποποιήσεις προς έναν αντισυμβαλλόμενο ξεπερνούν την αξία ανάθεσης κατά πάνω από 10%' },
+    threshold: {
+      en: 'payments or amendments to one counterparty exceed its awarded value by more than 10%',
+      el: 'πληρωμές ή τροποποιήσεις προς έναν αντισυμβαλλόμενο ξεπερνούν την αξία ανάθεσης κατά πάνω από 10%',
+    },
     weight: 15,
     assess(facts, entity) {
       const awarded = new Map<string, { value: number; ids: string[] }>();
@@ -122,14 +166,25 @@ export const RULES: Rule[] = [
       return { status: over.length > 0 ? 'flagged' : 'clear', evidence: [...new Set(evidence)], figures: { n: over.length, of: pairs.length } };
     },
     say: {
-      en: { flagged: (f) => `For ${f.n} of ${f.of} counterparties, payments or amendments exceed the awarded value by more than 10%.`, clear: (f) => `For none of ${f.of} counterparties do payments or amendments exceed the awarded value by more than 10%.`, not_assessable: () => 'Not assessable: no counterparty has both an award and a payment or amendment in the data.' },
-      el: { flagged: (f) => `Για ${f.n} από ${f.of} αντισυμβαλλόμενους οι πληρωμές ή τροποποιήσεις ξεπερνούν την αξία ανάθεσης κατά πάνω από 10%.`, clear: (f) => `Για κανέναν από ${f.of} αντισυμβαλλόμενους οι πληρωμές ή τροποποιήσεις δεν ξεπερνούν την αξία ανάθεσης κατά πάνω από 10%.`, not_assessable: () => 'Δεν εκτιμάται: κανένας αντισυμβαλλόμενος δεν έχει και ανάθεση και πληρωμή ή τροποποίηση στα δεδομένα.' },
+      en: {
+        flagged: (f) => `For ${f.n} of ${f.of} counterparties, payments or amendments exceed the awarded value by more than 10%.`,
+        clear: (f) => `For none of ${f.of} counterparties do payments or amendments exceed the awarded value by more than 10%.`,
+        not_assessable: () => 'Not assessable: no counterparty has both an award and a payment or amendment in the data.',
+      },
+      el: {
+        flagged: (f) => `Για ${f.n} από ${f.of} αντισυμβαλλόμενους οι πληρωμές ή τροποποιήσεις ξεπερνούν την αξία ανάθεσης κατά πάνω από 10%.`,
+        clear: (f) => `Για κανέναν από ${f.of} αντισυμβαλλόμενους οι πληρωμές ή τροποποιήσεις δεν ξεπερνούν την αξία ανάθεσης κατά πάνω από 10%.`,
+        not_assessable: () => 'Δεν εκτιμάται: κανένας αντισυμβαλλόμενος δεν έχει και ανάθεση και πληρωμή ή τροποποίηση στα δεδομένα.',
+      },
     },
   },
   {
     id: 'late_publication',
     name: { en: 'Late publication', el: 'Καθυστερημένη δημοσίευση' },
-    threshold: { en: `an award or contract published more than ${LATE_DAYS} days after it was issued or signed`, el: `ανάθεση ή σύμβαση δημοσιευμένη πάνω από ${LATE_DAYS} ημέρες μετά την έκδοση ή υπογραφή της` },
+    threshold: {
+      en: `an award or contract published more than ${LATE_DAYS} days after it was issued or signed`,
+      el: `ανάθεση ή σύμβαση δημοσιευμένη πάνω από ${LATE_DAYS} ημέρες μετά την έκδοση ή υπογραφή της`,
+    },
     weight: 10,
     assess(facts) {
       const dated = contractsOf(facts).filter((f) => f.actDate !== null);
@@ -138,14 +193,25 @@ export const RULES: Rule[] = [
       return { status: late.length > 0 ? 'flagged' : 'clear', evidence: late.map((f) => f.id), figures: { n: late.length, of: dated.length } };
     },
     say: {
-      en: { flagged: (f) => `${f.n} of ${f.of} dated awards or contracts were published more than ${LATE_DAYS} days after being issued or signed.`, clear: (f) => `All ${f.of} dated awards or contracts were published within ${LATE_DAYS} days.`, not_assessable: () => 'Not assessable: no award or contract states when it was issued or signed.' },
-      el: { flagged: (f) => `${f.n} από ${f.of} αναθέσεις ή συμβάσεις με ημερομηνία δημοσιεύθηκαν πάνω από ${LATE_DAYS} ημέρες μετά την έκδοση ή υπογραφή τους.`, clear: (f) => `Και οι ${f.of} αναθέσεις ή συμβάσεις με ημερομηνία δημοσιεύθηκαν εντός ${LATE_DAYS} ημερών.`, not_assessable: () => 'Δεν εκτιμάται: καμία ανάθεση ή σύμβαση δεν αναφέρει πότε εκδόθηκε ή υπογράφηκε.' },
+      en: {
+        flagged: (f) => `${f.n} of ${f.of} dated awards or contracts were published more than ${LATE_DAYS} days after being issued or signed.`,
+        clear: (f) => `All ${f.of} dated awards or contracts were published within ${LATE_DAYS} days.`,
+        not_assessable: () => 'Not assessable: no award or contract states when it was issued or signed.',
+      },
+      el: {
+        flagged: (f) => `${f.n} από ${f.of} αναθέσεις ή συμβάσεις με ημερομηνία δημοσιεύθηκαν πάνω από ${LATE_DAYS} ημέρες μετά την έκδοση ή υπογραφή τους.`,
+        clear: (f) => `Και οι ${f.of} αναθέσεις ή συμβάσεις με ημερομηνία δημοσιεύθηκαν εντός ${LATE_DAYS} ημερών.`,
+        not_assessable: () => 'Δεν εκτιμάται: καμία ανάθεση ή σύμβαση δεν αναφέρει πότε εκδόθηκε ή υπογράφηκε.',
+      },
     },
   },
   {
     id: 'counterparty_concentration',
     name: { en: 'Concentration on one buyer', el: 'Συγκέντρωση σε έναν αγοραστή' },
-    threshold: { en: 'one counterparty holds more than 50% of the value of at least 3 valued contracts', el: 'ένας αντισυμβαλλόμενος συγκεντρώνει πάνω από 50% της αξίας τουλάχιστον 3 συμβάσεων με αξία' },
+    threshold: {
+      en: 'one counterparty holds more than 50% of the value of at least 3 valued contracts',
+      el: 'ένας αντισυμβαλλόμενος συγκεντρώνει πάνω από 50% της αξίας τουλάχιστον 3 συμβάσεων με αξία',
+    },
     weight: 15,
     assess(facts, entity): Outcome {
       const valued = contractsOf(facts).filter((f) => f.value !== null && counterparties(f, entity).length > 0);
@@ -161,28 +227,55 @@ export const RULES: Rule[] = [
       const total = valued.reduce((s, f) => s + f.value!, 0);
       const top = [...byParty.values()].sort((a, b) => b.value - a.value)[0]!;
       const share = top.value / total;
-      return { status: share > 0.5 ? 'flagged' : 'clear', evidence: share > 0.5 ? top.ids : [], figures: { name: top.name, share: pct(share), of: valued.length } };
+      return {
+        status: share > 0.5 ? 'flagged' : 'clear',
+        evidence: share > 0.5 ? top.ids : [],
+        figures: { name: top.name, share: pct(share), of: valued.length },
+      };
     },
     say: {
-      en: { flagged: (f) => `${f.name} accounts for ${f.share} of the value of ${f.of} contracts.`, clear: (f) => `The largest counterparty, ${f.name}, accounts for ${f.share} of the value of ${f.of} contracts.`, not_assessable: (f) => `Not assessable: ${f.of ?? 0} valued contracts with a known counterparty; at least 3 are needed.` },
-      el: { flagged: (f) => `Ο φορέας ${f.name} συγκεντρώνει το ${f.share} της αξίας ${f.of} συμβάσεων.`, clear: (f) => `Ο μεγαλύτερος αντισυμβαλλόμενος, ${f.name}, συγκεντρώνει το ${f.share} της αξίας ${f.of} συμβάσεων.`, not_assessable: (f) => `Δεν εκτιμάται: ${f.of ?? 0} συμβάσεις με αξία και γνωστό αντισυμβαλλόμενο· χρειάζονται τουλάχιστον 3.` },
+      en: {
+        flagged: (f) => `${f.name} accounts for ${f.share} of the value of ${f.of} contracts.`,
+        clear: (f) => `The largest counterparty, ${f.name}, accounts for ${f.share} of the value of ${f.of} contracts.`,
+        not_assessable: (f) => `Not assessable: ${f.of ?? 0} valued contracts with a known counterparty; at least 3 are needed.`,
+      },
+      el: {
+        flagged: (f) => `Ο φορέας ${f.name} συγκεντρώνει το ${f.share} της αξίας ${f.of} συμβάσεων.`,
+        clear: (f) => `Ο μεγαλύτερος αντισυμβαλλόμενος, ${f.name}, συγκεντρώνει το ${f.share} της αξίας ${f.of} συμβάσεων.`,
+        not_assessable: (f) => `Δεν εκτιμάται: ${f.of ?? 0} συμβάσεις με αξία και γνωστό αντισυμβαλλόμενο· χρειάζονται τουλάχιστον 3.`,
+      },
     },
   },
   {
     id: 'new_supplier_large_contract',
     name: { en: 'New supplier winning large contracts', el: 'Νέος προμηθευτής με μεγάλες συμβάσεις' },
-    threshold: { en: `a contract of ${LARGE_CONTRACT_EUR.toLocaleString('en')} EUR or more won within 365 days of the supplier's first appearance`, el: `σύμβαση ${LARGE_CONTRACT_EUR.toLocaleString('el')} EUR ή περισσότερο εντός 365 ημερών από την πρώτη εμφάνιση του προμηθευτή` },
+    threshold: {
+      en: `a contract of ${LARGE_CONTRACT_EUR.toLocaleString('en')} EUR or more won within 365 days of the supplier's first appearance`,
+      el: `σύμβαση ${LARGE_CONTRACT_EUR.toLocaleString('el')} EUR ή περισσότερο εντός 365 ημερών από την πρώτη εμφάνιση του προμηθευτή`,
+    },
     weight: 10,
     assess(facts, entity) {
       const won = contractsOf(facts).filter((f) => roleOf(f, entity) === 'supplier');
       if (won.length === 0) return { status: 'not_assessable' };
       const first = Math.min(...facts.map((f) => Date.parse(f.published_at)));
       const early = won.filter((f) => f.value !== null && f.value >= LARGE_CONTRACT_EUR && Date.parse(f.published_at) - first <= 365 * DAY_MS);
-      return { status: early.length > 0 ? 'flagged' : 'clear', evidence: early.map((f) => f.id), figures: { n: early.length, first: new Date(first).toISOString().slice(0, 10) } };
+      return {
+        status: early.length > 0 ? 'flagged' : 'clear',
+        evidence: early.map((f) => f.id),
+        figures: { n: early.length, first: new Date(first).toISOString().slice(0, 10) },
+      };
     },
     say: {
-      en: { flagged: (f) => `${f.n} large contracts were won within a year of the first appearance in the data (${f.first}).`, clear: (f) => `No large contract was won within a year of the first appearance in the data (${f.first}).`, not_assessable: () => 'Not assessable: the entity is not named as supplier of any contract.' },
-      el: { flagged: (f) => `${f.n} μεγάλες συμβάσεις ανατέθηκαν μέσα σε έναν χρόνο από την πρώτη εμφάνιση στα δεδομένα (${f.first}).`, clear: (f) => `Καμία μεγάλη σύμβαση μέσα σε έναν χρόνο από την πρώτη εμφάνιση στα δεδομένα (${f.first}).`, not_assessable: () => 'Δεν εκτιμάται: η οντότητα δεν εμφανίζεται ως ανάδοχος σε καμία σύμβαση.' },
+      en: {
+        flagged: (f) => `${f.n} large contracts were won within a year of the first appearance in the data (${f.first}).`,
+        clear: (f) => `No large contract was won within a year of the first appearance in the data (${f.first}).`,
+        not_assessable: () => 'Not assessable: the entity is not named as supplier of any contract.',
+      },
+      el: {
+        flagged: (f) => `${f.n} μεγάλες συμβάσεις ανατέθηκαν μέσα σε έναν χρόνο από την πρώτη εμφάνιση στα δεδομένα (${f.first}).`,
+        clear: (f) => `Καμία μεγάλη σύμβαση μέσα σε έναν χρόνο από την πρώτη εμφάνιση στα δεδομένα (${f.first}).`,
+        not_assessable: () => 'Δεν εκτιμάται: η οντότητα δεν εμφανίζεται ως ανάδοχος σε καμία σύμβαση.',
+      },
     },
   },
 ];
@@ -196,7 +289,7 @@ export function assessIndicators(facts: DocumentFacts[], entity: Entity, lang: L
       status: out.status,
       threshold: rule.threshold[lang],
       weight: rule.weight,
-      evidence: out.status === 'flagged' ? out.evidence ?? [] : [],
+      evidence: out.status === 'flagged' ? (out.evidence ?? []) : [],
       explanation: rule.say[lang][out.status](out.figures ?? {}),
     };
   });
@@ -204,5 +297,8 @@ export function assessIndicators(facts: DocumentFacts[], entity: Entity, lang: L
 
 /** 0..100: the weights of the flagged indicators (they add up to 100). Flagging one more never lowers it. */
 export function riskScore(indicators: Indicator[]): number {
-  return Math.min(100, indicators.reduce((s, i) => s + (i.status === 'flagged' ? i.weight : 0), 0));
+  return Math.min(
+    100,
+    indicators.reduce((s, i) => s + (i.status === 'flagged' ? i.weight : 0), 0),
+  );
 }

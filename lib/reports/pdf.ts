@@ -33,22 +33,86 @@ const CHART_HEIGHT = 60;
 
 const TEXT = {
   el: {
-    title: 'Έκθεση δέουσας επιμέλειας', entity: 'Οντότητα', afm: 'ΑΦΜ', valid: 'έγκυρος', invalid: 'μη έγκυρος', identifier: 'Αναγνωριστικό',
-    generated: 'Ημερομηνία', score: 'Βαθμός κινδύνου', summary: 'Σύνοψη', indicators: 'Δείκτες κινδύνου', indicator: 'Δείκτης',
-    status: 'Κατάσταση', evidence: 'Τεκμήρια', threshold: 'Όριο', flagged: 'ΕΝΕΡΓΟΣ', clear: 'χωρίς ένδειξη', not_assessable: 'δεν εκτιμάται',
-    procurement: 'Δημόσιες συμβάσεις', byYear: 'Σύνολα ανά έτος', year: 'Έτος', contracts: 'Συμβάσεις', value: 'Αξία', date: 'Ημ/νία',
-    titleCol: 'Τίτλος', buyer: 'Αναθέτουσα αρχή', supplier: 'Ανάδοχος', buyers: 'Κύριες αναθέτουσες αρχές', suppliers: 'Κύριοι ανάδοχοι',
-    decisions: 'Αποφάσεις', regulatory: 'Ρυθμιστικές εγγραφές', page: 'Σελίδα', of: 'από', none: 'Κανένα έγγραφο.',
-    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε', payments: 'Πληρωμές και τροποποιήσεις', name: 'Επωνυμία', docs: 'Έγγραφα', source: 'Πηγή', more: 'ακόμη (στο report_json)',
+    title: 'Έκθεση δέουσας επιμέλειας',
+    entity: 'Οντότητα',
+    afm: 'ΑΦΜ',
+    valid: 'έγκυρος',
+    invalid: 'μη έγκυρος',
+    identifier: 'Αναγνωριστικό',
+    generated: 'Ημερομηνία',
+    score: 'Βαθμός κινδύνου',
+    summary: 'Σύνοψη',
+    indicators: 'Δείκτες κινδύνου',
+    indicator: 'Δείκτης',
+    status: 'Κατάσταση',
+    evidence: 'Τεκμήρια',
+    threshold: 'Όριο',
+    flagged: 'ΕΝΕΡΓΟΣ',
+    clear: 'χωρίς ένδειξη',
+    not_assessable: 'δεν εκτιμάται',
+    procurement: 'Δημόσιες συμβάσεις',
+    byYear: 'Σύνολα ανά έτος',
+    year: 'Έτος',
+    contracts: 'Συμβάσεις',
+    value: 'Αξία',
+    date: 'Ημ/νία',
+    titleCol: 'Τίτλος',
+    buyer: 'Αναθέτουσα αρχή',
+    supplier: 'Ανάδοχος',
+    buyers: 'Κύριες αναθέτουσες αρχές',
+    suppliers: 'Κύριοι ανάδοχοι',
+    decisions: 'Αποφάσεις',
+    regulatory: 'Ρυθμιστικές εγγραφές',
+    page: 'Σελίδα',
+    of: 'από',
+    none: 'Κανένα έγγραφο.',
+    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε',
+    payments: 'Πληρωμές και τροποποιήσεις',
+    name: 'Επωνυμία',
+    docs: 'Έγγραφα',
+    source: 'Πηγή',
+    more: 'ακόμη (στο report_json)',
   },
   en: {
-    title: 'Due-diligence report', entity: 'Entity', afm: 'VAT (AFM)', valid: 'valid', invalid: 'check digit invalid', identifier: 'Identifier',
-    generated: 'Date', score: 'Risk score', summary: 'Summary', indicators: 'Risk indicators', indicator: 'Indicator',
-    status: 'Status', evidence: 'Evidence', threshold: 'Threshold', flagged: 'FLAGGED', clear: 'clear', not_assessable: 'not assessable',
-    procurement: 'Public procurement', byYear: 'Totals by year', year: 'Year', contracts: 'Contracts', value: 'Value', date: 'Date',
-    titleCol: 'Title', buyer: 'Buyer', supplier: 'Supplier', buyers: 'Main buyers', suppliers: 'Main suppliers',
-    decisions: 'Decisions', regulatory: 'Regulatory records', page: 'Page', of: 'of', none: 'No documents.',
-    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated', payments: 'Payments and amendments', name: 'Name', docs: 'Documents', source: 'Source', more: 'more (in report_json)',
+    title: 'Due-diligence report',
+    entity: 'Entity',
+    afm: 'VAT (AFM)',
+    valid: 'valid',
+    invalid: 'check digit invalid',
+    identifier: 'Identifier',
+    generated: 'Date',
+    score: 'Risk score',
+    summary: 'Summary',
+    indicators: 'Risk indicators',
+    indicator: 'Indicator',
+    status: 'Status',
+    evidence: 'Evidence',
+    threshold: 'Threshold',
+    flagged: 'FLAGGED',
+    clear: 'clear',
+    not_assessable: 'not assessable',
+    procurement: 'Public procurement',
+    byYear: 'Totals by year',
+    year: 'Year',
+    contracts: 'Contracts',
+    value: 'Value',
+    date: 'Date',
+    titleCol: 'Title',
+    buyer: 'Buyer',
+    supplier: 'Supplier',
+    buyers: 'Main buyers',
+    suppliers: 'Main suppliers',
+    decisions: 'Decisions',
+    regulatory: 'Regulatory records',
+    page: 'Page',
+    of: 'of',
+    none: 'No documents.',
+    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated',
+    payments: 'Payments and amendments',
+    name: 'Name',
+    docs: 'Documents',
+    source: 'Source',
+    more: 'more (in report_json)',
   },
 };
 
@@ -111,7 +175,10 @@ class Writer {
       this.font(8.5, true);
       this.doc.setFillColor(225, 232, 242);
       this.doc.rect(MARGIN, this.y - 3.6, WIDTH, 5.6, 'F');
-      this.cells(columns, columns.map((c) => [c.header]));
+      this.cells(
+        columns,
+        columns.map((c) => [c.header]),
+      );
       this.y += 5.2;
     };
     this.room(12);
@@ -265,32 +332,68 @@ export function renderPdf(report: Report): Buffer {
   w.y += 6;
   barChart(w, p.totals_by_year, report.entity.language);
   w.table(
-    [{ header: t.year, width: 40 }, { header: t.contracts, width: 50, align: 'right' }, { header: t.value, width: WIDTH - 90, align: 'right' }],
+    [
+      { header: t.year, width: 40 },
+      { header: t.contracts, width: 50, align: 'right' },
+      { header: t.value, width: WIDTH - 90, align: 'right' },
+    ],
     p.totals_by_year.map((y) => [String(y.year), String(y.contracts), formatEur(y.value, report.entity.language)]),
   );
-  for (const [label, list] of [[t.buyers, p.main_buyers], [t.suppliers, p.main_suppliers]] as const) {
+  for (const [label, list] of [
+    [t.buyers, p.main_buyers],
+    [t.suppliers, p.main_suppliers],
+  ] as const) {
     if (list.length === 0) continue;
     w.subheading(label);
     w.table(
-      [{ header: t.name, width: 96 }, { header: t.afm, width: 28 }, { header: t.contracts, width: 22, align: 'right' }, { header: t.value, width: WIDTH - 146, align: 'right' }],
+      [
+        { header: t.name, width: 96 },
+        { header: t.afm, width: 28 },
+        { header: t.contracts, width: 22, align: 'right' },
+        { header: t.value, width: WIDTH - 146, align: 'right' },
+      ],
       list.map((b) => [b.name, b.afm ?? '—', String(b.contracts), formatEur(b.value, report.entity.language)]),
     );
   }
   w.subheading(t.contracts);
-  const contractTable = (rows: typeof p.contracts) => w.table(
-    [{ header: t.date, width: 20 }, { header: t.titleCol, width: 62 }, { header: t.buyer, width: 36 }, { header: t.supplier, width: braceWidth() }, { header: t.value, width: 22, align: 'right' }],
-    rows.map((c) => [c.date, c.title, c.buyers.join(', ') || '—', c.suppliers.join(', ') || '—', c.value === null ? '—' : formatEur(c.value, report.entity.language)]),
-  );
+  const contractTable = (rows: typeof p.contracts) =>
+    w.table(
+      [
+        { header: t.date, width: 20 },
+        { header: t.titleCol, width: 62 },
+        { header: t.buyer, width: 36 },
+        { header: t.supplier, width: braceWidth() },
+        { header: t.value, width: 22, align: 'right' },
+      ],
+      rows.map((c) => [
+        c.date,
+        c.title,
+        c.buyers.join(', ') || '—',
+        c.suppliers.join(', ') || '—',
+        c.value === null ? '—' : formatEur(c.value, report.entity.language),
+      ]),
+    );
   if (p.contracts.length === 0) w.paragraph(t.none);
   else contractTable(p.contracts);
   if (p.payments.length > 0) {
     w.subheading(t.payments);
     contractTable(p.payments);
   }
-  for (const [label, rows] of [[t.decisions, report.sections.decisions], [t.regulatory, report.sections.regulatory]] as const) {
+  for (const [label, rows] of [
+    [t.decisions, report.sections.decisions],
+    [t.regulatory, report.sections.regulatory],
+  ] as const) {
     w.heading(label);
     if (rows.length === 0) w.paragraph(t.none);
-    else w.table([{ header: t.date, width: 20 }, { header: t.titleCol, width: 110 }, { header: t.source, width: WIDTH - 130 }], rows.map((r) => [r.date, r.title, r.id]));
+    else
+      w.table(
+        [
+          { header: t.date, width: 20 },
+          { header: t.titleCol, width: 110 },
+          { header: t.source, width: WIDTH - 130 },
+        ],
+        rows.map((r) => [r.date, r.title, r.id]),
+      );
   }
 
   // Page numbers and the footer, on every page once all exist.

@@ -28,9 +28,7 @@ export interface Rendered {
   riskScore: number;
 }
 
-export type RenderReply =
-  | (Omit<Rendered, 'pdf'> & { pdf: ArrayBuffer })
-  | { error: { name: string; message: string } };
+export type RenderReply = (Omit<Rendered, 'pdf'> & { pdf: ArrayBuffer }) | { error: { name: string; message: string } };
 
 /** One report's thread: `add` the documents in order, then `finish`; `abort` ends it early. */
 export class ReportRenderer {

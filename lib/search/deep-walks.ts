@@ -50,9 +50,7 @@ export function planWalk(walk: Pick<Walk, 'total' | 'marks'>, offset: number, li
   const behind = nearest(walk.marks[1], walk.total - end);
   const forwardSkip = offset - ahead.from;
   const backwardSkip = walk.total - end - behind.from;
-  return forwardSkip <= backwardSkip
-    ? { forward: true, ...ahead, skip: forwardSkip, take }
-    : { forward: false, ...behind, skip: backwardSkip, take };
+  return forwardSkip <= backwardSkip ? { forward: true, ...ahead, skip: forwardSkip, take } : { forward: false, ...behind, skip: backwardSkip, take };
 }
 
 function nearest(marks: Map<number, SortValues>, position: number): { from: number; after?: SortValues } {
@@ -87,7 +85,10 @@ export interface WalkCacheOptions {
 export class WalkCache {
   private readonly walks = new Map<string, Walk>();
 
-  constructor(private readonly opts: WalkCacheOptions, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly opts: WalkCacheOptions,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The live walk of `key`, marked used; undefined when there is none or it expired. */
   get(key: string): Walk | undefined {

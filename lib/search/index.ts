@@ -31,30 +31,37 @@ export interface CreateOptions {
 /** The embedder's vectors are not of the length the index holds: nothing may be written or searched. */
 export class EmbeddingDimensionError extends Error {
   constructor(embedder: Embedder, indexed: number, where: string) {
-    super(`${embedder.id}${embedder.endpoint ? ` (from ${embedder.endpoint})` : ''} gives vectors of ${embedder.dimension} dimensions, ` +
-      `but ${where} holds vectors of ${indexed}: configure the embedder the index was built with, or run pdi reindex to rebuild it for this one`);
+    super(
+      `${embedder.id}${embedder.endpoint ? ` (from ${embedder.endpoint})` : ''} gives vectors of ${embedder.dimension} dimensions, ` +
+        `but ${where} holds vectors of ${indexed}: configure the embedder the index was built with, or run pdi reindex to rebuild it for this one`,
+    );
     this.name = 'EmbeddingDimensionError';
   }
 }
 
-function openProvider(config: Config, embedder: Pick<Embedder, 'id' | 'dimension'>, logger: Logger, opts: CreateOptions & { readers?: number }): SearchProvider {
+function openProvider(
+  config: Config,
+  embedder: Pick<Embedder, 'id' | 'dimension'>,
+  logger: Logger,
+  opts: CreateOptions & { readers?: number },
+): SearchProvider {
   return config.elasticsearchUrl
     ? new ElasticsearchProvider({
-      url: config.elasticsearchUrl,
-      prefix: config.indexPrefix,
-      dimension: embedder.dimension,
-      embeddingModel: embedder.id,
-      layout: { shards: config.esShards, replicas: config.esReplicas },
-      logger,
-    })
+        url: config.elasticsearchUrl,
+        prefix: config.indexPrefix,
+        dimension: embedder.dimension,
+        embeddingModel: embedder.id,
+        layout: { shards: config.esShards, replicas: config.esReplicas },
+        logger,
+      })
     : new EmbeddedProvider({
-      file: embeddedIndexPath(config.dataDir),
-      dimension: embedder.dimension,
-      embeddingModel: embedder.id,
-      readers: opts.readers ?? config.embeddedReaders,
-      entities: opts.entities,
-      logger,
-    });
+        file: embeddedIndexPath(config.dataDir),
+        dimension: embedder.dimension,
+        embeddingModel: embedder.id,
+        readers: opts.readers ?? config.embeddedReaders,
+        entities: opts.entities,
+        logger,
+      });
 }
 
 /** The embedder the configured engine's index records (SearchProvider.recordedEmbedding), before it is opened. */

@@ -41,7 +41,11 @@ const INVISIBLE_OR_PICTOGRAPHIC = /[\p{Cf}\p{Extended_Pictographic}\p{Emoji_Modi
  * - a part given twice is read once.
  */
 export function readQuery(text: string): QueryPart[] {
-  const input = fold(String(text ?? '').slice(0, MAX_QUERY_CHARS).replace(INVISIBLE_OR_PICTOGRAPHIC, ' '));
+  const input = fold(
+    String(text ?? '')
+      .slice(0, MAX_QUERY_CHARS)
+      .replace(INVISIBLE_OR_PICTOGRAPHIC, ' '),
+  );
   const parts = new Map<string, QueryPart>();
   const add = (part: QueryPart) => {
     const key = `${part.kind}:${part.text}`;
@@ -56,7 +60,12 @@ export function readQuery(text: string): QueryPart[] {
       break;
     }
     words(input.slice(i, open), add);
-    const phrase = input.slice(open + 1, close).replaceAll('*', ' ').trim().split(/\s+/u).join(' ');
+    const phrase = input
+      .slice(open + 1, close)
+      .replaceAll('*', ' ')
+      .trim()
+      .split(/\s+/u)
+      .join(' ');
     const inPhrase = tokens(phrase);
     if (inPhrase.length > 0) add({ kind: 'phrase', text: phrase, tokens: inPhrase });
     i = close + 1;

@@ -93,7 +93,7 @@ function bestRun(matches: Match[]): Match[] {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** The passage [from, to) of `text`, its whitespace collapsed, `marks` marked, an ellipsis where it is cut. */
 function render(text: string, from: number, to: number, marks: Match[]): string {
@@ -101,10 +101,10 @@ function render(text: string, from: number, to: number, marks: Match[]): string 
   let at = from;
   for (const m of marks) {
     if (m.start < at || m.end > to) continue;
-    out += `${escape(text.slice(at, m.start))}<mark>${escape(text.slice(m.start, m.end))}</mark>`;
+    out += `${escapeHtml(text.slice(at, m.start))}<mark>${escapeHtml(text.slice(m.start, m.end))}</mark>`;
     at = m.end;
   }
-  out += escape(text.slice(at, to));
+  out += escapeHtml(text.slice(at, to));
   if (to < text.length) out += '…';
   return out.replace(/\s+/gu, ' ').trim();
 }

@@ -57,13 +57,17 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
     throw err;
   });
-  const [semantic, textHits] = await Promise.all([
-    search.knn({ vector, limit: depth }, opts),
-    search.moreLikeThis({ text, limit: depth }, opts),
-  ]);
+  const [semantic, textHits] = await Promise.all([search.knn({ vector, limit: depth }, opts), search.moreLikeThis({ text, limit: depth }, opts)]);
   const semanticWeight = embedder.fallback ? FALLBACK_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT;
   const keyOf = (h: SearchHit) => h.doc.source_id;
-  const scored = scoreFusion([{ hits: semantic, weight: semanticWeight }, { hits: textHits, weight: 1 - semanticWeight }], keyOf, (h) => h.score);
+  const scored = scoreFusion(
+    [
+      { hits: semantic, weight: semanticWeight },
+      { hits: textHits, weight: 1 - semanticWeight },
+    ],
+    keyOf,
+    (h) => h.score,
+  );
   const fused = keepWithin(scored, keyOf, textHits[0] && keyOf(textHits[0]), Math.min(shown, KEEP_TEXT_FIRST_WITHIN));
   return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
 }
@@ -87,10 +91,17 @@ export class AskService {
   constructor(private readonly deps: AskDeps) {}
 
   async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
-    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), { read: opts, shown: limit, vectors: this.vectors });
+    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), {
+      read: opts,
+      shown: limit,
+      vectors: this.vectors,
+    });
     const top = hybrid.slice(0, limit);
     const words = questionWords(question);
-    const weights = wordWeights(words, top.map((t) => t.doc));
+    const weights = wordWeights(
+      words,
+      top.map((t) => t.doc),
+    );
     const passages: NumberedPassage[] = top.map(({ doc }, i) => ({
       n: i + 1,
       source_id: doc.source_id,

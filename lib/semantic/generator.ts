@@ -37,9 +37,7 @@ export function groundedMessages(question: string, passages: NumberedPassage[]):
     'If the passages do not answer the question, say so briefly.',
     `Write the answer in ${language}. Be concise.`,
   ].join(' ');
-  const context = passages
-    .map((p) => `[${p.n}] ${p.title} (${p.source_id})\n${p.text}`)
-    .join('\n\n');
+  const context = passages.map((p) => `[${p.n}] ${p.title} (${p.source_id})\n${p.text}`).join('\n\n');
   return [
     { role: 'system', content: system },
     { role: 'user', content: `Passages:\n\n${context}\n\nQuestion: ${question}` },

@@ -63,7 +63,7 @@ export interface PassageSource {
  */
 export function bestPassage(doc: PassageSource, words: string[], weights: number[] = words.map(() => 1)): string {
   const stems = words.map(stemOf);
-  const body = doc.content?.trim() ? doc.content : doc.summary ?? '';
+  const body = doc.content?.trim() ? doc.content : (doc.summary ?? '');
   const sentences = sentencesOf(body.slice(0, MAX_BODY_CHARS));
   // Each sentence is read once; a window holds a word when one of its sentences does.
   const found = sentences.map((s) => stemsIn(s, stems));
@@ -93,7 +93,7 @@ export function bestPassage(doc: PassageSource, words: string[], weights: number
     }
   }
   if (best) return best;
-  const fallback = (doc.summary?.trim() ? doc.summary : doc.title ?? '').replace(/\s+/g, ' ').trim();
+  const fallback = (doc.summary?.trim() ? doc.summary : (doc.title ?? '')).replace(/\s+/g, ' ').trim();
   return fallback.slice(0, PASSAGE_CHARS);
 }
 

@@ -26,7 +26,9 @@ const round = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 10_000) / 
 /** `limit` documents most like `doc` (found by the caller), best first. */
 export async function similarTo(search: SearchProvider, doc: IndexedDocument, limit: number, opts: ReadOptions = {}): Promise<SimilarResult> {
   const duplicate = duplicateOf(doc);
-  const hits = doc.embedding?.length ? await byVector(search, doc.embedding, doc.source_id, duplicate, limit, opts) : await byText(search, doc, duplicate, limit, opts);
+  const hits = doc.embedding?.length
+    ? await byVector(search, doc.embedding, doc.source_id, duplicate, limit, opts)
+    : await byText(search, doc, duplicate, limit, opts);
   const results = hits.map((h) => ({ ...metadataOf(h.doc), similarity: round(h.score) }));
   return { source_id: doc.source_id, results, total: results.length };
 }
@@ -36,7 +38,12 @@ export async function similarTo(search: SearchProvider, doc: IndexedDocument, li
  * 0..1 (the engines give (1 + cos) / 2, where unrelated texts sit near 0.5).
  */
 async function byVector(
-  search: SearchProvider, vector: number[], sourceId: string, duplicate: (d: StoredDocument) => boolean, limit: number, opts: ReadOptions,
+  search: SearchProvider,
+  vector: number[],
+  sourceId: string,
+  duplicate: (d: StoredDocument) => boolean,
+  limit: number,
+  opts: ReadOptions,
 ): Promise<SearchHit[]> {
   for (let depth = limit + 10; ; depth = Math.min(MAX_DEPTH, depth * 4)) {
     const hits = await search.knn({ vector, limit: depth, excludeId: sourceId }, opts);
@@ -52,7 +59,11 @@ async function byVector(
  * `score` becomes the share of the document's own score against that query a hit reaches.
  */
 async function byText(
-  search: SearchProvider, doc: IndexedDocument, duplicate: (d: StoredDocument) => boolean, limit: number, opts: ReadOptions,
+  search: SearchProvider,
+  doc: IndexedDocument,
+  duplicate: (d: StoredDocument) => boolean,
+  limit: number,
+  opts: ReadOptions,
 ): Promise<SearchHit[]> {
   // The document itself is asked for too: its score is the scale.
   const hits = await search.moreLikeThis({ text: documentText(doc), limit: limit + 11 }, opts);

@@ -82,8 +82,12 @@ const ROWS: Record<Channel, Row> = {
 };
 
 const DOCUMENT = {
-  source_id: 'diavgeia:ΨΘ4Ω46ΜΤΛΡ-ΑΒΓ', source: 'diavgeia', title: 'Προμήθεια πυροσβεστήρων', published_at: '2026-03-01T00:00:00Z',
-  source_url: 'https://diavgeia.gov.gr/decision/view/ΨΘ4Ω46ΜΤΛΡ-ΑΒΓ', amount: { value: 1200, currency: 'EUR' },
+  source_id: 'diavgeia:ΨΘ4Ω46ΜΤΛΡ-ΑΒΓ',
+  source: 'diavgeia',
+  title: 'Προμήθεια πυροσβεστήρων',
+  published_at: '2026-03-01T00:00:00Z',
+  source_url: 'https://diavgeia.gov.gr/decision/view/ΨΘ4Ω46ΜΤΛΡ-ΑΒΓ',
+  amount: { value: 1200, currency: 'EUR' },
 };
 
 function delivery(target: string): Delivery {
@@ -144,7 +148,10 @@ for (const channel of CHANNELS) {
 
   t.test(`when the ${channel.name} channel's peer is down, then the send fails with a DeliveryError worth a retry`, async (t) => {
     const { target, smtpUrl } = row.down(await closedPort());
-    const err = await channel.send(delivery(target), envOf(t, smtpUrl)).then(() => null, (e: unknown) => e);
+    const err = await channel.send(delivery(target), envOf(t, smtpUrl)).then(
+      () => null,
+      (e: unknown) => e,
+    );
     t.type(err, DeliveryError);
     t.equal((err as DeliveryError).retryable, true, (err as Error).message);
   });

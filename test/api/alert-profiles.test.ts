@@ -9,7 +9,15 @@ t.test('when a profile is created, then 201 shows all six filter members, the se
   const app = await startTestApp(t);
   const key = app.key('pro');
   const res = await app.request('/v1/alerts/profiles', {
-    key, method: 'POST', body: { name: 'IT tenders', filters: { keywords: ['υπολογιστές'], min_value: 1000 }, channels: ['email', 'webhook'], notify_email: 'ops@example.com', webhook_url: PUBLIC_HOOK },
+    key,
+    method: 'POST',
+    body: {
+      name: 'IT tenders',
+      filters: { keywords: ['υπολογιστές'], min_value: 1000 },
+      channels: ['email', 'webhook'],
+      notify_email: 'ops@example.com',
+      webhook_url: PUBLIC_HOOK,
+    },
   });
   t.equal(res.status, 201, res.text);
   t.match(res.body, { name: 'IT tenders', channels: ['email', 'webhook'], notify_email: 'ops@example.com', webhook_url: PUBLIC_HOOK, is_active: true });
@@ -69,10 +77,24 @@ t.test('when a body is invalid, then 422 names the member', async (t) => {
 
 t.test('when PDI_WEBHOOK_ALLOW_PRIVATE is set, then an http loopback target is accepted, and link-local or metadata ones are still refused', async (t) => {
   const app = await startTestApp(t, { env: { PDI_WEBHOOK_ALLOW_PRIVATE: '1' } });
-  const res = await app.request('/v1/alerts/profiles', { key: app.key('pro'), method: 'POST', body: { name: 'n', channels: ['webhook'], webhook_url: 'http://127.0.0.1:9/hook' } });
+  const res = await app.request('/v1/alerts/profiles', {
+    key: app.key('pro'),
+    method: 'POST',
+    body: { name: 'n', channels: ['webhook'], webhook_url: 'http://127.0.0.1:9/hook' },
+  });
   t.equal(res.status, 201, res.text);
-  for (const target of ['http://169.254.169.254/latest', 'http://[fe80::1]/hook', 'http://[::a9fe:a9fe]/hook', 'http://[64:ff9b::a9fe:a9fe]/hook', 'http://[2002:a9fe:a9fe::]/hook']) {
-    const refused = await app.request('/v1/alerts/profiles', { key: app.key('pro'), method: 'POST', body: { name: 'n', channels: ['webhook'], webhook_url: target } });
+  for (const target of [
+    'http://169.254.169.254/latest',
+    'http://[fe80::1]/hook',
+    'http://[::a9fe:a9fe]/hook',
+    'http://[64:ff9b::a9fe:a9fe]/hook',
+    'http://[2002:a9fe:a9fe::]/hook',
+  ]) {
+    const refused = await app.request('/v1/alerts/profiles', {
+      key: app.key('pro'),
+      method: 'POST',
+      body: { name: 'n', channels: ['webhook'], webhook_url: target },
+    });
     t.equal(refused.status, 422, target);
     t.match(refused.body.detail, /does not resolve to a public address/, target);
   }
@@ -81,7 +103,13 @@ t.test('when PDI_WEBHOOK_ALLOW_PRIVATE is set, then an http loopback target is a
 t.test('when a profile is updated in part and deleted, then other members keep their values and it is deactivated, not removed', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('pro');
-  const created = (await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'a', channels: ['email'], notify_email: 'a@example.com', filters: { sources: ['e_procurement'] } } })).body;
+  const created = (
+    await app.request('/v1/alerts/profiles', {
+      key,
+      method: 'POST',
+      body: { name: 'a', channels: ['email'], notify_email: 'a@example.com', filters: { sources: ['e_procurement'] } },
+    })
+  ).body;
   t.same(created.filters.sources, ['kimdis'], 'the alias is stored as the canonical source');
   const renamed = await app.request(`/v1/alerts/profiles/${created.id}`, { key, method: 'PUT', body: { name: 'b' } });
   t.equal(renamed.status, 200);
@@ -107,7 +135,9 @@ t.test('when another organization names a profile, then every route answers 404 
   const app = await startTestApp(t);
   const mine = app.key('pro', 'Acme');
   const theirs = app.key('pro', 'Globex');
-  const created = (await app.request('/v1/alerts/profiles', { key: mine, method: 'POST', body: { name: 'a', channels: ['email'], notify_email: 'a@example.com' } })).body;
+  const created = (
+    await app.request('/v1/alerts/profiles', { key: mine, method: 'POST', body: { name: 'a', channels: ['email'], notify_email: 'a@example.com' } })
+  ).body;
   const put = await app.request(`/v1/alerts/profiles/${created.id}`, { key: theirs, method: 'PUT', body: { name: 'stolen' } });
   t.equal(put.status, 404);
   t.same(put.body, { detail: `Alert profile not found: ${created.id}` });
@@ -122,29 +152,37 @@ t.test('when another organization names a profile, then every route answers 404 
 t.test('when profiles are paged, then limit and offset are echoed and checked', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('pro');
-  for (const name of ['one', 'two', 'three']) await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name, channels: ['email'], notify_email: 'a@example.com' } });
+  for (const name of ['one', 'two', 'three'])
+    await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name, channels: ['email'], notify_email: 'a@example.com' } });
   const page = await app.request('/v1/alerts/profiles?limit=2&offset=1', { key });
   t.match(page.body, { total: 3, limit: 2, offset: 1 });
-  t.same(page.body.items.map((p: { name: string }) => p.name), ['two', 'one'], 'newest first');
+  t.same(
+    page.body.items.map((p: { name: string }) => p.name),
+    ['two', 'one'],
+    'newest first',
+  );
   const bad = await app.request('/v1/alerts/profiles?limit=101', { key });
   t.equal(bad.status, 422);
   t.same(bad.body, { detail: 'limit must be an integer from 1 to 100' });
   t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 0);
 });
 
-t.test('when an organization holds PDI_MAX_ALERT_PROFILES active profiles, then another is refused with 409 until one is deleted, and other organizations are not counted', async (t) => {
-  const app = await startTestApp(t, { env: { PDI_MAX_ALERT_PROFILES: '2' } });
-  const key = app.key('pro', 'full');
-  const body = { name: 'n', channels: ['email'], notify_email: 'a@example.com' };
-  const first = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
-  t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201);
-  const refused = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
-  t.equal(refused.status, 409);
-  t.match(refused.body, { detail: /already has 2 active alert profiles/ });
-  t.equal((await app.request('/v1/alerts/profiles', { key: app.key('pro', 'other'), method: 'POST', body })).status, 201, 'another organization');
-  await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'DELETE' });
-  t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201, 'a deleted profile frees its place');
-  const reactivated = await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'PUT', body: { is_active: true } });
-  t.equal(reactivated.status, 409, 'reactivating past the bound is refused too');
-  t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, 3);
-});
+t.test(
+  'when an organization holds PDI_MAX_ALERT_PROFILES active profiles, then another is refused with 409 until one is deleted, and other organizations are not counted',
+  async (t) => {
+    const app = await startTestApp(t, { env: { PDI_MAX_ALERT_PROFILES: '2' } });
+    const key = app.key('pro', 'full');
+    const body = { name: 'n', channels: ['email'], notify_email: 'a@example.com' };
+    const first = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
+    t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201);
+    const refused = await app.request('/v1/alerts/profiles', { key, method: 'POST', body });
+    t.equal(refused.status, 409);
+    t.match(refused.body, { detail: /already has 2 active alert profiles/ });
+    t.equal((await app.request('/v1/alerts/profiles', { key: app.key('pro', 'other'), method: 'POST', body })).status, 201, 'another organization');
+    await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'DELETE' });
+    t.equal((await app.request('/v1/alerts/profiles', { key, method: 'POST', body })).status, 201, 'a deleted profile frees its place');
+    const reactivated = await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'PUT', body: { is_active: true } });
+    t.equal(reactivated.status, 409, 'reactivating past the bound is refused too');
+    t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, 3);
+  },
+);

@@ -35,7 +35,11 @@ t.test('when a generator is configured, then the answer is its grounded answer, 
     if (!prompt.includes('The harbour dredging works were awarded to Marine Works SA')) return { status: 400, body: { error: 'no passage' } };
     return completion('Marine Works SA was awarded the harbour dredging works [2].');
   });
-  const res = await app.request('/v1/ask', { key, method: 'POST', body: { question: 'Who got the harbour dredging works?', limit: 5, model: 'openai/gpt-4.1-mini' } });
+  const res = await app.request('/v1/ask', {
+    key,
+    method: 'POST',
+    body: { question: 'Who got the harbour dredging works?', limit: 5, model: 'openai/gpt-4.1-mini' },
+  });
   t.equal(res.status, 200);
   t.equal(res.body.answer, 'Marine Works SA was awarded the harbour dredging works [2].');
   t.equal(res.body.sources.length, 5);
@@ -86,10 +90,14 @@ t.test('when the endpoint answers out of shape, then the placeholder', async (t)
 t.test('when the endpoint never answers, then the placeholder once the timeout passes', async (t) => {
   let arrived!: () => void;
   const reached = new Promise<void>((resolve) => (arrived = resolve));
-  const { app, logs, key } = await appWith(t, () => {
-    arrived();
-    return null; // holds the connection open; close() ends it
-  }, '1s');
+  const { app, logs, key } = await appWith(
+    t,
+    () => {
+      arrived();
+      return null; // holds the connection open; close() ends it
+    },
+    '1s',
+  );
   const pending = app.request('/v1/ask', { key, method: 'POST', body: { question: 'road construction', limit: 2 } });
   await reached;
   const res = await pending;

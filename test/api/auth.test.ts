@@ -28,7 +28,11 @@ t.test('when a request carries two Authorization headers, then 401 Invalid API k
   const app = await startTestApp(t);
   const key = app.key('enterprise');
   const { hostname, port } = new URL(app.url);
-  for (const pair of [[key, 'bad'], ['bad', key], [key, key]]) {
+  for (const pair of [
+    [key, 'bad'],
+    ['bad', key],
+    [key, key],
+  ]) {
     const socket = net.connect(Number(port), hostname);
     socket.end(`GET /v1/usage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${pair[0]}\r\nauthorization: Bearer ${pair[1]}\r\nConnection: close\r\n\r\n`);
     const chunks: Buffer[] = [];
@@ -89,38 +93,50 @@ t.test('when GET /v1/models is called without a key, then it lists the models wi
   const res = await app.request('/v1/models');
   t.equal(res.status, 200);
   t.same(res.body, {
-    models: [{ id: 'acme/small', default: true }, { id: 'acme/large', default: false }], default: 'acme/small',
+    models: [
+      { id: 'acme/small', default: true },
+      { id: 'acme/large', default: false },
+    ],
+    default: 'acme/small',
     embedding: { model: 'pdi/hashing-384', dimension: 384, fallback: true, service: false },
   });
   t.notOk(res.headers.get('x-ratelimit-limit'), 'no quota headers: models is not counted');
 });
 
-t.test('when each tier calls each route, then a request without a key gets 401, the tier gate follows the contract table, and every answer to a key carries its quota headers', async (t) => {
-  const app = await startTestApp(t);
-  const keys = { free: app.key('free'), pro: app.key('pro'), enterprise: app.key('enterprise') };
-  const rank = { free: 0, pro: 1, enterprise: 2 } as const;
-  const samples: Record<string, string> = { ':source': 'ted', ':source_id': 'ted:1-2024', ':identifier': '090252840', ':id': '00000000-0000-0000-0000-000000000000' };
-  let calls = 0;
-  for (const [method, route, need] of CONTRACT_ROUTES) {
-    const path = route.replace(/:\w+/g, (m) => encodeURIComponent(samples[m]));
-    const httpMethod = method === 'del' ? 'DELETE' : method.toUpperCase();
-    const body = method === 'get' || method === 'del' ? undefined : {};
-    const anonymous = await app.request(path, { method: httpMethod, body });
-    t.equal(anonymous.status, 401, `no key: ${method} ${route}`);
-    for (const tier of ['free', 'pro', 'enterprise'] as const) {
-      // Each Free key allows 5 calls a day: use a fresh key whenever one would run out.
-      if (tier === 'free' && ++calls % 5 === 0) keys.free = app.key('free');
-      const res = await app.request(path, { key: keys[tier], method: httpMethod, body });
-      if (rank[tier] < rank[need]) {
-        t.equal(res.status, 403, `${tier} ${method} ${route}`);
-        t.same(res.body, { detail: `This feature requires ${need === 'pro' ? 'a Pro' : 'an Enterprise'} subscription` });
-      } else {
-        t.not(res.status, 403, `${tier} ${method} ${route}`);
-        t.not(res.status, 401, `${tier} ${method} ${route}`);
+t.test(
+  'when each tier calls each route, then a request without a key gets 401, the tier gate follows the contract table, and every answer to a key carries its quota headers',
+  async (t) => {
+    const app = await startTestApp(t);
+    const keys = { free: app.key('free'), pro: app.key('pro'), enterprise: app.key('enterprise') };
+    const rank = { free: 0, pro: 1, enterprise: 2 } as const;
+    const samples: Record<string, string> = {
+      ':source': 'ted',
+      ':source_id': 'ted:1-2024',
+      ':identifier': '090252840',
+      ':id': '00000000-0000-0000-0000-000000000000',
+    };
+    let calls = 0;
+    for (const [method, route, need] of CONTRACT_ROUTES) {
+      const path = route.replace(/:\w+/g, (m) => encodeURIComponent(samples[m]));
+      const httpMethod = method === 'del' ? 'DELETE' : method.toUpperCase();
+      const body = method === 'get' || method === 'del' ? undefined : {};
+      const anonymous = await app.request(path, { method: httpMethod, body });
+      t.equal(anonymous.status, 401, `no key: ${method} ${route}`);
+      for (const tier of ['free', 'pro', 'enterprise'] as const) {
+        // Each Free key allows 5 calls a day: use a fresh key whenever one would run out.
+        if (tier === 'free' && ++calls % 5 === 0) keys.free = app.key('free');
+        const res = await app.request(path, { key: keys[tier], method: httpMethod, body });
+        if (rank[tier] < rank[need]) {
+          t.equal(res.status, 403, `${tier} ${method} ${route}`);
+          t.same(res.body, { detail: `This feature requires ${need === 'pro' ? 'a Pro' : 'an Enterprise'} subscription` });
+        } else {
+          t.not(res.status, 403, `${tier} ${method} ${route}`);
+          t.not(res.status, 401, `${tier} ${method} ${route}`);
+        }
+        // Whatever the route answered (200, 403, 404, 422, 501), it was counted and says so.
+        t.equal(res.headers.get('x-tier'), tier, `quota headers: ${tier} ${method} ${route}`);
+        t.match(res.headers.get('x-ratelimit-remaining'), /^\d+$/, `quota headers: ${tier} ${method} ${route}`);
       }
-      // Whatever the route answered (200, 403, 404, 422, 501), it was counted and says so.
-      t.equal(res.headers.get('x-tier'), tier, `quota headers: ${tier} ${method} ${route}`);
-      t.match(res.headers.get('x-ratelimit-remaining'), /^\d+$/, `quota headers: ${tier} ${method} ${route}`);
     }
-  }
-});
+  },
+);

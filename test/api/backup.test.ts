@@ -17,15 +17,33 @@ function open(file: string): Sqlite {
 
 /** Every row of every table but those named, each as JSON, in a stable order. */
 function rowsOf(db: Sqlite, except: string[] = []): Record<string, string[]> {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[])
-    .filter((name) => !except.includes(name));
-  return Object.fromEntries(tables.map((name) => [name, db.prepare(`SELECT * FROM "${name}"`).raw().all().map((row) => JSON.stringify(row)).sort()]));
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]).filter(
+    (name) => !except.includes(name),
+  );
+  return Object.fromEntries(
+    tables.map((name) => [
+      name,
+      db
+        .prepare(`SELECT * FROM "${name}"`)
+        .raw()
+        .all()
+        .map((row) => JSON.stringify(row))
+        .sort(),
+    ]),
+  );
 }
 
 t.test('when pdi backup runs while the server counts requests, then the copies pass integrity_check and hold the live keys and usage', async (t) => {
   const dataDir = tempDir(t);
   const loaded = new Promise<void>((resolve) => {
-    const logger = pino({ level: 'info' }, { write: (line: string) => { if (JSON.parse(line).msg === 'demo corpus loaded') resolve(); } });
+    const logger = pino(
+      { level: 'info' },
+      {
+        write: (line: string) => {
+          if (JSON.parse(line).msg === 'demo corpus loaded') resolve();
+        },
+      },
+    );
     // The demo corpus goes through the real ingest pipeline, so documents.db, blobs.db and ingest.db hold rows.
     void startServer(loadConfig({ PDI_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', PDI_DEMO: '1' }), logger).then((running) => {
       t.teardown(() => running.stop());
@@ -55,9 +73,11 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   const live = path.join(dataDir, 'accounts.db');
   const liveDb = open(live);
   t.teardown(() => liveDb.close());
-  const usageOf = (db: Sqlite, key: string) => db.prepare(
-    'SELECT count FROM daily_usage WHERE key_id = (SELECT id FROM api_keys WHERE digest = ?)',
-  ).pluck().get(crypto.createHash('sha256').update(key).digest('hex')) as number | undefined;
+  const usageOf = (db: Sqlite, key: string) =>
+    db
+      .prepare('SELECT count FROM daily_usage WHERE key_id = (SELECT id FROM api_keys WHERE digest = ?)')
+      .pluck()
+      .get(crypto.createHash('sha256').update(key).digest('hex')) as number | undefined;
 
   const dir = path.join(tempDir(t), 'backup');
   const before = usageOf(liveDb, busy) ?? 0;
@@ -70,7 +90,10 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   t.ok(served > 0, 'requests were served during the backup');
 
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-  t.same(manifest.files.map((f: { name: string }) => f.name), ['accounts.db', 'webhook-signing.key', 'ingest.db', 'documents.db', 'blobs.db']);
+  t.same(
+    manifest.files.map((f: { name: string }) => f.name),
+    ['accounts.db', 'webhook-signing.key', 'ingest.db', 'documents.db', 'blobs.db'],
+  );
   t.same(manifest.absent, []);
   for (const f of manifest.files) {
     const file = path.join(dir, f.name);
@@ -89,7 +112,11 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   const copy = open(path.join(dir, 'accounts.db'));
   t.teardown(() => copy.close());
   // The watcher stamps its last pass every few seconds; its watermark (the feed's seq) is compared.
-  t.same(rowsOf(copy, ['daily_usage', 'watcher_state']), rowsOf(liveDb, ['daily_usage', 'watcher_state']), 'every account table but usage is the same, keys and the revocation included');
+  t.same(
+    rowsOf(copy, ['daily_usage', 'watcher_state']),
+    rowsOf(liveDb, ['daily_usage', 'watcher_state']),
+    'every account table but usage is the same, keys and the revocation included',
+  );
   const watermark = (db: Sqlite) => (db.prepare('SELECT * FROM watcher_state').raw().all() as unknown[][]).map((row) => row.slice(0, 2));
   t.same(watermark(copy), watermark(liveDb));
   t.equal(copy.prepare('SELECT count(*) FROM api_keys').pluck().get(), 3);
@@ -114,7 +141,10 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   const withIndex = path.join(tempDir(t), 'backup');
   const indexed = await pdi(dataDir, ['backup', withIndex, '--with-index', '--json']);
   t.equal(indexed.code, 0, indexed.stderr);
-  t.same(JSON.parse(indexed.stdout).files.map((f: { name: string }) => f.name), ['accounts.db', 'webhook-signing.key', 'ingest.db', 'documents.db', 'index.db', 'blobs.db']);
+  t.same(
+    JSON.parse(indexed.stdout).files.map((f: { name: string }) => f.name),
+    ['accounts.db', 'webhook-signing.key', 'ingest.db', 'documents.db', 'index.db', 'blobs.db'],
+  );
   const index = open(path.join(withIndex, 'index.db'));
   t.equal(index.pragma('integrity_check', { simple: true }), 'ok', 'index.db: integrity_check');
   index.close();
@@ -124,7 +154,10 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   for (const f of manifest.files) fs.copyFileSync(path.join(dir, f.name), path.join(restored, f.name));
   const reindex = await pdi(restored, ['reindex']);
   t.equal(reindex.code, 0, reindex.stderr);
-  const second = await startServer(loadConfig({ PDI_DATA_DIR: restored, PORT: '0', HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
+  const second = await startServer(
+    loadConfig({ PDI_DATA_DIR: restored, PORT: '0', HOST: '127.0.0.1', PDI_DEMO: '0', LOG_LEVEL: 'silent' }),
+    pino({ level: 'silent' }),
+  );
   t.teardown(() => second.stop());
   const usage = await request(second.url, '/v1/usage', { key: steady });
   t.equal(usage.status, 200, 'a key works on the restored server');

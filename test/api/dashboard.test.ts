@@ -29,8 +29,18 @@ t.test('when PDI_ADMIN_TOKEN is unset, then every /dashboard path answers 404 as
   const app = await startTestApp(t);
   const unknown = await app.request('/nowhere');
   t.equal(unknown.status, 404);
-  for (const [method, path] of [['GET', '/dashboard'], ['GET', '/dashboard/sign-in'], ['GET', '/dashboard/style.css'], ['POST', '/dashboard/sign-in'], ['POST', '/dashboard/keys']]) {
-    const res = await app.request(path, { method, rawBody: method === 'POST' ? 'token=x' : undefined, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  for (const [method, path] of [
+    ['GET', '/dashboard'],
+    ['GET', '/dashboard/sign-in'],
+    ['GET', '/dashboard/style.css'],
+    ['POST', '/dashboard/sign-in'],
+    ['POST', '/dashboard/keys'],
+  ]) {
+    const res = await app.request(path, {
+      method,
+      rawBody: method === 'POST' ? 'token=x' : undefined,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     t.equal(res.status, 404, `${method} ${path}`);
     t.same(res.body, { detail: `Not found: ${method} ${path}` });
   }
@@ -74,7 +84,11 @@ t.test('when 50 sign-ins arrive at once, then one is judged and the other 49 are
   // Every request's headers arrive first and its form is held back, as a client that sends 50 at once
   // and slowly: each must be counted as it arrives, not once its form has been read.
   for (let i = 0; i < 50; i++) {
-    const req = http.request(`${app.url}/dashboard/sign-in`, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': body.length } });
+    const req = http.request(`${app.url}/dashboard/sign-in`, {
+      method: 'POST',
+      agent: false,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': body.length },
+    });
     req.on('response', (res) => {
       statuses.push(res.statusCode!);
       res.resume();
@@ -108,7 +122,10 @@ t.test('when the operator signs in over plain HTTP, then the session cookie is H
   const res = await client.signIn();
   t.equal(res.status, 303);
   const cookie = res.headers.get('set-cookie')!;
-  const attributes = cookie.split(';').slice(1).map((a) => a.trim());
+  const attributes = cookie
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim());
   t.ok(attributes.includes('HttpOnly'), cookie);
   t.ok(attributes.includes('SameSite=Strict'), cookie);
   t.ok(attributes.includes('Path=/dashboard'), cookie);
@@ -119,19 +136,29 @@ t.test('when the operator signs in over plain HTTP, then the session cookie is H
   t.match(page.text, /<h1>API Tokens<\/h1>/);
 });
 
-t.test('when PDI_PUBLIC_URL is https (TLS ends at a proxy), then the session cookie is Secure and every answer carries Strict-Transport-Security', async (t) => {
-  const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN, PDI_PUBLIC_URL: 'https://pdi.example.org' } });
-  const res = await new DashboardClient(app.url).signIn();
-  t.equal(res.status, 303);
-  t.ok(res.headers.get('set-cookie')!.split(';').map((a) => a.trim()).includes('Secure'), 'Secure behind the proxy');
-  for (const path of ['/healthz', '/v1/usage', '/nowhere', '/docs']) {
-    t.equal((await app.request(path)).headers.get('strict-transport-security'), 'max-age=31536000', path);
-  }
-  const plain = await startTestApp(t, { env: { PDI_PUBLIC_URL: 'http://pdi.internal:8000' } });
-  t.equal((await plain.request('/healthz')).headers.get('strict-transport-security'), null, 'not over plain http');
-});
+t.test(
+  'when PDI_PUBLIC_URL is https (TLS ends at a proxy), then the session cookie is Secure and every answer carries Strict-Transport-Security',
+  async (t) => {
+    const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN, PDI_PUBLIC_URL: 'https://pdi.example.org' } });
+    const res = await new DashboardClient(app.url).signIn();
+    t.equal(res.status, 303);
+    t.ok(
+      res.headers
+        .get('set-cookie')!
+        .split(';')
+        .map((a) => a.trim())
+        .includes('Secure'),
+      'Secure behind the proxy',
+    );
+    for (const path of ['/healthz', '/v1/usage', '/nowhere', '/docs']) {
+      t.equal((await app.request(path)).headers.get('strict-transport-security'), 'max-age=31536000', path);
+    }
+    const plain = await startTestApp(t, { env: { PDI_PUBLIC_URL: 'http://pdi.internal:8000' } });
+    t.equal((await plain.request('/healthz')).headers.get('strict-transport-security'), null, 'not over plain http');
+  },
+);
 
-t.test('when a page is served, then its policy allows no script and only this server\'s stylesheet, which it serves', async (t) => {
+t.test("when a page is served, then its policy allows no script and only this server's stylesheet, which it serves", async (t) => {
   const { client } = await dashboardApp(t);
   await client.signIn();
   const page = await client.get('/dashboard');
@@ -156,7 +183,11 @@ t.test('when a POST carries no CSRF token or a wrong one, then it is refused wit
   const csrf = await client.csrf();
   const victim = app.app.context.keys.create('Victim', 'free');
   const attempts: Record<string, string>[] = [{}, { csrf: 'x' }, { csrf: `${csrf}x` }, { csrf: csrf.slice(1) }];
-  const forms: [string, Record<string, string>][] = [['/dashboard/keys', { org: 'Mallory', tier: 'enterprise' }], [`/dashboard/keys/${victim.id}/revoke`, {}], ['/dashboard/sign-out', {}]];
+  const forms: [string, Record<string, string>][] = [
+    ['/dashboard/keys', { org: 'Mallory', tier: 'enterprise' }],
+    [`/dashboard/keys/${victim.id}/revoke`, {}],
+    ['/dashboard/sign-out', {}],
+  ];
   for (const fields of attempts) {
     for (const [path, extra] of forms) {
       const res = await client.post(path, { ...fields, ...extra });
@@ -164,7 +195,11 @@ t.test('when a POST carries no CSRF token or a wrong one, then it is refused wit
       t.match(res.text, /CSRF token is missing or wrong/);
     }
   }
-  t.same(app.app.context.keys.list().map((k) => [k.org, k.revoked_at]), [['Victim', null]], 'no key created, none revoked');
+  t.same(
+    app.app.context.keys.list().map((k) => [k.org, k.revoked_at]),
+    [['Victim', null]],
+    'no key created, none revoked',
+  );
   t.equal((await client.get('/dashboard')).status, 200, 'still signed in');
   // Another session's token is no better.
   const other = new DashboardClient(app.url);
@@ -185,7 +220,11 @@ t.test('when an organization name is hostile HTML, then the page shows it as tex
   const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&amp;`;
   const { page } = await client.createKey(hostile, 'pro');
   t.notMatch(page, /<script|<img/i, 'no markup from the name');
-  t.match(page, '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;amp;', 'escaped where the key was announced and in the list');
+  t.match(
+    page,
+    '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&quot;&#39;&amp;amp;',
+    'escaped where the key was announced and in the list',
+  );
   t.equal(page.split('&lt;script&gt;alert(1)').length - 1, 2, 'in the notice and in the list');
   // Refused names come back in the form's value, escaped as well.
   const refused = await client.post('/dashboard/keys', { csrf: await client.csrf(), org: `${'"><script>x</script>'.repeat(11)}`, tier: 'free' });
@@ -204,7 +243,11 @@ t.test('when a key is created, then it is shown once, listed without its secret,
   const again = await client.get('/dashboard');
   t.notMatch(again.text, key, 'never shown again');
   t.match(again.text, `<code>${id}</code>`);
-  t.same(app.app.context.keys.list().map((k) => [k.id, k.org, k.tier]), [[id, 'Acme', 'pro']], 'one store for the CLI and the dashboard');
+  t.same(
+    app.app.context.keys.list().map((k) => [k.id, k.org, k.tier]),
+    [[id, 'Acme', 'pro']],
+    'one store for the CLI and the dashboard',
+  );
 
   t.equal((await app.request('/v1/usage', { key })).status, 200);
   t.equal((await app.request('/v1/usage', { key })).status, 200, 'answered from the key cache');
@@ -219,7 +262,7 @@ t.test('when a key is created, then it is shown once, listed without its secret,
   t.match(unknown.text, /No key has the id key_nope/);
 });
 
-t.test('when a key was used, then its row shows today\'s count, its last day used and 30 days of bars', async (t) => {
+t.test("when a key was used, then its row shows today's count, its last day used and 30 days of bars", async (t) => {
   const time = manualClock('2026-11-26T10:00:00Z');
   const { app, client } = await dashboardApp(t, time.clock);
   await client.signIn();
@@ -274,32 +317,72 @@ t.test('when a session is older than 8 hours, then it ends however busy it was',
   t.equal((await client.get('/dashboard')).status, 303, '8 h 4 min after sign-in');
 });
 
-t.test('when the request that signs in comes over the server\'s own TLS, then the session cookie is also Secure', async (t) => {
+t.test("when the request that signs in comes over the server's own TLS, then the session cookie is also Secure", async (t) => {
   const dir = tempDir(t);
-  await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir });
+  await promisify(execFile)(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { cwd: dir },
+  );
   const config = loadConfig({
-    PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_ADMIN_TOKEN: ADMIN_TOKEN,
-    PDI_TLS_CERT: path.join(dir, 'cert.pem'), PDI_TLS_KEY: path.join(dir, 'key.pem'),
+    PDI_DATA_DIR: tempDir(t),
+    PDI_DEMO: '0',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    PDI_ADMIN_TOKEN: ADMIN_TOKEN,
+    PDI_TLS_CERT: path.join(dir, 'cert.pem'),
+    PDI_TLS_KEY: path.join(dir, 'key.pem'),
   });
   const running = await startServer(config, createLogger('silent'));
   t.teardown(() => running.stop());
   t.match(running.url, /^https:/);
   const body = new URLSearchParams({ token: ADMIN_TOKEN }).toString();
   const answer = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
-    const req = https.request(`${running.url}/dashboard/sign-in`, {
-      method: 'POST', ca: fs.readFileSync(path.join(dir, 'cert.pem')), agent: false,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, cookie: String(res.headers['set-cookie']?.[0]) }));
-    });
+    const req = https.request(
+      `${running.url}/dashboard/sign-in`,
+      {
+        method: 'POST',
+        ca: fs.readFileSync(path.join(dir, 'cert.pem')),
+        agent: false,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, cookie: String(res.headers['set-cookie']?.[0]) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
   t.equal(answer.status, 303);
-  const attributes = answer.cookie.split(';').slice(1).map((a) => a.trim());
-  t.same(attributes.filter((a) => ['HttpOnly', 'SameSite=Strict', 'Path=/dashboard', 'Secure'].includes(a)).sort(), ['HttpOnly', 'Path=/dashboard', 'SameSite=Strict', 'Secure'], answer.cookie);
+  const attributes = answer.cookie
+    .split(';')
+    .slice(1)
+    .map((a) => a.trim());
+  t.same(
+    attributes.filter((a) => ['HttpOnly', 'SameSite=Strict', 'Path=/dashboard', 'Secure'].includes(a)).sort(),
+    ['HttpOnly', 'Path=/dashboard', 'SameSite=Strict', 'Secure'],
+    answer.cookie,
+  );
 });
 
 t.test('when the page after a create is fetched with HEAD first, then the key is still shown by the GET that follows', async (t) => {

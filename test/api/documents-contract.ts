@@ -8,40 +8,58 @@ import { makeDoc } from '../helpers/elasticsearch.js';
 
 const METADATA_KEYS = [...METADATA_FIELDS].sort();
 const SINCE_PROBLEM = 'since must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (an offset instead of Z, or none for UTC)';
-const FULL_KEYS = [...METADATA_FIELDS, 'content', 'summary', 'entities', 'parties', 'procedure_type', 'tenders_received', 'amount', 'cpv', 'region', 'sector'].sort();
+const FULL_KEYS = [
+  ...METADATA_FIELDS,
+  'content',
+  'summary',
+  'entities',
+  'parties',
+  'procedure_type',
+  'tenders_received',
+  'amount',
+  'cpv',
+  'region',
+  'sector',
+].sort();
 
 function corpus(): IndexedDocument[] {
   const docs: IndexedDocument[] = [];
   const day = (i: number) => `2025-0${1 + (i % 9)}-${String(10 + (i % 18)).padStart(2, '0')}T08:00:00Z`;
   for (let i = 0; i < 30; i++) {
-    docs.push(makeDoc('diavgeia', `ΑΔΑ${String(i).padStart(3, '0')}-ΑΒΓ`, {
-      title: i % 3 === 0 ? `ΑΠΟΦΑΣΗ ΑΝΑΘΕΣΗΣ ΣΥΜΒΑΣΗΣ ${i}` : `Έγκριση δαπάνης για προμήθεια ${i}`,
-      content: i % 3 === 0 ? 'Η απόφαση αφορά την ανάθεση σύμβασης καθαριότητας.' : 'Δαπάνη για προμήθεια γραφικής ύλης του δήμου.',
-      published_at: day(i),
-      quality_score: 0.5 + (i % 5) / 10,
-      amount: { value: 1000 + i, currency: 'EUR' },
-      entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
-      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090252840' }],
-      procedure_type: 'Απευθείας ανάθεση',
-      tenders_received: i % 2,
-    }));
+    docs.push(
+      makeDoc('diavgeia', `ΑΔΑ${String(i).padStart(3, '0')}-ΑΒΓ`, {
+        title: i % 3 === 0 ? `ΑΠΟΦΑΣΗ ΑΝΑΘΕΣΗΣ ΣΥΜΒΑΣΗΣ ${i}` : `Έγκριση δαπάνης για προμήθεια ${i}`,
+        content: i % 3 === 0 ? 'Η απόφαση αφορά την ανάθεση σύμβασης καθαριότητας.' : 'Δαπάνη για προμήθεια γραφικής ύλης του δήμου.',
+        published_at: day(i),
+        quality_score: 0.5 + (i % 5) / 10,
+        amount: { value: 1000 + i, currency: 'EUR' },
+        entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+        parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090252840' }],
+        procedure_type: 'Απευθείας ανάθεση',
+        tenders_received: i % 2,
+      }),
+    );
   }
   for (let i = 0; i < 12; i++) {
-    docs.push(makeDoc('kimdis', `25SYMV0000000${String(i).padStart(2, '0')}`, {
-      title: `Σύμβαση παροχής υπηρεσιών ${i}`,
-      content: 'Σύμβαση για υπηρεσίες συντήρησης οδοφωτισμού.',
-      doc_type: 'contract',
-      published_at: day(i + 3),
-    }));
+    docs.push(
+      makeDoc('kimdis', `25SYMV0000000${String(i).padStart(2, '0')}`, {
+        title: `Σύμβαση παροχής υπηρεσιών ${i}`,
+        content: 'Σύμβαση για υπηρεσίες συντήρησης οδοφωτισμού.',
+        doc_type: 'contract',
+        published_at: day(i + 3),
+      }),
+    );
   }
   for (let i = 0; i < 6; i++) {
-    docs.push(makeDoc('ted', `0065432${i}-2025`, {
-      title: `Road construction works contract ${i}`,
-      content: 'Contract award notice for road construction in Attica.',
-      language: 'en',
-      country: 'EU',
-      published_at: day(i),
-    }));
+    docs.push(
+      makeDoc('ted', `0065432${i}-2025`, {
+        title: `Road construction works contract ${i}`,
+        content: 'Contract award notice for road construction in Attica.',
+        language: 'en',
+        country: 'EU',
+        published_at: day(i),
+      }),
+    );
   }
   return docs;
 }
@@ -191,7 +209,28 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
     });
 
     t.test('when q is query-syntax garbage, then the answer is never a 5xx', async (t) => {
-      const garbage = ['"', '(', ')', 'AND', 'OR NOT', 'title:x', '*', '-', '\\', '"unclosed phrase', 'a AND (b OR', '😀😀', '[1 TO 2]', '~2', 'x^9', '/regex/', '{"a":1}', 'NEAR(a b)', '%', "'; DROP TABLE documents; --"];
+      const garbage = [
+        '"',
+        '(',
+        ')',
+        'AND',
+        'OR NOT',
+        'title:x',
+        '*',
+        '-',
+        '\\',
+        '"unclosed phrase',
+        'a AND (b OR',
+        '😀😀',
+        '[1 TO 2]',
+        '~2',
+        'x^9',
+        '/regex/',
+        '{"a":1}',
+        'NEAR(a b)',
+        '%',
+        "'; DROP TABLE documents; --",
+      ];
       for (const q of garbage) {
         const res = await app.request(`/v1/search?q=${encodeURIComponent(q)}`, { key: ent });
         t.equal(res.status, 200, q);
@@ -247,7 +286,10 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
         const p = await app.request(`/v1/diavgeia/documents?limit=7&offset=${offset}`, { key: pro });
         pages.push(...p.body.documents.map((d: { source_id: string }) => d.source_id));
       }
-      t.same(pages, all.body.documents.map((d: { source_id: string }) => d.source_id));
+      t.same(
+        pages,
+        all.body.documents.map((d: { source_id: string }) => d.source_id),
+      );
     });
 
     t.test('when listing through the e_procurement alias or an unknown source, then kimdis or 404', async (t) => {
@@ -320,4 +362,3 @@ export function documentsContract(t: Test, engine: string, open: (t: Test) => Pr
     });
   });
 }
-

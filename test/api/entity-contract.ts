@@ -21,7 +21,10 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
     const deps = pipelineOn(loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }), app.search, app.embedder, app.ingestState, createLogger('silent'));
     t.teardown(() => deps.close());
     const load = await loadDemo(deps, { sources: ['diavgeia', 'kimdis', 'ted', 'mitos'] });
-    t.same(load.runs.map((r) => r.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    t.same(
+      load.runs.map((r) => r.status),
+      ['succeeded', 'succeeded', 'succeeded', 'succeeded'],
+    );
 
     // The oracle: the stored documents, read whole (what the entity index spares the API from doing).
     const docs = (app.documents.db.prepare('SELECT doc FROM documents').pluck().all() as string[]).map((d) => JSON.parse(d) as NormalizedDocument);
@@ -43,13 +46,19 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
       const body = res.body;
       t.same(body.sources, Object.fromEntries(counts), `sources of ${afm}`);
       t.ok(Object.keys(body.sources).length >= 3, 'at least three sources');
-      t.equal(body.total, [...counts.values()].reduce((a, b) => a + b, 0));
+      t.equal(
+        body.total,
+        [...counts.values()].reduce((a, b) => a + b, 0),
+      );
       t.equal(body.type, 'afm');
       t.equal(body.identifier, afm);
       t.equal(body.valid, true);
       t.same(body.afm, [afm]);
       t.ok(body.names.length >= 1, `names ${body.names}`);
-      const dates = docs.filter((d) => d.entities.afm.includes(afm)).map((d) => d.published_at).sort();
+      const dates = docs
+        .filter((d) => d.entities.afm.includes(afm))
+        .map((d) => d.published_at)
+        .sort();
       t.equal(body.first_seen, dates[0]);
       t.equal(body.last_seen, dates[dates.length - 1]);
       t.ok(body.total_contract_value > 0, `contract value ${body.total_contract_value}`);
@@ -68,13 +77,17 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
       t.same({ ...page.body, matches: [], limit: 0, offset: 0 }, { ...whole.body, matches: [], limit: 0, offset: 0 }, 'aggregates do not depend on the page');
     });
 
-    t.test('when an entity\'s report is generated, then its counts, dates and contract value are those GET /v1/entity states', async (t) => {
+    t.test("when an entity's report is generated, then its counts, dates and contract value are those GET /v1/entity states", async (t) => {
       // The AFM of most contract value, and the name of the body most documents name.
       const valued = docs.filter((d) => ['award', 'contract'].includes(d.doc_category) && d.amount?.currency === 'EUR');
       const sums = new Map<string, number>();
       for (const d of valued) for (const a of d.entities.afm) sums.set(a, (sums.get(a) ?? 0) + d.amount!.value);
       const richest = [...sums].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-      for (const [identifier, type] of [[richest, 'afm'], [afm, 'afm'], ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'name']]) {
+      for (const [identifier, type] of [
+        [richest, 'afm'],
+        [afm, 'afm'],
+        ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'name'],
+      ]) {
         const entity = (await get(`/v1/entity/${encodeURIComponent(identifier!)}?type=${type}`)).body;
         const created = await app.request('/v1/reports', { key: ent, method: 'POST', body: { entity_identifier: identifier, identifier_type: type } });
         t.equal(created.status, 201);
@@ -84,7 +97,11 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
         const report = JSON.parse(done.body.report_json);
         t.ok(entity.total > 0 && entity.total_contract_value > 0, `${identifier}: ${entity.total} documents, €${entity.total_contract_value}`);
         t.equal(report.documents.total, entity.total, `${identifier}: documents`);
-        t.same(Object.fromEntries(report.sections.sources.map((s: { source: string; documents: number }) => [s.source, s.documents])), entity.sources, `${identifier}: per source`);
+        t.same(
+          Object.fromEntries(report.sections.sources.map((s: { source: string; documents: number }) => [s.source, s.documents])),
+          entity.sources,
+          `${identifier}: per source`,
+        );
         t.same([report.documents.first_seen, report.documents.last_seen], [entity.first_seen, entity.last_seen], `${identifier}: first and last seen`);
         t.equal(report.sections.procurement.total_value, entity.total_contract_value, `${identifier}: contract value`);
         const byYear = report.sections.procurement.totals_by_year.reduce((cents: number, y: { value: number }) => cents + Math.round(y.value * 100), 0);
@@ -108,7 +125,9 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
     });
 
     t.test('when an ΑΔΑ is typed with Latin look-alike letters, then it resolves as the Greek one', async (t) => {
-      const linked = docs.find((d) => d.source === 'kimdis' && d.entities.ada.some((a) => docs.some((x) => x.source_id === `diavgeia:${a}` && /[ΑΒΕΚΜΡΤ]/.test(a))))!;
+      const linked = docs.find(
+        (d) => d.source === 'kimdis' && d.entities.ada.some((a) => docs.some((x) => x.source_id === `diavgeia:${a}` && /[ΑΒΕΚΜΡΤ]/.test(a))),
+      )!;
       const ada = linked.entities.ada.find((a) => docs.some((x) => x.source_id === `diavgeia:${a}`))!;
       const latin = [...ada].map((c) => LATIN[c] ?? c).join('');
       t.not(latin, ada);
@@ -118,14 +137,26 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
       t.same(typed.body.matches, greek.body.matches);
       t.equal(greek.body.matches[0].source_id, `diavgeia:${ada}`, 'the decision first');
       t.equal(greek.body.matches[0].relevance, 1);
-      t.ok(greek.body.matches.some((m: { source_id: string }) => m.source_id === linked.source_id), 'the contract naming it');
+      t.ok(
+        greek.body.matches.some((m: { source_id: string }) => m.source_id === linked.source_id),
+        'the contract naming it',
+      );
     });
 
     t.test('when a name or an ΑΔΑ is sent without type, then the 422 says which type to add', async (t) => {
       for (const [path, detail] of [
-        [`/v1/entity/${encodeURIComponent('ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ')}`, 'identifier must be an AFM of 9 digits when type is afm (the default): for a name add type=name'],
-        [`/v1/entity/${encodeURIComponent('dimos athinaion')}?limit=5`, 'identifier must be an AFM of 9 digits when type is afm (the default): for a name add type=name'],
-        [`/v1/entity/${encodeURIComponent('Ω6Η2ΟΡΡ9-Β9Ω')}`, 'identifier must be an AFM of 9 digits when type is afm (the default): for a decision id (ΑΔΑ) add type=ada'],
+        [
+          `/v1/entity/${encodeURIComponent('ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ')}`,
+          'identifier must be an AFM of 9 digits when type is afm (the default): for a name add type=name',
+        ],
+        [
+          `/v1/entity/${encodeURIComponent('dimos athinaion')}?limit=5`,
+          'identifier must be an AFM of 9 digits when type is afm (the default): for a name add type=name',
+        ],
+        [
+          `/v1/entity/${encodeURIComponent('Ω6Η2ΟΡΡ9-Β9Ω')}`,
+          'identifier must be an AFM of 9 digits when type is afm (the default): for a decision id (ΑΔΑ) add type=ada',
+        ],
         ['/v1/entity/12345678', 'identifier must be an AFM of 9 digits when type is afm (the default)'],
         [`/v1/entity/${encodeURIComponent('ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ')}?type=afm`, 'identifier must be an AFM of 9 digits when type is afm'],
       ] as const) {
@@ -135,10 +166,19 @@ export function entityContract(t: Test, engine: string, open: (t: Test) => Promi
     });
 
     t.test('when nothing matches, then 200 with total 0 and empty arrays', async (t) => {
-      for (const path of ['/v1/entity/123456789', '/v1/entity/999999993', `/v1/entity/${encodeURIComponent('Ζζζ Ξξξ')}?type=name`, `/v1/entity/${encodeURIComponent('ΩΩΩΩ999-ΩΩΩ')}?type=ada`]) {
+      for (const path of [
+        '/v1/entity/123456789',
+        '/v1/entity/999999993',
+        `/v1/entity/${encodeURIComponent('Ζζζ Ξξξ')}?type=name`,
+        `/v1/entity/${encodeURIComponent('ΩΩΩΩ999-ΩΩΩ')}?type=ada`,
+      ]) {
         const res = await get(path);
         t.equal(res.status, 200, path);
-        t.match(res.body, { total: 0, names: [], sources: {}, first_seen: null, last_seen: null, total_contract_value: 0, counterparties: [], matches: [] }, path);
+        t.match(
+          res.body,
+          { total: 0, names: [], sources: {}, first_seen: null, last_seen: null, total_contract_value: 0, counterparties: [], matches: [] },
+          path,
+        );
       }
       t.equal((await get('/v1/entity/123456789')).body.valid, false, 'a bad check digit is searched and said invalid');
     });

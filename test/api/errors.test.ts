@@ -7,7 +7,10 @@ import { startTestApp } from '../helpers/app.js';
 t.test('when the body is not JSON, then 400 with a detail', async (t) => {
   const app = await startTestApp(t);
   const res = await app.request('/v1/alerts/profiles', {
-    key: app.key('pro'), method: 'POST', rawBody: '{"name": broken', headers: { 'Content-Type': 'application/json' },
+    key: app.key('pro'),
+    method: 'POST',
+    rawBody: '{"name": broken',
+    headers: { 'Content-Type': 'application/json' },
   });
   t.equal(res.status, 400);
   t.same(res.body, { detail: 'Request body is not valid JSON' });
@@ -39,14 +42,20 @@ t.test('when the body has a content coding, then 415 with a detail and the serve
   ];
   for (const [coding, body] of cases) {
     const res = await app.request('/v1/alerts/profiles', {
-      key, method: 'POST', rawBody: body, headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
+      key,
+      method: 'POST',
+      rawBody: body,
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
     });
     t.equal(res.status, 415, coding);
     t.same(res.body, { detail: 'Content-Encoding is not supported; send the request body uncompressed' }, coding);
     t.equal((await app.request('/v1/models')).status, 200, 'still serving');
   }
   const identity = await app.request('/v1/alerts/profiles', {
-    key, method: 'POST', rawBody: '{"name": broken', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' },
+    key,
+    method: 'POST',
+    rawBody: '{"name": broken',
+    headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' },
   });
   t.equal(identity.status, 400, 'identity is no coding: the body is read as it is');
 });
@@ -54,7 +63,10 @@ t.test('when the body has a content coding, then 415 with a detail and the serve
 t.test('when the body is over 1 MiB, then 413 with a detail', async (t) => {
   const app = await startTestApp(t);
   const res = await app.request('/v1/alerts/profiles', {
-    key: app.key('pro'), method: 'POST', rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), headers: { 'Content-Type': 'application/json' },
+    key: app.key('pro'),
+    method: 'POST',
+    rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }),
+    headers: { 'Content-Type': 'application/json' },
   });
   t.equal(res.status, 413);
   t.same(res.body, { detail: 'Request body exceeds the 1 MiB limit' });
@@ -65,8 +77,10 @@ t.test('when a body far over 1 MiB is still arriving, then the 413 closes the co
   const { hostname, port } = new URL(app.url);
   const socket = net.connect(Number(port), hostname);
   const declared = 200 * 1024 * 1024;
-  socket.write(`POST /v1/alerts/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('pro')}\r\n` +
-    `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+  socket.write(
+    `POST /v1/alerts/profiles HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('pro')}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+  );
   socket.write(Buffer.alloc(2 * 1024 * 1024, 0x20));
   let answer = '';
   socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
@@ -189,7 +203,9 @@ t.test('when the request line carries raw non-ASCII bytes (curl "…?q=σύμβ�
   const res = await rawExchange(app.url, Buffer.from('GET /v1/search?q=σύμβαση HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8'));
   t.equal(res.status, 400);
   t.match(res.headers, /content-type: application\/json/i);
-  t.same(JSON.parse(res.body), { detail: 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")' });
+  t.same(JSON.parse(res.body), {
+    detail: 'Malformed HTTP request; percent-encode non-ASCII characters in the URL (e.g. curl --get --data-urlencode "q=σύμβαση")',
+  });
 });
 
 t.test('when the method is unknown to HTTP or a header is malformed, then 501 or 400 with a detail that says so', async (t) => {
@@ -230,7 +246,9 @@ t.test('when a route without a body is sent a Content-Length over 1 MiB, then 41
   const { hostname, port } = new URL(app.url);
   const socket = net.connect(Number(port), hostname);
   // Headers and a first piece of the 2 MiB announced: the answer must come without the rest.
-  socket.write(`GET /v1/usage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('free')}\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n${'x'.repeat(1000)}`);
+  socket.write(
+    `GET /v1/usage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('free')}\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n${'x'.repeat(1000)}`,
+  );
   const chunks: Buffer[] = [];
   for await (const chunk of socket) chunks.push(chunk as Buffer);
   const [head, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
@@ -266,12 +284,21 @@ t.test('when a client drops its connection in the middle of a request body, then
   const app = await startTestApp(t, { logger });
   const { hostname, port } = new URL(app.url);
   const socket = net.connect(Number(port), hostname);
-  socket.write(`POST /v1/reports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('pro')}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+  socket.write(
+    `POST /v1/reports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key('pro')}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`,
+  );
   await new Promise((r) => setTimeout(r, 200));
   socket.destroy();
   await new Promise((r) => setTimeout(r, 200));
-  t.same(lines.filter((l) => l.level >= 50).map((l) => l.msg), [], 'nothing at error level');
-  t.ok(lines.some((l) => l.msg === 'client went away; its engine read was dropped'), 'logged as a client gone');
+  t.same(
+    lines.filter((l) => l.level >= 50).map((l) => l.msg),
+    [],
+    'nothing at error level',
+  );
+  t.ok(
+    lines.some((l) => l.msg === 'client went away; its engine read was dropped'),
+    'logged as a client gone',
+  );
   t.equal((await app.request('/v1/usage', { key: app.key('pro') })).status, 200);
 });
 
@@ -288,7 +315,12 @@ t.test('when a write finds the disk full, then the answer is 507 with a detail, 
   // SQLite's own cap on the file's pages: a write past it fails as on a full disk (SQLITE_FULL).
   const pages = app.db.pragma('page_count', { simple: true }) as number;
   app.db.pragma(`max_page_count = ${pages}`);
-  const body = { name: 'Tenders', channels: ['email'], notify_email: 'ops@example.com', filters: { keywords: Array.from({ length: 20 }, (_, i) => `${i}`.repeat(100)) } };
+  const body = {
+    name: 'Tenders',
+    channels: ['email'],
+    notify_email: 'ops@example.com',
+    filters: { keywords: Array.from({ length: 20 }, (_, i) => `${i}`.repeat(100)) },
+  };
   let created = 0;
   let full: Awaited<ReturnType<typeof app.request>> | undefined;
   // The pages left fill up after a few profiles.

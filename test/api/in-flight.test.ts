@@ -28,7 +28,10 @@ t.test('when one key floods the embedded engine past its cap, then the excess is
   t.equal((await app.request('/v1/stats', { key: other })).status, 200);
 
   app.release();
-  t.same((await Promise.all(slow)).map((r) => r.status), [200, 200, 200]);
+  t.same(
+    (await Promise.all(slow)).map((r) => r.status),
+    [200, 200, 200],
+  );
   const usage = await app.request('/v1/usage', { key: flooder });
   t.equal(usage.status, 200, 'served again once its requests were answered');
   t.equal(usage.body.daily_used, 4, 'three searches and this; none of the twenty refused');
@@ -46,45 +49,56 @@ t.test('when the keys of one organization together reach its cap, then each of t
   t.equal(refused.headers.get('retry-after'), '1');
   t.equal((await app.request('/v1/search?q=x', { key: app.key('pro', 'Other SA') })).status, 200);
   app.release();
-  t.same((await Promise.all(held)).map((r) => r.status), [200, 200, 200, 200]);
+  t.same(
+    (await Promise.all(held)).map((r) => r.status),
+    [200, 200, 200, 200],
+  );
   t.equal((await app.request('/v1/search?q=x', { key: second })).status, 200, 'served again once the others were answered');
 });
 
 /** A raw MCP tools/list request (stateless: no session needed). */
 function mcpList(app: HoldingApp, key: string) {
   return app.request('/mcp', {
-    key, method: 'POST', headers: { Accept: 'application/json, text/event-stream' },
+    key,
+    method: 'POST',
+    headers: { Accept: 'application/json, text/event-stream' },
     body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
   });
 }
 
-t.test('when MCP tool calls and /v1 requests of one key together reach its cap, then either is refused 429 with Retry-After and a detail, and another key is still served over MCP', async (t) => {
-  const app = await startHoldingApp(t, { PDI_MAX_IN_FLIGHT_PER_KEY: '3' });
-  const flooder = app.key('enterprise', 'Flood Ltd');
-  const other = app.key('enterprise', 'Other SA');
-  const client = new Client({ name: 'pdi-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${flooder}` } } }));
-  t.teardown(() => client.close());
-  const heldCall = client.callTool({ name: 'search_documents', arguments: { query: 'hold1' } });
-  const heldSearches = [2, 3].map((i) => app.request(`/v1/search?q=hold${i}`, { key: flooder }));
-  await app.held(3);
+t.test(
+  'when MCP tool calls and /v1 requests of one key together reach its cap, then either is refused 429 with Retry-After and a detail, and another key is still served over MCP',
+  async (t) => {
+    const app = await startHoldingApp(t, { PDI_MAX_IN_FLIGHT_PER_KEY: '3' });
+    const flooder = app.key('enterprise', 'Flood Ltd');
+    const other = app.key('enterprise', 'Other SA');
+    const client = new Client({ name: 'pdi-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${flooder}` } } }));
+    t.teardown(() => client.close());
+    const heldCall = client.callTool({ name: 'search_documents', arguments: { query: 'hold1' } });
+    const heldSearches = [2, 3].map((i) => app.request(`/v1/search?q=hold${i}`, { key: flooder }));
+    await app.held(3);
 
-  const refused = await mcpList(app, flooder);
-  t.equal(refused.status, 429, 'an MCP request past the cap');
-  t.equal(refused.body.detail, KEY_FULL);
-  t.equal(refused.body.jsonrpc, '2.0', 'in the JSON-RPC form MCP clients read');
-  t.equal(refused.headers.get('retry-after'), '1');
-  t.equal((await app.request('/v1/search?q=x', { key: flooder })).status, 429, 'a /v1 request past the cap, the MCP call counted in');
+    const refused = await mcpList(app, flooder);
+    t.equal(refused.status, 429, 'an MCP request past the cap');
+    t.equal(refused.body.detail, KEY_FULL);
+    t.equal(refused.body.jsonrpc, '2.0', 'in the JSON-RPC form MCP clients read');
+    t.equal(refused.headers.get('retry-after'), '1');
+    t.equal((await app.request('/v1/search?q=x', { key: flooder })).status, 429, 'a /v1 request past the cap, the MCP call counted in');
 
-  const served = await mcpList(app, other);
-  t.equal(served.status, 200, 'another key is served over MCP meanwhile');
-  t.equal(served.body.result.tools.length, 6);
+    const served = await mcpList(app, other);
+    t.equal(served.status, 200, 'another key is served over MCP meanwhile');
+    t.equal(served.body.result.tools.length, 6);
 
-  app.release();
-  t.same((await Promise.all(heldSearches)).map((r) => r.status), [200, 200]);
-  t.notOk((await heldCall as { isError?: boolean }).isError, 'the held tool call is answered');
-  t.equal((await mcpList(app, flooder)).status, 200, 'served again once its requests were answered');
-});
+    app.release();
+    t.same(
+      (await Promise.all(heldSearches)).map((r) => r.status),
+      [200, 200],
+    );
+    t.notOk(((await heldCall) as { isError?: boolean }).isError, 'the held tool call is answered');
+    t.equal((await mcpList(app, flooder)).status, 200, 'served again once its requests were answered');
+  },
+);
 
 t.test('when /mcp answers, refuses or turns a method away, then the answer carries nosniff and no-store', async (t) => {
   const app = await startHoldingApp(t);

@@ -15,7 +15,10 @@ t.test('when keys are created and used, then the database files never contain a 
   for (const key of keys) await app.request('/v1/usage', { key });
   app.app.context.usage.flush();
 
-  const files = fs.readdirSync(app.dataDir).filter((f) => f.startsWith('accounts.db')).map((f) => path.join(app.dataDir, f));
+  const files = fs
+    .readdirSync(app.dataDir)
+    .filter((f) => f.startsWith('accounts.db'))
+    .map((f) => path.join(app.dataDir, f));
   t.ok(files.length >= 1);
   const bytes = Buffer.concat(files.map((f) => fs.readFileSync(f)));
   for (const key of keys) {

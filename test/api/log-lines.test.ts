@@ -28,18 +28,29 @@ function keysOf(line: string): string[] {
 
 t.test('when the dashboard logs a refused sign-in, then its line names its component once', async (t) => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, done) { lines.push(...String(chunk).split('\n').filter(Boolean)); done(); } });
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
   const logger = pino({ level: 'info', base: undefined }, sink);
   const app = await startTestApp(t, { logger, env: { PDI_ADMIN_TOKEN: 'f3c1a9e07b5d42e88a6c0b1d9e2f4a7c' } });
   const res = await app.request('/dashboard/sign-in', {
-    method: 'POST', rawBody: 'token=wrong', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    rawBody: 'token=wrong',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   t.equal(res.status, 401);
   const refused = lines.filter((l) => l.includes('sign-in refused'));
   t.equal(refused.length, 1, 'the refusal is logged');
   for (const line of refused) {
     const keys = keysOf(line);
-    t.same(keys.filter((k, i) => keys.indexOf(k) !== i), [], line);
+    t.same(
+      keys.filter((k, i) => keys.indexOf(k) !== i),
+      [],
+      line,
+    );
     t.equal(JSON.parse(line).component, 'dashboard');
   }
 });

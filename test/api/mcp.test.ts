@@ -20,17 +20,19 @@ const AFM = '094019245';
 
 async function seeded(t: Test): Promise<TestApp> {
   const app = await startTestApp(t);
-  const docs = await Promise.all([0, 1, 2].map(async (i) => {
-    const d = makeDoc('diavgeia', `ΑΔΑ${i}ΜΤΛ-ΒΓΔ`, {
-      title: `Ανάθεση σύμβασης καθαριότητας σχολείων ${i}`,
-      summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολικών μονάδων.',
-      content: `Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στην εταιρεία με ΑΦΜ ${AFM}. `.repeat(i === 0 ? 2000 : 1),
-      entities: { afm: [AFM], ada: [], names: ['ΚΑΘΑΡΙΟΤΗΤΑ ΑΕ'] },
-      content_hash: createHash('sha256').update(String(i)).digest('hex'),
-    });
-    d.embedding = (await app.embedder.embed([documentText(d)]))[0]!;
-    return d;
-  }));
+  const docs = await Promise.all(
+    [0, 1, 2].map(async (i) => {
+      const d = makeDoc('diavgeia', `ΑΔΑ${i}ΜΤΛ-ΒΓΔ`, {
+        title: `Ανάθεση σύμβασης καθαριότητας σχολείων ${i}`,
+        summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολικών μονάδων.',
+        content: `Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στην εταιρεία με ΑΦΜ ${AFM}. `.repeat(i === 0 ? 2000 : 1),
+        entities: { afm: [AFM], ada: [], names: ['ΚΑΘΑΡΙΟΤΗΤΑ ΑΕ'] },
+        content_hash: createHash('sha256').update(String(i)).digest('hex'),
+      });
+      d.embedding = (await app.embedder.embed([documentText(d)]))[0]!;
+      return d;
+    }),
+  );
   await app.search.upsert(docs);
   app.documents.save(docs.map(({ embedding: _e, ...doc }) => ({ doc, content_hash: doc.content_hash, original: null, indexed_at: doc.indexed_at })));
   return app;
@@ -165,11 +167,21 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
   const app = await startTestApp(t);
   const pro = new Client({ name: 'pdi-test', version: '1.0.0' });
   await t.rejects(pro.connect(httpTransport(app, app.key('pro'))), /403|Enterprise subscription/);
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  };
   const headers = { Accept: 'application/json, text/event-stream' };
   const refused = await app.request('/mcp', { method: 'POST', key: app.key('pro'), body: init, headers });
   t.equal(refused.status, 403);
-  t.match(refused.body, { jsonrpc: '2.0', id: null, error: { message: 'This feature requires an Enterprise subscription' }, detail: 'This feature requires an Enterprise subscription' });
+  t.match(refused.body, {
+    jsonrpc: '2.0',
+    id: null,
+    error: { message: 'This feature requires an Enterprise subscription' },
+    detail: 'This feature requires an Enterprise subscription',
+  });
   const invalid = await app.request('/mcp', { method: 'POST', key: `pdi_live_${'x'.repeat(32)}`, body: init, headers });
   t.equal(invalid.status, 401);
   t.match(invalid.body, { error: { message: 'Invalid API key' } });
@@ -184,7 +196,12 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
   t.match(direct.body, { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: /"name": "diavgeia"/ }] } });
   t.equal((await app.request('/mcp', { key: app.key('enterprise', 'org-get') })).status, 405);
   // A body over the API's 1 MiB limit is refused before the MCP server reads it.
-  const huge = await app.request('/mcp', { method: 'POST', key: app.key('enterprise', 'org-huge'), body: { ...call, params: { name: 'search_documents', arguments: { query: 'x'.repeat(2 * 1024 * 1024) } } }, headers });
+  const huge = await app.request('/mcp', {
+    method: 'POST',
+    key: app.key('enterprise', 'org-huge'),
+    body: { ...call, params: { name: 'search_documents', arguments: { query: 'x'.repeat(2 * 1024 * 1024) } } },
+    headers,
+  });
   t.equal(huge.status, 413);
 
   const stdio = new Client({ name: 'pdi-test', version: '1.0.0' });
@@ -195,7 +212,12 @@ t.test('when a Pro key or a bad key connects, then it is refused with 403 or 401
 t.test('when a plain JSON client posts without text/event-stream in Accept, then it is served in JSON', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('enterprise');
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  };
   for (const accept of ['application/json', '*/*', undefined]) {
     const res = await app.request('/mcp', { method: 'POST', key, body: init, headers: accept ? { Accept: accept } : {} });
     t.equal(res.status, 200, `Accept ${accept}: ${res.text}`);
@@ -215,7 +237,12 @@ t.test('when an AFM is sent to resolve_entity as a JSON number, then it is read 
 
 t.test('when a key is refused or an OAuth client looks for an authorization server, then the answers say keys are static', async (t) => {
   const app = await startTestApp(t);
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  };
   const bad = await app.request('/mcp', { method: 'POST', key: `pdi_live_${'x'.repeat(32)}`, body: init });
   t.equal(bad.status, 401);
   t.equal(bad.headers.get('www-authenticate'), 'Bearer realm="mcp", error="invalid_token"');

@@ -9,15 +9,21 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 function addEvent(app: TestApp, entityId: string, type: string, detectedAt: string, sourceId = `diavgeia:${randomUUID()}`): string {
   const id = randomUUID();
   const org = app.db.prepare('SELECT org_id FROM monitored_entities WHERE id = ?').pluck().get(entityId);
-  app.db.prepare(`INSERT INTO monitor_events (id, org_id, monitored_entity_id, document_source_id, event_type, summary, detected_at)
-    VALUES (?, ?, ?, ?, ?, 'summary', ?)`).run(id, org, entityId, sourceId, type, detectedAt);
+  app.db
+    .prepare(`INSERT INTO monitor_events (id, org_id, monitored_entity_id, document_source_id, event_type, summary, detected_at)
+    VALUES (?, ?, ?, ?, ?, 'summary', ?)`)
+    .run(id, org, entityId, sourceId, type, detectedAt);
   return id;
 }
 
 t.test('when an entity is monitored, then 201 Created as every create; twice, then 409; after its soft delete it can be monitored again', async (t) => {
   const app = await startTestApp(t);
   const key = app.key('enterprise');
-  const res = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm', label: 'Acme' } });
+  const res = await app.request('/v1/monitor/entities', {
+    key,
+    method: 'POST',
+    body: { entity_identifier: '090252840', identifier_type: 'afm', label: 'Acme' },
+  });
   t.equal(res.status, 201, res.text);
   t.match(res.body, { entity_identifier: '090252840', identifier_type: 'afm', label: 'Acme', is_active: true });
   const again = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'EL 090 252 840', identifier_type: 'afm' } });
@@ -25,9 +31,17 @@ t.test('when an entity is monitored, then 201 Created as every create; twice, th
   t.match(again.body.detail, /already monitored/);
   const name = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'Δήμος Αθηναίων', identifier_type: 'name' } });
   t.equal(name.status, 201);
-  t.equal((await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', identifier_type: 'name' } })).status, 409, 'names fold case and accents');
+  t.equal(
+    (await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', identifier_type: 'name' } })).status,
+    409,
+    'names fold case and accents',
+  );
   const other = app.key('enterprise', 'Globex');
-  t.equal((await app.request('/v1/monitor/entities', { key: other, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 201, 'another organization monitors it on its own');
+  t.equal(
+    (await app.request('/v1/monitor/entities', { key: other, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status,
+    201,
+    'another organization monitors it on its own',
+  );
   const deleted = await app.request(`/v1/monitor/entities/${res.body.id}`, { key, method: 'DELETE' });
   t.same(deleted.body, { status: 'deactivated', id: res.body.id });
   t.equal((await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 201);
@@ -80,7 +94,10 @@ t.test('when entities are listed, then each shows last_checked_at and last_alert
   t.match(list.body.items[0], { id: e.id, last_checked_at: e.created_at, last_alert_at: null });
   app.db.prepare("UPDATE monitored_entities SET last_alert_at = '2030-01-01T00:00:00.000Z' WHERE id = ?").run(e.id);
   app.db.prepare("INSERT INTO watcher_state (name, seq, checked_at) VALUES ('documents', 0, '2030-01-02T00:00:00.000Z')").run();
-  t.match((await app.request('/v1/monitor/entities', { key })).body.items[0], { last_checked_at: '2030-01-02T00:00:00.000Z', last_alert_at: '2030-01-01T00:00:00.000Z' });
+  t.match((await app.request('/v1/monitor/entities', { key })).body.items[0], {
+    last_checked_at: '2030-01-02T00:00:00.000Z',
+    last_alert_at: '2030-01-01T00:00:00.000Z',
+  });
 });
 
 t.test('when events are listed, then entity_id, event_type, since and paging filter them, newest first', async (t) => {
@@ -93,7 +110,10 @@ t.test('when events are listed, then entity_id, event_type, since and paging fil
   addEvent(app, b, 'new_decision', '2026-03-01T00:00:00.000Z');
   const all = await app.request('/v1/monitor/events', { key });
   t.equal(all.body.total, 3);
-  t.same(all.body.items.map((e: { detected_at: string }) => e.detected_at.slice(0, 7)), ['2026-03', '2026-02', '2026-01']);
+  t.same(
+    all.body.items.map((e: { detected_at: string }) => e.detected_at.slice(0, 7)),
+    ['2026-03', '2026-02', '2026-01'],
+  );
   t.match(all.body.items[0], { monitored_entity_id: b, event_type: 'new_decision', summary: 'summary', acknowledged_at: null });
   t.equal((await app.request(`/v1/monitor/events?entity_id=${a}`, { key })).body.total, 2);
   t.equal((await app.request('/v1/monitor/events?event_type=new_decision', { key })).body.total, 2);
@@ -125,17 +145,21 @@ t.test('when an event is acknowledged, then acknowledged_at is set once', async 
   t.equal((await app.request('/v1/monitor/events', { key })).body.items[0].acknowledged_at, first.body.acknowledged_at);
 });
 
-t.test('when an acknowledged event\'s pending deliveries are dropped, then SQLite finds them through the event index, not a scan of every delivery', async (t) => {
-  const app = await startTestApp(t);
-  const plan = app.db.prepare(`EXPLAIN QUERY PLAN ${DROP_PENDING_SQL}`).all('e') as { detail: string }[];
-  t.match(plan.map((p) => p.detail).join('; '), /USING INDEX alert_deliveries_by_event/);
-});
+t.test(
+  "when an acknowledged event's pending deliveries are dropped, then SQLite finds them through the event index, not a scan of every delivery",
+  async (t) => {
+    const app = await startTestApp(t);
+    const plan = app.db.prepare(`EXPLAIN QUERY PLAN ${DROP_PENDING_SQL}`).all('e') as { detail: string }[];
+    t.match(plan.map((p) => p.detail).join('; '), /USING INDEX alert_deliveries_by_event/);
+  },
+);
 
 t.test('when another organization names an entity or event, then 404', async (t) => {
   const app = await startTestApp(t);
   const mine = app.key('enterprise', 'Acme');
   const theirs = app.key('enterprise', 'Globex');
-  const entity = (await app.request('/v1/monitor/entities', { key: mine, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).body.id;
+  const entity = (await app.request('/v1/monitor/entities', { key: mine, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }))
+    .body.id;
   const event = addEvent(app, entity, 'other', '2026-01-01T00:00:00.000Z');
   t.equal((await app.request(`/v1/monitor/entities/${entity}`, { key: theirs, method: 'DELETE' })).status, 404);
   t.equal((await app.request(`/v1/monitor/events/${event}/acknowledge`, { key: theirs, method: 'POST' })).status, 404);
@@ -143,10 +167,14 @@ t.test('when another organization names an entity or event, then 404', async (t)
   t.equal((await app.request('/v1/monitor/events', { key: theirs })).body.total, 0);
   t.equal((await app.request('/v1/monitor/entities', { key: theirs })).body.total, 0);
   t.equal((await app.request('/v1/monitor/events', { key: mine })).body.items[0].acknowledged_at, null, 'untouched');
-  t.equal((await app.request('/v1/monitor/entities', { key: mine, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status, 409, 'still monitored');
+  t.equal(
+    (await app.request('/v1/monitor/entities', { key: mine, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).status,
+    409,
+    'still monitored',
+  );
 });
 
-t.test('when a monitored entity\'s report is asked for, then a pending report of the entity is created for the organization', async (t) => {
+t.test("when a monitored entity's report is asked for, then a pending report of the entity is created for the organization", async (t) => {
   const app = await startTestApp(t);
   const key = app.key('enterprise', 'Acme');
   const entity = (await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } })).body;

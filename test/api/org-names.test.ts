@@ -14,12 +14,24 @@ import { ADMIN_TOKEN, DashboardClient } from '../helpers/dashboard.js';
 const NFC = 'Δήμος Αθηναίων';
 const NFD = NFC.normalize('NFD');
 const INVISIBLES: [string, string][] = [
-  ['zero-width space', 'Acme\u200bSA'], ['zero-width non-joiner', 'Acme\u200c'], ['zero-width joiner', '\u200dAcme'],
-  ['word joiner', 'Ac\u2060me'], ['byte order mark', '\ufeffAcme'], ['left-to-right mark', 'Acme\u200e'],
-  ['right-to-left mark', '\u200fAcme'], ['right-to-left override', 'Acme\u202eAS'], ['right-to-left isolate', 'Acme\u2067x\u2069'],
-  ['Arabic letter mark', 'Acme\u061c'], ['soft hyphen', 'Ac\u00adme'], ['combining grapheme joiner', 'Acme\u034f'],
-  ['variation selector', 'Acme\ufe0f'], ['Hangul filler', 'Acme\u3164'], ['tag character', 'Acme\u{E0041}'],
-  ['private use', 'Acme\ue000'], ['lone surrogate', 'Acme\ud800'], ['unassigned', 'Acme\u0378'],
+  ['zero-width space', 'Acme\u200bSA'],
+  ['zero-width non-joiner', 'Acme\u200c'],
+  ['zero-width joiner', '\u200dAcme'],
+  ['word joiner', 'Ac\u2060me'],
+  ['byte order mark', '\ufeffAcme'],
+  ['left-to-right mark', 'Acme\u200e'],
+  ['right-to-left mark', '\u200fAcme'],
+  ['right-to-left override', 'Acme\u202eAS'],
+  ['right-to-left isolate', 'Acme\u2067x\u2069'],
+  ['Arabic letter mark', 'Acme\u061c'],
+  ['soft hyphen', 'Ac\u00adme'],
+  ['combining grapheme joiner', 'Acme\u034f'],
+  ['variation selector', 'Acme\ufe0f'],
+  ['Hangul filler', 'Acme\u3164'],
+  ['tag character', 'Acme\u{E0041}'],
+  ['private use', 'Acme\ue000'],
+  ['lone surrogate', 'Acme\ud800'],
+  ['unassigned', 'Acme\u0378'],
 ];
 
 t.test('when a name differs only in NFC against NFD or surrounding spaces, then it is the same organization', async (t) => {
@@ -79,37 +91,53 @@ function databaseBeforeNames(file: string, orgs: { id: string; name: string; cre
   db.pragma(`user_version = ${NAMES_MIGRATION - 1}`);
   for (const o of orgs) {
     db.prepare('INSERT INTO organizations (id, name, created_at) VALUES (?, ?, ?)').run(o.id, o.name, o.created_at);
-    db.prepare("INSERT INTO api_keys (id, org_id, tier, digest, created_at) VALUES (?, ?, 'pro', ?, ?)").run(`key_${o.id}`, o.id, `digest-${o.id}`, o.created_at);
+    db.prepare("INSERT INTO api_keys (id, org_id, tier, digest, created_at) VALUES (?, ?, 'pro', ?, ?)").run(
+      `key_${o.id}`,
+      o.id,
+      `digest-${o.id}`,
+      o.created_at,
+    );
   }
   db.close();
 }
 
-t.test('when an older database is opened, then its names are migrated to NFC without invisible characters, and names that became equal stay apart', async (t) => {
-  const file = accountsDbPath(tempDir(t));
-  databaseBeforeNames(file, [
-    { id: 'org_nfd', name: NFD, created_at: '2026-01-01T00:00:00Z' },
-    { id: 'org_acme_zw', name: 'Acme\u200b', created_at: '2026-01-02T00:00:00Z' },
-    { id: 'org_acme', name: 'Acme', created_at: '2026-01-03T00:00:00Z' },
-    { id: 'org_beta_rtl', name: '\u200fBeta', created_at: '2026-01-04T00:00:00Z' },
-    { id: 'org_beta_bom', name: 'Beta\ufeff', created_at: '2026-01-05T00:00:00Z' },
-    { id: 'org_only_zw', name: '\u200b\u200c', created_at: '2026-01-06T00:00:00Z' },
-    { id: 'org_plain', name: 'Plain', created_at: '2026-01-07T00:00:00Z' },
-  ]);
-  const db = openDatabase(file);
-  t.teardown(() => db.close());
-  t.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.at(-1)!.version);
-  const names = Object.fromEntries((db.prepare('SELECT id, name FROM organizations').all() as { id: string; name: string }[]).map((o) => [o.id, o.name]));
-  t.same(names, {
-    org_nfd: NFC,
-    org_acme: 'Acme', // already canonical: keeps its name although younger
-    org_acme_zw: 'Acme (org_acme_zw)',
-    org_beta_rtl: 'Beta', // the older of two that became equal
-    org_beta_bom: 'Beta (org_beta_bom)',
-    org_only_zw: 'org_only_zw',
-    org_plain: 'Plain',
-  });
-  t.equal(db.prepare('SELECT COUNT(*) FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE k.id = \'key_\' || o.id').pluck().get(), 7, 'every key still belongs to its own organization: none merged');
-  const keys = new KeyStore(db);
-  const created = keys.create(NFD, 'free');
-  t.equal(db.prepare('SELECT org_id FROM api_keys WHERE id = ?').pluck().get(created.id), 'org_nfd', 'a new key for the NFD name joins the migrated organization');
-});
+t.test(
+  'when an older database is opened, then its names are migrated to NFC without invisible characters, and names that became equal stay apart',
+  async (t) => {
+    const file = accountsDbPath(tempDir(t));
+    databaseBeforeNames(file, [
+      { id: 'org_nfd', name: NFD, created_at: '2026-01-01T00:00:00Z' },
+      { id: 'org_acme_zw', name: 'Acme\u200b', created_at: '2026-01-02T00:00:00Z' },
+      { id: 'org_acme', name: 'Acme', created_at: '2026-01-03T00:00:00Z' },
+      { id: 'org_beta_rtl', name: '\u200fBeta', created_at: '2026-01-04T00:00:00Z' },
+      { id: 'org_beta_bom', name: 'Beta\ufeff', created_at: '2026-01-05T00:00:00Z' },
+      { id: 'org_only_zw', name: '\u200b\u200c', created_at: '2026-01-06T00:00:00Z' },
+      { id: 'org_plain', name: 'Plain', created_at: '2026-01-07T00:00:00Z' },
+    ]);
+    const db = openDatabase(file);
+    t.teardown(() => db.close());
+    t.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.at(-1)!.version);
+    const names = Object.fromEntries((db.prepare('SELECT id, name FROM organizations').all() as { id: string; name: string }[]).map((o) => [o.id, o.name]));
+    t.same(names, {
+      org_nfd: NFC,
+      org_acme: 'Acme', // already canonical: keeps its name although younger
+      org_acme_zw: 'Acme (org_acme_zw)',
+      org_beta_rtl: 'Beta', // the older of two that became equal
+      org_beta_bom: 'Beta (org_beta_bom)',
+      org_only_zw: 'org_only_zw',
+      org_plain: 'Plain',
+    });
+    t.equal(
+      db.prepare("SELECT COUNT(*) FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE k.id = 'key_' || o.id").pluck().get(),
+      7,
+      'every key still belongs to its own organization: none merged',
+    );
+    const keys = new KeyStore(db);
+    const created = keys.create(NFD, 'free');
+    t.equal(
+      db.prepare('SELECT org_id FROM api_keys WHERE id = ?').pluck().get(created.id),
+      'org_nfd',
+      'a new key for the NFD name joins the migrated organization',
+    );
+  },
+);

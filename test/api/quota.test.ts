@@ -54,7 +54,7 @@ t.test('when requests fail with 403 or 404, then they count; a 429 and /v1/model
   t.equal(app.app.context.usage.used(app.app.context.keys.list()[0].id, new Date().toISOString().slice(0, 10)), 5);
 });
 
-t.test('when the server restarts, then the day\'s count is kept', async (t) => {
+t.test("when the server restarts, then the day's count is kept", async (t) => {
   const first = await startTestApp(t);
   const key = first.key('free');
   for (let i = 0; i < 3; i++) await first.request('/v1/usage', { key });
@@ -86,7 +86,14 @@ t.test('when another process holds the account database write lock, then request
 
   other.exec('COMMIT');
   t.equal(app.app.context.usage.flush(), true, 'written once the lock is released');
-  t.same(rows(), [{ day: '2026-03-22', count: 2 }, { day: '2026-03-23', count: 1 }], 'no count lost, of either day');
+  t.same(
+    rows(),
+    [
+      { day: '2026-03-22', count: 2 },
+      { day: '2026-03-23', count: 1 },
+    ],
+    'no count lost, of either day',
+  );
 });
 
 t.test('when the event loop is too busy for the write timer to fire, then a count made after the interval writes the counts itself', async (t) => {

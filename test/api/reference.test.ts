@@ -33,17 +33,26 @@ t.test('when /docs is fetched, then every script and stylesheet it loads is a lo
   const css = await app.request('/docs/swagger-ui.css');
   const urls = [...css.text.matchAll(/url\(\s*["']?([^)"']*)/g)].map((m) => m[1]!);
   t.ok(urls.length > 0, 'the stylesheet has url()s');
-  t.same(urls.filter((u) => !u.startsWith('data:')), [], 'each is inline data: the stylesheet loads no file');
+  t.same(
+    urls.filter((u) => !u.startsWith('data:')),
+    [],
+    'each is inline data: the stylesheet loads no file',
+  );
   const init = await app.request('/docs/init.js');
   t.match(init.text, /url: '\/openapi\.json'/, 'the page renders the served document');
   t.match(init.text, /validatorUrl: null/, 'the document is not sent to validator.swagger.io');
 });
 
-t.test('when /docs is fetched, then its policy runs only this server\'s scripts, fetches only this server and forbids framing', async (t) => {
+t.test("when /docs is fetched, then its policy runs only this server's scripts, fetches only this server and forbids framing", async (t) => {
   const app = await startTestApp(t);
   const page = await app.request('/docs');
   const csp = page.headers.get('content-security-policy') ?? '';
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values.join(' ')]));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values.join(' ')]),
+  );
   t.equal(directives.get('default-src'), "'none'");
   t.equal(directives.get('script-src'), "'self'");
   t.equal(directives.get('connect-src'), "'self'");

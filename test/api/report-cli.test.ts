@@ -11,7 +11,10 @@ import { SUPPLIER, contractDoc, ingestDocs } from '../helpers/report-docs.js';
 
 t.test('when pdi report create runs for an AFM, then it writes the PDF, and with --org the report is listed for that organization', async (t) => {
   const app = await startTestApp(t);
-  await ingestDocs(app.documents, app.search, [contractDoc('24SYMV000000001', { value: 120_000 }), contractDoc('24SYMV000000002', { value: 40_000, published: '2025-01-10T10:00:00Z' })]);
+  await ingestDocs(app.documents, app.search, [
+    contractDoc('24SYMV000000001', { value: 120_000 }),
+    contractDoc('24SYMV000000002', { value: 40_000, published: '2025-01-10T10:00:00Z' }),
+  ]);
   const out = path.join(tempDir(t), 'report.pdf');
 
   const plain = await pdi(app.dataDir, ['report', 'create', SUPPLIER.afm, '--type', 'afm', '--out', out], { LOG_LEVEL: '' });
@@ -27,7 +30,11 @@ t.test('when pdi report create runs for an AFM, then it writes the PDF, and with
   const line = JSON.parse(recorded.stdout);
   t.match(line, { file: out, documents: 2, status: 'completed' });
   const listed = await app.request('/v1/reports', { key });
-  t.same(listed.body.items.map((r: { id: string }) => r.id), [line.id], 'the organization sees the report');
+  t.same(
+    listed.body.items.map((r: { id: string }) => r.id),
+    [line.id],
+    'the organization sees the report',
+  );
   const detail = await app.request(`/v1/reports/${line.id}`, { key });
   t.equal(JSON.parse(detail.body.report_json).sections.procurement.total_value, 160_000);
   try {

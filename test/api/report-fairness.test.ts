@@ -31,7 +31,11 @@ t.test('when a report of 1,260 documents has read its last document, then /healt
     },
   });
   const app = await startTestApp(t, { dataDir, search });
-  await ingestDocs(app.documents, engine, Array.from({ length: LARGE }, (_, i) => contractDoc(`24SYMV${String(i).padStart(9, '0')}`, { value: 1_000 + i })));
+  await ingestDocs(
+    app.documents,
+    engine,
+    Array.from({ length: LARGE }, (_, i) => contractDoc(`24SYMV${String(i).padStart(9, '0')}`, { value: 1_000 + i })),
+  );
   const reportStatus = () => app.db.prepare('SELECT status FROM reports').pluck().get();
   // Sent the moment the last document is read, and answered by the same event loop the report runs on.
   const healthz = new Promise<{ status: number; report: unknown }>((resolve) => {
@@ -46,7 +50,7 @@ t.test('when a report of 1,260 documents has read its last document, then /healt
   t.equal(JSON.parse(done.body.report_json).documents.covered, LARGE);
 });
 
-t.test('when one organization has six reports queued and another one, then the other\'s runs second, not seventh', async (t) => {
+t.test("when one organization has six reports queued and another one, then the other's runs second, not seventh", async (t) => {
   const app = await startTestApp(t, { holdJobs: true, env: { PDI_REPORT_CONCURRENCY: '1' } });
   await ingestDocs(app.documents, app.search, [contractDoc('24SYMV000000001', { value: 1_000 })]);
   const busy = app.key('pro', 'Busy Ltd');

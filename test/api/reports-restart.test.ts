@@ -28,9 +28,13 @@ async function startServer(t: Test, env: Record<string, string>): Promise<Server
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];
   child.stdout!.on('data', (chunk: Buffer) => {
     out += chunk.toString();
-    for (const w of [...waiters]) if (w.pattern.test(out)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+    for (const w of [...waiters])
+      if (w.pattern.test(out)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   });
-  const logged = (pattern: RegExp) => pattern.test(out) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve }));
+  const logged = (pattern: RegExp) => (pattern.test(out) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ pattern, resolve })));
   await logged(/"msg":"listening"/);
   return { child, url: /"url":"([^"]+)"/.exec(out)![1]!, logged };
 }
@@ -46,7 +50,10 @@ t.test('when the server is killed while a report is pending, then the report com
   await writer.init();
   const dataDir = tempDir(t);
   const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
-  await ingestDocs(documents, writer, [contractDoc('24SYMV000000001', { value: 120_000 }), contractDoc('24SYMV000000002', { value: 30_000, published: '2025-02-01T10:00:00Z' })]);
+  await ingestDocs(documents, writer, [
+    contractDoc('24SYMV000000001', { value: 120_000 }),
+    contractDoc('24SYMV000000002', { value: 30_000, published: '2025-02-01T10:00:00Z' }),
+  ]);
   documents.close();
 
   const db = openDatabase(accountsDbPath(dataDir));

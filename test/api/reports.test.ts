@@ -53,7 +53,10 @@ t.test('when a report is created, then it is pending, its PDF is 404, and once g
   t.match(report.entity, { identifier: SUPPLIER.afm, type: 'afm', afm_valid: true, names: [SUPPLIER.name], language: 'el' });
   t.equal(report.sections.procurement.contract_count, 2);
   t.equal(report.sections.procurement.total_value, 200_000);
-  t.same(report.sections.procurement.totals_by_year, [{ year: 2023, contracts: 1, value: 120_000 }, { year: 2024, contracts: 1, value: 80_000 }]);
+  t.same(report.sections.procurement.totals_by_year, [
+    { year: 2023, contracts: 1, value: 120_000 },
+    { year: 2024, contracts: 1, value: 80_000 },
+  ]);
   t.equal(report.sections.procurement.main_buyers[0].name, BUYER.name);
   t.match(report.sections.executive_summary, /Η οντότητα ΑΛΦΑ ΤΕΧΝΙΚΗ ΑΕ \(ΑΦΜ 094014201\) εμφανίζεται σε 2 έγγραφα/);
   t.equal(report.sections.risk_indicators.length, 7);
@@ -94,7 +97,10 @@ t.test('when a report is asked by name in Latin letters, then the entity resolve
   t.same(report.entity.names, [SUPPLIER.name]);
   t.equal(report.entity.language, 'el', 'a Greek entity, though asked in Latin letters');
   t.equal(report.sections.procurement.contract_count, 1);
-  t.same(report.sections.procurement.payments.map((p: { id: string }) => p.id), [payment.source_id]);
+  t.same(
+    report.sections.procurement.payments.map((p: { id: string }) => p.id),
+    [payment.source_id],
+  );
   const overrun = report.sections.risk_indicators.find((i: { id: string }) => i.id === 'value_overrun');
   t.match(overrun, { status: 'flagged', evidence: [award.source_id, payment.source_id] });
 });
@@ -117,7 +123,10 @@ t.test('when another organization asks for a report, then detail, PDF and list a
   t.same(list.body, { items: [], total: 0, limit: 20, offset: 0 });
   const own = await app.request('/v1/reports', { key: mine });
   t.equal(own.body.total, 1);
-  t.same(own.body.items.map((r: { id: string }) => r.id), [id]);
+  t.same(
+    own.body.items.map((r: { id: string }) => r.id),
+    [id],
+  );
   t.same(Object.keys(own.body.items[0]).sort(), ['completed_at', 'created_at', 'entity_identifier', 'id', 'identifier_type', 'status']);
 });
 
@@ -156,7 +165,10 @@ t.test('when the body is wrong, then 422 names the field; a Free key gets 403', 
     [{ entity_identifier: 'not an ada', identifier_type: 'ada' }, 'entity_identifier must be a Diavgeia decision id (ADA) when identifier_type is ada'],
     [{ entity_identifier: 'x'.repeat(201), identifier_type: 'name' }, 'entity_identifier must be at most 200 characters'],
     [['afm'], 'The request body must be a JSON object with entity_identifier and identifier_type'],
-    [{ entity_identifier: '094014201', identifier_type: 'afm', format: 'pdf' }, 'format is not a member of a report request (entity_identifier, identifier_type)'],
+    [
+      { entity_identifier: '094014201', identifier_type: 'afm', format: 'pdf' },
+      'format is not a member of a report request (entity_identifier, identifier_type)',
+    ],
   ];
   for (const [body, detail] of cases) {
     const res = await app.request('/v1/reports', { key, method: 'POST', body });
@@ -175,7 +187,13 @@ t.test('when the body is wrong, then 422 names the field; a Free key gets 403', 
 
 t.test('when generation fails (the search engine is down), then the report ends failed with a message the user can act on', async (t) => {
   // A port nothing listens on: every engine call fails as unavailable.
-  const search = new ElasticsearchProvider({ url: 'http://127.0.0.1:9', prefix: 'reports-down', dimension: 384, embeddingModel: 'pdi/hashing-384', requestTimeoutMs: 2_000 });
+  const search = new ElasticsearchProvider({
+    url: 'http://127.0.0.1:9',
+    prefix: 'reports-down',
+    dimension: 384,
+    embeddingModel: 'pdi/hashing-384',
+    requestTimeoutMs: 2_000,
+  });
   t.teardown(() => search.close());
   const app = await startTestApp(t, { search });
   // Known to the entity index, so the report reads the document from the engine.

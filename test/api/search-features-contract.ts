@@ -26,18 +26,31 @@ function corpus(): IndexedDocument[] {
   const decision = (id: string, published: string, title: string, content: string, names: string[] = []) =>
     makeDoc('diavgeia', id, { title, content, published_at: published, entities: { afm: [], ada: [], names } });
   return [
-    decision('ΣΝ1', '2025-03-01T10:00:00Z', 'Ανάθεση σύμβασης καθαριότητας', 'Η ΑΠΌΦΑΣΗ αφορά την ανάθεση της σύμβασης καθαριότητας των σχολείων του Δήμου Θεσσαλονίκης.', ['Δήμος Θεσσαλονίκης']),
+    decision(
+      'ΣΝ1',
+      '2025-03-01T10:00:00Z',
+      'Ανάθεση σύμβασης καθαριότητας',
+      'Η ΑΠΌΦΑΣΗ αφορά την ανάθεση της σύμβασης καθαριότητας των σχολείων του Δήμου Θεσσαλονίκης.',
+      ['Δήμος Θεσσαλονίκης'],
+    ),
     decision('ΣΝ2', '2025-03-15T23:59:59Z', 'Έγκριση δαπάνης', 'Έγκριση δαπάνης για τις συμβάσεις συντήρησης πρασίνου <παράρτημα> & λοιπά.'),
     decision('ΣΝ3', '2025-04-01T00:00:00Z', 'Πρόσκληση', `${'Εισαγωγή κειμένου χωρίς σημασία. '.repeat(20)}Στο τέλος αναφέρεται η σύμβαση προμήθειας.`),
     decision('ΣΝ4', '2025-02-28T12:00:00Z', 'Σύμβαση προμήθειας', 'Κείμενο.'),
     tedNotice('100001-2025', 'cn-standard', 'Greece – Cleaning services – School cleaning', '2025-03-02'),
     tedNotice('100002-2025', 'can-standard', 'Greece – Road works – Road maintenance', '2025-03-03'),
     tedNotice('100003-2025', 'can-modif', 'Greece – Framework contracts – Lighting', '2025-03-04'),
-    tedNotice('100004-2025', 'cn-standard', 'Greece – Street-lighting equipment – Δήμος Βόλου', '2024-11-02', 'Ελλάδα – Εξοπλισμός οδικού φωτισμού – Δήμος Βόλου'),
+    tedNotice(
+      '100004-2025',
+      'cn-standard',
+      'Greece – Street-lighting equipment – Δήμος Βόλου',
+      '2024-11-02',
+      'Ελλάδα – Εξοπλισμός οδικού φωτισμού – Δήμος Βόλου',
+    ),
     // Of the same source, so that BM25 weighs the words alike for both (the embedded engine scores per source).
     makeDoc('ted', '100005-2025', {
       title: 'Roadworks',
-      content: 'Resurfacing of municipal roads in the region, the street lighting equipment moved and put back where the works require it, and the road signs renewed.',
+      content:
+        'Resurfacing of municipal roads in the region, the street lighting equipment moved and put back where the works require it, and the road signs renewed.',
       published_at: '2024-11-01T10:00:00Z',
     }),
   ];
@@ -86,16 +99,32 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
     t.test('when an English word is searched, then TED notices match by their own text, not by the labels every notice carries', async (t) => {
       const ids = (await hits('q=contracts')).map((r) => r.source_id);
       t.same(ids, ['ted:100003-2025'], 'only the notice whose title says so');
-      t.same((await hits('q=notice')).map((r) => r.source_id), [], '"Contract notice" is a label');
-      t.same((await hits('q=100002-2025')).map((r) => r.source_id), ['ted:100002-2025'], 'the publication number is still searched');
-      t.same((await hits('q=Attica')).map((r) => r.source_id).sort(), ['ted:100001-2025', 'ted:100002-2025', 'ted:100003-2025', 'ted:100004-2025'], 'and the buyer');
+      t.same(
+        (await hits('q=notice')).map((r) => r.source_id),
+        [],
+        '"Contract notice" is a label',
+      );
+      t.same(
+        (await hits('q=100002-2025')).map((r) => r.source_id),
+        ['ted:100002-2025'],
+        'the publication number is still searched',
+      );
+      t.same(
+        (await hits('q=Attica')).map((r) => r.source_id).sort(),
+        ['ted:100001-2025', 'ted:100002-2025', 'ted:100003-2025', 'ted:100004-2025'],
+        'and the buyer',
+      );
       const [only] = await hits('q=contracts');
       t.match(only.snippet, /Framework <mark>contracts<\/mark>/);
     });
 
     t.test('when an English query names what a Greek TED notice is about, then its English title ranks it as a title', async (t) => {
       const results = await hits(`q=${encodeURIComponent('street lighting equipment')}`);
-      t.same(results.map((r) => r.source_id), ['ted:100004-2025', 'ted:100005-2025'], 'above a text that mentions it in passing');
+      t.same(
+        results.map((r) => r.source_id),
+        ['ted:100004-2025', 'ted:100005-2025'],
+        'above a text that mentions it in passing',
+      );
       t.match(results[0].snippet, /<mark>Street<\/mark>-<mark>lighting<\/mark> <mark>equipment<\/mark>/);
     });
 
@@ -103,9 +132,20 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
       const q = `q=${encodeURIComponent('σύμβαση')}`;
       const all = (await hits(q)).map((r) => r.source_id).sort();
       t.same(all, ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ3', 'diavgeia:ΣΝ4']);
-      t.same((await hits(`${q}&since=2025-03-01`)).map((r) => r.source_id).sort(), ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'], 'since: after that day began');
-      t.same((await hits(`${q}&until=2025-03-15`)).map((r) => r.source_id).sort(), ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ4'], 'until: that whole day included');
-      t.same((await hits(`${q}&since=2025-03-02&until=2025-03-31`)).map((r) => r.source_id), ['diavgeia:ΣΝ2']);
+      t.same(
+        (await hits(`${q}&since=2025-03-01`)).map((r) => r.source_id).sort(),
+        ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'],
+        'since: after that day began',
+      );
+      t.same(
+        (await hits(`${q}&until=2025-03-15`)).map((r) => r.source_id).sort(),
+        ['diavgeia:ΣΝ1', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ4'],
+        'until: that whole day included',
+      );
+      t.same(
+        (await hits(`${q}&since=2025-03-02&until=2025-03-31`)).map((r) => r.source_id),
+        ['diavgeia:ΣΝ2'],
+      );
       const none = await get(`${q}&since=2025-05-01`);
       t.same([none.body.total, none.body.results], [0, []]);
       const counted = await get(`${q}&until=2025-03-14&limit=1`);
@@ -115,9 +155,19 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
     t.test('when sort=date, then newest first; sort=relevance is the default order', async (t) => {
       const q = `q=${encodeURIComponent('σύμβαση')}`;
       const dated = await hits(`${q}&sort=date`);
-      t.same(dated.map((r) => r.source_id), ['diavgeia:ΣΝ3', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ1', 'diavgeia:ΣΝ4']);
-      t.same((await hits(`${q}&sort=date&limit=2&offset=1`)).map((r) => r.source_id), ['diavgeia:ΣΝ2', 'diavgeia:ΣΝ1'], 'pages of the date order');
-      t.same((await hits(`${q}&sort=date&since=2025-03-02`)).map((r) => r.source_id), ['diavgeia:ΣΝ3', 'diavgeia:ΣΝ2']);
+      t.same(
+        dated.map((r) => r.source_id),
+        ['diavgeia:ΣΝ3', 'diavgeia:ΣΝ2', 'diavgeia:ΣΝ1', 'diavgeia:ΣΝ4'],
+      );
+      t.same(
+        (await hits(`${q}&sort=date&limit=2&offset=1`)).map((r) => r.source_id),
+        ['diavgeia:ΣΝ2', 'diavgeia:ΣΝ1'],
+        'pages of the date order',
+      );
+      t.same(
+        (await hits(`${q}&sort=date&since=2025-03-02`)).map((r) => r.source_id),
+        ['diavgeia:ΣΝ3', 'diavgeia:ΣΝ2'],
+      );
       t.same(await hits(`${q}&sort=relevance`), await hits(q));
     });
 
@@ -134,7 +184,10 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
       t.same(listed.body.documents.map((d: Result) => d.source_id).sort(), ['diavgeia:ΣΝ2', 'diavgeia:ΣΝ3'], 'the listings take both forms too');
       t.same((await app.request('/v1/diavgeia/documents?since=2025-03-01', { key })).body.total, 3);
       const bad = await app.request('/v1/diavgeia/documents?since=2025-03-01T10', { key });
-      t.same([bad.status, bad.body], [422, { detail: 'since must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (an offset instead of Z, or none for UTC)' }]);
+      t.same(
+        [bad.status, bad.body],
+        [422, { detail: 'since must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:MM:SSZ (an offset instead of Z, or none for UTC)' }],
+      );
     });
 
     t.test('when since, until or sort are malformed, then 422 names the parameter', async (t) => {

@@ -16,7 +16,14 @@ function checkHeaders(t: Test, res: TestResponse, what: string): void {
 
 t.test('when the API answers a 200, a 4xx and a 5xx, then each carries nosniff and no-store, and no Server or X-Powered-By', async (t) => {
   // Elasticsearch on a port nothing listens on: the index routes answer 503, the others keep working.
-  const config = loadConfig({ PDI_DATA_DIR: tempDir(t), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_DEMO: '0', ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+  const config = loadConfig({
+    PDI_DATA_DIR: tempDir(t),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    PDI_DEMO: '0',
+    ELASTICSEARCH_URL: 'http://127.0.0.1:9',
+  });
   const running = await startServer(config, createLogger('silent'));
   t.teardown(() => running.stop());
   const key = running.app.context.keys.create('Acme', 'pro').key;
@@ -24,7 +31,12 @@ t.test('when the API answers a 200, a 4xx and a 5xx, then each carries nosniff a
   const ok = await request(running.url, '/v1/usage', { key });
   t.equal(ok.status, 200);
   checkHeaders(t, ok, '200');
-  for (const [path, opts, status] of [['/v1/usage', {}, 401], ['/v1/nope', { key }, 404], ['/v1/search', { key }, 422], ['/elsewhere', {}, 404]] as const) {
+  for (const [path, opts, status] of [
+    ['/v1/usage', {}, 401],
+    ['/v1/nope', { key }, 404],
+    ['/v1/search', { key }, 422],
+    ['/elsewhere', {}, 404],
+  ] as const) {
     const res = await request(running.url, path, opts);
     t.equal(res.status, status, path);
     checkHeaders(t, res, `${status} ${path}`);
@@ -42,7 +54,9 @@ t.test('when the API answers a 200, a 4xx and a 5xx, then each carries nosniff a
 
   // Refused by Node's HTTP parser, answered on the bare socket.
   const raw = await new Promise<string>((resolve) => {
-    const socket = net.connect(Number(new URL(running.url).port), '127.0.0.1', () => socket.write('GET /v1/search?q=\xcf\x83 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
+    const socket = net.connect(Number(new URL(running.url).port), '127.0.0.1', () =>
+      socket.write('GET /v1/search?q=\xcf\x83 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'),
+    );
     let text = '';
     socket.on('data', (d) => (text += d.toString()));
     socket.on('close', () => resolve(text));

@@ -23,49 +23,64 @@ function doc(source: SourceName, id: string, fields: Partial<IndexedDocument>, v
 export function corpus(): IndexedDocument[] {
   const docs: IndexedDocument[] = [];
   for (let i = 0; i < 6; i++) {
-    docs.push(doc('ted', `0065432${i}-2025`, {
-      title: `Road construction works contract ${i}`,
-      summary: 'Contract award notice for road construction in Attica.',
-      content: 'Contract award notice for road construction in Attica. Asphalt paving of the regional road network.',
-      language: 'en',
-      country: 'EU',
-    }));
+    docs.push(
+      doc('ted', `0065432${i}-2025`, {
+        title: `Road construction works contract ${i}`,
+        summary: 'Contract award notice for road construction in Attica.',
+        content: 'Contract award notice for road construction in Attica. Asphalt paving of the regional road network.',
+        language: 'en',
+        country: 'EU',
+      }),
+    );
   }
   for (let i = 0; i < 8; i++) {
-    docs.push(doc('diavgeia', `ΚΑΘ${i}ΑΒΓ-ΔΕΖ`, {
-      title: `Ανάθεση σύμβασης καθαριότητας σχολικών μονάδων ${i}`,
-      summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολείων του δήμου.',
-      content: 'Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στις σχολικές μονάδες του δήμου.',
-    }));
+    docs.push(
+      doc('diavgeia', `ΚΑΘ${i}ΑΒΓ-ΔΕΖ`, {
+        title: `Ανάθεση σύμβασης καθαριότητας σχολικών μονάδων ${i}`,
+        summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολείων του δήμου.',
+        content: 'Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στις σχολικές μονάδες του δήμου.',
+      }),
+    );
   }
   for (let i = 0; i < 5; i++) {
-    docs.push(doc('kimdis', `25SYMV00000010${i}`, {
-      title: `Σύμβαση συντήρησης οδοφωτισμού ${i}`,
-      summary: 'Σύμβαση για υπηρεσίες συντήρησης δικτύου οδοφωτισμού.',
-      content: 'Σύμβαση για υπηρεσίες συντήρησης του δικτύου οδοφωτισμού του δήμου.',
-      doc_type: 'contract',
-    }));
+    docs.push(
+      doc('kimdis', `25SYMV00000010${i}`, {
+        title: `Σύμβαση συντήρησης οδοφωτισμού ${i}`,
+        summary: 'Σύμβαση για υπηρεσίες συντήρησης δικτύου οδοφωτισμού.',
+        content: 'Σύμβαση για υπηρεσίες συντήρησης του δικτύου οδοφωτισμού του δήμου.',
+        doc_type: 'contract',
+      }),
+    );
   }
   // Ordinary documents, so that the words above are rare, as in a real index (BM25 is per source on
   // the embedded engine, and a word in most documents of a source weighs next to nothing).
-  for (const [source, prefix] of [['diavgeia', 'ΕΓΚ'], ['kimdis', '25SYMV00000030'], ['ted', '0077000']] as const) {
+  for (const [source, prefix] of [
+    ['diavgeia', 'ΕΓΚ'],
+    ['kimdis', '25SYMV00000030'],
+    ['ted', '0077000'],
+  ] as const) {
     for (let i = 0; i < 20; i++) {
-      docs.push(doc(source, `${prefix}${i}${source === 'ted' ? '-2025' : ''}`, {
-        title: `Έγκριση δαπάνης για προμήθεια γραφικής ύλης ${i}`,
-        summary: 'Δαπάνη για προμήθεια γραφικής ύλης.',
-        content: 'Δαπάνη για προμήθεια γραφικής ύλης και χαρτιού φωτοτυπικού.',
-      }));
+      docs.push(
+        doc(source, `${prefix}${i}${source === 'ted' ? '-2025' : ''}`, {
+          title: `Έγκριση δαπάνης για προμήθεια γραφικής ύλης ${i}`,
+          summary: 'Δαπάνη για προμήθεια γραφικής ύλης.',
+          content: 'Δαπάνη για προμήθεια γραφικής ύλης και χαρτιού φωτοτυπικού.',
+        }),
+      );
     }
   }
   // The answer to a question sits in the middle of the content, after unrelated opening sentences.
-  docs.push(doc('diavgeia', 'ΛΙΜ1ΑΒΓ-ΔΕΖ', {
-    title: 'Annual report of the port authority',
-    summary: 'Yearly report of the port authority.',
-    content: 'Introduction and general remarks about the organisation and its staff. ' +
-      'The harbour dredging works were awarded to Marine Works SA for 2 million euros. ' +
-      'Closing remarks and signatures of the board.',
-    language: 'en',
-  }));
+  docs.push(
+    doc('diavgeia', 'ΛΙΜ1ΑΒΓ-ΔΕΖ', {
+      title: 'Annual report of the port authority',
+      summary: 'Yearly report of the port authority.',
+      content:
+        'Introduction and general remarks about the organisation and its staff. ' +
+        'The harbour dredging works were awarded to Marine Works SA for 2 million euros. ' +
+        'Closing remarks and signatures of the board.',
+      language: 'en',
+    }),
+  );
   // Similar documents: a target, a near neighbour, and two exact duplicates of the target.
   const hospital = {
     title: 'Supply of hospital beds for the general hospital of Patras',
@@ -75,24 +90,40 @@ export function corpus(): IndexedDocument[] {
   };
   const target = doc('kimdis', '25SYMV000000200', hospital);
   docs.push(target);
-  docs.push(doc('kimdis', '25SYMV000000201', {
-    ...hospital,
-    title: 'Supply of hospital beds for the general hospital of Larisa',
-    content: 'Contract for the supply of 120 electric hospital beds with mattresses for the general hospital of Larisa.',
-  }));
+  docs.push(
+    doc('kimdis', '25SYMV000000201', {
+      ...hospital,
+      title: 'Supply of hospital beds for the general hospital of Larisa',
+      content: 'Contract for the supply of 120 electric hospital beds with mattresses for the general hospital of Larisa.',
+    }),
+  );
   docs.push(doc('kimdis', '25SYMV000000202', { ...hospital, title: 'Supply of beds', content_hash: target.content_hash }));
   docs.push(doc('ted', '00999999-2025', hospital));
   // Without vectors: one that shares words with others, one whose words no other document has.
-  docs.push(doc('diavgeia', 'ΑΝΑ1ΑΒΓ-ΔΕΖ', {
-    title: 'Ανάθεση σύμβασης καθαριότητας νηπιαγωγείων',
-    summary: 'Υπηρεσίες καθαριότητας σχολικών μονάδων.',
-    content: 'Ανάθεση υπηρεσιών καθαριότητας σε νηπιαγωγεία και σχολικές μονάδες.',
-  }, false));
-  docs.push(doc('diavgeia', 'ΜΟΝ1ΑΒΓ-ΔΕΖ', {
-    title: 'Ξυλόγλυπτα κειμήλια μοναστηριού',
-    summary: 'Καταγραφή ξυλόγλυπτων κειμηλίων.',
-    content: 'Καταγραφή ξυλόγλυπτων κειμηλίων.',
-  }, false));
+  docs.push(
+    doc(
+      'diavgeia',
+      'ΑΝΑ1ΑΒΓ-ΔΕΖ',
+      {
+        title: 'Ανάθεση σύμβασης καθαριότητας νηπιαγωγείων',
+        summary: 'Υπηρεσίες καθαριότητας σχολικών μονάδων.',
+        content: 'Ανάθεση υπηρεσιών καθαριότητας σε νηπιαγωγεία και σχολικές μονάδες.',
+      },
+      false,
+    ),
+  );
+  docs.push(
+    doc(
+      'diavgeia',
+      'ΜΟΝ1ΑΒΓ-ΔΕΖ',
+      {
+        title: 'Ξυλόγλυπτα κειμήλια μοναστηριού',
+        summary: 'Καταγραφή ξυλόγλυπτων κειμηλίων.',
+        content: 'Καταγραφή ξυλόγλυπτων κειμηλίων.',
+      },
+      false,
+    ),
+  );
   return docs;
 }
 
@@ -121,7 +152,11 @@ export function semanticContract(t: Test, engine: string, open: (t: Test) => Pro
         t.equal(s.source, 'ted', s.title);
       }
       const relevances = res.body.sources.map((s: { relevance: number }) => s.relevance);
-      t.same(relevances, [...relevances].sort((a, b) => b - a), 'best first');
+      t.same(
+        relevances,
+        [...relevances].sort((a, b) => b - a),
+        'best first',
+      );
     });
 
     t.test('when asking in Greek with a limit, then that many sources, Greek documents first', async (t) => {
@@ -202,7 +237,11 @@ export function semanticContract(t: Test, engine: string, open: (t: Test) => Pro
         t.ok(r.similarity >= 0 && r.similarity <= 1, `similarity ${r.similarity}`);
       }
       const sims = res.body.results.map((r: { similarity: number }) => r.similarity);
-      t.same(sims, [...sims].sort((a, b) => b - a), 'most similar first');
+      t.same(
+        sims,
+        [...sims].sort((a, b) => b - a),
+        'most similar first',
+      );
       t.ok(sims[0] > 0.8, `near neighbour ${sims[0]}`);
     });
 

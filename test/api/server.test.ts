@@ -83,7 +83,10 @@ t.test('when npm start alone is sent SIGTERM, then the server it runs stops grac
   process.kill(npm.pid!, 'SIGTERM');
   t.equal(await exited, 0, 'npm exits once the server has');
   t.match(out, /"msg":"stopped"/, 'the server drained and closed its databases');
-  const after = await fetch(`${url}/v1/models`).then(() => 'answered', (err: Error) => (err.cause as { code?: string })?.code ?? err.message);
+  const after = await fetch(`${url}/v1/models`).then(
+    () => 'answered',
+    (err: Error) => (err.cause as { code?: string })?.code ?? err.message,
+  );
   t.equal(after, 'ECONNREFUSED', 'nothing listens any more');
 });
 
@@ -104,8 +107,11 @@ t.test('when a second server starts on the same data directory, then it fails na
   // Another process, as an operator's second `npm start` would be (the lock is the OS's, per process).
   const second = await runServerProcess(env);
   t.equal(second.code, 1);
-  t.equal(second.stderr.trim(), `Failed to start: another API server (pid ${process.pid}) is running on PDI_DATA_DIR ${dir}; ` +
-    'quotas are counted in one process, so run one server per data directory');
+  t.equal(
+    second.stderr.trim(),
+    `Failed to start: another API server (pid ${process.pid}) is running on PDI_DATA_DIR ${dir}; ` +
+      'quotas are counted in one process, so run one server per data directory',
+  );
   t.equal((await request(first.url, '/v1/models')).status, 200, 'the first server is untouched');
   await first.stop();
   const third = await startServer(loadConfig(env), createLogger('silent'));
@@ -119,10 +125,12 @@ t.test('when the server holding a data directory is killed, then the next one st
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   t.teardown(() => child.kill('SIGKILL'));
   let out = '';
-  await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.includes('"msg":"listening"')) resolve();
-  }));
+  await new Promise<void>((resolve) =>
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('"msg":"listening"')) resolve();
+    }),
+  );
   const killed = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await killed;
@@ -137,53 +145,80 @@ function runServerProcess(env: Record<string, string>): Promise<{ code: number |
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((resolve) => child.once('exit', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    }),
+  );
 }
 
-t.test('when the connections would exceed the open files the process may have, then new ones are closed at once, said once in the log, and the server keeps serving', async (t) => {
-  const dir = tempDir(t);
-  // 600 open files: 88 connections after the server's own 512.
-  const child = spawn('sh', ['-c', `ulimit -n 600 && exec "${process.execPath}" --import tsx api/server.ts`], {
-    cwd: REPO_ROOT,
-    env: cliEnv({ PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDI_EMBEDDED_READERS: '0' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.teardown(() => child.kill('SIGKILL'));
-  let out = '';
-  const url = await new Promise<string>((resolve) => child.stdout!.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    const found = /"url":"([^"]+)"/.exec(out)?.[1];
-    if (found) resolve(found);
-  }));
-  const { hostname, port } = new URL(url);
-  const open = async (n: number) => Promise.all(Array.from({ length: n }, () => new Promise<net.Socket>((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => resolve(socket));
-    socket.on('error', reject);
-  })));
-  const held = await open(88);
-  const extra = await open(5);
-  const closed = await Promise.all(extra.map((s) => new Promise<boolean>((resolve) => {
-    s.once('close', () => resolve(true));
-    setTimeout(() => resolve(false), 5_000).unref();
-  })));
-  t.same(closed, [true, true, true, true, true], 'connections past the limit are closed by the server');
-  await new Promise((r) => setTimeout(r, 100));
-  t.equal(out.split('\n').filter((line) => line.includes('connection limit reached')).length, 1, 'logged once');
-  for (const s of held) s.destroy();
-  await new Promise((r) => setTimeout(r, 200));
-  t.equal((await request(url, '/v1/models')).status, 200, 'served again once connections end');
-});
+t.test(
+  'when the connections would exceed the open files the process may have, then new ones are closed at once, said once in the log, and the server keeps serving',
+  async (t) => {
+    const dir = tempDir(t);
+    // 600 open files: 88 connections after the server's own 512.
+    const child = spawn('sh', ['-c', `ulimit -n 600 && exec "${process.execPath}" --import tsx api/server.ts`], {
+      cwd: REPO_ROOT,
+      env: cliEnv({ PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDI_EMBEDDED_READERS: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    t.teardown(() => child.kill('SIGKILL'));
+    let out = '';
+    const url = await new Promise<string>((resolve) =>
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /"url":"([^"]+)"/.exec(out)?.[1];
+        if (found) resolve(found);
+      }),
+    );
+    const { hostname, port } = new URL(url);
+    const open = async (n: number) =>
+      Promise.all(
+        Array.from(
+          { length: n },
+          () =>
+            new Promise<net.Socket>((resolve, reject) => {
+              const socket = net.connect(Number(port), hostname, () => resolve(socket));
+              socket.on('error', reject);
+            }),
+        ),
+      );
+    const held = await open(88);
+    const extra = await open(5);
+    const closed = await Promise.all(
+      extra.map(
+        (s) =>
+          new Promise<boolean>((resolve) => {
+            s.once('close', () => resolve(true));
+            setTimeout(() => resolve(false), 5_000).unref();
+          }),
+      ),
+    );
+    t.same(closed, [true, true, true, true, true], 'connections past the limit are closed by the server');
+    await new Promise((r) => setTimeout(r, 100));
+    t.equal(out.split('\n').filter((line) => line.includes('connection limit reached')).length, 1, 'logged once');
+    for (const s of held) s.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    t.equal((await request(url, '/v1/models')).status, 200, 'served again once connections end');
+  },
+);
 
 t.test('when the server starts, then slow clients get 15 s for their headers and 60 s for a request', async (t) => {
-  const running = await startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
+  const running = await startServer(
+    loadConfig({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }),
+    createLogger('silent'),
+  );
   t.teardown(() => running.stop());
   const http = running.app.server.server;
   t.equal(http.headersTimeout, 15_000);
   t.equal(http.requestTimeout, 60_000);
-  t.equal(connectionLimit('Limit                     Soft Limit           Hard Limit           Units\nMax open files            20000                20000                files\n'), 19_488);
+  t.equal(
+    connectionLimit(
+      'Limit                     Soft Limit           Hard Limit           Units\nMax open files            20000                20000                files\n',
+    ),
+    19_488,
+  );
   t.equal(connectionLimit('Max open files            100                  100                  files'), 64, 'never below 64');
   t.equal(connectionLimit(null), null, 'no /proc: no cap');
 });
@@ -194,5 +229,8 @@ t.test('when the server listens on any address, then the listening line names th
   const running = await startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '0.0.0.0', LOG_LEVEL: 'info' }), logger);
   t.teardown(() => running.stop());
   const port = new URL(running.url).port;
-  t.match(lines.find((l) => l.msg === 'listening'), { address: `0.0.0.0:${port}`, url: `http://127.0.0.1:${port}` });
+  t.match(
+    lines.find((l) => l.msg === 'listening'),
+    { address: `0.0.0.0:${port}`, url: `http://127.0.0.1:${port}` },
+  );
 });

@@ -26,7 +26,10 @@ t.test('when a source only ever failed, then it is unavailable with its failure'
   const bad = app.ingestState.beginRun('rae', 'ingest');
   app.ingestState.endRun('rae', bad, { fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 }, 'fetch failed');
   const res = await app.request('/v1/sources', { key: app.key('free') });
-  t.match(res.body.find((s: { name: string }) => s.name === 'rae'), { status: 'unavailable', last_ingest: { status: 'failed', error: 'fetch failed' } });
+  t.match(
+    res.body.find((s: { name: string }) => s.name === 'rae'),
+    { status: 'unavailable', last_ingest: { status: 'failed', error: 'fetch failed' } },
+  );
 });
 
 t.test('when the sources are listed, then every source says country GR (TED included)', async (t) => {

@@ -30,8 +30,26 @@ async function openssl(args: string[], cwd: string): Promise<void> {
 
 /** A CA in `dir` (ca.pem, ca.key); returns the CA certificate's PEM. */
 async function makeCa(dir: string): Promise<string> {
-  await openssl(['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=pdi test CA'], dir);
+  await openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=pdi test CA',
+    ],
+    dir,
+  );
   return fs.readFileSync(path.join(dir, 'ca.pem'), 'utf8');
 }
 
@@ -41,11 +59,12 @@ async function makeCa(dir: string): Promise<string> {
  */
 async function issue(dir: string, name: string, keyType: 'ec' | 'rsa' = 'ec'): Promise<Issued> {
   const newKey = keyType === 'ec' ? ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'] : ['-newkey', 'rsa:2048'];
-  await openssl(['req', ...newKey, '-nodes',
-    '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
+  await openssl(['req', ...newKey, '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
   fs.writeFileSync(path.join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  await openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial',
-    '-days', '2', '-extfile', 'san.ext', '-out', `${name}.pem`], dir);
+  await openssl(
+    ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'san.ext', '-out', `${name}.pem`],
+    dir,
+  );
   const cert = path.join(dir, `${name}.pem`);
   return { cert, key: path.join(dir, `${name}.key`), fingerprint: new crypto.X509Certificate(fs.readFileSync(cert)).fingerprint256 };
 }
@@ -61,18 +80,24 @@ interface HttpsAnswer {
 /** One request that trusts `ca` only, on a new connection unless `agent` keeps one. */
 function get(url: string, pathAndQuery: string, ca: string, opts: { key?: string; maxVersion?: 'TLSv1.2'; agent?: https.Agent } = {}): Promise<HttpsAnswer> {
   return new Promise((resolve, reject) => {
-    const req = https.get(`${url}${pathAndQuery}`, {
-      ca, agent: opts.agent ?? false, maxVersion: opts.maxVersion,
-      headers: opts.key ? { authorization: `Bearer ${opts.key}` } : {},
-    }, (res) => {
-      const socket = res.socket as tls.TLSSocket;
-      const fingerprint = socket.getPeerCertificate().fingerprint256;
-      const protocol = socket.getProtocol();
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), fingerprint, protocol, reusedSocket: req.reusedSocket }));
-    });
+    const req = https.get(
+      `${url}${pathAndQuery}`,
+      {
+        ca,
+        agent: opts.agent ?? false,
+        maxVersion: opts.maxVersion,
+        headers: opts.key ? { authorization: `Bearer ${opts.key}` } : {},
+      },
+      (res) => {
+        const socket = res.socket as tls.TLSSocket;
+        const fingerprint = socket.getPeerCertificate().fingerprint256;
+        const protocol = socket.getProtocol();
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text), fingerprint, protocol, reusedSocket: req.reusedSocket }));
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -81,22 +106,26 @@ function get(url: string, pathAndQuery: string, ca: string, opts: { key?: string
 function recordingLogger() {
   const lines: Record<string, unknown>[] = [];
   const waiters: { msg: string; seen: number; resolve: (line: Record<string, unknown>) => void }[] = [];
-  const logger = pino({ level: 'info' }, {
-    write: (text: string) => {
-      const line = JSON.parse(text) as Record<string, unknown>;
-      lines.push(line);
-      for (const w of [...waiters]) {
-        if (line.msg === w.msg && lines.filter((l) => l.msg === w.msg).length > w.seen) {
-          waiters.splice(waiters.indexOf(w), 1);
-          w.resolve(line);
+  const logger = pino(
+    { level: 'info' },
+    {
+      write: (text: string) => {
+        const line = JSON.parse(text) as Record<string, unknown>;
+        lines.push(line);
+        for (const w of [...waiters]) {
+          if (line.msg === w.msg && lines.filter((l) => l.msg === w.msg).length > w.seen) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(line);
+          }
         }
-      }
+      },
     },
-  });
+  );
   /** Resolves at the next line with this message (one logged after this call). */
-  const next = (msg: string) => new Promise<Record<string, unknown>>((resolve) => {
-    waiters.push({ msg, seen: lines.filter((l) => l.msg === msg).length, resolve });
-  });
+  const next = (msg: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      waiters.push({ msg, seen: lines.filter((l) => l.msg === msg).length, resolve });
+    });
   return { logger, lines, next };
 }
 
@@ -106,7 +135,12 @@ async function tlsServer(t: Test, certDir: string, files: Issued) {
   fs.copyFileSync(files.key, live.key);
   const log = recordingLogger();
   const config = loadConfig({
-    PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', PDI_TLS_CERT: live.cert, PDI_TLS_KEY: live.key,
+    PDI_DATA_DIR: tempDir(t),
+    PDI_DEMO: '0',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PDI_TLS_CERT: live.cert,
+    PDI_TLS_KEY: live.key,
   });
   const running = await startServer(config, log.logger);
   t.teardown(() => running.stop());
@@ -138,43 +172,55 @@ t.test('when PDI_TLS_CERT and PDI_TLS_KEY are set, then the API serves HTTPS wit
   // A client that offers TLS 1.1 only (its own security level lowered so that it may) is refused by the server.
   const tls11 = await new Promise<string>((resolve) => {
     const { port } = new URL(running.url);
-    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca, minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' }, () => {
-      resolve(`connected with ${socket.getProtocol()}`);
-      socket.end();
-    });
+    const socket = tls.connect(
+      { host: '127.0.0.1', port: Number(port), ca, minVersion: 'TLSv1.1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT:@SECLEVEL=0' },
+      () => {
+        resolve(`connected with ${socket.getProtocol()}`);
+        socket.end();
+      },
+    );
     socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
   t.equal(tls11, 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'TLS 1.1 is refused by the server');
   t.same(encrypted, [true, true, true], "each request's socket is encrypted");
 
-  const plain = await fetch(running.url.replace('https:', 'http:') + '/healthz').then(() => 'answered', () => 'refused');
+  const plain = await fetch(running.url.replace('https:', 'http:') + '/healthz').then(
+    () => 'answered',
+    () => 'refused',
+  );
   t.equal(plain, 'refused', 'plain HTTP is not served on the HTTPS port');
 });
 
-t.test('when a TLS 1.2 client offers only suites without forward secrecy, then it is refused; with ECDHE it is served, and every answer carries Strict-Transport-Security', async (t) => {
-  const dir = tempDir(t);
-  const ca = await makeCa(dir);
-  const { running } = await tlsServer(t, dir, await issue(dir, 'rsa', 'rsa'));
-  const { port } = new URL(running.url);
-  const handshake = (ciphers: string) => new Promise<string>((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca, maxVersion: 'TLSv1.2', ciphers }, () => {
-      resolve(`connected with ${socket.getCipher().name}`);
-      socket.end();
+t.test(
+  'when a TLS 1.2 client offers only suites without forward secrecy, then it is refused; with ECDHE it is served, and every answer carries Strict-Transport-Security',
+  async (t) => {
+    const dir = tempDir(t);
+    const ca = await makeCa(dir);
+    const { running } = await tlsServer(t, dir, await issue(dir, 'rsa', 'rsa'));
+    const { port } = new URL(running.url);
+    const handshake = (ciphers: string) =>
+      new Promise<string>((resolve) => {
+        const socket = tls.connect({ host: '127.0.0.1', port: Number(port), ca, maxVersion: 'TLSv1.2', ciphers }, () => {
+          resolve(`connected with ${socket.getCipher().name}`);
+          socket.end();
+        });
+        socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+      });
+    for (const suite of ['AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA256', 'AES128-SHA']) {
+      t.match(await handshake(suite), /^ERR_SSL_/, `${suite} (RSA key exchange) is refused`);
+    }
+    t.equal(await handshake('ECDHE-RSA-AES128-GCM-SHA256'), 'connected with ECDHE-RSA-AES128-GCM-SHA256');
+    const headers = await new Promise<import('node:http').IncomingHttpHeaders>((resolve, reject) => {
+      https
+        .get(`${running.url}/nowhere`, { ca, agent: false }, (res) => {
+          res.resume();
+          resolve(res.headers);
+        })
+        .on('error', reject);
     });
-    socket.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-  });
-  for (const suite of ['AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA256', 'AES128-SHA']) {
-    t.match(await handshake(suite), /^ERR_SSL_/, `${suite} (RSA key exchange) is refused`);
-  }
-  t.equal(await handshake('ECDHE-RSA-AES128-GCM-SHA256'), 'connected with ECDHE-RSA-AES128-GCM-SHA256');
-  const headers = await new Promise<import('node:http').IncomingHttpHeaders>((resolve, reject) => {
-    https.get(`${running.url}/nowhere`, { ca, agent: false }, (res) => {
-      res.resume();
-      resolve(res.headers);
-    }).on('error', reject);
-  });
-  t.equal(headers['strict-transport-security'], 'max-age=31536000', 'on a 404 too');
-});
+    t.equal(headers['strict-transport-security'], 'max-age=31536000', 'on a 404 too');
+  },
+);
 
 t.test('when the files are replaced and SIGHUP is sent, then new connections get the new certificate; bad files keep the old one', async (t) => {
   const dir = tempDir(t);
@@ -196,12 +242,23 @@ t.test('when the files are replaced and SIGHUP is sent, then new connections get
   t.equal(after.status, 200);
   t.equal(after.fingerprint, second.fingerprint, 'a new connection sees the new certificate');
   const old = await get(running.url, '/healthz', ca, { agent: kept });
-  t.same([old.status, old.reusedSocket, old.fingerprint], [200, true, first.fingerprint], 'the connection open before the reload still serves, with the certificate it began with');
+  t.same(
+    [old.status, old.reusedSocket, old.fingerprint],
+    [200, true, first.fingerprint],
+    'the connection open before the reload still serves, with the certificate it began with',
+  );
 
   // Each bad state of the files: logged, and the certificate before it still served.
   const cases: [string, () => void, RegExp][] = [
     ['a certificate that is not PEM', () => fs.writeFileSync(live.cert, 'not a certificate\n'), /PDI_TLS_CERT .* is not a PEM certificate/],
-    ['a key of another certificate', () => { fs.copyFileSync(third.cert, live.cert); fs.copyFileSync(second.key, live.key); }, /PDI_TLS_KEY .* is not the private key of the certificate/],
+    [
+      'a key of another certificate',
+      () => {
+        fs.copyFileSync(third.cert, live.cert);
+        fs.copyFileSync(second.key, live.key);
+      },
+      /PDI_TLS_KEY .* is not the private key of the certificate/,
+    ],
     ['a missing key file', () => fs.rmSync(live.key), /PDI_TLS_KEY .*live\.key cannot be read \(ENOENT\)/],
   ];
   for (const [what, breakFiles, error] of cases) {
@@ -229,7 +286,8 @@ t.test('when the TLS settings are incomplete or the files unreadable, then the s
   const start = async (env: Record<string, string>) => {
     try {
       await exec(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-        cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', ...env }),
+        cwd: REPO_ROOT,
+        env: cliEnv({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', ...env }),
       });
       return { code: 0, stderr: '' };
     } catch (err) {
@@ -238,14 +296,17 @@ t.test('when the TLS settings are incomplete or the files unreadable, then the s
     }
   };
   t.same(await start({ PDI_TLS_CERT: good.cert }), {
-    code: 2, stderr: 'Invalid configuration: PDI_TLS_KEY must be set when PDI_TLS_CERT is (the PEM private key file of that certificate)',
+    code: 2,
+    stderr: 'Invalid configuration: PDI_TLS_KEY must be set when PDI_TLS_CERT is (the PEM private key file of that certificate)',
   });
   t.same(await start({ PDI_TLS_KEY: good.key }), {
-    code: 2, stderr: 'Invalid configuration: PDI_TLS_CERT must be set when PDI_TLS_KEY is (the PEM certificate file served with that key)',
+    code: 2,
+    stderr: 'Invalid configuration: PDI_TLS_CERT must be set when PDI_TLS_KEY is (the PEM certificate file served with that key)',
   });
   const missing = path.join(dir, 'missing.pem');
   t.same(await start({ PDI_TLS_CERT: missing, PDI_TLS_KEY: good.key }), {
-    code: 1, stderr: `Failed to start: Invalid configuration: PDI_TLS_CERT ${missing} cannot be read (ENOENT)`,
+    code: 1,
+    stderr: `Failed to start: Invalid configuration: PDI_TLS_CERT ${missing} cannot be read (ENOENT)`,
   });
   const notKey = path.join(dir, 'not-a-key.pem');
   fs.writeFileSync(notKey, 'garbage\n');

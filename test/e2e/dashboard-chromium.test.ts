@@ -23,52 +23,56 @@ if (executablePath === null && process.env.CI !== 'true') {
   process.stderr.write('WARNING: chromium is not installed (apt-get install chromium); the dashboard browser test is skipped\n');
 }
 
-t.test('when the operator uses the dashboard in Chromium, then a key is created, listed, shown once, works, and fails on its next request once revoked', { skip: executablePath === null && process.env.CI !== 'true' }, async (t) => {
-  if (executablePath === null) throw new Error('CI=true but chromium is not installed (apt-get install chromium, as .ci/run does)');
-  const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN } });
-  const browser: Browser = await chromium.launch({ executablePath });
-  t.teardown(() => browser.close());
-  const page = await browser.newPage();
-  // A policy violation (an inline script or style, anything loaded from elsewhere) is a console error;
-  // a failed load is a response (the browser's own /favicon.ico aside: the pages name no icon).
-  const problems: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('response', (r) => r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && problems.push(`${r.status()} ${r.url()}`));
+t.test(
+  'when the operator uses the dashboard in Chromium, then a key is created, listed, shown once, works, and fails on its next request once revoked',
+  { skip: executablePath === null && process.env.CI !== 'true' },
+  async (t) => {
+    if (executablePath === null) throw new Error('CI=true but chromium is not installed (apt-get install chromium, as .ci/run does)');
+    const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN } });
+    const browser: Browser = await chromium.launch({ executablePath });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage();
+    // A policy violation (an inline script or style, anything loaded from elsewhere) is a console error;
+    // a failed load is a response (the browser's own /favicon.ico aside: the pages name no icon).
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && problems.push(`${r.status()} ${r.url()}`));
 
-  await page.goto(`${app.url}/dashboard`);
-  t.equal(new URL(page.url()).pathname, '/dashboard/sign-in', 'sent to sign in');
-  await page.fill('#token', ADMIN_TOKEN);
-  await page.click('button[type=submit]');
-  await page.waitForURL(/\/dashboard$/);
-  t.equal(await page.textContent('h1'), 'API Tokens');
-  const [cookie] = await page.context().cookies();
-  t.match(cookie, { name: 'pdi_dashboard', path: '/dashboard', httpOnly: true, sameSite: 'Strict', secure: false });
+    await page.goto(`${app.url}/dashboard`);
+    t.equal(new URL(page.url()).pathname, '/dashboard/sign-in', 'sent to sign in');
+    await page.fill('#token', ADMIN_TOKEN);
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/dashboard$/);
+    t.equal(await page.textContent('h1'), 'API Tokens');
+    const [cookie] = await page.context().cookies();
+    t.match(cookie, { name: 'pdi_dashboard', path: '/dashboard', httpOnly: true, sameSite: 'Strict', secure: false });
 
-  const org = 'Acme & <Sons> "Ltd"';
-  await page.fill('#org', org);
-  await page.selectOption('#tier', 'enterprise');
-  await Promise.all([page.waitForURL(/\/dashboard$/), page.click('text=Create key')]);
-  const key = (await page.textContent('#new-key'))!;
-  t.match(key, /^pdi_live_[A-Za-z0-9]{32}$/, 'the key is shown');
-  const [record] = app.app.context.keys.list();
-  const row = page.locator(`tr[id="${record!.id}"]`);
-  t.equal(await row.locator('td').nth(1).textContent(), org, 'listed under its organization, as typed');
-  t.equal(await row.locator('td').nth(2).textContent(), 'enterprise');
+    const org = 'Acme & <Sons> "Ltd"';
+    await page.fill('#org', org);
+    await page.selectOption('#tier', 'enterprise');
+    await Promise.all([page.waitForURL(/\/dashboard$/), page.click('text=Create key')]);
+    const key = (await page.textContent('#new-key'))!;
+    t.match(key, /^pdi_live_[A-Za-z0-9]{32}$/, 'the key is shown');
+    const [record] = app.app.context.keys.list();
+    const row = page.locator(`tr[id="${record!.id}"]`);
+    t.equal(await row.locator('td').nth(1).textContent(), org, 'listed under its organization, as typed');
+    t.equal(await row.locator('td').nth(2).textContent(), 'enterprise');
 
-  t.equal((await request(app.url, '/v1/usage', { key })).status, 200, 'the key works');
-  await page.reload();
-  t.equal(await page.locator('#new-key').count(), 0, 'the key is not shown again');
-  t.equal(await row.locator('td.num').textContent(), '1 / 1000', 'its request is counted today');
-  t.equal(await row.locator('svg.chart rect').count(), 30, 'and charted');
+    t.equal((await request(app.url, '/v1/usage', { key })).status, 200, 'the key works');
+    await page.reload();
+    t.equal(await page.locator('#new-key').count(), 0, 'the key is not shown again');
+    t.equal(await row.locator('td.num').textContent(), '1 / 1000', 'its request is counted today');
+    t.equal(await row.locator('svg.chart rect').count(), 30, 'and charted');
 
-  await Promise.all([page.waitForURL(/\/dashboard$/), row.locator('button', { hasText: 'Revoke' }).click()]);
-  t.match(await row.locator('td').last().textContent(), /^Revoked \d{4}-/);
-  const refused = await request(app.url, '/v1/usage', { key });
-  t.equal(refused.status, 401, 'the revoked key fails on its next request');
-  t.same(refused.body, { detail: 'Invalid API key' });
+    await Promise.all([page.waitForURL(/\/dashboard$/), row.locator('button', { hasText: 'Revoke' }).click()]);
+    t.match(await row.locator('td').last().textContent(), /^Revoked \d{4}-/);
+    const refused = await request(app.url, '/v1/usage', { key });
+    t.equal(refused.status, 401, 'the revoked key fails on its next request');
+    t.same(refused.body, { detail: 'Invalid API key' });
 
-  await Promise.all([page.waitForURL(/\/dashboard\/sign-in$/), page.click('text=Sign out')]);
-  t.same(await page.context().cookies(), [], 'the cookie is gone');
-  t.same(problems, [], 'no console errors: nothing the policy refused');
-});
+    await Promise.all([page.waitForURL(/\/dashboard\/sign-in$/), page.click('text=Sign out')]);
+    t.same(await page.context().cookies(), [], 'the cookie is gone');
+    t.same(problems, [], 'no console errors: nothing the policy refused');
+  },
+);

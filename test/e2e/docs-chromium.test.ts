@@ -22,23 +22,27 @@ if (executablePath === null && process.env.CI !== 'true') {
   process.stderr.write('WARNING: chromium is not installed (apt-get install chromium); the /docs browser test is skipped\n');
 }
 
-t.test('when /docs is opened in Chromium, then Swagger UI renders every path of the document and the policy refuses nothing', { skip: executablePath === null && process.env.CI !== 'true' }, async (t) => {
-  if (executablePath === null) throw new Error('CI=true but chromium is not installed (apt-get install chromium, as .ci/run does)');
-  const app = await startTestApp(t);
-  const browser: Browser = await chromium.launch({ executablePath });
-  t.teardown(() => browser.close());
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('response', (r) => r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && problems.push(`${r.status()} ${r.url()}`));
+t.test(
+  'when /docs is opened in Chromium, then Swagger UI renders every path of the document and the policy refuses nothing',
+  { skip: executablePath === null && process.env.CI !== 'true' },
+  async (t) => {
+    if (executablePath === null) throw new Error('CI=true but chromium is not installed (apt-get install chromium, as .ci/run does)');
+    const app = await startTestApp(t);
+    const browser: Browser = await chromium.launch({ executablePath });
+    t.teardown(() => browser.close());
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && problems.push(`${r.status()} ${r.url()}`));
 
-  const response = await page.goto(`${app.url}/docs`);
-  t.match(response!.headers()['content-security-policy'], /script-src 'self'/, 'served under its policy');
-  await page.waitForSelector('.swagger-ui .info .title');
-  t.match(await page.textContent('.swagger-ui .info .title'), /Greek|API/i, 'the document\'s title is rendered');
-  const documented = Object.keys((JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8')) as { paths: object }).paths).length;
-  await page.waitForSelector('.opblock');
-  t.ok(await page.locator('.opblock').count() >= documented, 'an operation block per documented path at least');
-  t.same(problems, [], 'no console errors: nothing the policy refused');
-});
+    const response = await page.goto(`${app.url}/docs`);
+    t.match(response!.headers()['content-security-policy'], /script-src 'self'/, 'served under its policy');
+    await page.waitForSelector('.swagger-ui .info .title');
+    t.match(await page.textContent('.swagger-ui .info .title'), /Greek|API/i, "the document's title is rendered");
+    const documented = Object.keys((JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8')) as { paths: object }).paths).length;
+    await page.waitForSelector('.opblock');
+    t.ok((await page.locator('.opblock').count()) >= documented, 'an operation block per documented path at least');
+    t.same(problems, [], 'no console errors: nothing the policy refused');
+  },
+);

@@ -44,11 +44,14 @@ export async function startSmtp(t: Test): Promise<SmtpPeer> {
     logger: false,
     onData(stream, _session, callback) {
       const held = peer.hold;
-      simpleParser(stream).then((mail) => {
-        if (held) return; // never acknowledged: the client never learns it was received
-        w.push(mail);
-        callback();
-      }, (err: Error) => callback(err));
+      simpleParser(stream).then(
+        (mail) => {
+          if (held) return; // never acknowledged: the client never learns it was received
+          w.push(mail);
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -68,7 +68,7 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
   }
   const res = await fetch(`${base}${pathAndQuery}`, { method: opts.method ?? 'GET', headers, body: body as BodyInit | undefined, signal: opts.signal });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -81,7 +81,10 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
  * Options: `search` replaces the embedded engine (e.g. Elasticsearch in the engine contract tests);
  * `holdJobs` keeps background jobs (reports) queued until the test calls `app.jobs.start()`.
  */
-export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider; logger?: Logger; holdJobs?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  t: Test,
+  opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider; logger?: Logger; holdJobs?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir(t);
   const config = loadConfig({ PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const db = openDatabase(accountsDbPath(dataDir));
@@ -95,7 +98,17 @@ export async function startTestApp(t: Test, opts: { clock?: Clock; env?: Record<
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(dataDir));
   const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
   const entityReaders = new EntityReaders(documents.db, { search });
-  const app = createApp({ config, db, sourceRuns: ingestState, search, blobs, embedder, entityReaders, logger: opts.logger ?? createLogger('silent'), clock: opts.clock });
+  const app = createApp({
+    config,
+    db,
+    sourceRuns: ingestState,
+    search,
+    blobs,
+    embedder,
+    entityReaders,
+    logger: opts.logger ?? createLogger('silent'),
+    clock: opts.clock,
+  });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', () => resolve()));
   const address = app.server.server.address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;

@@ -10,7 +10,17 @@ import { REPO_ROOT } from './paths.js';
 
 const exec = promisify(execFile);
 
-const ISOLATED = ['ELASTICSEARCH_URL', 'PDI_INDEX_PREFIX', 'PDI_MODEL_DIR', 'PDI_EMBED_URL', 'PDI_EMBED_MODEL', 'PDI_EMBED_KEY', 'PDI_INGEST_EVERY', 'PDI_DEMO', 'PORT'];
+const ISOLATED = [
+  'ELASTICSEARCH_URL',
+  'PDI_INDEX_PREFIX',
+  'PDI_MODEL_DIR',
+  'PDI_EMBED_URL',
+  'PDI_EMBED_MODEL',
+  'PDI_EMBED_KEY',
+  'PDI_INGEST_EVERY',
+  'PDI_DEMO',
+  'PORT',
+];
 
 export function cliEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   // No model from the user's cache, and no fetch of it, unless a test asks (PDI_MODEL_FETCH=1).
@@ -39,7 +49,9 @@ export async function pdi(dataDir: string, args: string[], env: Record<string, s
 /** Makes `source` held by another live process (a `sleep`), as a run in progress holds it; returns its pid. */
 export function holdSource(t: Test, dataDir: string, source: SourceName): number {
   const holder = spawn('sleep', ['60']);
-  t.teardown(() => { holder.kill(); });
+  t.teardown(() => {
+    holder.kill();
+  });
   const state = new IngestState(IngestState.pathIn(dataDir));
   t.teardown(() => state.close());
   state.db.prepare('INSERT INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, holder.pid, new Date().toISOString());

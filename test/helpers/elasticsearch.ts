@@ -209,14 +209,14 @@ function searchedAsBefore5(mappings: OlderMapping): void {
   delete p[SEARCH_TEXT_FIELD];
   mappings._source.excludes = [METADATA_JSON_FIELD];
   p.title = p.content = p.summary = bilingual;
-  p.entities.properties.names = { type: 'text', analyzer: GREEK_ANALYZER, fields: { exact: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 } } };
+  p.entities.properties.names = {
+    type: 'text',
+    analyzer: GREEK_ANALYZER,
+    fields: { exact: { type: 'keyword', normalizer: FOLDED_NORMALIZER, ignore_above: 512 } },
+  };
 }
 
-export function makeDoc(
-  source: SourceName,
-  id: string,
-  overrides: Partial<IndexedDocument> = {},
-): IndexedDocument {
+export function makeDoc(source: SourceName, id: string, overrides: Partial<IndexedDocument> = {}): IndexedDocument {
   return {
     source_id: `${source}:${id}`,
     source,
@@ -230,7 +230,11 @@ export function makeDoc(
     quality_score: 0.5,
     content: '',
     summary: '',
-    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
+    entities: { afm: [], ada: [], names: [] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: null,

@@ -76,7 +76,12 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     }
     const failure = failures.shift();
     if (failure) {
-      return send(res, failure.status, { error: { message: `failing on purpose (${failure.status})` } }, failure.retryAfter ? { 'Retry-After': failure.retryAfter } : {});
+      return send(
+        res,
+        failure.status,
+        { error: { message: `failing on purpose (${failure.status})` } },
+        failure.retryAfter ? { 'Retry-After': failure.retryAfter } : {},
+      );
     }
     if (opts.key !== undefined && req.headers.authorization !== `Bearer ${opts.key}`) {
       return send(res, 401, { error: { message: 'invalid api key' } });
@@ -88,7 +93,8 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
       return send(res, 400, { error: { message: 'body is not JSON' } });
     }
     const input = typeof body.input === 'string' ? [body.input] : body.input;
-    if (!Array.isArray(input) || !input.every((s) => typeof s === 'string')) return send(res, 400, { error: { message: '`input` must be a string or an array of strings' } });
+    if (!Array.isArray(input) || !input.every((s) => typeof s === 'string'))
+      return send(res, 400, { error: { message: '`input` must be a string or an array of strings' } });
     if (peer.delayMs > 0) await new Promise((r) => setTimeout(r, peer.delayMs));
     peer.requests.push({ model: body.model, input, authorization: req.headers.authorization });
     const vectors = await embedder.embed(input);

@@ -18,8 +18,12 @@ export interface HoldingApp extends TestApp {
 export async function startHoldingApp(t: Test, env: Record<string, string> = {}): Promise<HoldingApp> {
   const dataDir = tempDir(t);
   const search = new EmbeddedProvider({
-    file: embeddedIndexPath(dataDir), dimension: 384, embeddingModel: 'pdi/hashing-384', readers: 8,
-    readerEntry: new URL('./holding-reader.js', import.meta.url), entities: DocumentStore.pathIn(dataDir),
+    file: embeddedIndexPath(dataDir),
+    dimension: 384,
+    embeddingModel: 'pdi/hashing-384',
+    readers: 8,
+    readerEntry: new URL('./holding-reader.js', import.meta.url),
+    entities: DocumentStore.pathIn(dataDir),
   });
   const channel = new BroadcastChannel('pdi-test-holding-reader');
   let count = 0;
@@ -36,15 +40,16 @@ export async function startHoldingApp(t: Test, env: Record<string, string> = {})
   });
   return {
     ...app,
-    held: (n) => new Promise<void>((resolve) => {
-      const check = () => {
-        if (count < n) return;
-        waiters = waiters.filter((w) => w !== check);
-        resolve();
-      };
-      waiters.push(check);
-      check();
-    }),
+    held: (n) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (count < n) return;
+          waiters = waiters.filter((w) => w !== check);
+          resolve();
+        };
+        waiters.push(check);
+        check();
+      }),
     release: () => channel.postMessage('release'),
   };
 }

@@ -6,7 +6,12 @@ import { BroadcastChannel, parentPort, workerData } from 'node:worker_threads';
 
 const counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0 };
 const EMPTY = {
-  search: { total: 0, hits: [] }, list: { total: 0, hits: [] }, get: null, knn: [], moreLikeThis: [], stats: { total_documents: 0, sources: {} },
+  search: { total: 0, hits: [] },
+  list: { total: 0, hits: [] },
+  get: null,
+  knn: [],
+  moreLikeThis: [],
+  stats: { total_documents: 0, sources: {} },
   entity: { total: 0, matches: [] },
 };
 const channel = new BroadcastChannel('pdi-test-holding-reader');

@@ -12,7 +12,12 @@ export interface Hit {
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
-export function hit(base: string, pathAndQuery: string, key: string | undefined, opts: { method?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Hit> {
+export function hit(
+  base: string,
+  pathAndQuery: string,
+  key: string | undefined,
+  opts: { method?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<Hit> {
   const started = performance.now();
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve) => {
@@ -20,20 +25,24 @@ export function hit(base: string, pathAndQuery: string, key: string | undefined,
       const at = performance.now();
       resolve({ status, body, at, ms: at - started });
     };
-    const req = http.request(`${base}${pathAndQuery}`, {
-      method: opts.method ?? 'GET',
-      agent,
-      headers: {
-        ...(key ? { Authorization: `Bearer ${key}` } : {}),
-        ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
+    const req = http.request(
+      `${base}${pathAndQuery}`,
+      {
+        method: opts.method ?? 'GET',
+        agent,
+        headers: {
+          ...(key ? { Authorization: `Bearer ${key}` } : {}),
+          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
+        },
       },
-    }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => done(res.statusCode ?? 0, body));
-      res.on('error', () => done(0, body));
-    });
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => done(res.statusCode ?? 0, body));
+        res.on('error', () => done(0, body));
+      },
+    );
     req.on('error', () => done(0, ''));
     if (opts.timeoutMs) req.setTimeout(opts.timeoutMs, () => req.destroy());
     req.end(payload);

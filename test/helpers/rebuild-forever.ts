@@ -8,12 +8,16 @@ import type { RebuildScope, SearchProvider } from '../../lib/search/provider.js'
 import { makeDoc } from './elasticsearch.js';
 
 const [engine, target, prefix, scope, dimension, model] = process.argv.slice(2);
-const p: SearchProvider = engine === 'embedded'
-  ? new EmbeddedProvider({ file: target, dimension: Number(dimension), embeddingModel: model })
-  : new ElasticsearchProvider({ url: target, prefix, dimension: Number(dimension), embeddingModel: model });
+const p: SearchProvider =
+  engine === 'embedded'
+    ? new EmbeddedProvider({ file: target, dimension: Number(dimension), embeddingModel: model })
+    : new ElasticsearchProvider({ url: target, prefix, dimension: Number(dimension), embeddingModel: model });
 const source: SourceName = scope === 'all' ? 'kimdis' : (scope as SourceName);
-await p.rebuild(scope as RebuildScope, (async function* () {
-  yield Array.from({ length: 20 }, (_, i) => makeDoc(source, `killed${i}`, { title: 'Νέα' }));
-  process.stdout.write('loaded\n');
-  await new Promise(() => {});
-})());
+await p.rebuild(
+  scope as RebuildScope,
+  (async function* () {
+    yield Array.from({ length: 20 }, (_, i) => makeDoc(source, `killed${i}`, { title: 'Νέα' }));
+    process.stdout.write('loaded\n');
+    await new Promise(() => {});
+  })(),
+);

@@ -10,7 +10,9 @@ export async function killRebuildMidway(args: string[]): Promise<void> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => { if (String(d).includes('loaded')) resolve(); });
+    child.stdout.on('data', (d: Buffer) => {
+      if (String(d).includes('loaded')) resolve();
+    });
     child.on('exit', (code) => reject(new Error(`the rebuilding process ended by itself (${code})`)));
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -72,16 +72,26 @@ export function quotaFreeClock(start = Date.parse('2030-01-01T00:00:00Z')): Cloc
  */
 export async function seedCorpus(app: TestApp): Promise<IndexedDocument[]> {
   const docs: IndexedDocument[] = [];
-  for (let i = 0; i < 12; i++) docs.push(contractDoc(`25SYMV00000${String(i).padStart(4, '0')}`, { value: 1000 * (i + 1), published: `2025-0${1 + (i % 9)}-1${i % 10}T08:00:00Z` }));
+  for (let i = 0; i < 12; i++)
+    docs.push(contractDoc(`25SYMV00000${String(i).padStart(4, '0')}`, { value: 1000 * (i + 1), published: `2025-0${1 + (i % 9)}-1${i % 10}T08:00:00Z` }));
   for (let i = 0; i < 6; i++) {
-    docs.push(makeDoc('diavgeia', `Ψ${i}ΑΒΟΡ1Ο-ΓΔ${i}`, {
-      title: `Απόφαση ανάθεσης σύμβασης καθαριότητας ${i}`,
-      content: `Ο ${BUYER.name} (ΑΦΜ ${BUYER.afm}) αναθέτει στην ${SUPPLIER.name} τη σύμβαση καθαριότητας.`,
-      entities: { afm: [BUYER.afm, SUPPLIER.afm], ada: [`Ψ${i}ΑΒΟΡ1Ο-ΓΔ${i}`], names: [BUYER.name, SUPPLIER.name] },
-      published_at: `2025-03-0${1 + i}T09:00:00Z`,
-    }));
+    docs.push(
+      makeDoc('diavgeia', `Ψ${i}ΑΒΟΡ1Ο-ΓΔ${i}`, {
+        title: `Απόφαση ανάθεσης σύμβασης καθαριότητας ${i}`,
+        content: `Ο ${BUYER.name} (ΑΦΜ ${BUYER.afm}) αναθέτει στην ${SUPPLIER.name} τη σύμβαση καθαριότητας.`,
+        entities: { afm: [BUYER.afm, SUPPLIER.afm], ada: [`Ψ${i}ΑΒΟΡ1Ο-ΓΔ${i}`], names: [BUYER.name, SUPPLIER.name] },
+        published_at: `2025-03-0${1 + i}T09:00:00Z`,
+      }),
+    );
   }
-  docs.push(makeDoc('ted', '00654321-2025', { title: 'Road construction works contract', content: 'Contract award notice for road construction in Attica.', language: 'en', country: 'EU' }));
+  docs.push(
+    makeDoc('ted', '00654321-2025', {
+      title: 'Road construction works contract',
+      content: 'Contract award notice for road construction in Attica.',
+      language: 'en',
+      country: 'EU',
+    }),
+  );
   await ingestDocs(app.documents, app.search, docs);
   return docs;
 }

@@ -29,7 +29,10 @@ export function contractDoc(id: string, spec: ContractSpec = {}): IndexedDocumen
   const buyer = spec.buyer ?? BUYER;
   const supplier = spec.supplier ?? SUPPLIER;
   const published = spec.published ?? '2024-05-01T10:00:00Z';
-  const parties: Party[] = [{ role: 'buyer', ...buyer }, { role: 'supplier', ...supplier }];
+  const parties: Party[] = [
+    { role: 'buyer', ...buyer },
+    { role: 'supplier', ...supplier },
+  ];
   const signed = spec.signed ?? published.slice(0, 10);
   const lines = [spec.title ?? `Σύμβαση προμήθειας ${id}`, `ΑΔΑΜ: ${id}`, ...partyLines(parties, 'el')];
   if (spec.procedure) lines.push(`Διαδικασία: ${spec.procedure}`);

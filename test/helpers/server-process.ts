@@ -27,7 +27,9 @@ export async function startServerProcess(t: Test, env: Record<string, string>): 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | NodeJS.Signals>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code ?? 0)));
-  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL'); });
+  t.teardown(() => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');
+  });
   const lines: Record<string, any>[] = [];
   const waiters: { pattern: RegExp; resolve: (line: Record<string, any>) => void }[] = [];
   let partial = '';
@@ -58,7 +60,9 @@ export async function startServerProcess(t: Test, env: Record<string, string>): 
   };
   const listening = await Promise.race([
     logged(/^listening$/),
-    exited.then((how) => { throw new Error(`the server exited (${how}) before listening: ${stderr}`); }),
+    exited.then((how) => {
+      throw new Error(`the server exited (${how}) before listening: ${stderr}`);
+    }),
   ]);
   return {
     child,

@@ -13,12 +13,27 @@ import { startSmtp, startWebhookReceiver, until } from '../helpers/alert-peers.j
 
 function doc(id: string, overrides: Partial<NormalizedDocument> = {}): NormalizedDocument {
   return {
-    source_id: `kimdis:${id}`, source: 'kimdis', country: 'GR', title: 'Συντήρηση Πυροσβεστήρων Σχολικών Κτιρίων',
-    doc_type: 'contract', doc_category: 'contract', published_at: '2026-06-11T13:01:21Z',
-    source_url: `https://cerpp.eprocurement.gov.gr/${id}`, language: 'el', quality_score: 0.8,
-    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.', summary: 'Συντήρηση πυροσβεστήρων',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
-    amount: { value: 5285.2, currency: 'EUR' }, cpv: [], region: 'EL422', sector: null,
+    source_id: `kimdis:${id}`,
+    source: 'kimdis',
+    country: 'GR',
+    title: 'Συντήρηση Πυροσβεστήρων Σχολικών Κτιρίων',
+    doc_type: 'contract',
+    doc_category: 'contract',
+    published_at: '2026-06-11T13:01:21Z',
+    source_url: `https://cerpp.eprocurement.gov.gr/${id}`,
+    language: 'el',
+    quality_score: 0.8,
+    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.',
+    summary: 'Συντήρηση πυροσβεστήρων',
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
+    amount: { value: 5285.2, currency: 'EUR' },
+    cpv: [],
+    region: 'EL422',
+    sector: null,
     ...overrides,
   };
 }
@@ -45,14 +60,29 @@ t.test('when a stored document matches a profile, then one email and one signed 
   const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
   t.teardown(() => alerts.stop());
   await alerts.check(); // the watermark is set before the profile exists
-  const created = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: {
-    name: 'Fire safety', channels: ['email', 'webhook'], notify_email: 'ops@example.com', webhook_url: hook.url,
-    filters: { keywords: ['ΠΥΡΟΣΒΕΣΤΗΡΩΝ'], sources: ['e_procurement'], min_value: 1000 },
-  } });
+  const created = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: {
+      name: 'Fire safety',
+      channels: ['email', 'webhook'],
+      notify_email: 'ops@example.com',
+      webhook_url: hook.url,
+      filters: { keywords: ['ΠΥΡΟΣΒΕΣΤΗΡΩΝ'], sources: ['e_procurement'], min_value: 1000 },
+    },
+  });
   t.equal(created.status, 201);
   hook.secret = created.body.webhook_secret;
-  const other = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Roads', channels: ['email'], notify_email: 'roads@example.com', filters: { keywords: ['οδοποιία'] } } });
-  const paused = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Paused', channels: ['email'], notify_email: 'paused@example.com' } });
+  const other = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: { name: 'Roads', channels: ['email'], notify_email: 'roads@example.com', filters: { keywords: ['οδοποιία'] } },
+  });
+  const paused = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: { name: 'Paused', channels: ['email'], notify_email: 'paused@example.com' },
+  });
   await app.request(`/v1/alerts/profiles/${paused.body.id}`, { key, method: 'DELETE' });
   hook.statuses.push(503);
 
@@ -81,7 +111,10 @@ t.test('when a stored document matches a profile, then one email and one signed 
   t.equal(deliveries.total, 2, 'one per channel');
   const webhook = deliveries.items.find((d: { channel: string }) => d.channel === 'webhook');
   t.match(webhook, { id: first!.json.delivery_id, attempts: 2, last_error: 'the receiver answered 503', document_source_id: 'kimdis:26SYMV000000001' });
-  t.match(deliveries.items.find((d: { channel: string }) => d.channel === 'email'), { attempts: 1, last_error: null });
+  t.match(
+    deliveries.items.find((d: { channel: string }) => d.channel === 'email'),
+    { attempts: 1, last_error: null },
+  );
   t.equal((await app.request(`/v1/alerts/deliveries?profile_id=${other.body.id}`, { key })).body.total, 0, 'the non-matching profile got nothing');
   t.equal((await app.request(`/v1/alerts/deliveries?profile_id=${paused.body.id}`, { key })).body.total, 0, 'the deactivated profile got nothing');
 
@@ -90,42 +123,70 @@ t.test('when a stored document matches a profile, then one email and one signed 
   t.equal(smtp.messages.length, 1);
 });
 
-t.test('when a monitored entity appears in a document, then an event is raised once and goes out on the organization\'s channels, unless acknowledged first', async (t) => {
-  const { smtp, hook, app, config } = await setup(t);
-  const key = app.key('enterprise');
-  const profile = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'All', channels: ['webhook'], webhook_url: hook.url, filters: { sources: ['ted'] } } });
-  hook.secret = profile.body.webhook_secret;
-  const entity = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: 'Δήμος Δοκιμής', identifier_type: 'name', label: 'Δοκιμή' } });
-  const byAfm = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
-  // The watcher alone first: the events and their deliveries are recorded, nothing is sent yet.
-  const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
-  watcher.watermark();
-  store(app, [doc('26SYMV000000003', { entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] } }), doc('26SYMV000000004', { entities: { afm: ['090252840'], ada: [], names: [] }, title: 'Άλλο' })]);
-  await watcher.pass();
-  const events = (await app.request('/v1/monitor/events', { key })).body;
-  t.equal(events.total, 2);
-  const byName = events.items.find((e: { monitored_entity_id: string }) => e.monitored_entity_id === entity.body.id);
-  t.match(byName, { event_type: 'contract_award', document_source_id: 'kimdis:26SYMV000000003', acknowledged_at: null });
-  t.match(byName.summary, /^Δοκιμή: Συντήρηση/);
-  t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 2, 'one webhook delivery per event');
-  const ack = await app.request(`/v1/monitor/events/${byName.id}/acknowledge`, { key, method: 'POST' });
-  t.equal(ack.status, 200);
+t.test(
+  "when a monitored entity appears in a document, then an event is raised once and goes out on the organization's channels, unless acknowledged first",
+  async (t) => {
+    const { smtp, hook, app, config } = await setup(t);
+    const key = app.key('enterprise');
+    const profile = await app.request('/v1/alerts/profiles', {
+      key,
+      method: 'POST',
+      body: { name: 'All', channels: ['webhook'], webhook_url: hook.url, filters: { sources: ['ted'] } },
+    });
+    hook.secret = profile.body.webhook_secret;
+    const entity = await app.request('/v1/monitor/entities', {
+      key,
+      method: 'POST',
+      body: { entity_identifier: 'Δήμος Δοκιμής', identifier_type: 'name', label: 'Δοκιμή' },
+    });
+    const byAfm = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
+    // The watcher alone first: the events and their deliveries are recorded, nothing is sent yet.
+    const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
+    watcher.watermark();
+    store(app, [
+      doc('26SYMV000000003', { entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] } }),
+      doc('26SYMV000000004', { entities: { afm: ['090252840'], ada: [], names: [] }, title: 'Άλλο' }),
+    ]);
+    await watcher.pass();
+    const events = (await app.request('/v1/monitor/events', { key })).body;
+    t.equal(events.total, 2);
+    const byName = events.items.find((e: { monitored_entity_id: string }) => e.monitored_entity_id === entity.body.id);
+    t.match(byName, { event_type: 'contract_award', document_source_id: 'kimdis:26SYMV000000003', acknowledged_at: null });
+    t.match(byName.summary, /^Δοκιμή: Συντήρηση/);
+    t.equal((await app.request('/v1/alerts/deliveries', { key })).body.total, 2, 'one webhook delivery per event');
+    const ack = await app.request(`/v1/monitor/events/${byName.id}/acknowledge`, { key, method: 'POST' });
+    t.equal(ack.status, 200);
 
-  const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
-  t.teardown(() => alerts.stop());
-  const [sent] = await hook.answered(1);
-  t.ok(sent!.verified);
-  t.match(sent!.json, { type: 'monitor.event', profile_id: profile.body.id, event: { monitored_entity_id: byAfm.body.id, event_type: 'contract_award' }, document: { source_id: 'kimdis:26SYMV000000004' } });
-  await until(async () => (await app.request('/v1/alerts/deliveries', { key })).body.items.every((d: { delivery_status: string }) => d.delivery_status === 'sent'), 'the event delivery sent');
-  const deliveries = (await app.request('/v1/alerts/deliveries', { key })).body;
-  t.equal(deliveries.total, 1, 'the acknowledged event\'s delivery is gone, never sent');
-  t.notOk(hook.requests.some((r) => r.json.event?.id === byName.id), 'the acknowledged event never reached the receiver');
-  const listed = (await app.request('/v1/monitor/entities', { key })).body.items;
-  t.ok(listed.every((e: { last_alert_at: string | null }) => e.last_alert_at !== null), 'last_alert_at is set');
-  await alerts.check();
-  t.equal((await app.request('/v1/monitor/events', { key })).body.total, 2, 'one event per entity and document');
-  t.equal(smtp.messages.length, 0, 'the profile has no email channel');
-});
+    const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
+    t.teardown(() => alerts.stop());
+    const [sent] = await hook.answered(1);
+    t.ok(sent!.verified);
+    t.match(sent!.json, {
+      type: 'monitor.event',
+      profile_id: profile.body.id,
+      event: { monitored_entity_id: byAfm.body.id, event_type: 'contract_award' },
+      document: { source_id: 'kimdis:26SYMV000000004' },
+    });
+    await until(
+      async () => (await app.request('/v1/alerts/deliveries', { key })).body.items.every((d: { delivery_status: string }) => d.delivery_status === 'sent'),
+      'the event delivery sent',
+    );
+    const deliveries = (await app.request('/v1/alerts/deliveries', { key })).body;
+    t.equal(deliveries.total, 1, "the acknowledged event's delivery is gone, never sent");
+    t.notOk(
+      hook.requests.some((r) => r.json.event?.id === byName.id),
+      'the acknowledged event never reached the receiver',
+    );
+    const listed = (await app.request('/v1/monitor/entities', { key })).body.items;
+    t.ok(
+      listed.every((e: { last_alert_at: string | null }) => e.last_alert_at !== null),
+      'last_alert_at is set',
+    );
+    await alerts.check();
+    t.equal((await app.request('/v1/monitor/events', { key })).body.total, 2, 'one event per entity and document');
+    t.equal(smtp.messages.length, 0, 'the profile has no email channel');
+  },
+);
 
 t.test('when profiles and monitored entities change between passes, then the next pass matches by them as they are now', async (t) => {
   const { app } = await setup(t);
@@ -133,13 +194,21 @@ t.test('when profiles and monitored entities change between passes, then the nex
   const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
   watcher.watermark();
   // One pass first, so that the watcher holds a match index of the profiles and entities before the changes.
-  const before = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Paper', channels: ['email'], notify_email: 'a@example.com', filters: { keywords: ['χαρτιού'] } } });
+  const before = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: { name: 'Paper', channels: ['email'], notify_email: 'a@example.com', filters: { keywords: ['χαρτιού'] } },
+  });
   store(app, [doc('26SYMV000000010', { title: 'Προμήθεια χαρτιού' })]);
   await watcher.pass();
   const listed = async (profileId: string) => (await app.request(`/v1/alerts/deliveries?profile_id=${profileId}`, { key })).body.total as number;
   t.equal(await listed(before.body.id), 1);
 
-  const added = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Fire', channels: ['email'], notify_email: 'b@example.com', filters: { keywords: ['πυροσβεστήρων'] } } });
+  const added = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: { name: 'Fire', channels: ['email'], notify_email: 'b@example.com', filters: { keywords: ['πυροσβεστήρων'] } },
+  });
   await app.request(`/v1/alerts/profiles/${before.body.id}`, { key, method: 'DELETE' });
   const entity = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
   store(app, [doc('26SYMV000000011', { title: 'Προμήθεια χαρτιού πυροσβεστήρων' })]);
@@ -147,7 +216,11 @@ t.test('when profiles and monitored entities change between passes, then the nex
   t.equal(await listed(added.body.id), 2, 'a profile made since the last pass hears of the document and of the event');
   t.equal(await listed(before.body.id), 1, 'a profile deleted since then hears of nothing more');
   const events = (await app.request('/v1/monitor/events', { key })).body;
-  t.match(events.items, [{ monitored_entity_id: entity.body.id, document_source_id: 'kimdis:26SYMV000000011' }], 'an entity monitored since then raises its event');
+  t.match(
+    events.items,
+    [{ monitored_entity_id: entity.body.id, document_source_id: 'kimdis:26SYMV000000011' }],
+    'an entity monitored since then raises its event',
+  );
 
   await app.request(`/v1/monitor/entities/${entity.body.id}`, { key, method: 'DELETE' });
   store(app, [doc('26SYMV000000012', { title: 'Άλλο' })]);
@@ -160,9 +233,21 @@ t.test('when two profiles share a webhook URL and two an email address, then a m
   const key = app.key('enterprise');
   const body = (name: string, extra: Record<string, unknown>) => ({ name, filters: { sources: ['ted'] }, ...extra });
   const hookA = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('hook a', { channels: ['webhook'], webhook_url: hook.url }) });
-  const hookB = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('hook b', { channels: ['webhook', 'email'], webhook_url: hook.url, notify_email: 'Ops@Example.com' }) });
-  const mailC = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('mail c', { channels: ['email'], notify_email: 'ops@example.com' }) });
-  const mailD = await app.request('/v1/alerts/profiles', { key, method: 'POST', body: body('mail d', { channels: ['email'], notify_email: 'other@example.com' }) });
+  const hookB = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: body('hook b', { channels: ['webhook', 'email'], webhook_url: hook.url, notify_email: 'Ops@Example.com' }),
+  });
+  const mailC = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: body('mail c', { channels: ['email'], notify_email: 'ops@example.com' }),
+  });
+  const mailD = await app.request('/v1/alerts/profiles', {
+    key,
+    method: 'POST',
+    body: body('mail d', { channels: ['email'], notify_email: 'other@example.com' }),
+  });
   hook.secret = hookA.body.webhook_secret;
   await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
   const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
@@ -171,7 +256,12 @@ t.test('when two profiles share a webhook URL and two an email address, then a m
   store(app, [doc('26SYMV000000005')]);
   await alerts.check();
 
-  const deliveriesOf = async (p: { body: { id: string } }) => (await app.request(`/v1/alerts/deliveries?profile_id=${p.body.id}`, { key })).body.items as { delivery_status: string; channel: string; monitor_event_id: string | null }[];
+  const deliveriesOf = async (p: { body: { id: string } }) =>
+    (await app.request(`/v1/alerts/deliveries?profile_id=${p.body.id}`, { key })).body.items as {
+      delivery_status: string;
+      channel: string;
+      monitor_event_id: string | null;
+    }[];
   await until(async () => {
     for (const p of [hookA, hookB, mailC, mailD]) if (!(await deliveriesOf(p)).every((d) => d.delivery_status === 'sent')) return false;
     return true;
@@ -180,11 +270,19 @@ t.test('when two profiles share a webhook URL and two an email address, then a m
   t.ok(hook.requests[0]!.verified, 'signed with the secret of the profile it names');
   t.match(hook.requests[0]!.json, { type: 'monitor.event', profile_id: hookA.body.id });
   await smtp.received(2);
-  const to = smtp.messages.map((m) => (m.to && 'value' in m.to ? m.to.value.map((a) => a.address!.toLowerCase()) : [])).flat().sort();
+  const to = smtp.messages.flatMap((m) => (m.to && 'value' in m.to ? m.to.value.map((a) => a.address!.toLowerCase()) : [])).sort();
   t.same(to, ['ops@example.com', 'other@example.com'], 'one email per distinct address');
-  for (const [p, channels] of [[hookA, ['webhook']], [hookB, ['email', 'webhook']], [mailC, ['email']], [mailD, ['email']]] as const) {
+  for (const [p, channels] of [
+    [hookA, ['webhook']],
+    [hookB, ['email', 'webhook']],
+    [mailC, ['email']],
+    [mailD, ['email']],
+  ] as const) {
     const items = await deliveriesOf(p);
     t.same(items.map((d) => d.channel).sort(), channels, `${p.body.name} lists the event on each of its channels`);
-    t.ok(items.every((d) => d.monitor_event_id !== null && d.delivery_status === 'sent'), `${p.body.name}: sent`);
+    t.ok(
+      items.every((d) => d.monitor_event_id !== null && d.delivery_status === 'sent'),
+      `${p.body.name}: sent`,
+    );
   }
 });

@@ -35,7 +35,10 @@ async function scenario(t: Test, env: Record<string, string>) {
   t.equal(stats.body.total_documents, DEMO_TOTAL, 'the whole demo corpus is served');
   for (const [name, s] of Object.entries(stats.body.sources as Record<string, { documents: number }>)) t.ok(s.documents > 0, `${name} has documents`);
   const sources = await request(server.url, '/v1/sources', { key });
-  t.ok(sources.body.every((s: { status: string }) => s.status === 'active'), 'every source ingested: active');
+  t.ok(
+    sources.body.every((s: { status: string }) => s.status === 'active'),
+    'every source ingested: active',
+  );
 
   const before = await request(server.url, '/v1/search?q=ΑΝΑΘΕΣΗ&source=diavgeia&limit=1000', { key });
   t.ok(before.body.total > 0);
@@ -57,7 +60,7 @@ async function scenario(t: Test, env: Record<string, string>) {
   await reader;
   t.match(stdout, /diavgeia: 1976 documents now served by \S+ \(0 embedded/, 'rebuilt from the store without re-embedding');
   t.ok(reads > 0);
-  t.ok(reads < readerKeys.length * 1000, 'the reader stayed within its keys\' quota');
+  t.ok(reads < readerKeys.length * 1000, "the reader stayed within its keys' quota");
   t.equal(failures, 0, `no failed or inconsistent read during the swap (${reads} reads)`);
 
   const after = await request(server.url, '/v1/search?q=ΑΝΑΘΕΣΗ&source=diavgeia&limit=1000', { key });
@@ -86,38 +89,50 @@ t.test('when the server stops during its first demo load, then the next start fi
   t.notOk(fs.existsSync(path.join(dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
 });
 
-t.test('when another run holds a source during the first demo load, then the other sources load at once and that one once it is free, without a restart', async (t) => {
-  const app = await startTestApp(t);
-  // A CLI run of ted, in its own process, holds the source: its upstream never answers.
-  const upstream = await startUpstream(() => null);
-  t.teardown(upstream.close);
-  const holder = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'ted', '--base-url', upstream.url], { cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: app.dataDir }), stdio: 'ignore' });
-  t.teardown(() => { holder.kill('SIGKILL'); });
-  while (app.ingestState.runningPid('ted') !== holder.pid) await new Promise((r) => setTimeout(r, 50));
+t.test(
+  'when another run holds a source during the first demo load, then the other sources load at once and that one once it is free, without a restart',
+  async (t) => {
+    const app = await startTestApp(t);
+    // A CLI run of ted, in its own process, holds the source: its upstream never answers.
+    const upstream = await startUpstream(() => null);
+    t.teardown(upstream.close);
+    const holder = spawn(process.execPath, ['bin/pdi.js', 'ingest', 'ted', '--base-url', upstream.url], {
+      cwd: REPO_ROOT,
+      env: cliEnv({ PDI_DATA_DIR: app.dataDir }),
+      stdio: 'ignore',
+    });
+    t.teardown(() => {
+      holder.kill('SIGKILL');
+    });
+    while (app.ingestState.runningPid('ted') !== holder.pid) await new Promise((r) => setTimeout(r, 50));
 
-  const lines: Array<{ msg: string; sources?: string[] }> = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  const config = loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' });
-  const deps = pipelineOn(config, app.search, app.embedder, app.ingestState, log);
-  const jobs = startIngestJobs(config, deps, log, { demoRetryMs: 100 });
-  t.teardown(async () => {
-    await jobs.stop();
-    await deps.close();
-  });
-  const key = app.key('enterprise');
-  const stats = async () => (await app.request('/v1/stats', { key })).body;
-  while (!lines.some((l) => l.msg.startsWith('demo corpus: not every source loaded'))) await new Promise((r) => setTimeout(r, 50));
-  const partial = await stats();
-  t.equal(partial.sources.ted.documents, 0, 'the held source is not loaded');
-  t.ok(Object.entries(partial.sources as Record<string, { documents: number }>).every(([name, s]) => name === 'ted' || s.documents > 0), 'every other source is');
-  t.same(lines.find((l) => l.msg.startsWith('demo corpus: not every source loaded'))?.sources, ['ted']);
-  t.ok(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'the load is not marked finished');
+    const lines: Array<{ msg: string; sources?: string[] }> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const config = loadConfig({ PDI_DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' });
+    const deps = pipelineOn(config, app.search, app.embedder, app.ingestState, log);
+    const jobs = startIngestJobs(config, deps, log, { demoRetryMs: 100 });
+    t.teardown(async () => {
+      await jobs.stop();
+      await deps.close();
+    });
+    const key = app.key('enterprise');
+    const stats = async () => (await app.request('/v1/stats', { key })).body;
+    while (!lines.some((l) => l.msg.startsWith('demo corpus: not every source loaded'))) await new Promise((r) => setTimeout(r, 50));
+    const partial = await stats();
+    t.equal(partial.sources.ted.documents, 0, 'the held source is not loaded');
+    t.ok(
+      Object.entries(partial.sources as Record<string, { documents: number }>).every(([name, s]) => name === 'ted' || s.documents > 0),
+      'every other source is',
+    );
+    t.same(lines.find((l) => l.msg.startsWith('demo corpus: not every source loaded'))?.sources, ['ted']);
+    t.ok(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'the load is not marked finished');
 
-  holder.kill('SIGKILL'); // its lock dies with it
-  await jobs.demoLoaded;
-  t.equal((await stats()).total_documents, DEMO_TOTAL, 'the whole corpus is served');
-  t.notOk(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
-});
+    holder.kill('SIGKILL'); // its lock dies with it
+    await jobs.demoLoaded;
+    t.equal((await stats()).total_documents, DEMO_TOTAL, 'the whole corpus is served');
+    t.notOk(fs.existsSync(path.join(app.dataDir, DEMO_UNFINISHED)), 'and the load is marked finished');
+  },
+);
 
 t.test('when pdi demo meets a source another run holds, then it loads the others, names that one and exits 1', async (t) => {
   const dataDir = tempDir(t);

@@ -2,13 +2,7 @@
 // _analyze API on an index the provider created (so what is tested is what is deployed).
 import t from 'tap';
 import { readAlias } from '../../index-mappings/index-names.js';
-import {
-  ENGLISH_ANALYZER,
-  ENGLISH_STOP_WORDS,
-  FOLDED_NORMALIZER,
-  GREEK_ANALYZER,
-  GREEK_STOP_WORDS,
-} from '../../index-mappings/settings.js';
+import { ENGLISH_ANALYZER, ENGLISH_STOP_WORDS, FOLDED_NORMALIZER, GREEK_ANALYZER, GREEK_STOP_WORDS } from '../../index-mappings/settings.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { deleteIndices, elasticsearchUrl, es, randomPrefix } from '../helpers/elasticsearch.js';
 
@@ -59,10 +53,13 @@ t.test('when Greek text has stop words, then they are dropped', async (t) => {
   t.same(await greek('και η σύμβαση'), await greek('σύμβαση'));
 });
 
-t.test('when the spelled-out stop lists go through Elasticsearch\'s own _greek_ and _english_ sets, then every word is dropped', async (t) => {
+t.test("when the spelled-out stop lists go through Elasticsearch's own _greek_ and _english_ sets, then every word is dropped", async (t) => {
   // The query builder relies on these lists being the analysers' (settings.ts); they were copied from
   // Lucene 9.12's GreekAnalyzer and EnglishAnalyzer, and this keeps them honest against the server.
-  for (const [set, words] of [['_greek_', GREEK_STOP_WORDS], ['_english_', ENGLISH_STOP_WORDS]] as const) {
+  for (const [set, words] of [
+    ['_greek_', GREEK_STOP_WORDS],
+    ['_english_', ENGLISH_STOP_WORDS],
+  ] as const) {
     const res = await es(url, 'POST', `/${index}/_analyze`, { tokenizer: 'standard', filter: [{ type: 'stop', stopwords: set }], text: words.join(' ') });
     t.same(res.body.tokens, [], set);
   }

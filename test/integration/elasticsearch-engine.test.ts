@@ -65,7 +65,11 @@ t.test('when two providers initialise one prefix at once, then one index holds e
   t.same(read, [`${prefix}-docs-m${MAPPING_VERSION}-init`], 'one index behind the alias');
   t.same(await indicesOf(url, prefix), read, 'no other index was created');
   const alias = await es(url, 'GET', `/_alias/${readAlias(prefix)}`);
-  t.equal((alias.body as Record<string, { aliases: Record<string, { is_write_index?: boolean }> }>)[read[0]].aliases[readAlias(prefix)].is_write_index, true, 'writes go through the alias');
+  t.equal(
+    (alias.body as Record<string, { aliases: Record<string, { is_write_index?: boolean }> }>)[read[0]].aliases[readAlias(prefix)].is_write_index,
+    true,
+    'writes go through the alias',
+  );
 
   const mapping = await es(url, 'GET', `/${readAlias(prefix)}/_mapping`);
   const m = (Object.values(mapping.body)[0] as { mappings: { dynamic: string; _meta: unknown } }).mappings;
@@ -121,7 +125,7 @@ t.test('searching', async (t) => {
     t.same(ids(await search('Αθηναίων')), ['elstat:e']);
   });
 
-  t.test('when a stop word is searched, then the documents holding it are found through the other language\'s analysis', async (t) => {
+  t.test("when a stop word is searched, then the documents holding it are found through the other language's analysis", async (t) => {
     t.same(ids(await search('από')), ['kimdis:d'], 'a Greek stop word, indexed by the English sub-field');
     t.same(ids(await search('for')), ['diavgeia:b'], 'an English stop word, indexed by the Greek field');
     t.same(ids(await search('σύμβαση από')), ['kimdis:d']);
@@ -179,7 +183,10 @@ t.test('when a title is longer than a keyword doc value may be (32,766 bytes), t
   await p.upsert([makeDoc('ted', 'long', { title: long }), makeDoc('ted', 'short', { title: 'Μελέτη κυματοθραύστη' })]);
   await p.refresh();
   const r = await p.search({ text: 'κυματοθραύστη', limit: 10, offset: 0, view: 'metadata' });
-  t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]).sort(), [['ted:long', long], ['ted:short', 'Μελέτη κυματοθραύστη']]);
+  t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]).sort(), [
+    ['ted:long', long],
+    ['ted:short', 'Μελέτη κυματοθραύστη'],
+  ]);
   t.notOk('content' in r.hits[0].doc, 'still the metadata record only');
 });
 
@@ -192,18 +199,37 @@ t.test('when documents were written without the doc-values record (before mappin
   // Into the serving generation of its source, as the alias filter names it.
   const filter = Object.values((await es(url, 'GET', `/_alias/${readAlias(prefix)}`)).body as Record<string, any>)[0].aliases[readAlias(prefix)].filter;
   const stamp = parseFilter(filter)!.get('diavgeia')!;
-  const put = await es(url, 'PUT', `/${readAlias(prefix)}/_doc/${encodeURIComponent(docId(old.source_id, stamp))}?refresh=true`,
-    { ...old, [SEARCH_TEXT_FIELD]: searchText(old), [GENERATION_FIELD]: generationValue('diavgeia', stamp) });
+  const put = await es(url, 'PUT', `/${readAlias(prefix)}/_doc/${encodeURIComponent(docId(old.source_id, stamp))}?refresh=true`, {
+    ...old,
+    [SEARCH_TEXT_FIELD]: searchText(old),
+    [GENERATION_FIELD]: generationValue('diavgeia', stamp),
+  });
   t.equal(put.status, 201, 'written without the record');
   await p.refresh();
-  for (const [offset, limit, pageWindow] of [[0, 10, undefined], [1, 1, 1]] as const) {
+  for (const [offset, limit, pageWindow] of [
+    [0, 10, undefined],
+    [1, 1, 1],
+  ] as const) {
     const q = open(t, { prefix, pageWindow });
     const r = await q.search({ text: 'σύμβαση λιμένα', limit, offset, view: 'metadata' });
     t.equal(r.total, 2);
-    const expected = [['diavgeia:new', 'Νέα σύμβαση λιμένα'], ['diavgeia:old', 'Παλαιά σύμβαση λιμένα']].slice(offset, offset + limit);
-    t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]), expected, `offset ${offset}, window ${pageWindow ?? 'default'}`);
-    t.notOk(r.hits.some((h) => 'content' in h.doc), 'metadata only');
-    t.notOk(r.hits.some((h) => h.metadataJson), 'no stored record to pass on: the API serialises these');
+    const expected = [
+      ['diavgeia:new', 'Νέα σύμβαση λιμένα'],
+      ['diavgeia:old', 'Παλαιά σύμβαση λιμένα'],
+    ].slice(offset, offset + limit);
+    t.same(
+      r.hits.map((h) => [h.doc.source_id, h.doc.title]),
+      expected,
+      `offset ${offset}, window ${pageWindow ?? 'default'}`,
+    );
+    t.notOk(
+      r.hits.some((h) => 'content' in h.doc),
+      'metadata only',
+    );
+    t.notOk(
+      r.hits.some((h) => h.metadataJson),
+      'no stored record to pass on: the API serialises these',
+    );
   }
 });
 
@@ -211,64 +237,95 @@ t.test('when a serving index was made by a build of mapping version 2 (record as
   const prefix = randomPrefix();
   const index = await olderIndex(url, prefix, 'diavgeia', 2, DIM, MODEL);
   const doc = makeDoc('diavgeia', 'v2', { title: 'Σύμβαση λιμένα', published_at: '2025-01-02T00:00:00Z' });
-  const put = await es(url, 'PUT', `/${index}/_doc/${encodeURIComponent(doc.source_id)}?refresh=true`, { ...doc, [METADATA_JSON_FIELD]: JSON.stringify(metadataOf(doc)) });
+  const put = await es(url, 'PUT', `/${index}/_doc/${encodeURIComponent(doc.source_id)}?refresh=true`, {
+    ...doc,
+    [METADATA_JSON_FIELD]: JSON.stringify(metadataOf(doc)),
+  });
   t.equal(put.status, 201);
   const p = await ready(t, { prefix });
   const r = await p.search({ text: 'σύμβαση λιμένα', limit: 10, offset: 0, view: 'metadata' });
   t.equal(r.total, 1);
-  t.same(r.hits.map((h) => [h.doc.source_id, h.doc.title]), [['diavgeia:v2', 'Σύμβαση λιμένα']]);
+  t.same(
+    r.hits.map((h) => [h.doc.source_id, h.doc.title]),
+    [['diavgeia:v2', 'Σύμβαση λιμένα']],
+  );
   t.same(JSON.parse(r.hits[0]!.metadataJson!.toString('utf8')), metadataOf(doc), 'the record as written, not base64 read from raw JSON');
 });
 
-t.test('when per-source indices of mapping version 4 serve (an upgrade), then reads find their documents, writes are refused naming pdi reindex, and a rebuild of one source moves every source into one index', async (t) => {
-  const prefix = randomPrefix();
-  const v4 = async (source: SourceName, id: string, title: string, content: string, names: string[] = []) => {
-    const index = await olderIndex(url, prefix, source, 4, DIM, MODEL);
-    const doc = makeDoc(source, id, { title, content, entities: { afm: [], ada: [], names } });
-    const put = await es(url, 'PUT', `/${index}/_doc/${encodeURIComponent(doc.source_id)}?refresh=true`, { ...doc, [METADATA_JSON_FIELD]: Buffer.from(JSON.stringify(metadataOf(doc))).toString('base64') });
-    t.equal(put.status, 201, 'written as a version-4 build wrote it: no search_text');
-    return doc;
-  };
-  await v4('diavgeia', 'v4', 'Σύμβαση λιμένα Πάρου', 'Harbour works contract for Paros.', ['Λιμενικό Ταμείο Πάρου']);
-  await v4('ted', 'v4', 'Σύμβαση λιμένα Σύρου', 'Harbour works contract for Syros.');
-  const lines: string[] = [];
-  const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, cb) => { lines.push(String(chunk)); cb(); } }));
-  const p = await ready(t, { prefix, logger: log });
-  t.match(lines.join(''), /2 indices serve .*one per source.*run pdi reindex/, 'the start-up warning says what to do');
-  const found = async (text: string) => (await p.search({ text, limit: 10, offset: 0 })).hits.map((h) => h.doc.source_id).sort();
-  const searches = async (when: string) => {
-    t.same(await found('σύμβαση λιμένα'), ['diavgeia:v4', 'ted:v4'], `${when}: Greek words`);
-    t.same(await found('harbour contract'), ['diavgeia:v4', 'ted:v4'], `${when}: English words`);
-    t.same(await found('λιμέ*'), ['diavgeia:v4', 'ted:v4'], `${when}: a prefix`);
-    t.same(await found('"λιμένα Πάρου"'), ['diavgeia:v4'], `${when}: a phrase`);
-    t.same(await found('Ταμείο'), ['diavgeia:v4'], `${when}: a party's name`);
-    t.equal((await p.get('ted:v4'))?.title, 'Σύμβαση λιμένα Σύρου', `${when}: a document by id`);
-  };
-  await searches('per-source indices');
-  await t.rejects(p.upsert([makeDoc('rae', 'new')]), /not written: 2 indices serve .*run pdi reindex/);
+t.test(
+  'when per-source indices of mapping version 4 serve (an upgrade), then reads find their documents, writes are refused naming pdi reindex, and a rebuild of one source moves every source into one index',
+  async (t) => {
+    const prefix = randomPrefix();
+    const v4 = async (source: SourceName, id: string, title: string, content: string, names: string[] = []) => {
+      const index = await olderIndex(url, prefix, source, 4, DIM, MODEL);
+      const doc = makeDoc(source, id, { title, content, entities: { afm: [], ada: [], names } });
+      const put = await es(url, 'PUT', `/${index}/_doc/${encodeURIComponent(doc.source_id)}?refresh=true`, {
+        ...doc,
+        [METADATA_JSON_FIELD]: Buffer.from(JSON.stringify(metadataOf(doc))).toString('base64'),
+      });
+      t.equal(put.status, 201, 'written as a version-4 build wrote it: no search_text');
+      return doc;
+    };
+    await v4('diavgeia', 'v4', 'Σύμβαση λιμένα Πάρου', 'Harbour works contract for Paros.', ['Λιμενικό Ταμείο Πάρου']);
+    await v4('ted', 'v4', 'Σύμβαση λιμένα Σύρου', 'Harbour works contract for Syros.');
+    const lines: string[] = [];
+    const log = pino(
+      { level: 'warn' },
+      new Writable({
+        write: (chunk, _enc, cb) => {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
+    const p = await ready(t, { prefix, logger: log });
+    t.match(lines.join(''), /2 indices serve .*one per source.*run pdi reindex/, 'the start-up warning says what to do');
+    const found = async (text: string) => (await p.search({ text, limit: 10, offset: 0 })).hits.map((h) => h.doc.source_id).sort();
+    const searches = async (when: string) => {
+      t.same(await found('σύμβαση λιμένα'), ['diavgeia:v4', 'ted:v4'], `${when}: Greek words`);
+      t.same(await found('harbour contract'), ['diavgeia:v4', 'ted:v4'], `${when}: English words`);
+      t.same(await found('λιμέ*'), ['diavgeia:v4', 'ted:v4'], `${when}: a prefix`);
+      t.same(await found('"λιμένα Πάρου"'), ['diavgeia:v4'], `${when}: a phrase`);
+      t.same(await found('Ταμείο'), ['diavgeia:v4'], `${when}: a party's name`);
+      t.equal((await p.get('ted:v4'))?.title, 'Σύμβαση λιμένα Σύρου', `${when}: a document by id`);
+    };
+    await searches('per-source indices');
+    await t.rejects(p.upsert([makeDoc('rae', 'new')]), /not written: 2 indices serve .*run pdi reindex/);
 
-  const r = await p.rebuild('rae', inBatches([makeDoc('rae', 'new', { title: 'Άδεια παραγωγής' })], 10));
-  t.same(await aliasTargets(url, readAlias(prefix)), [r.index], 'one index serves');
-  t.same(await indicesOf(url, prefix), [r.index], 'the per-source indices and their aliases are gone');
-  await searches('one index');
-  t.same((await p.stats()).sources.rae?.documents, 1);
-  t.same(await p.upsert([makeDoc('kimdis', 'later')]), { written: 1, failed: [] }, 'written once one index of this build serves');
-});
+    const r = await p.rebuild('rae', inBatches([makeDoc('rae', 'new', { title: 'Άδεια παραγωγής' })], 10));
+    t.same(await aliasTargets(url, readAlias(prefix)), [r.index], 'one index serves');
+    t.same(await indicesOf(url, prefix), [r.index], 'the per-source indices and their aliases are gone');
+    await searches('one index');
+    t.same((await p.stats()).sources.rae?.documents, 1);
+    t.same(await p.upsert([makeDoc('kimdis', 'later')]), { written: 1, failed: [] }, 'written once one index of this build serves');
+  },
+);
 
-t.test('when the serving index was made for another mapping version, then writes stop the run, naming pdi reindex, and a rebuild lets them through', async (t) => {
-  const prefix = randomPrefix();
-  await olderIndex(url, prefix, 'diavgeia', MAPPING_VERSION - 1, DIM, MODEL);
-  const lines: string[] = [];
-  const log = pino({ level: 'warn' }, new Writable({ write: (chunk, _enc, cb) => { lines.push(String(chunk)); cb(); } }));
-  const p = await ready(t, { prefix, logger: log });
-  t.match(lines.join(''), /run pdi reindex/, 'the start-up warning says what to do');
-  const doc = makeDoc('diavgeia', 'new', { title: 'Νέα απόφαση' });
-  await t.rejects(p.upsert([doc]), new RegExp(`built for mapping version ${MAPPING_VERSION - 1}.*run pdi reindex`));
-  await p.rebuild('diavgeia', inBatches([], 10));
-  t.same(await p.upsert([doc]), { written: 1, failed: [] }, 'written once rebuilt');
-});
+t.test(
+  'when the serving index was made for another mapping version, then writes stop the run, naming pdi reindex, and a rebuild lets them through',
+  async (t) => {
+    const prefix = randomPrefix();
+    await olderIndex(url, prefix, 'diavgeia', MAPPING_VERSION - 1, DIM, MODEL);
+    const lines: string[] = [];
+    const log = pino(
+      { level: 'warn' },
+      new Writable({
+        write: (chunk, _enc, cb) => {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    );
+    const p = await ready(t, { prefix, logger: log });
+    t.match(lines.join(''), /run pdi reindex/, 'the start-up warning says what to do');
+    const doc = makeDoc('diavgeia', 'new', { title: 'Νέα απόφαση' });
+    await t.rejects(p.upsert([doc]), new RegExp(`built for mapping version ${MAPPING_VERSION - 1}.*run pdi reindex`));
+    await p.rebuild('diavgeia', inBatches([], 10));
+    t.same(await p.upsert([doc]), { written: 1, failed: [] }, 'written once rebuilt');
+  },
+);
 
-t.test('when a search or listing names a source, then only that source\'s documents come back, from the one index', async (t) => {
+t.test("when a search or listing names a source, then only that source's documents come back, from the one index", async (t) => {
   const prefix = randomPrefix();
   const p = await ready(t, { prefix });
   await p.upsert([makeDoc('kimdis', 'k', { title: 'Σύμβαση καθαρισμού' }), makeDoc('ted', 'x', { title: 'Σύμβαση καθαρισμού' })]);
@@ -293,24 +350,23 @@ t.test('when a document is upserted twice with one source_id, then the second ov
 t.test('when some documents of a batch are invalid, then each is reported and the rest are written', async (t) => {
   const p = await ready(t);
   const extra = { ...makeDoc('rae', 'extra'), unexpected_field: 1 } as unknown as IndexedDocument;
-  const r = await p.upsert([
-    makeDoc('rae', 'ok'),
-    makeDoc('rae', 'bad-vector', { embedding: [1, 2] }),
-    extra,
-    makeDoc('nowhere' as SourceName, 'z'),
-  ]);
+  const r = await p.upsert([makeDoc('rae', 'ok'), makeDoc('rae', 'bad-vector', { embedding: [1, 2] }), extra, makeDoc('nowhere' as SourceName, 'z')]);
   t.equal(r.written, 1);
   const byId = Object.fromEntries(r.failed.map((f) => [f.source_id, f.error]));
   t.same(Object.keys(byId).sort(), ['nowhere:z', 'rae:bad-vector', 'rae:extra']);
   t.match(byId['rae:bad-vector'], /dimension|dims/i);
   t.match(byId['rae:extra'], /strict_dynamic_mapping/);
   t.match(byId['nowhere:z'], /unknown source/);
-  t.same(r.failed.map((f) => f.cause), ['document', 'document', 'document'], 'refused for what they hold: a retry changes nothing');
+  t.same(
+    r.failed.map((f) => f.cause),
+    ['document', 'document', 'document'],
+    'refused for what they hold: a retry changes nothing',
+  );
   t.ok(await p.get('rae:ok'));
   t.equal(await p.get('rae:bad-vector'), null);
 });
 
-t.test('when bulk items are refused for the index\'s state, then each is reported once with that cause, the rest written', async (t) => {
+t.test("when bulk items are refused for the index's state, then each is reported once with that cause, the rest written", async (t) => {
   const prefix = randomPrefix();
   const p = await ready(t, { prefix });
   const [index] = await aliasTargets(url, readAlias(prefix));
@@ -323,9 +379,17 @@ t.test('when bulk items are refused for the index\'s state, then each is reporte
   const r = await p.upsert([makeDoc('rae', 'd'), makeDoc('ted', 'e')]);
   await block(false);
   t.equal(r.written, 0);
-  t.same(r.failed.map((f) => f.source_id), ['rae:d', 'ted:e'], 'reported, never dropped');
+  t.same(
+    r.failed.map((f) => f.source_id),
+    ['rae:d', 'ted:e'],
+    'reported, never dropped',
+  );
   t.match(r.failed[0].error, /cluster_block_exception/);
-  t.same(r.failed.map((f) => f.cause), ['index', 'index'], 'refused for the index\'s state: the sink sends them again');
+  t.same(
+    r.failed.map((f) => f.cause),
+    ['index', 'index'],
+    "refused for the index's state: the sink sends them again",
+  );
   t.same(await p.upsert([makeDoc('rae', 'd')]), { written: 1, failed: [] }, 'written once the block is lifted');
 });
 
@@ -383,7 +447,10 @@ t.test('nearest neighbours', async (t) => {
 
   t.test('when querying a vector, then neighbours come by cosine similarity mapped to 0..1', async (t) => {
     const hits = await p.knn({ vector: [1, 0, 0, 0], limit: 3, source: 'geodata' });
-    t.same(hits.map((h) => h.doc.source_id), ['geodata:g1', 'geodata:g2', 'geodata:g3']);
+    t.same(
+      hits.map((h) => h.doc.source_id),
+      ['geodata:g1', 'geodata:g2', 'geodata:g3'],
+    );
     // (1 + cos) / 2, exact: the quantised graph's candidates are re-scored from the float vectors.
     t.ok(Math.abs(hits[0].score - 1) < 1e-4, `same direction scores 1 (${hits[0].score})`);
     t.ok(Math.abs(hits[1].score - 0.9) < 1e-4, `cosine 0.8 scores 0.9 (${hits[1].score})`);
@@ -393,9 +460,16 @@ t.test('nearest neighbours', async (t) => {
 
   t.test('when a document is excluded or no source is given, then the result follows', async (t) => {
     const excluded = await p.knn({ vector: [1, 0, 0, 0], limit: 2, source: 'geodata', excludeId: 'geodata:g1' });
-    t.same(excluded.map((h) => h.doc.source_id), ['geodata:g2', 'geodata:g3']);
+    t.same(
+      excluded.map((h) => h.doc.source_id),
+      ['geodata:g2', 'geodata:g3'],
+    );
     const all = await p.knn({ vector: [1, 0, 0, 0], limit: 10 });
-    t.same(all.map((h) => h.doc.source_id), ['geodata:g1', 'ted:t1', 'geodata:g2', 'geodata:g3'], 'no vector, no neighbour');
+    t.same(
+      all.map((h) => h.doc.source_id),
+      ['geodata:g1', 'ted:t1', 'geodata:g2', 'geodata:g3'],
+      'no vector, no neighbour',
+    );
   });
 
   t.test('when the vector has the wrong dimension, then it is refused', async (t) => {
@@ -492,7 +566,7 @@ t.test('when a source is rebuilt under concurrent reads, then every read succeed
 
   t.same(seen.errors.map(String), [], 'no read failed');
   t.same([...seen.totals], [N], 'every read saw exactly one generation');
-  t.same([...seen.others], [120], 'the other source\'s count never changed');
+  t.same([...seen.others], [120], "the other source's count never changed");
   t.ok(seen.readsDuringRebuild >= N / 50, `reads ran during the rebuild (${seen.readsDuringRebuild} rounds of 3)`);
   t.equal(result.documents, N);
   t.equal(result.source, 'diavgeia');
@@ -560,7 +634,13 @@ t.test('when the alias or its index is removed outside pdi, then reads answer 50
   t.equal((await es(url, 'DELETE', `/${index}`)).status, 200);
   await t.rejects(p.get('rae:r0000'), EngineUnavailableError, 'a document, its index gone');
 
-  for (const source of ['kimdis', 'rae'] as const) await p.rebuild(source, (async function* () { yield generation(source, 5, 'Νέο'); })());
+  for (const source of ['kimdis', 'rae'] as const)
+    await p.rebuild(
+      source,
+      (async function* () {
+        yield generation(source, 5, 'Νέο');
+      })(),
+    );
   t.equal((await p.search({ text: 'Νέο', limit: 10, offset: 0 })).total, 10, 'rebuilt: the alias serves both');
   t.equal((await p.list({ source: 'rae', limit: 10, offset: 0 })).total, 5);
 });
@@ -571,15 +651,37 @@ t.test('when an index stands where the alias must be, then rebuild and init refu
   const alias = readAlias(prefix);
   const [serving] = await aliasTargets(url, alias);
   t.equal((await es(url, 'DELETE', `/${serving}`)).status, 200);
-  t.equal((await es(url, 'PUT', `/${alias}`)).status, 200, 'a stray index by the alias\'s name');
-  const named = new RegExp(`^an index named ${alias} stands where pdi's alias of that name must be .*: look at it, delete it \\(DELETE /${alias}\\), then run pdi reindex$`);
+  t.equal((await es(url, 'PUT', `/${alias}`)).status, 200, "a stray index by the alias's name");
+  const named = new RegExp(
+    `^an index named ${alias} stands where pdi's alias of that name must be .*: look at it, delete it \\(DELETE /${alias}\\), then run pdi reindex$`,
+  );
   const read = await p.list({ source: 'ted', limit: 5, offset: 0 }).catch((e: unknown) => e);
   t.ok(read instanceof EngineUnavailableError, 'a listing is a 503, not a masked 500');
   t.match((read as EngineUnavailableError).why, named);
-  await t.rejects(p.rebuild('ted', (async function* () { yield generation('ted', 2, 'Νέα'); })()), named, 'rebuild');
+  await t.rejects(
+    p.rebuild(
+      'ted',
+      (async function* () {
+        yield generation('ted', 2, 'Νέα');
+      })(),
+    ),
+    named,
+    'rebuild',
+  );
   await t.rejects(open(t, { prefix }).init(), named, 'init');
   t.equal((await es(url, 'DELETE', `/${alias}`)).status, 200);
-  t.equal((await p.rebuild('ted', (async function* () { yield generation('ted', 2, 'Νέα'); })())).documents, 2, 'once it is gone, the rebuild repairs the index');
+  t.equal(
+    (
+      await p.rebuild(
+        'ted',
+        (async function* () {
+          yield generation('ted', 2, 'Νέα');
+        })(),
+      )
+    ).documents,
+    2,
+    'once it is gone, the rebuild repairs the index',
+  );
 });
 
 t.test('when a rebuild could not delete its half-built index (the node hung), then the next rebuild deletes it', async (t) => {
@@ -590,7 +692,12 @@ t.test('when a rebuild could not delete its half-built index (the node hung), th
   // What a failed rebuild whose cleanup also failed leaves: a generation behind no alias.
   const abandoned = `${serving}-abandoned`;
   t.equal((await es(url, 'PUT', `/${abandoned}`)).status, 200);
-  const r = await p.rebuild('kimdis', (async function* () { yield generation('kimdis', 3, 'Νέα'); })());
+  const r = await p.rebuild(
+    'kimdis',
+    (async function* () {
+      yield generation('kimdis', 3, 'Νέα');
+    })(),
+  );
   t.same(await indicesOf(url, prefix), [r.index], 'only the serving index is left');
 });
 
@@ -615,9 +722,7 @@ t.test('paging past the 10,000-hit window', async (t) => {
   t.same(w.failed, []);
   t.comment(`bulk-indexed ${TOTAL} documents in ${Math.round(ms)} ms (${Math.round((TOTAL / ms) * 1000)} docs/s)`);
   await p.refresh();
-  const expected = [...docs]
-    .sort((a, b) => b.published_at.localeCompare(a.published_at) || (a.source_id < b.source_id ? -1 : 1))
-    .map((d) => d.source_id);
+  const expected = [...docs].sort((a, b) => b.published_at.localeCompare(a.published_at) || (a.source_id < b.source_id ? -1 : 1)).map((d) => d.source_id);
 
   t.test('when pages cross the window up to the end, then they join with no overlap or gap', async (t) => {
     const got: string[] = [];
@@ -652,7 +757,8 @@ t.test('when an index was created with the default result window (10,000), then 
   await ready(t, { prefix });
   const [index] = await aliasTargets(url, readAlias(prefix));
   await es(url, 'PUT', `/${index}/_settings`, { index: { max_result_window: 10_000 } });
-  const window = async () => Number(((await es(url, 'GET', `/${index}/_settings/index.max_result_window?flat_settings=true`)).body as any)[index].settings['index.max_result_window']);
+  const window = async () =>
+    Number(((await es(url, 'GET', `/${index}/_settings/index.max_result_window?flat_settings=true`)).body as any)[index].settings['index.max_result_window']);
   t.equal(await window(), 10_000, 'as an index created before the change');
   await ready(t, { prefix });
   t.equal(await window(), 100_000, 'raised by the next init, no reindex');
@@ -667,9 +773,7 @@ t.test('when a client pages on past the window, then each page resumes where the
   t.same((await p.upsert(docs)).failed, []);
   await p.refresh();
   // Every title has three words and the query one of them: equal scores, so the text order is the listing's.
-  const expected = [...docs]
-    .sort((a, b) => b.published_at.localeCompare(a.published_at) || (a.source_id < b.source_id ? -1 : 1))
-    .map((d) => d.source_id);
+  const expected = [...docs].sort((a, b) => b.published_at.localeCompare(a.published_at) || (a.source_id < b.source_id ? -1 : 1)).map((d) => d.source_id);
   const [index] = await aliasTargets(url, readAlias(prefix));
   // One shard: each search request, a walk's step or its count, is one query phase.
   const queries = async () => ((await es(url, 'GET', `/${index}/_stats/search`)).body as any)._all.total.search.query_total as number;
@@ -715,49 +819,58 @@ t.test('when a client pages on past the window, then each page resumes where the
     const r = await p.list({ source: 'mitos', limit: 50, offset: 350 });
     t.equal(r.total, TOTAL + 10);
     t.equal(r.hits.length, 50);
-    t.ok(r.hits.every((h) => h.doc.title.startsWith('Νέα έκδοση')), 'no hit of the replaced generation');
+    t.ok(
+      r.hits.every((h) => h.doc.title.startsWith('Νέα έκδοση')),
+      'no hit of the replaced generation',
+    );
   });
 });
 
-t.test('when Elasticsearch stops answering (frozen, not down), then after one timeout calls fail within a ping, and the first call after it answers again succeeds', async (t) => {
-  let frozen = false;
-  const seen: string[] = [];
-  const proxy = await holdingProxy(t, url, (req) => {
-    seen.push(`${req.method} ${req.url?.split('?')[0]}`);
-    return frozen;
-  });
-  const p = await ready(t, { url: proxy.url, requestTimeoutMs: 3_000 });
-  await p.upsert([makeDoc('diavgeia', 'frozen', { title: 'Σύμβαση καθαριότητας' })]);
-  await p.refresh();
-  const search = () => p.search({ text: 'σύμβαση', limit: 5, offset: 0 });
-  t.same(ids(await search()), ['diavgeia:frozen']);
+t.test(
+  'when Elasticsearch stops answering (frozen, not down), then after one timeout calls fail within a ping, and the first call after it answers again succeeds',
+  async (t) => {
+    let frozen = false;
+    const seen: string[] = [];
+    const proxy = await holdingProxy(t, url, (req) => {
+      seen.push(`${req.method} ${req.url?.split('?')[0]}`);
+      return frozen;
+    });
+    const p = await ready(t, { url: proxy.url, requestTimeoutMs: 3_000 });
+    await p.upsert([makeDoc('diavgeia', 'frozen', { title: 'Σύμβαση καθαριότητας' })]);
+    await p.refresh();
+    const search = () => p.search({ text: 'σύμβαση', limit: 5, offset: 0 });
+    t.same(ids(await search()), ['diavgeia:frozen']);
 
-  frozen = true;
-  await t.rejects(search(), EngineUnavailableError, 'the first call waits out its request timeout');
-  seen.length = 0;
-  await t.rejects(search(), EngineUnavailableError, 'the next call fails too');
-  t.same(seen, ['HEAD /'], 'the next call only asked whether Elasticsearch answers, and sent no search');
+    frozen = true;
+    await t.rejects(search(), EngineUnavailableError, 'the first call waits out its request timeout');
+    seen.length = 0;
+    await t.rejects(search(), EngineUnavailableError, 'the next call fails too');
+    t.same(seen, ['HEAD /'], 'the next call only asked whether Elasticsearch answers, and sent no search');
 
-  frozen = false;
-  seen.length = 0;
-  t.same(ids(await search()), ['diavgeia:frozen'], 'the first call after Elasticsearch answers again succeeds');
-  t.ok(seen.includes('HEAD /') && seen.some((s) => s.endsWith('/_search')), 'it checked, then searched');
-  seen.length = 0;
-  await search();
-  t.notOk(seen.includes('HEAD /'), 'once it answers, calls go straight to it again');
-});
+    frozen = false;
+    seen.length = 0;
+    t.same(ids(await search()), ['diavgeia:frozen'], 'the first call after Elasticsearch answers again succeeds');
+    t.ok(seen.includes('HEAD /') && seen.some((s) => s.endsWith('/_search')), 'it checked, then searched');
+    seen.length = 0;
+    await search();
+    t.notOk(seen.includes('HEAD /'), 'once it answers, calls go straight to it again');
+  },
+);
 
-t.test('when Elasticsearch is frozen from the start, then init fails within a ping, not after a request timeout per call (pdi status, the server start)', async (t) => {
-  const seen: string[] = [];
-  const proxy = await holdingProxy(t, url, (req) => {
-    seen.push(`${req.method} ${req.url?.split('?')[0]}`);
-    return true;
-  });
-  const p = new ElasticsearchProvider({ url: proxy.url, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL, requestTimeoutMs: 30_000 });
-  t.teardown(() => p.close());
-  await t.rejects(p.init(), EngineUnavailableError);
-  t.same(seen, ['HEAD /'], 'it only asked whether Elasticsearch answers');
-});
+t.test(
+  'when Elasticsearch is frozen from the start, then init fails within a ping, not after a request timeout per call (pdi status, the server start)',
+  async (t) => {
+    const seen: string[] = [];
+    const proxy = await holdingProxy(t, url, (req) => {
+      seen.push(`${req.method} ${req.url?.split('?')[0]}`);
+      return true;
+    });
+    const p = new ElasticsearchProvider({ url: proxy.url, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL, requestTimeoutMs: 30_000 });
+    t.teardown(() => p.close());
+    await t.rejects(p.init(), EngineUnavailableError);
+    t.same(seen, ['HEAD /'], 'it only asked whether Elasticsearch answers');
+  },
+);
 
 t.test('when the first node ELASTICSEARCH_URL lists is down, then init, writes and reads go through the next one', async (t) => {
   // A port nobody listens on: connections to it are refused, as to a node that was killed.

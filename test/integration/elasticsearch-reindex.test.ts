@@ -41,7 +41,9 @@ async function held(index: string, source: SourceName): Promise<number> {
 
 function docs(source: SourceName, from: number, n: number, title: string): IndexedDocument[] {
   // indexed_at as the pipeline writes it: the time of the write.
-  return Array.from({ length: n }, (_, i) => makeDoc(source, `d${String(from + i).padStart(5, '0')}`, { title: `${title} ${from + i}`, indexed_at: new Date().toISOString() }));
+  return Array.from({ length: n }, (_, i) =>
+    makeDoc(source, `d${String(from + i).padStart(5, '0')}`, { title: `${title} ${from + i}`, indexed_at: new Date().toISOString() }),
+  );
 }
 
 t.test('when other sources are ingested while a source is rebuilt, then every document written is searchable after the swap', async (t) => {
@@ -83,31 +85,39 @@ t.test('when other sources are ingested while a source is rebuilt, then every do
   t.equal((await p.search({ text: 'Προκήρυξη', source: 'ted', limit: 0, offset: 0 })).total, 50 + written, 'and found by text');
 });
 
-t.test('when a one-source rebuild is killed midway, then the old generation keeps serving and taking writes, and the next rebuild deletes what it left', async (t) => {
-  const prefix = randomPrefix();
-  const p = open(t, prefix);
-  await p.init();
-  await p.upsert([...docs('kimdis', 0, 30, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια')]);
-  await p.refresh();
-  const [serving] = await aliasTargets(url, readAlias(prefix));
-  // A process rebuilding kimdis whose batches never end after the first: killed once it has loaded one.
-  await killMidway(prefix, 'kimdis');
+t.test(
+  'when a one-source rebuild is killed midway, then the old generation keeps serving and taking writes, and the next rebuild deletes what it left',
+  async (t) => {
+    const prefix = randomPrefix();
+    const p = open(t, prefix);
+    await p.init();
+    await p.upsert([...docs('kimdis', 0, 30, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια')]);
+    await p.refresh();
+    const [serving] = await aliasTargets(url, readAlias(prefix));
+    // A process rebuilding kimdis whose batches never end after the first: killed once it has loaded one.
+    await killMidway(prefix, 'kimdis');
 
-  t.same(await indicesOf(url, prefix), [serving], 'the rebuild wrote into the serving index, no other');
-  t.equal(await held(serving, 'kimdis'), 50, 'where it left a half-written generation');
-  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 30, 'which nobody sees');
-  t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 0);
-  t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια')), { written: 1, failed: [] }, 'the old generation takes writes');
-  // What a kill of a rebuild of every source between its write block and its swap leaves.
-  t.equal((await es(url, 'PUT', `/${serving}/_block/write`)).status, 200);
+    t.same(await indicesOf(url, prefix), [serving], 'the rebuild wrote into the serving index, no other');
+    t.equal(await held(serving, 'kimdis'), 50, 'where it left a half-written generation');
+    t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 30, 'which nobody sees');
+    t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 0);
+    t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια')), { written: 1, failed: [] }, 'the old generation takes writes');
+    // What a kill of a rebuild of every source between its write block and its swap leaves.
+    t.equal((await es(url, 'PUT', `/${serving}/_block/write`)).status, 200);
 
-  const r = await p.rebuild('kimdis', (async function* () { yield docs('kimdis', 0, 25, 'Νέα'); })());
-  t.same({ documents: r.documents, index: r.index }, { documents: 25, index: serving });
-  t.equal(await held(serving, 'kimdis'), 25, 'the half-written generation and the replaced one are deleted');
-  t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 25);
-  t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 6, 'the other source is untouched');
-  t.same(await p.upsert(docs('rae', 6, 1, 'Άδεια')), { written: 1, failed: [] }, 'the index takes writes again');
-});
+    const r = await p.rebuild(
+      'kimdis',
+      (async function* () {
+        yield docs('kimdis', 0, 25, 'Νέα');
+      })(),
+    );
+    t.same({ documents: r.documents, index: r.index }, { documents: 25, index: serving });
+    t.equal(await held(serving, 'kimdis'), 25, 'the half-written generation and the replaced one are deleted');
+    t.equal((await p.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 25);
+    t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 6, 'the other source is untouched');
+    t.same(await p.upsert(docs('rae', 6, 1, 'Άδεια')), { written: 1, failed: [] }, 'the index takes writes again');
+  },
+);
 
 t.test('when the mapping version changed, then a one-source rebuild builds a new index with the other sources carried over', async (t) => {
   const prefix = randomPrefix();
@@ -118,7 +128,12 @@ t.test('when the mapping version changed, then a one-source rebuild builds a new
   const meta = (await es(url, 'GET', `/${serving}/_mapping`)).body[serving].mappings._meta;
   t.equal((await es(url, 'PUT', `/${serving}/_mapping`, { _meta: { ...meta, mapping_version: meta.mapping_version - 1 } })).status, 200);
   const q = open(t, prefix);
-  const r = await q.rebuild('kimdis', (async function* () { yield docs('kimdis', 0, 4, 'Νέα'); })());
+  const r = await q.rebuild(
+    'kimdis',
+    (async function* () {
+      yield docs('kimdis', 0, 4, 'Νέα');
+    })(),
+  );
   t.not(r.index, serving, 'a new physical index');
   t.same(await indicesOf(url, prefix), [r.index], 'the old one is gone');
   t.equal((await q.list({ source: 'rae', limit: 0, offset: 0 })).total, 5, 'the other source carried over');
@@ -141,7 +156,12 @@ t.test('when a rebuild of every source is killed midway, then the old generation
   t.equal((await p.search({ text: 'Νέα', limit: 0, offset: 0 })).total, 0, 'nothing of the killed rebuild shows');
   t.same(await p.upsert(docs('rae', 5, 1, 'Άδεια').map(earlier)), { written: 1, failed: [] }, 'and takes writes');
 
-  const r = await p.rebuild('all', (async function* () { yield [...docs('kimdis', 0, 25, 'Νέα'), ...docs('ted', 0, 3, 'Νέα')]; })());
+  const r = await p.rebuild(
+    'all',
+    (async function* () {
+      yield [...docs('kimdis', 0, 25, 'Νέα'), ...docs('ted', 0, 3, 'Νέα')];
+    })(),
+  );
   t.same(r.bySource, { kimdis: 25, ted: 3 }, 'every source holds what was loaded');
   t.same(await indicesOf(url, prefix), [r.index], 'the abandoned index and the old generation are gone');
   t.equal((await p.list({ source: 'rae', limit: 0, offset: 0 })).total, 0, 'a source the load did not hold is empty');
@@ -167,12 +187,18 @@ t.test('when the node is Elasticsearch 8, then init refuses naming its version',
   }
   t.teardown(() => {
     process.env.PDI_ES_VERSION = '8.19.21';
-    return esScript('purge', instance).then(() => undefined).finally(() => {
-      if (before === undefined) delete process.env.PDI_ES_VERSION;
-      else process.env.PDI_ES_VERSION = before;
-    });
+    return esScript('purge', instance)
+      .then(() => undefined)
+      .finally(() => {
+        if (before === undefined) delete process.env.PDI_ES_VERSION;
+        else process.env.PDI_ES_VERSION = before;
+      });
   });
-  const es8 = out.trim().split('\n').pop()!.replace(/^ELASTICSEARCH_URL=/, '');
+  const es8 = out
+    .trim()
+    .split('\n')
+    .pop()!
+    .replace(/^ELASTICSEARCH_URL=/, '');
   const p = new ElasticsearchProvider({ url: es8, prefix: randomPrefix(), dimension: DIM, embeddingModel: MODEL });
   await t.rejects(p.init(), { message: /^Elasticsearch 8\.19\.21 is not supported: pdi needs Elasticsearch 9\.x/ });
   await p.close();

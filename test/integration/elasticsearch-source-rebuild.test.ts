@@ -17,7 +17,9 @@ const OLD = 40;
 const NEW = 60;
 
 function docs(source: SourceName, n: number, title: string, vector: number[] | null = null): IndexedDocument[] {
-  return Array.from({ length: n }, (_, i) => makeDoc(source, `d${String(i).padStart(3, '0')}`, { title: `${title} ${i}`, content: 'Στατιστική', embedding: vector }));
+  return Array.from({ length: n }, (_, i) =>
+    makeDoc(source, `d${String(i).padStart(3, '0')}`, { title: `${title} ${i}`, content: 'Στατιστική', embedding: vector }),
+  );
 }
 
 /** Documents of `source` the physical index holds, of every generation (what the alias filter hides included). */
@@ -60,11 +62,30 @@ t.test('when a source is rebuilt while clients read, then each read sees one who
     const ids = page.hits.map((h) => h.doc.source_id);
     const verdicts = {
       count: generationOf((await p.list({ source: 'elstat', limit: 0, offset: 0 })).total, []),
-      page: generationOf(page.total, page.hits.map((h) => h.doc.title)) + (new Set(ids).size !== ids.length || ids.length !== page.total ? ' with doubles or gaps' : ''),
-      deep: await p.list({ source: 'elstat', limit: 10, offset: 20 }).then((d) => generationOf(d.total, d.hits.map((h) => h.doc.title))),
+      page:
+        generationOf(
+          page.total,
+          page.hits.map((h) => h.doc.title),
+        ) + (new Set(ids).size !== ids.length || ids.length !== page.total ? ' with doubles or gaps' : ''),
+      deep: await p.list({ source: 'elstat', limit: 10, offset: 20 }).then((d) =>
+        generationOf(
+          d.total,
+          d.hits.map((h) => h.doc.title),
+        ),
+      ),
       stats: generationOf((await p.stats()).sources.elstat?.documents ?? 0, []),
-      text: await p.search({ text: 'Στατιστική', source: 'elstat', limit: 100, offset: 0 }).then((r) => generationOf(r.total, r.hits.map((h) => h.doc.title))),
-      knn: await p.knn({ vector: [1, 0, 0, 0], limit: 100, source: 'elstat' }).then((hits) => generationOf(hits.length, hits.map((h) => h.doc.title))),
+      text: await p.search({ text: 'Στατιστική', source: 'elstat', limit: 100, offset: 0 }).then((r) =>
+        generationOf(
+          r.total,
+          r.hits.map((h) => h.doc.title),
+        ),
+      ),
+      knn: await p.knn({ vector: [1, 0, 0, 0], limit: 100, source: 'elstat' }).then((hits) =>
+        generationOf(
+          hits.length,
+          hits.map((h) => h.doc.title),
+        ),
+      ),
     };
     for (const [path, verdict] of Object.entries(verdicts)) {
       if (verdict !== 'old' && verdict !== 'new') wrong.push(`${path}: ${verdict}`);
@@ -119,8 +140,16 @@ t.test('when a source is rebuilt again, then the previous generation is replaced
   });
   await p.init();
   await p.upsert(docs('rae', 5, 'Α'));
-  for (const [n, title] of [[3, 'Β'], [4, 'Γ']] as const) {
-    const r = await p.rebuild('rae', (async function* () { yield docs('rae', n, title); })());
+  for (const [n, title] of [
+    [3, 'Β'],
+    [4, 'Γ'],
+  ] as const) {
+    const r = await p.rebuild(
+      'rae',
+      (async function* () {
+        yield docs('rae', n, title);
+      })(),
+    );
     t.equal(r.documents, n);
   }
   const [index] = await aliasTargets(url, readAlias(prefix));

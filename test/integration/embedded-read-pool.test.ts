@@ -21,10 +21,31 @@ const run = promisify(execFile);
 
 function doc(source_id: string, title: string, content = 'κείμενο'): IndexedDocument {
   return {
-    source_id, source: source_id.split(':')[0] as SourceName, country: 'GR', title, doc_type: 'decision', doc_category: 'x',
-    published_at: '2025-01-01T00:00:00Z', source_url: 'https://example.org', language: 'el', quality_score: 0.5, content, summary: '',
-    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
-    indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: [1, 0],
+    source_id,
+    source: source_id.split(':')[0] as SourceName,
+    country: 'GR',
+    title,
+    doc_type: 'decision',
+    doc_category: 'x',
+    published_at: '2025-01-01T00:00:00Z',
+    source_url: 'https://example.org',
+    language: 'el',
+    quality_score: 0.5,
+    content,
+    summary: '',
+    entities: { afm: [], ada: [], names: [] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
+    amount: null,
+    cpv: [],
+    region: null,
+    sector: null,
+    indexed_at: '2025-01-01T00:00:00Z',
+    content_hash: 'h',
+    original: null,
+    embedding: [1, 0],
   };
 }
 
@@ -55,7 +76,10 @@ t.test('when reads run on reader threads, then each sees every write committed b
   t.same(ids((await provider.list({ source: 'diavgeia', ...page })).hits), ['diavgeia:B'], 'a rebuild: the new generation lists');
   t.equal(await provider.get('diavgeia:A'), null, 'and the old one is gone');
   t.equal((await provider.get('diavgeia:B'))?.title, 'απόφαση έγκρισης');
-  t.same((await provider.knn({ vector: [1, 0], limit: 5 })).map((h) => h.doc.source_id), ['diavgeia:B']);
+  t.same(
+    (await provider.knn({ vector: [1, 0], limit: 5 })).map((h) => h.doc.source_id),
+    ['diavgeia:B'],
+  );
   t.equal((await provider.stats()).total_documents, 1);
 });
 
@@ -191,7 +215,7 @@ t.test('when one thread is held by a slow read, then later reads go to whichever
   t.equal((await slow).text, 'slow');
 });
 
-t.test('when one tenant has many reads waiting, then another tenant\'s read waits behind at most one of them', async (t) => {
+t.test("when one tenant has many reads waiting, then another tenant's read waits behind at most one of them", async (t) => {
   const { gate, open, search, startedCalls } = stubPool(t, 1);
   const held = gate();
   const order: string[] = [];
@@ -204,42 +228,45 @@ t.test('when one tenant has many reads waiting, then another tenant\'s read wait
   await Promise.all([...flood, other]);
   // One first-in-first-out queue served b after all eight.
   t.same(order.slice(0, 3), ['a0', 'b', 'a1'], 'b is served as soon as the call running ends');
-  t.same(order.slice(3), ['a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'], 'a\'s calls keep their order');
+  t.same(order.slice(3), ['a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8'], "a's calls keep their order");
 });
 
-t.test('when one tenant\'s reads would hold every thread, then one thread stays free for another tenant', async (t) => {
+t.test("when one tenant's reads would hold every thread, then one thread stays free for another tenant", async (t) => {
   const { gate, open, search, startedCalls, started } = stubPool(t, 2);
   const [first, second] = [gate(), gate()];
   const heavy = [search('a0', { gate: first, tenant: 'a' }), search('a1', { gate: second, tenant: 'a' })];
   await startedCalls(1);
   const other = search('b', { tenant: 'b' });
   const served = await Promise.race([other, new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())]);
-  t.equal(served?.text, 'b', 'b answered while a\'s first read still holds its thread');
-  t.equal(Atomics.load(started, 0), 2, 'a\'s second read waits for a\'s first: it ran a0 and b only');
+  t.equal(served?.text, 'b', "b answered while a's first read still holds its thread");
+  t.equal(Atomics.load(started, 0), 2, "a's second read waits for a's first: it ran a0 and b only");
   open(first);
   open(second);
-  t.same((await Promise.all(heavy)).map((a) => a.text), ['a0', 'a1']);
+  t.same(
+    (await Promise.all(heavy)).map((a) => a.text),
+    ['a0', 'a1'],
+  );
 });
 
 /** Resolves to null unless `p` settles within 10 s. */
 const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), 10_000).unref())]);
 
-t.test('when a background read holds its thread, then a client\'s read is served on a thread of its own, and the other way round', async (t) => {
+t.test("when a background read holds its thread, then a client's read is served on a thread of its own, and the other way round", async (t) => {
   const { gate, open, search, startedCalls } = stubPool(t, 1);
   const held = gate();
   const report = search('report', { gate: held, tenant: 'report:o', background: true });
   await startedCalls(1);
   const client = await within(search('client', { tenant: 'k' }));
-  t.equal(client?.text, 'client', 'a client\'s read is answered while the background read runs');
+  t.equal(client?.text, 'client', "a client's read is answered while the background read runs");
   open(held);
   const backgroundThread = (await report).threadId;
-  t.not(client!.threadId, backgroundThread, 'on a client\'s thread, not the background one');
+  t.not(client!.threadId, backgroundThread, "on a client's thread, not the background one");
 
   const clientHeld = gate();
   const slow = search('slow', { gate: clientHeld, tenant: 'k' });
   await startedCalls(3);
   const second = await within(search('report 2', { tenant: 'report:o', background: true }));
-  t.equal(second?.text, 'report 2', 'a background read is answered while a client\'s read holds its thread');
+  t.equal(second?.text, 'report 2', "a background read is answered while a client's read holds its thread");
   t.equal(second?.threadId, backgroundThread, 'on the background thread');
   open(clientHeld);
   t.equal((await slow).text, 'slow');
@@ -253,19 +280,23 @@ function niceOfThreads(): number[] {
   });
 }
 
-t.test('when a background read runs, then its reader thread is niced and the clients\' are not', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
-  const own = os.getPriority();
-  if (own >= BACKGROUND_NICE) {
-    t.comment(`skipped: the test process already runs at nice ${own}`);
-    return;
-  }
-  const { provider } = await pooled(t, 1);
-  await provider.upsert([doc('diavgeia:A', 'απόφαση ανάθεσης')]);
-  await provider.search({ text: 'απόφαση', ...page });
-  t.notOk(niceOfThreads().includes(BACKGROUND_NICE), 'no thread at the background nice value after a client\'s read');
-  t.equal((await provider.search({ text: 'απόφαση', ...page }, { background: true })).total, 1);
-  t.ok(niceOfThreads().includes(BACKGROUND_NICE), 'a thread at the background nice value after a background read');
-});
+t.test(
+  "when a background read runs, then its reader thread is niced and the clients' are not",
+  { skip: process.platform !== 'linux' && 'reads /proc' },
+  async (t) => {
+    const own = os.getPriority();
+    if (own >= BACKGROUND_NICE) {
+      t.comment(`skipped: the test process already runs at nice ${own}`);
+      return;
+    }
+    const { provider } = await pooled(t, 1);
+    await provider.upsert([doc('diavgeia:A', 'απόφαση ανάθεσης')]);
+    await provider.search({ text: 'απόφαση', ...page });
+    t.notOk(niceOfThreads().includes(BACKGROUND_NICE), "no thread at the background nice value after a client's read");
+    t.equal((await provider.search({ text: 'απόφαση', ...page }, { background: true })).total, 1);
+    t.ok(niceOfThreads().includes(BACKGROUND_NICE), 'a thread at the background nice value after a background read');
+  },
+);
 
 t.test('when an in-thread provider is called with an aborted signal, then it refuses with the reason', async (t) => {
   const provider = new EmbeddedProvider({ file: path.join(tempDir(t), 'index.db'), dimension: 2, embeddingModel: 'm' });

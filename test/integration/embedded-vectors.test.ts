@@ -25,16 +25,39 @@ function corpus(n: number, seed: number, source: SourceName = 'diavgeia'): Index
   const rnd = mulberry32(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
   const centreRnd = mulberry32(7);
-  const centres = Array.from({ length: 200 }, () => Array.from({ length: DIM }, () => Math.sqrt(-2 * Math.log(1 - centreRnd())) * Math.cos(2 * Math.PI * centreRnd())));
+  const centres = Array.from({ length: 200 }, () =>
+    Array.from({ length: DIM }, () => Math.sqrt(-2 * Math.log(1 - centreRnd())) * Math.cos(2 * Math.PI * centreRnd())),
+  );
   return Array.from({ length: n }, (_, i) => {
     const c = centres[Math.floor(rnd() * centres.length)];
     const v = c.map((x) => x + 0.7 * gauss());
     const norm = Math.hypot(...v);
     return {
-      source_id: `${source}:V${seed}-${i}`, source, country: 'GR', title: `Έγγραφο ${i}`, doc_type: 'decision', doc_category: 'x',
-      published_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(), source_url: 'https://example.org', language: 'el', quality_score: 0.5, content: 'κείμενο',
-      summary: '', entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
-      indexed_at: '2025-01-01T00:00:00Z', content_hash: `h${i}`, original: null, embedding: v.map((x) => x / norm),
+      source_id: `${source}:V${seed}-${i}`,
+      source,
+      country: 'GR',
+      title: `Έγγραφο ${i}`,
+      doc_type: 'decision',
+      doc_category: 'x',
+      published_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+      source_url: 'https://example.org',
+      language: 'el',
+      quality_score: 0.5,
+      content: 'κείμενο',
+      summary: '',
+      entities: { afm: [], ada: [], names: [] },
+      parties: [],
+      procedure_type: null,
+      tenders_received: null,
+      act_date: null,
+      amount: null,
+      cpv: [],
+      region: null,
+      sector: null,
+      indexed_at: '2025-01-01T00:00:00Z',
+      content_hash: `h${i}`,
+      original: null,
+      embedding: v.map((x) => x / norm),
     };
   });
 }
@@ -64,7 +87,12 @@ async function recallAt10(p: EmbeddedProvider, docs: IndexedDocument[], queries:
 const open = (file: string, extra: Partial<EmbeddedOptions> = {}) =>
   new EmbeddedProvider({ file, dimension: DIM, embeddingModel: 'm', ...extra, tuning: { vectorExactScope: 1000, ...extra.tuning } });
 const load = (p: EmbeddedProvider, source: SourceName | 'all', docs: IndexedDocument[]) =>
-  p.rebuild(source, (async function* () { for (let i = 0; i < docs.length; i += 2000) yield docs.slice(i, i + 2000); })());
+  p.rebuild(
+    source,
+    (async function* () {
+      for (let i = 0; i < docs.length; i += 2000) yield docs.slice(i, i + 2000);
+    })(),
+  );
 
 /** What `meta` records of the vector index file, and whether that file exists. */
 function indexFile(file: string): { file: string; sets: Record<string, { upTo: number; count: number }>; removed: number } | null {
@@ -104,8 +132,15 @@ t.test('when 20,000 clustered vectors are loaded, then knn (k = 50) answers from
     const stored = (await p.get(doc.source_id))!.embedding!;
     const hits = await p.knn({ vector: stored, limit: 10, excludeId: doc.source_id });
     t.equal(hits.length, 10);
-    t.notOk(hits.some((h) => h.doc.source_id === doc.source_id), 'the document itself is left out');
-    const want = new Set(exact(docs, stored, 11).filter((id) => id !== doc.source_id).slice(0, 10));
+    t.notOk(
+      hits.some((h) => h.doc.source_id === doc.source_id),
+      'the document itself is left out',
+    );
+    const want = new Set(
+      exact(docs, stored, 11)
+        .filter((id) => id !== doc.source_id)
+        .slice(0, 10),
+    );
     found += hits.filter((h) => want.has(h.doc.source_id)).length;
   }
   t.ok(found / 200 >= 0.95, `similar's recall@10 ${found / 200} ≥ 0.95`);
@@ -155,8 +190,14 @@ t.test('when vectors are written, overwritten and deleted after the file, then k
   t.ok(indexFile(file)!.removed >= 1200, 'the file’s deleted keys are recorded');
   for (const q of queries.slice(0, 10)) t.same(ids(await p.knn({ vector: q, limit: 10 })).slice(0, 3), exact(now, q, 3));
   const goneIds = new Set(gone.map((d) => d.source_id));
-  t.notOk((await p.knn({ vector: queries[0], limit: 500 })).some((h) => goneIds.has(h.doc.source_id)), 'no deleted vector comes back');
-  t.same((await p.get(moved[0].source_id))?.embedding?.map((x) => +x.toFixed(5)), moved[0].embedding!.map((x) => +x.toFixed(5)));
+  t.notOk(
+    (await p.knn({ vector: queries[0], limit: 500 })).some((h) => goneIds.has(h.doc.source_id)),
+    'no deleted vector comes back',
+  );
+  t.same(
+    (await p.get(moved[0].source_id))?.embedding?.map((x) => +x.toFixed(5)),
+    moved[0].embedding!.map((x) => +x.toFixed(5)),
+  );
 
   // More writes pass vectorDeltaMax again: the next file, from the last one minus the deleted keys.
   const more = drawn.slice(6_600, 8_500);
@@ -230,43 +271,57 @@ function downgrade(file: string, layout: 1 | 2): void {
   const raw = new Database(file);
   sqliteVec.load(raw);
   const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
-  raw.exec(layout === 1
-    ? `CREATE VIRTUAL TABLE "${set}_vec" USING vec0 (embedding float[${DIM}] distance_metric=cosine);
+  raw.exec(
+    layout === 1
+      ? `CREATE VIRTUAL TABLE "${set}_vec" USING vec0 (embedding float[${DIM}] distance_metric=cosine);
        INSERT INTO "${set}_vec" (rowid, embedding) SELECT rid, embedding FROM "${set}_vectors";
        DELETE FROM meta WHERE key LIKE 'vector_layout:%'; UPDATE meta SET value = '2' WHERE key = 'schema_version';`
-    : `CREATE TABLE "${set}_ivf" (vid INTEGER PRIMARY KEY, rid INTEGER NOT NULL UNIQUE, embedding BLOB NOT NULL);
+      : `CREATE TABLE "${set}_ivf" (vid INTEGER PRIMARY KEY, rid INTEGER NOT NULL UNIQUE, embedding BLOB NOT NULL);
        CREATE TABLE "${set}_lists" (list INTEGER PRIMARY KEY, centroid BLOB NOT NULL);
        INSERT INTO "${set}_ivf" (vid, rid, embedding) SELECT seq, rid, embedding FROM "${set}_vectors";
-       UPDATE meta SET value = '2' WHERE key LIKE 'vector_layout:%'; UPDATE meta SET value = '3' WHERE key = 'schema_version';`);
+       UPDATE meta SET value = '2' WHERE key LIKE 'vector_layout:%'; UPDATE meta SET value = '3' WHERE key = 'schema_version';`,
+  );
   raw.exec(`DROP TABLE "${set}_vectors"; DELETE FROM meta WHERE key = 'vector_index'; DROP TABLE vector_removed;`);
   raw.close();
 }
 
 for (const layout of [1, 2] as const) {
-  t.test(`when a set keeps its vectors in layout ${layout}, then it serves, writes and deletes them exactly, and a rebuild moves it into the index`, async (t) => {
-    const file = newFile();
-    const docs = corpus(300, 13);
-    const p = open(file);
-    await p.upsert(docs);
-    await p.close();
-    downgrade(file, layout);
+  t.test(
+    `when a set keeps its vectors in layout ${layout}, then it serves, writes and deletes them exactly, and a rebuild moves it into the index`,
+    async (t) => {
+      const file = newFile();
+      const docs = corpus(300, 13);
+      const p = open(file);
+      await p.upsert(docs);
+      await p.close();
+      downgrade(file, layout);
 
-    const old = open(file);
-    t.teardown(() => old.close());
-    const q = corpus(1, 14)[0].embedding!;
-    t.same(ids(await old.knn({ vector: q, limit: 10 })), exact(docs, q, 10), 'exact, from the old layout');
-    const extra = corpus(50, 15);
-    await old.upsert(extra);
-    await old.upsert(docs.slice(0, 100).map((d) => ({ ...d, source: 'kimdis' as SourceName, embedding: null })));
-    const now = [...docs.slice(100), ...extra];
-    t.same(ids(await old.knn({ vector: q, limit: 10 })), exact(now, q, 10), 'writes and deletes reach the old layout');
+      const old = open(file);
+      t.teardown(() => old.close());
+      const q = corpus(1, 14)[0].embedding!;
+      t.same(ids(await old.knn({ vector: q, limit: 10 })), exact(docs, q, 10), 'exact, from the old layout');
+      const extra = corpus(50, 15);
+      await old.upsert(extra);
+      await old.upsert(docs.slice(0, 100).map((d) => ({ ...d, source: 'kimdis' as SourceName, embedding: null })));
+      const now = [...docs.slice(100), ...extra];
+      t.same(ids(await old.knn({ vector: q, limit: 10 })), exact(now, q, 10), 'writes and deletes reach the old layout');
 
-    await old.rebuild('diavgeia', (async function* () { yield now; })());
-    t.same(ids(await old.knn({ vector: q, limit: 10 })), exact(now, q, 10));
-    const db = new Database(file, { readonly: true });
-    t.equal(db.prepare(`SELECT value FROM meta WHERE key LIKE 'vector_layout:s_diavgeia%'`).pluck().get(), String(VECTOR_LAYOUT), 'rebuilt in the newest layout');
-    db.close();
-  });
+      await old.rebuild(
+        'diavgeia',
+        (async function* () {
+          yield now;
+        })(),
+      );
+      t.same(ids(await old.knn({ vector: q, limit: 10 })), exact(now, q, 10));
+      const db = new Database(file, { readonly: true });
+      t.equal(
+        db.prepare(`SELECT value FROM meta WHERE key LIKE 'vector_layout:s_diavgeia%'`).pluck().get(),
+        String(VECTOR_LAYOUT),
+        'rebuilt in the newest layout',
+      );
+      db.close();
+    },
+  );
 }
 
 t.test('when an index made before the party columns is opened, then they are added: old rows read without parties, new rows keep theirs', async (t) => {

@@ -21,10 +21,12 @@ function unit(v: number[]): number[] {
 
 /** Three documents: under the old embedder each points along its own axis; under the new, all along the last but `b`. */
 function docs(embedder: 'before' | 'after'): IndexedDocument[] {
-  return ['a', 'b', 'c'].map((id, i) => makeDoc('kimdis', id, {
-    content_hash: String(i).repeat(64),
-    embedding: embedder === 'before' ? unit([i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0, 0.1]) : unit(id === 'b' ? [0, 0, 0, 1] : [1, 1, 0, 0]),
-  }));
+  return ['a', 'b', 'c'].map((id, i) =>
+    makeDoc('kimdis', id, {
+      content_hash: String(i).repeat(64),
+      embedding: embedder === 'before' ? unit([i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0, 0.1]) : unit(id === 'b' ? [0, 0, 0, 1] : [1, 1, 0, 0]),
+    }),
+  );
 }
 
 async function* once(batch: IndexedDocument[]): AsyncIterable<IndexedDocument[]> {
@@ -62,20 +64,28 @@ async function switches(t: Test, open: (model: string) => SearchProvider, what: 
 
 t.test('when the embedded engine is rebuilt for another embedder, then it records and serves that embedder', async (t) => {
   const file = path.join(tempDir(t), 'index.db');
-  await switches(t, (model) => {
-    const p = new EmbeddedProvider({ file, dimension: DIM, embeddingModel: model });
-    t.teardown(() => p.close());
-    return p;
-  }, 'embedded');
+  await switches(
+    t,
+    (model) => {
+      const p = new EmbeddedProvider({ file, dimension: DIM, embeddingModel: model });
+      t.teardown(() => p.close());
+      return p;
+    },
+    'embedded',
+  );
 });
 
 t.test('when an Elasticsearch index is rebuilt for another embedder, then the new index records and serves that embedder', async (t) => {
   const url = await elasticsearchUrl(t);
   const prefix = randomPrefix();
   t.teardown(() => deleteIndices(url, prefix));
-  await switches(t, (model) => {
-    const p = new ElasticsearchProvider({ url, prefix, dimension: DIM, embeddingModel: model });
-    t.teardown(() => p.close());
-    return p;
-  }, 'elasticsearch');
+  await switches(
+    t,
+    (model) => {
+      const p = new ElasticsearchProvider({ url, prefix, dimension: DIM, embeddingModel: model });
+      t.teardown(() => p.close());
+      return p;
+    },
+    'elasticsearch',
+  );
 });

@@ -52,24 +52,33 @@ t.test('when asked for 400 days, then three windows of at most 180 days are page
   const source = createDiavgeiaSource({ pageSize: 2 });
   const pages = await collect(source.fetch(ctx));
 
-  t.strictSame(upstream.requests.map((r) => [r.method, r.path, windowOf(r), r.query.get('page'), r.query.get('size')]), [
-    ['GET', '/search/advanced', W1, '0', '2'],
-    ['GET', '/search/advanced', W1, '1', '2'],
-    ['GET', '/search/advanced', W2, '0', '2'],
-    ['GET', '/search/advanced', W3, '0', '2'],
-  ]);
+  t.strictSame(
+    upstream.requests.map((r) => [r.method, r.path, windowOf(r), r.query.get('page'), r.query.get('size')]),
+    [
+      ['GET', '/search/advanced', W1, '0', '2'],
+      ['GET', '/search/advanced', W1, '1', '2'],
+      ['GET', '/search/advanced', W2, '0', '2'],
+      ['GET', '/search/advanced', W3, '0', '2'],
+    ],
+  );
   for (const [from, to] of [W1, W2, W3]) t.ok(Date.parse(to!) - Date.parse(from!) <= 180 * 86_400_000, `${from} → ${to} is at most 180 days`);
 
-  t.strictSame(pages.map((p) => p.checkpoint), [
-    { from: '2025-02-03T00:00:00Z', to: '2025-08-02T00:00:00Z', page: 1 },
-    { from: '2025-08-02T00:00:00Z', to: null, page: 0 },
-    { from: '2026-01-29T00:00:00Z', to: null, page: 0 },
-    { from: '2026-03-10T11:00:00Z', to: null, page: 0 }, // now − 1 h, for decisions indexed late
-  ]);
+  t.strictSame(
+    pages.map((p) => p.checkpoint),
+    [
+      { from: '2025-02-03T00:00:00Z', to: '2025-08-02T00:00:00Z', page: 1 },
+      { from: '2025-08-02T00:00:00Z', to: null, page: 0 },
+      { from: '2026-01-29T00:00:00Z', to: null, page: 0 },
+      { from: '2026-03-10T11:00:00Z', to: null, page: 0 }, // now − 1 h, for decisions indexed late
+    ],
+  );
   const adas = pages.map((p) => source.parse(p.body, p.contentType).map((r) => (r.record as { ada: string }).ada));
   t.strictSame(adas, [['ΨΘ82ΩΡΦ-7ΑΙ', '6ΨΙΞΩ1Ρ-ΑΒΓ'], ['Ω6Η2ΟΡΡ9-Β9Ω'], ['Ρ2Γ6469Β7Δ-ΤΛ4'], []]);
   t.equal(logs.length, 1, 'one warning, for the stray');
-  t.strictSame(logs[0]!.dropped.map((d: { ada: string }) => d.ada), ['6Ε0Ε46Ψ842-Φ46']);
+  t.strictSame(
+    logs[0]!.dropped.map((d: { ada: string }) => d.ada),
+    ['6Ε0Ε46Ψ842-Φ46'],
+  );
   t.strictSame(sleeps, [], 'no retries were needed');
   t.equal(pages[0]!.body, JSON.stringify(PAGES[`${W1[0]}#0`]![0]), 'a clean page is passed on as received');
 });
@@ -80,7 +89,14 @@ t.test('when the checkpoint points into a window, then the walk resumes at that 
   const checkpoint = { from: '2025-02-03T00:00:00Z', to: '2025-08-02T00:00:00Z', page: 1 };
   const { ctx } = harness(upstream.url, { checkpoint, now: NOW });
   const pages = await collect(createDiavgeiaSource({ pageSize: 2 }).fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => [windowOf(r)[0], r.query.get('page')]), [[W1[0], '1'], [W2[0], '0'], [W3[0], '0']]);
+  t.strictSame(
+    upstream.requests.map((r) => [windowOf(r)[0], r.query.get('page')]),
+    [
+      [W1[0], '1'],
+      [W2[0], '0'],
+      [W3[0], '0'],
+    ],
+  );
   t.equal(pages.length, 3);
 });
 
@@ -103,12 +119,17 @@ t.test('when --since lies before Diavgeia existed, then the walk starts at 2010-
     ['2010-06-30T00:00:00+00:00', '2010-12-27T00:00:00+00:00'],
     ['2010-12-27T00:00:00+00:00', '2011-03-01T00:00:00+00:00'],
   ]);
-  t.ok(logs.some((l) => /starts at 2010-01-01/.test(l.msg)), 'the operator is told');
+  t.ok(
+    logs.some((l) => /starts at 2010-01-01/.test(l.msg)),
+    'the operator is told',
+  );
 });
 
 t.test('when the server answers 429 with Retry-After, then the client waits that long and gets the page', async (t) => {
   let calls = 0;
-  const upstream = await startUpstream((req) => (calls++ === 0 ? { status: 429, headers: { 'Retry-After': '7' }, body: { detail: 'slow down' } } : oneInWindow(req)));
+  const upstream = await startUpstream((req) =>
+    calls++ === 0 ? { status: 429, headers: { 'Retry-After': '7' }, body: { detail: 'slow down' } } : oneInWindow(req),
+  );
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-02-01', now: NOW });
   const pages = await collect(createDiavgeiaSource({ pageSize: 2 }).fetch(ctx));
@@ -133,7 +154,10 @@ t.test('when the server answers 400, then the fetch fails at once with an Upstre
   const upstream = await startUpstream(() => ({ status: 400, body: { error: 'bad query' } }));
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-02-01', now: NOW });
-  const err = await collect(diavgeia.fetch(ctx)).then(() => null, (e: unknown) => e);
+  const err = await collect(diavgeia.fetch(ctx)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.type(err, UpstreamError);
   t.equal((err as UpstreamError).status, 400);
   t.equal(upstream.requests.length, 1, 'a 4xx is not retried');
@@ -168,7 +192,10 @@ t.test('when info.total says fewer records than full pages already brought, then
   const { ctx } = harness(upstream.url, { now: NOW });
   const source = createDiavgeiaSource({ pageSize: 2 });
   const pages = await collect(source.fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1', '2']);
+  t.strictSame(
+    upstream.requests.map((r) => r.query.get('page')),
+    ['0', '1', '2'],
+  );
   t.equal(pages.flatMap((p) => source.parse(p.body, p.contentType)).length, 5);
 });
 
@@ -182,7 +209,10 @@ t.test('when info.total is a multiple of the page size, then the walk stops on i
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { now: NOW });
   await collect(createDiavgeiaSource({ pageSize: 2 }).fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1']);
+  t.strictSame(
+    upstream.requests.map((r) => r.query.get('page')),
+    ['0', '1'],
+  );
 });
 
 t.test('when a page comes back empty once although info.total says more follow, then it is asked again and the walk goes on', async (t) => {
@@ -198,7 +228,10 @@ t.test('when a page comes back empty once although info.total says more follow, 
   const { ctx, sleeps } = harness(upstream.url, { now: NOW });
   const source = createDiavgeiaSource({ pageSize: 2 });
   const pages = await collect(source.fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => r.query.get('page')), ['0', '1', '1']);
+  t.strictSame(
+    upstream.requests.map((r) => r.query.get('page')),
+    ['0', '1', '1'],
+  );
   t.same(sleeps, [2_000]);
   t.equal(pages.flatMap((p) => source.parse(p.body, p.contentType)).length, 3);
 });

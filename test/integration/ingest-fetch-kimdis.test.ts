@@ -12,7 +12,17 @@ function contract(referenceNumber: string) {
 }
 
 function springPage(content: unknown[], number: number, last: boolean) {
-  return { content, totalElements: 99, totalPages: last ? number + 1 : number + 2, first: number === 0, last, numberOfElements: content.length, size: 2, number, empty: content.length === 0 };
+  return {
+    content,
+    totalElements: 99,
+    totalPages: last ? number + 1 : number + 2,
+    first: number === 0,
+    last,
+    numberOfElements: content.length,
+    size: 2,
+    number,
+    empty: content.length === 0,
+  };
 }
 
 const PAGES: Record<string, unknown> = {
@@ -36,38 +46,54 @@ t.test('when asked for 400 days, then three windows of at most 175 days are page
   const { ctx, sleeps } = harness(upstream.url, { since: '2025-02-03', now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
 
-  t.strictSame(upstream.requests.map((r) => [r.method, r.path, r.query.get('page'), r.json]), [
-    ['POST', '/contract', '0', { dateFrom: '2025-02-03', dateTo: '2025-07-27' }],
-    ['POST', '/contract', '1', { dateFrom: '2025-02-03', dateTo: '2025-07-27' }],
-    ['POST', '/contract', '0', { dateFrom: '2025-07-28', dateTo: '2026-01-18' }],
-    ['POST', '/contract', '0', { dateFrom: '2026-01-19', dateTo: '2026-03-10' }],
-  ]);
-  t.strictSame(pages.map((p) => p.checkpoint), [
-    { dateFrom: '2025-02-03', dateTo: '2025-07-27', resource: 'contract', page: 1 },
-    { dateFrom: '2025-07-28', dateTo: null, resource: 'contract', page: 0 },
-    { dateFrom: '2026-01-19', dateTo: null, resource: 'contract', page: 0 },
-    { dateFrom: '2026-03-09', dateTo: null, resource: 'contract', page: 0 }, // one day of overlap
-  ]);
-  t.strictSame(pages.map((p) => refs(kimdis, p.body)), [['25SYMV000000001', '25SYMV000000002'], ['25SYMV000000003'], [], ['26SYMV000000004']]);
+  t.strictSame(
+    upstream.requests.map((r) => [r.method, r.path, r.query.get('page'), r.json]),
+    [
+      ['POST', '/contract', '0', { dateFrom: '2025-02-03', dateTo: '2025-07-27' }],
+      ['POST', '/contract', '1', { dateFrom: '2025-02-03', dateTo: '2025-07-27' }],
+      ['POST', '/contract', '0', { dateFrom: '2025-07-28', dateTo: '2026-01-18' }],
+      ['POST', '/contract', '0', { dateFrom: '2026-01-19', dateTo: '2026-03-10' }],
+    ],
+  );
+  t.strictSame(
+    pages.map((p) => p.checkpoint),
+    [
+      { dateFrom: '2025-02-03', dateTo: '2025-07-27', resource: 'contract', page: 1 },
+      { dateFrom: '2025-07-28', dateTo: null, resource: 'contract', page: 0 },
+      { dateFrom: '2026-01-19', dateTo: null, resource: 'contract', page: 0 },
+      { dateFrom: '2026-03-09', dateTo: null, resource: 'contract', page: 0 }, // one day of overlap
+    ],
+  );
+  t.strictSame(
+    pages.map((p) => refs(kimdis, p.body)),
+    [['25SYMV000000001', '25SYMV000000002'], ['25SYMV000000003'], [], ['26SYMV000000004']],
+  );
   t.equal(pages[0]!.body, JSON.stringify(PAGES['contract 2025-02-03 0']), 'bodies are passed on as received');
   t.strictSame(sleeps, []);
 });
 
 t.test('when several resources are configured, then each window walks them in order and the checkpoint names the next', async (t) => {
   const upstream = await startUpstream((req) => ({
-    body: req.path === '/auction' && req.query.get('page') === '0'
-      ? springPage([contract('26AWRD000000001')], 0, false)
-      : springPage([contract(req.path === '/auction' ? '26AWRD000000002' : '26SYMV000000001')], 1, true),
+    body:
+      req.path === '/auction' && req.query.get('page') === '0'
+        ? springPage([contract('26AWRD000000001')], 0, false)
+        : springPage([contract(req.path === '/auction' ? '26AWRD000000002' : '26SYMV000000001')], 1, true),
   }));
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(createKimdisSource({ resources: ['auction', 'contract'] }).fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => `${r.path}?page=${r.query.get('page')}`), ['/auction?page=0', '/auction?page=1', '/contract?page=0']);
-  t.strictSame(pages.map((p) => p.checkpoint), [
-    { dateFrom: '2026-03-01', dateTo: '2026-03-10', resource: 'auction', page: 1 },
-    { dateFrom: '2026-03-01', dateTo: '2026-03-10', resource: 'contract', page: 0 },
-    { dateFrom: '2026-03-09', dateTo: null, resource: 'auction', page: 0 },
-  ]);
+  t.strictSame(
+    upstream.requests.map((r) => `${r.path}?page=${r.query.get('page')}`),
+    ['/auction?page=0', '/auction?page=1', '/contract?page=0'],
+  );
+  t.strictSame(
+    pages.map((p) => p.checkpoint),
+    [
+      { dateFrom: '2026-03-01', dateTo: '2026-03-10', resource: 'auction', page: 1 },
+      { dateFrom: '2026-03-01', dateTo: '2026-03-10', resource: 'contract', page: 0 },
+      { dateFrom: '2026-03-09', dateTo: null, resource: 'auction', page: 0 },
+    ],
+  );
 });
 
 t.test('when the checkpoint points into a window, then the walk resumes there and continues with new windows', async (t) => {
@@ -76,11 +102,14 @@ t.test('when the checkpoint points into a window, then the walk resumes there an
   const checkpoint = { dateFrom: '2025-02-03', dateTo: '2025-07-27', resource: 'contract', page: 1 };
   const { ctx } = harness(upstream.url, { checkpoint, now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => [r.json.dateFrom, r.json.dateTo, r.query.get('page')]), [
-    ['2025-02-03', '2025-07-27', '1'],
-    ['2025-07-28', '2026-01-18', '0'],
-    ['2026-01-19', '2026-03-10', '0'],
-  ]);
+  t.strictSame(
+    upstream.requests.map((r) => [r.json.dateFrom, r.json.dateTo, r.query.get('page')]),
+    [
+      ['2025-02-03', '2025-07-27', '1'],
+      ['2025-07-28', '2026-01-18', '0'],
+      ['2026-01-19', '2026-03-10', '0'],
+    ],
+  );
   t.equal(pages.length, 3);
 });
 
@@ -89,7 +118,10 @@ t.test('when there is neither since nor checkpoint, then the walk covers the las
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { now: NOW });
   await collect(kimdis.fetch(ctx));
-  t.strictSame(upstream.requests.map((r) => r.json), [{ dateFrom: '2026-02-08', dateTo: '2026-03-10' }]);
+  t.strictSame(
+    upstream.requests.map((r) => r.json),
+    [{ dateFrom: '2026-02-08', dateTo: '2026-03-10' }],
+  );
 });
 
 t.test('when `last` stays false on an empty page, then the page is asked twice more and the walk still stops', async (t) => {
@@ -97,7 +129,10 @@ t.test('when `last` stays false on an empty page, then the page is asked twice m
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
-  t.same(upstream.requests.map((r) => r.query.get('page')), ['0', '0', '0']);
+  t.same(
+    upstream.requests.map((r) => r.query.get('page')),
+    ['0', '0', '0'],
+  );
   t.same(sleeps, [2_000, 4_000]);
   t.strictSame(pages[0]!.checkpoint, { dateFrom: '2026-03-09', dateTo: null, resource: 'contract', page: 0 });
 });
@@ -113,26 +148,43 @@ t.test('when a page comes back empty once although `last` is false, then it is a
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
-  t.same(upstream.requests.map((r) => r.query.get('page')), ['0', '1', '1']);
-  t.same(pages.flatMap((p) => kimdis.parse(p.body).map((r) => (r.record as { referenceNumber: string }).referenceNumber)), ['26SYMV000000001', '26SYMV000000002']);
+  t.same(
+    upstream.requests.map((r) => r.query.get('page')),
+    ['0', '1', '1'],
+  );
+  t.same(
+    pages.flatMap((p) => kimdis.parse(p.body).map((r) => (r.record as { referenceNumber: string }).referenceNumber)),
+    ['26SYMV000000001', '26SYMV000000002'],
+  );
 });
 
 t.test('when the server answers 429 with Retry-After, then the client waits that long and gets the page', async (t) => {
   let calls = 0;
-  const upstream = await startUpstream(() => (calls++ === 0
-    ? { status: 429, headers: { 'Retry-After': '61' }, body: { message: 'Too Many Requests' } }
-    : { body: springPage([contract('26SYMV000000001')], 0, true) }));
+  const upstream = await startUpstream(() =>
+    calls++ === 0
+      ? { status: 429, headers: { 'Retry-After': '61' }, body: { message: 'Too Many Requests' } }
+      : { body: springPage([contract('26SYMV000000001')], 0, true) },
+  );
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
   t.strictSame(sleeps, [61_000]);
-  t.strictSame(upstream.requests.map((r) => r.json), [{ dateFrom: '2026-03-01', dateTo: '2026-03-10' }, { dateFrom: '2026-03-01', dateTo: '2026-03-10' }], 'the same body re-sent');
+  t.strictSame(
+    upstream.requests.map((r) => r.json),
+    [
+      { dateFrom: '2026-03-01', dateTo: '2026-03-10' },
+      { dateFrom: '2026-03-01', dateTo: '2026-03-10' },
+    ],
+    'the same body re-sent',
+  );
   t.strictSame(refs(kimdis, pages[0]!.body), ['26SYMV000000001']);
 });
 
 t.test('when the server answers 502 once, then the request is retried after a backoff', async (t) => {
   let calls = 0;
-  const upstream = await startUpstream(() => (calls++ === 0 ? { status: 502, body: 'Bad Gateway' } : { body: springPage([contract('26SYMV000000001')], 0, true) }));
+  const upstream = await startUpstream(() =>
+    calls++ === 0 ? { status: 502, body: 'Bad Gateway' } : { body: springPage([contract('26SYMV000000001')], 0, true) },
+  );
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(kimdis.fetch(ctx));
@@ -145,7 +197,10 @@ t.test('when the server answers 404, then the fetch fails at once with an Upstre
   const upstream = await startUpstream(() => ({ status: 404, body: { error: 'Not Found' } }));
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
-  const err = await collect(kimdis.fetch(ctx)).then(() => null, (e: unknown) => e);
+  const err = await collect(kimdis.fetch(ctx)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.type(err, UpstreamError);
   t.equal((err as UpstreamError).status, 404);
   t.equal(upstream.requests.length, 1);

@@ -9,7 +9,12 @@ import { collect, harness, startUpstream } from '../helpers/loopback-upstream.js
 const NOW = new Date('2026-03-10T12:00:00Z');
 
 function notice(n: number) {
-  return { 'publication-number': `${150000 + n}-2026`, 'notice-type': 'cn-standard', 'publication-date': '2026-03-02+01:00', 'notice-title': { eng: `Notice ${n}` } };
+  return {
+    'publication-number': `${150000 + n}-2026`,
+    'notice-type': 'cn-standard',
+    'publication-date': '2026-03-02+01:00',
+    'notice-title': { eng: `Notice ${n}` },
+  };
 }
 
 function response(numbers: number[], total: number, token: string | null) {
@@ -26,36 +31,59 @@ t.test('when the last page still carries a token, then the walk stops once the t
   const pages = await collect(ted.fetch(ctx));
 
   t.equal(upstream.requests.length, 3, 'no fourth request although t3 was given');
-  t.strictSame(upstream.requests.map((r) => [r.method, r.path, r.json.iterationNextToken]), [
-    ['POST', '/v3/notices/search', undefined],
-    ['POST', '/v3/notices/search', 't1'],
-    ['POST', '/v3/notices/search', 't2'],
-  ]);
+  t.strictSame(
+    upstream.requests.map((r) => [r.method, r.path, r.json.iterationNextToken]),
+    [
+      ['POST', '/v3/notices/search', undefined],
+      ['POST', '/v3/notices/search', 't1'],
+      ['POST', '/v3/notices/search', 't2'],
+    ],
+  );
   const first = upstream.requests[0]!.json;
   t.equal(first.query, 'buyer-country=GRC AND publication-date>=20260301');
   t.strictSame(first.fields, [...TED_FIELDS]);
   t.equal(first.limit, 250);
   t.equal(first.paginationMode, 'ITERATION');
   t.equal(first.scope, 'ALL');
-  t.ok(upstream.requests.every((r) => r.json.query === first.query), 'the same query on every page');
+  t.ok(
+    upstream.requests.every((r) => r.json.query === first.query),
+    'the same query on every page',
+  );
 
-  t.strictSame(pages.map((p) => numbersOf(p.body)), [['150001-2026', '150002-2026'], ['150003-2026', '150004-2026'], ['150005-2026']]);
-  t.strictSame(pages.map((p) => p.checkpoint), [{ from: '2026-03-01' }, { from: '2026-03-01' }, { from: '2026-03-10' }]);
+  t.strictSame(
+    pages.map((p) => numbersOf(p.body)),
+    [['150001-2026', '150002-2026'], ['150003-2026', '150004-2026'], ['150005-2026']],
+  );
+  t.strictSame(
+    pages.map((p) => p.checkpoint),
+    [{ from: '2026-03-01' }, { from: '2026-03-01' }, { from: '2026-03-10' }],
+  );
   t.strictSame(sleeps, []);
 });
 
-t.test('when a page stays empty with a token, then it is asked twice more with the same token, and the walk stops although the total is not reached', async (t) => {
-  const script = [response([1, 2], 10, 't1'), response([], 10, 't2'), response([], 10, 't2'), response([], 10, 't2')];
-  const upstream = await startUpstream((_req, i) => (i < script.length ? { body: script[i] } : { status: 500, body: 'too many' }));
-  t.teardown(upstream.close);
-  const { ctx, sleeps, logs } = harness(upstream.url, { since: '2026-03-01', now: NOW });
-  const pages = await collect(ted.fetch(ctx));
-  t.equal(upstream.requests.length, 4);
-  t.same(upstream.requests.slice(1).map((r) => r.json.iterationNextToken), ['t1', 't1', 't1'], 'the same page asked again');
-  t.same(sleeps, [2_000, 4_000]);
-  t.match(logs.at(-1), { msg: 'a page stayed empty although its envelope says more follow; taken as the end', source: 'ted' });
-  t.strictSame(pages.map((p) => p.checkpoint), [{ from: '2026-03-01' }, { from: '2026-03-10' }], 'the empty page carries the final checkpoint');
-});
+t.test(
+  'when a page stays empty with a token, then it is asked twice more with the same token, and the walk stops although the total is not reached',
+  async (t) => {
+    const script = [response([1, 2], 10, 't1'), response([], 10, 't2'), response([], 10, 't2'), response([], 10, 't2')];
+    const upstream = await startUpstream((_req, i) => (i < script.length ? { body: script[i] } : { status: 500, body: 'too many' }));
+    t.teardown(upstream.close);
+    const { ctx, sleeps, logs } = harness(upstream.url, { since: '2026-03-01', now: NOW });
+    const pages = await collect(ted.fetch(ctx));
+    t.equal(upstream.requests.length, 4);
+    t.same(
+      upstream.requests.slice(1).map((r) => r.json.iterationNextToken),
+      ['t1', 't1', 't1'],
+      'the same page asked again',
+    );
+    t.same(sleeps, [2_000, 4_000]);
+    t.match(logs.at(-1), { msg: 'a page stayed empty although its envelope says more follow; taken as the end', source: 'ted' });
+    t.strictSame(
+      pages.map((p) => p.checkpoint),
+      [{ from: '2026-03-01' }, { from: '2026-03-10' }],
+      'the empty page carries the final checkpoint',
+    );
+  },
+);
 
 t.test('when a page comes back empty once before the total is reached, then it is asked again and the walk goes on', async (t) => {
   const script = [response([1, 2], 3, 't1'), response([], 3, 't2'), response([3], 3, 't2')];
@@ -63,7 +91,10 @@ t.test('when a page comes back empty once before the total is reached, then it i
   t.teardown(upstream.close);
   const { ctx } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(ted.fetch(ctx));
-  t.same(pages.flatMap((p) => numbersOf(p.body)), ['150001-2026', '150002-2026', '150003-2026']);
+  t.same(
+    pages.flatMap((p) => numbersOf(p.body)),
+    ['150001-2026', '150002-2026', '150003-2026'],
+  );
   t.equal(upstream.requests.length, 3);
 });
 
@@ -82,16 +113,21 @@ t.test('when resuming from a checkpoint or starting fresh, then the query date f
   await collect(ted.fetch(harness(upstream.url, { checkpoint: { from: '2026-02-14' }, now: NOW }).ctx));
   await collect(ted.fetch(harness(upstream.url, { now: NOW }).ctx));
   await collect(createTedSource({ buyerCountry: 'CYP', limit: 100 }).fetch(harness(upstream.url, { since: '2026-03-01', now: NOW }).ctx));
-  t.strictSame(upstream.requests.map((r) => [r.json.query, r.json.limit]), [
-    ['buyer-country=GRC AND publication-date>=20260214', 250],
-    ['buyer-country=GRC AND publication-date>=20260208', 250], // 30 days back
-    ['buyer-country=CYP AND publication-date>=20260301', 100],
-  ]);
+  t.strictSame(
+    upstream.requests.map((r) => [r.json.query, r.json.limit]),
+    [
+      ['buyer-country=GRC AND publication-date>=20260214', 250],
+      ['buyer-country=GRC AND publication-date>=20260208', 250], // 30 days back
+      ['buyer-country=CYP AND publication-date>=20260301', 100],
+    ],
+  );
 });
 
 t.test('when the server answers 429 with Retry-After, then the client waits that long and re-sends the same body', async (t) => {
   let calls = 0;
-  const upstream = await startUpstream(() => (calls++ === 0 ? { status: 429, headers: { 'Retry-After': '35' }, body: { message: 'rate limited' } } : { body: response([1], 1, null) }));
+  const upstream = await startUpstream(() =>
+    calls++ === 0 ? { status: 429, headers: { 'Retry-After': '35' }, body: { message: 'rate limited' } } : { body: response([1], 1, null) },
+  );
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
   const pages = await collect(ted.fetch(ctx));
@@ -116,7 +152,10 @@ t.test('when the server answers 400 (a query TED rejects), then the fetch fails 
   const upstream = await startUpstream(() => ({ status: 400, body: { message: 'Unknown field' } }));
   t.teardown(upstream.close);
   const { ctx, sleeps } = harness(upstream.url, { since: '2026-03-01', now: NOW });
-  const err = await collect(ted.fetch(ctx)).then(() => null, (e: unknown) => e);
+  const err = await collect(ted.fetch(ctx)).then(
+    () => null,
+    (e: unknown) => e,
+  );
   t.type(err, UpstreamError);
   t.equal((err as UpstreamError).status, 400);
   t.equal(upstream.requests.length, 1);

@@ -17,7 +17,11 @@ skipWithoutFixtures();
 const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
 
 function contracts(prefix: string, n: number) {
-  const content = Array.from({ length: n }, (_, i) => ({ ...template.content[0], referenceNumber: `26SYMV0${prefix}${String(i).padStart(4, '0')}`, title: `Σύμβαση ${prefix}-${i}` }));
+  const content = Array.from({ length: n }, (_, i) => ({
+    ...template.content[0],
+    referenceNumber: `26SYMV0${prefix}${String(i).padStart(4, '0')}`,
+    title: `Σύμβαση ${prefix}-${i}`,
+  }));
   return { ...template, content, last: true, first: true, number: 0, numberOfElements: n, totalElements: n, totalPages: 1 };
 }
 
@@ -59,17 +63,20 @@ t.test('when PDI_INGEST_EVERY is set, then the server ingests on schedule and se
   t.match(upstream.requests[0], { method: 'POST', path: '/contract' });
 });
 
-t.test('when the server stops while a scheduled run waits on an upstream that does not answer, then it stops at once and the run is closed as stopped', async (t) => {
-  // Before, stop waited for the request's own 60 s timeout and five retries (tap's timeout fails that).
-  const app = await startTestApp(t);
-  const upstream = await startUpstream(() => null);
-  t.teardown(upstream.close);
-  const config = loadConfig({ PDI_DATA_DIR: app.dataDir, PDI_INGEST_EVERY: '1s', PDI_DEMO: '0', LOG_LEVEL: 'silent' });
-  const deps = pipelineOn(config, app.search, app.embedder, app.ingestState, createLogger('silent'));
-  t.teardown(() => deps.close());
-  const jobs = startIngestJobs(config, deps, createLogger('silent'), { sources: ['kimdis'], upstreams: { kimdis: upstream.url } });
-  while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
-  await jobs.stop();
-  t.match(app.ingestState.lastRuns().get('kimdis'), { status: 'failed', error: 'stopped before the end: the server shut down' });
-  t.equal(app.ingestState.runningPid('kimdis'), null, 'the source is released');
-});
+t.test(
+  'when the server stops while a scheduled run waits on an upstream that does not answer, then it stops at once and the run is closed as stopped',
+  async (t) => {
+    // Before, stop waited for the request's own 60 s timeout and five retries (tap's timeout fails that).
+    const app = await startTestApp(t);
+    const upstream = await startUpstream(() => null);
+    t.teardown(upstream.close);
+    const config = loadConfig({ PDI_DATA_DIR: app.dataDir, PDI_INGEST_EVERY: '1s', PDI_DEMO: '0', LOG_LEVEL: 'silent' });
+    const deps = pipelineOn(config, app.search, app.embedder, app.ingestState, createLogger('silent'));
+    t.teardown(() => deps.close());
+    const jobs = startIngestJobs(config, deps, createLogger('silent'), { sources: ['kimdis'], upstreams: { kimdis: upstream.url } });
+    while (upstream.requests.length === 0) await new Promise((r) => setTimeout(r, 50));
+    await jobs.stop();
+    t.match(app.ingestState.lastRuns().get('kimdis'), { status: 'failed', error: 'stopped before the end: the server shut down' });
+    t.equal(app.ingestState.runningPid('kimdis'), null, 'the source is released');
+  },
+);

@@ -26,13 +26,7 @@ const unit = (v: number[]) => {
 const mix = (a: number, b: number) => unit(axis(0).map((x, j) => a * x + b * axis(1)[j]));
 
 let serial = 0;
-function fx(
-  source_id: string,
-  published_at: string,
-  title: string,
-  content: string,
-  extra: Partial<IndexedDocument> = {},
-): IndexedDocument {
+function fx(source_id: string, published_at: string, title: string, content: string, extra: Partial<IndexedDocument> = {}): IndexedDocument {
   serial += 1;
   const source = source_id.split(':')[0] as SourceName;
   return {
@@ -48,7 +42,11 @@ function fx(
     quality_score: ((serial * 37) % 90) / 100 + 0.1,
     content,
     summary: '',
-    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
+    entities: { afm: [], ada: [], names: [] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
     amount: null,
     cpv: [],
     region: null,
@@ -61,55 +59,91 @@ function fx(
   };
 }
 
-const LONG = 'Η δαπάνη βαρύνει τον κωδικό του προϋπολογισμού του τρέχοντος οικονομικού έτους και θα καλυφθεί από ίδιους πόρους. '
-  + 'Ο ανάδοχος υποχρεούται να παραδώσει πλήρη τεχνική τεκμηρίωση, χρονοδιάγραμμα εργασιών, πιστοποιήσεις υλικών και '
-  + 'εγγυητική επιστολή καλής εκτέλεσης πριν από την έναρξη των εργασιών στο εργοτάξιο.';
+const LONG =
+  'Η δαπάνη βαρύνει τον κωδικό του προϋπολογισμού του τρέχοντος οικονομικού έτους και θα καλυφθεί από ίδιους πόρους. ' +
+  'Ο ανάδοχος υποχρεούται να παραδώσει πλήρη τεχνική τεκμηρίωση, χρονοδιάγραμμα εργασιών, πιστοποιήσεις υλικών και ' +
+  'εγγυητική επιστολή καλής εκτέλεσης πριν από την έναρξη των εργασιών στο εργοτάξιο.';
 
 function fixtures(): IndexedDocument[] {
   serial = 0;
   const docs: IndexedDocument[] = [
     // Greek folding: Απόφαση / ΑΠΟΦΑΣΗ / απόφαση, and Δήμος / ΔΗΜΟΣ.
-    fx('diavgeia:D01', '2024-03-05T08:15:00Z', 'Απόφαση ανάθεσης για κλάδεμα πρασίνου',
+    fx(
+      'diavgeia:D01',
+      '2024-03-05T08:15:00Z',
+      'Απόφαση ανάθεσης για κλάδεμα πρασίνου',
       'Ο Δήμος Ρόδου εγκρίνει την ανάθεση κλαδέματος δέντρων σε κοινόχρηστους χώρους.',
-      { entities: { afm: ['090000045'], ada: ['ΨΖ4Ω46ΜΤΛ6-1ΑΒ'], names: ['Δήμος Ρόδου'] },
-        amount: { value: 12400.5, currency: 'EUR' }, cpv: ['77211400-6'], region: 'Νότιο Αιγαίο', sector: 'environment',
-        original: { sha256: 'a'.repeat(64), content_type: 'application/pdf' } }),
-    fx('diavgeia:D02', '2024-04-10T11:00:00Z', 'ΑΠΟΦΑΣΗ ΕΓΚΡΙΣΗΣ ΤΕΧΝΙΚΟΥ ΠΡΟΓΡΑΜΜΑΤΟΣ',
-      'Εγκρίνεται το τεχνικό πρόγραμμα του έτους με τα έργα οδοποιίας και ύδρευσης.'),
-    fx('kimdis:K01', '2024-05-20T09:30:00Z', 'Σύμβαση καθαρισμού σχολικών κτιρίων',
-      'Η σύμβαση υπογράφεται σύμφωνα με την απόφαση του διοικητικού συμβουλίου της σχολικής επιτροπής.'),
-    fx('mitos:M01', '2023-11-02T07:00:00Z', 'ΔΗΜΟΣ ΧΑΝΙΩΝ ΕΚΔΟΣΗ ΑΔΕΙΑΣ ΚΑΤΑΛΗΨΗΣ ΠΕΖΟΔΡΟΜΙΟΥ',
-      'Διαδικασία για την άδεια κατάληψης κοινόχρηστου χώρου από καταστήματα εστίασης.'),
+      {
+        entities: { afm: ['090000045'], ada: ['ΨΖ4Ω46ΜΤΛ6-1ΑΒ'], names: ['Δήμος Ρόδου'] },
+        amount: { value: 12400.5, currency: 'EUR' },
+        cpv: ['77211400-6'],
+        region: 'Νότιο Αιγαίο',
+        sector: 'environment',
+        original: { sha256: 'a'.repeat(64), content_type: 'application/pdf' },
+      },
+    ),
+    fx(
+      'diavgeia:D02',
+      '2024-04-10T11:00:00Z',
+      'ΑΠΟΦΑΣΗ ΕΓΚΡΙΣΗΣ ΤΕΧΝΙΚΟΥ ΠΡΟΓΡΑΜΜΑΤΟΣ',
+      'Εγκρίνεται το τεχνικό πρόγραμμα του έτους με τα έργα οδοποιίας και ύδρευσης.',
+    ),
+    fx(
+      'kimdis:K01',
+      '2024-05-20T09:30:00Z',
+      'Σύμβαση καθαρισμού σχολικών κτιρίων',
+      'Η σύμβαση υπογράφεται σύμφωνα με την απόφαση του διοικητικού συμβουλίου της σχολικής επιτροπής.',
+    ),
+    fx(
+      'mitos:M01',
+      '2023-11-02T07:00:00Z',
+      'ΔΗΜΟΣ ΧΑΝΙΩΝ ΕΚΔΟΣΗ ΑΔΕΙΑΣ ΚΑΤΑΛΗΨΗΣ ΠΕΖΟΔΡΟΜΙΟΥ',
+      'Διαδικασία για την άδεια κατάληψης κοινόχρηστου χώρου από καταστήματα εστίασης.',
+    ),
     // A term in three sources; AND with a second term; an English term.
-    fx('diavgeia:D03', '2024-07-01T10:00:00Z', 'Μονάδα αφαλάτωσης στην Τήλο',
-      'Έγκριση μελέτης για την εγκατάσταση μονάδας στο λιμάνι της Τήλου.',
-      { embedding: mix(1, 0.5) }),
-    fx('kimdis:K02', '2024-08-12T12:00:00Z', 'Προμήθεια εξοπλισμού για το νησί της Καλύμνου',
+    fx('diavgeia:D03', '2024-07-01T10:00:00Z', 'Μονάδα αφαλάτωσης στην Τήλο', 'Έγκριση μελέτης για την εγκατάσταση μονάδας στο λιμάνι της Τήλου.', {
+      embedding: mix(1, 0.5),
+    }),
+    fx(
+      'kimdis:K02',
+      '2024-08-12T12:00:00Z',
+      'Προμήθεια εξοπλισμού για το νησί της Καλύμνου',
       'Σύμβαση για μονάδα αφαλάτωσης με αντίστροφη όσμωση δυναμικότητας 500 κυβικών την ημέρα.',
-      { embedding: mix(1, 1) }),
-    fx('ted:T01', '2024-09-03T06:45:00Z', 'Ελλάδα – Εξοπλισμός νερού',
-      'Προμήθεια συστήματος αφαλάτωσης για το νησί της Σύμης με δεξαμενές αποθήκευσης.'),
-    fx('diavgeia:D04', '2024-02-14T13:20:00Z', 'Αποκατάσταση λιμανιού Σύμης',
-      'Εργασίες αποκατάστασης του κρηπιδώματος μετά τη θεομηνία.',
-      { embedding: axis(0, -1) }),
-    fx('ted:T02', '2024-10-01T08:00:00Z', 'Desalination plant for the island of Leros',
+      { embedding: mix(1, 1) },
+    ),
+    fx('ted:T01', '2024-09-03T06:45:00Z', 'Ελλάδα – Εξοπλισμός νερού', 'Προμήθεια συστήματος αφαλάτωσης για το νησί της Σύμης με δεξαμενές αποθήκευσης.'),
+    fx('diavgeia:D04', '2024-02-14T13:20:00Z', 'Αποκατάσταση λιμανιού Σύμης', 'Εργασίες αποκατάστασης του κρηπιδώματος μετά τη θεομηνία.', {
+      embedding: axis(0, -1),
+    }),
+    fx(
+      'ted:T02',
+      '2024-10-01T08:00:00Z',
+      'Desalination plant for the island of Leros',
       'Contract notice: design, build and operation of a seawater plant with a capacity of 1,200 cubic metres a day.',
-      { embedding: axis(0) }),
-    fx('ted:T03', '2024-10-15T08:00:00Z', 'Supply of water treatment equipment',
+      { embedding: axis(0) },
+    ),
+    fx(
+      'ted:T03',
+      '2024-10-15T08:00:00Z',
+      'Supply of water treatment equipment',
       'Supply of desalination membranes and dosing pumps for municipal water utilities.',
-      { embedding: axis(1) }),
+      { embedding: axis(1) },
+    ),
     // Title boost, within one source so both share BM25 statistics: the title match (D05) is the longer
     // document, so with equal column weights D10 would rank first.
-    fx('diavgeia:D05', '2024-01-09T09:00:00Z', 'Κατασκευή κυματοθραύστη λιμένα Πάρου',
-      'Η μελέτη περιλαμβάνει βυθομετρικές αποτυπώσεις, γεωτεχνική έρευνα, υπολογισμό κυματισμών και σχέδια διατομών.'),
-    fx('diavgeia:D10', '2024-06-20T09:00:00Z', 'Τεχνική έκθεση λιμενικών εργασιών',
-      'Επισκευή του κυματοθραύστη.'),
+    fx(
+      'diavgeia:D05',
+      '2024-01-09T09:00:00Z',
+      'Κατασκευή κυματοθραύστη λιμένα Πάρου',
+      'Η μελέτη περιλαμβάνει βυθομετρικές αποτυπώσεις, γεωτεχνική έρευνα, υπολογισμό κυματισμών και σχέδια διατομών.',
+    ),
+    fx('diavgeia:D10', '2024-06-20T09:00:00Z', 'Τεχνική έκθεση λιμενικών εργασιών', 'Επισκευή του κυματοθραύστη.'),
     // Phrase: adjacent in K04, apart and reversed in M02.
-    fx('kimdis:K04', '2024-04-02T10:00:00Z', 'Συντήρηση οδικού δικτύου Λέρου',
-      'Ασφαλτόστρωση και σήμανση επαρχιακών δρόμων.',
-      { summary: 'Χρηματοδότηση ΕΣΠΑ', entities: { afm: [], ada: [], names: ['Οδοποιία Παπαθανασίου ΟΕ', 'Κατασκευαστική Κάσου ΑΕ'] } }),
-    fx('mitos:M02', '2024-01-20T10:00:00Z', 'Έλεγχος εγκαταστάσεων',
-      'Ο έλεγχος του δικτύου ύδρευσης γίνεται μαζί με τον έλεγχο του οδικού φωτισμού.'),
+    fx('kimdis:K04', '2024-04-02T10:00:00Z', 'Συντήρηση οδικού δικτύου Λέρου', 'Ασφαλτόστρωση και σήμανση επαρχιακών δρόμων.', {
+      summary: 'Χρηματοδότηση ΕΣΠΑ',
+      entities: { afm: [], ada: [], names: ['Οδοποιία Παπαθανασίου ΟΕ', 'Κατασκευαστική Κάσου ΑΕ'] },
+    }),
+    fx('mitos:M02', '2024-01-20T10:00:00Z', 'Έλεγχος εγκαταστάσεων', 'Ο έλεγχος του δικτύου ύδρευσης γίνεται μαζί με τον έλεγχο του οδικού φωτισμού.'),
     // Prefixes, Greek (with dialytika) and English.
     fx('rae:R01', '2024-05-05T05:00:00Z', 'Άδεια φωτοβολταϊκού σταθμού 5 MW', 'Βεβαίωση παραγωγού για σταθμό στη Λάρισα.'),
     fx('rae:R02', '2024-05-06T05:00:00Z', 'Τροποποίηση βεβαίωσης', 'Επέκταση για φωτοβολταϊκά πάρκα στη Θεσσαλία.'),
@@ -124,18 +158,27 @@ function fixtures(): IndexedDocument[] {
     fx('diavgeia:D08', '2024-06-15T12:00:00Z', 'Ανάληψη υποχρέωσης', 'Δέσμευση πίστωσης για ανταλλακτικά.'),
   ];
   // Ties: identical documents; three in one second, two in a later one. Inserted out of order.
-  const tie = (id: string, at: string) => fx(`kimdis:${id}`, at, 'Συντήρηση χιονοδρομικού κέντρου',
-    'Εργασίες στους αναβατήρες πριν από τη χειμερινή περίοδο.');
-  docs.push(tie('K12', '2024-02-01T09:00:00Z'), tie('K14', '2024-03-01T09:00:00Z'), tie('K10', '2024-02-01T09:00:00Z'),
-    tie('K13', '2024-03-01T09:00:00Z'), tie('K11', '2024-02-01T09:00:00Z'));
+  const tie = (id: string, at: string) => fx(`kimdis:${id}`, at, 'Συντήρηση χιονοδρομικού κέντρου', 'Εργασίες στους αναβατήρες πριν από τη χειμερινή περίοδο.');
+  docs.push(
+    tie('K12', '2024-02-01T09:00:00Z'),
+    tie('K14', '2024-03-01T09:00:00Z'),
+    tie('K10', '2024-02-01T09:00:00Z'),
+    tie('K13', '2024-03-01T09:00:00Z'),
+    tie('K11', '2024-02-01T09:00:00Z'),
+  );
   // Paging: one word in many documents with different weights and dates, across sources.
   const sources: SourceName[] = ['diavgeia', 'kimdis', 'ted', 'mitos'];
   const topics = ['καθαριότητας', 'φύλαξης', 'σίτισης', 'μεταφοράς μαθητών', 'μηχανογράφησης', 'συντήρησης ανελκυστήρων'];
   for (let i = 1; i <= 16; i++) {
     const topic = topics[i % topics.length];
-    docs.push(fx(`${sources[i % 4]}:F${String(i).padStart(2, '0')}`, `2023-${String((i % 12) + 1).padStart(2, '0')}-1${i % 10}T08:00:00Z`,
-      `Παροχή υπηρεσιών ${topic}`,
-      `${'Παροχή υπηρεσιών '.repeat((i % 3) + 1)}${topic} για δώδεκα μήνες. ${i % 2 ? LONG : ''}`));
+    docs.push(
+      fx(
+        `${sources[i % 4]}:F${String(i).padStart(2, '0')}`,
+        `2023-${String((i % 12) + 1).padStart(2, '0')}-1${i % 10}T08:00:00Z`,
+        `Παροχή υπηρεσιών ${topic}`,
+        `${'Παροχή υπηρεσιών '.repeat((i % 3) + 1)}${topic} για δώδεκα μήνες. ${i % 2 ? LONG : ''}`,
+      ),
+    );
   }
   return docs;
 }
@@ -269,7 +312,7 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(ids(await search(p, 'Chania')), ['mitos:M01'], 'ΧΑΝΙΩΝ in a title, ELOT 743');
       t.same(ids(await search(p, 'HANIA')), ['mitos:M01'], 'an informal spelling');
       t.same(ids(await search(p, 'Tilos')), ['diavgeia:D03'], 'another inflection: Τήλο');
-      t.same(ids(await search(p, 'Dimos Rodou')), ['diavgeia:D01'], 'a party\'s name');
+      t.same(ids(await search(p, 'Dimos Rodou')), ['diavgeia:D01'], "a party's name");
       t.same(ids(await search(p, '"dimos rodou"')), ['diavgeia:D01'], 'as a phrase');
       t.same(ids(await search(p, '"rodou dimos"')), [], 'a phrase keeps its order');
       t.same(sorted(ids(await search(p, 'Leros'))), ['kimdis:K04', 'ted:T02'], 'the English title and the Greek one');
@@ -277,7 +320,7 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(ids(await search(p, 'for Chania')), [], 'an English stop word is no Greek word');
     });
 
-    t.test('when a prefix is longer than a word\'s stem, then it still matches the word as written', async (t) => {
+    t.test("when a prefix is longer than a word's stem, then it still matches the word as written", async (t) => {
       t.same(sorted(ids(await search(p, 'φωτοβολταϊκού*'))), ['rae:R01']);
       t.same(sorted(ids(await search(p, 'installation*'))), ['ted:T04']);
     });
@@ -294,10 +337,10 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(ids(await search(p, '"Κατασκευαστική Κάσου"')), ['kimdis:K04'], 'within a name');
       t.equal((await search(p, '"δρόμων Χρηματοδότηση"')).total, 0, 'content end, summary start');
       t.equal((await search(p, '"ΕΣΠΑ Οδοποιία"')).total, 0, 'summary end, first name');
-      t.equal((await search(p, '"ΟΕ Κατασκευαστική"')).total, 0, 'a name\'s end, the next name');
+      t.equal((await search(p, '"ΟΕ Κατασκευαστική"')).total, 0, "a name's end, the next name");
     });
 
-    t.test('when a name is only among a document\'s parties, then a search for it finds the document', async (t) => {
+    t.test("when a name is only among a document's parties, then a search for it finds the document", async (t) => {
       t.same(ids(await search(p, 'Παπαθανασίου')), ['kimdis:K04']);
       t.same(ids(await search(p, '"Οδοποιία Παπαθανασίου"')), ['kimdis:K04']);
     });
@@ -377,11 +420,51 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
     });
 
     t.test('when garbage is typed, then nothing throws and a well-formed result comes back', async (t) => {
-      const garbage = ['"', '(', ')', 'AND OR', 'NOT', 'NEAR(a b)', 'title:x', '*', '-', '\\', '^', ':', '"""', "'", '{}[]',
-        'AND', 'a AND', '(αφαλάτωσης', 'αφαλάτωσης)', '"αφαλάτωσης', 'αφαλάτωσης"', '-αφαλάτωσης', '+αφαλάτωσης^2',
-        '😀', '😀 αφαλάτωσης 🚢', '\u0000', '\u200b', ' ', '', 'x'.repeat(2000), 'αφαλάτωσης '.repeat(200),
-        '"'.repeat(2000), 'a* b* c*', '**', 'α*', '*α', 'content:αφαλάτωσης', '{title body}: x', 'x NEAR/2 y', '%', '_',
-        "'; DROP TABLE docs; --", 'ΆΈΉΊΌΎΏ ϊϋΐΰ'];
+      const garbage = [
+        '"',
+        '(',
+        ')',
+        'AND OR',
+        'NOT',
+        'NEAR(a b)',
+        'title:x',
+        '*',
+        '-',
+        '\\',
+        '^',
+        ':',
+        '"""',
+        "'",
+        '{}[]',
+        'AND',
+        'a AND',
+        '(αφαλάτωσης',
+        'αφαλάτωσης)',
+        '"αφαλάτωσης',
+        'αφαλάτωσης"',
+        '-αφαλάτωσης',
+        '+αφαλάτωσης^2',
+        '😀',
+        '😀 αφαλάτωσης 🚢',
+        '\u0000',
+        '\u200b',
+        ' ',
+        '',
+        'x'.repeat(2000),
+        'αφαλάτωσης '.repeat(200),
+        '"'.repeat(2000),
+        'a* b* c*',
+        '**',
+        'α*',
+        '*α',
+        'content:αφαλάτωσης',
+        '{title body}: x',
+        'x NEAR/2 y',
+        '%',
+        '_',
+        "'; DROP TABLE docs; --",
+        'ΆΈΉΊΌΎΏ ϊϋΐΰ',
+      ];
       for (const text of garbage) {
         const r = await search(p, text, { limit: 5 });
         t.ok(Number.isInteger(r.total) && r.total >= 0, `total for ${JSON.stringify(text.slice(0, 20))}`);
@@ -397,8 +480,16 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
     t.test('when a word has no letter or digit, then it is ignored like the punctuation between words', async (t) => {
       const plain = sorted(ids(await search(p, 'αφαλάτωσης Σύμης')));
       t.same(plain, ['ted:T01']);
-      for (const text of ['αφαλάτωσης - Σύμης', 'αφαλάτωσης – Σύμης', 'αφαλάτωσης | Σύμης', 'αφαλάτωσης , Σύμης',
-        'αφαλάτωσης ( Σύμης )', 'αφαλάτωσης 😀 Σύμης', 'Σύμης : αφαλάτωσης', '" - " αφαλάτωσης Σύμης']) {
+      for (const text of [
+        'αφαλάτωσης - Σύμης',
+        'αφαλάτωσης – Σύμης',
+        'αφαλάτωσης | Σύμης',
+        'αφαλάτωσης , Σύμης',
+        'αφαλάτωσης ( Σύμης )',
+        'αφαλάτωσης 😀 Σύμης',
+        'Σύμης : αφαλάτωσης',
+        '" - " αφαλάτωσης Σύμης',
+      ]) {
         t.same(sorted(ids(await search(p, text))), plain, text);
       }
       // Nothing to search for: no hits, even where `*` alone would match everything.
@@ -416,14 +507,20 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
     });
 
     t.test('when a prefix has one character, then it is a plain term', async (t) => {
-      for (const [prefix, term] of [['α*', 'α'], ['5*', '5'], ['Σ**', 'Σ']]) {
+      for (const [prefix, term] of [
+        ['α*', 'α'],
+        ['5*', '5'],
+        ['Σ**', 'Σ'],
+      ]) {
         t.same(sorted(ids(await search(p, prefix))), sorted(ids(await search(p, term))), prefix);
       }
       t.ok((await search(p, 'αφαλ*')).total > 0, 'a two-character or longer prefix still is one');
     });
 
     t.test('when a source is listed, then documents come newest first with source_id breaking ties', async (t) => {
-      const expected = bySource('diavgeia').sort(byListingOrder).map((d) => d.source_id);
+      const expected = bySource('diavgeia')
+        .sort(byListingOrder)
+        .map((d) => d.source_id);
       const r = await p.list({ source: 'diavgeia', limit: 1000, offset: 0 });
       t.same(ids(r), expected);
       t.equal(r.total, expected.length);
@@ -436,7 +533,10 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
 
     t.test('when since is given, then only documents published after that midnight are listed', async (t) => {
       const cut = Date.parse('2024-06-01T00:00:00Z');
-      const expected = bySource('diavgeia').filter((d) => Date.parse(d.published_at) > cut).sort(byListingOrder).map((d) => d.source_id);
+      const expected = bySource('diavgeia')
+        .filter((d) => Date.parse(d.published_at) > cut)
+        .sort(byListingOrder)
+        .map((d) => d.source_id);
       const r = await p.list({ source: 'diavgeia', since: '2024-06-01', limit: 100, offset: 0 });
       t.same(ids(r), expected);
       t.equal(r.total, expected.length);
@@ -456,7 +556,10 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
         if (want.embedding === null) t.equal(got.embedding ?? null, null, `${id} has no embedding`);
         else {
           t.equal(got.embedding?.length, CONTRACT_DIMENSION);
-          t.ok(got.embedding!.every((x, i) => Math.abs(x - want.embedding![i]) < 1e-6), `${id} embedding`);
+          t.ok(
+            got.embedding!.every((x, i) => Math.abs(x - want.embedding![i]) < 1e-6),
+            `${id} embedding`,
+          );
         }
       }
       t.equal(await p.get('diavgeia:nope'), null);
@@ -498,8 +601,13 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
     await load(p, docs);
     const before = await p.stats();
     const d10 = docs.find((d) => d.source_id === 'diavgeia:D10')!;
-    const changed = { ...d10, title: 'Τεχνική έκθεση ξενοδοχειακής μονάδας', content: 'Χωρίς λιμενικές εργασίες.',
-      published_at: '2025-02-01T00:00:00Z', quality_score: 0.99 };
+    const changed = {
+      ...d10,
+      title: 'Τεχνική έκθεση ξενοδοχειακής μονάδας',
+      content: 'Χωρίς λιμενικές εργασίες.',
+      published_at: '2025-02-01T00:00:00Z',
+      quality_score: 0.99,
+    };
     t.same(await p.upsert([changed]), { written: 1, failed: [] });
     await p.refresh();
     t.same(ids(await search(p, 'κυματοθραύστη')), ['diavgeia:D05'], 'old words are gone');
@@ -526,15 +634,24 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
     t.teardown(cleanup);
     const docs = fixtures();
     await load(p, docs);
-    const oldMitos = docs.filter((d) => d.source === 'mitos').sort(byListingOrder).map((d) => d.source_id);
-    const others = async () => Promise.all((['diavgeia', 'kimdis', 'ted', 'rae'] as SourceName[])
-      .map(async (source) => ids(await p.list({ source, limit: 100, offset: 0 }))));
+    const oldMitos = docs
+      .filter((d) => d.source === 'mitos')
+      .sort(byListingOrder)
+      .map((d) => d.source_id);
+    const others = async () =>
+      Promise.all((['diavgeia', 'kimdis', 'ted', 'rae'] as SourceName[]).map(async (source) => ids(await p.list({ source, limit: 100, offset: 0 }))));
     const othersBefore = await others();
     const m01 = docs.find((d) => d.source_id === 'mitos:M01')!;
     const next: IndexedDocument[] = [
       { ...m01, title: 'ΔΗΜΟΣ ΧΑΝΙΩΝ ΑΝΑΝΕΩΜΕΝΗ ΔΙΑΔΙΚΑΣΙΑ ΑΔΕΙΑΣ' },
-      { ...m01, source_id: 'mitos:M04', published_at: '2024-12-01T00:00:00Z', title: 'Έκδοση πιστοποιητικού οικογενειακής κατάστασης',
-        content: 'Ηλεκτρονική αίτηση μέσω της ενιαίας ψηφιακής πύλης.', embedding: axis(2) },
+      {
+        ...m01,
+        source_id: 'mitos:M04',
+        published_at: '2024-12-01T00:00:00Z',
+        title: 'Έκδοση πιστοποιητικού οικογενειακής κατάστασης',
+        content: 'Ηλεκτρονική αίτηση μέσω της ενιαίας ψηφιακής πύλης.',
+        embedding: axis(2),
+      },
     ];
 
     t.test('when the batches fail midway, then the old generation keeps serving', async (t) => {
@@ -577,79 +694,83 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
 
       const second = await p.rebuild('mitos', batchesOf(next.slice(1), 10));
       await p.refresh();
-      t.equal(second.documents, next.slice(1).length, 'a second rebuild replaces the first one\'s generation');
+      t.equal(second.documents, next.slice(1).length, "a second rebuild replaces the first one's generation");
       t.same(ids(await p.list({ source: 'mitos', limit: 100, offset: 0 })), ['mitos:M04']);
     });
   });
 
-  t.test(`${name}: when every source is rebuilt under concurrent reads while one source is ingested, then no read fails, each source holds what was loaded plus what was ingested, and all of it is searchable after the swap`, async (t) => {
-    const { provider: p, cleanup } = await open();
-    t.teardown(cleanup);
-    const docs = fixtures();
-    await load(p, docs);
-    // The store's records: every fixture but one of diavgeia's (a document the store no longer holds
-    // leaves with the rebuild), each title marked so the new generation shows.
-    const dropped = docs.find((d) => d.source === 'diavgeia')!;
-    const stored = docs.filter((d) => d !== dropped).map((d) => ({ ...d, title: `${d.title} Ανανέωση`, content_hash: `${d.content_hash}-2` }));
-    const expected = new Map<string, number>();
-    for (const d of stored) expected.set(d.source, (expected.get(d.source) ?? 0) + 1);
-    const ingested: IndexedDocument[] = [];
-    let rebuilding = true;
-    let reads = 0;
-    const readFailures: unknown[] = [];
-    const readers = Array.from({ length: 2 }, async () => {
-      while (rebuilding) {
-        try {
-          await p.search({ text: 'Ανανέωση', limit: 10, offset: 0 });
-          await p.list({ source: 'kimdis', limit: 10, offset: 0 });
-          reads++;
-        } catch (err) {
-          readFailures.push(err);
+  t.test(
+    `${name}: when every source is rebuilt under concurrent reads while one source is ingested, then no read fails, each source holds what was loaded plus what was ingested, and all of it is searchable after the swap`,
+    async (t) => {
+      const { provider: p, cleanup } = await open();
+      t.teardown(cleanup);
+      const docs = fixtures();
+      await load(p, docs);
+      // The store's records: every fixture but one of diavgeia's (a document the store no longer holds
+      // leaves with the rebuild), each title marked so the new generation shows.
+      const dropped = docs.find((d) => d.source === 'diavgeia')!;
+      const stored = docs.filter((d) => d !== dropped).map((d) => ({ ...d, title: `${d.title} Ανανέωση`, content_hash: `${d.content_hash}-2` }));
+      const expected = new Map<string, number>();
+      for (const d of stored) expected.set(d.source, (expected.get(d.source) ?? 0) + 1);
+      const ingested: IndexedDocument[] = [];
+      let rebuilding = true;
+      let reads = 0;
+      const readFailures: unknown[] = [];
+      const readers = Array.from({ length: 2 }, async () => {
+        while (rebuilding) {
+          try {
+            await p.search({ text: 'Ανανέωση', limit: 10, offset: 0 });
+            await p.list({ source: 'kimdis', limit: 10, offset: 0 });
+            reads++;
+          } catch (err) {
+            readFailures.push(err);
+          }
+          await new Promise((resolve) => setImmediate(resolve));
         }
-        await new Promise((resolve) => setImmediate(resolve));
+      });
+      // An ingest of ted through the whole rebuild, its swap included: indexed_at is the time of the write.
+      const writeFailures: unknown[] = [];
+      const writer = (async () => {
+        for (let i = 0; rebuilding; i++) {
+          const d = fx(`ted:Τ${String(i).padStart(4, '0')}`, '2025-02-01T00:00:00Z', `Προμήθεια ζιρκονίου ${i}`, 'Ράβδοι ζιρκονίου για εργαστήρια.', {
+            indexed_at: new Date().toISOString(),
+          });
+          const r = await sink(p, [d]);
+          writeFailures.push(...r.failed);
+          if (r.written === 1) ingested.push(d);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      async function* slowly(): AsyncGenerator<IndexedDocument[]> {
+        for (const d of stored) {
+          // Each batch waits for an ingested document and a read, so the three interleave.
+          const [w, r] = [ingested.length, reads];
+          while (ingested.length === w || reads === r) await new Promise((resolve) => setImmediate(resolve));
+          yield [d];
+        }
       }
-    });
-    // An ingest of ted through the whole rebuild, its swap included: indexed_at is the time of the write.
-    const writeFailures: unknown[] = [];
-    const writer = (async () => {
-      for (let i = 0; rebuilding; i++) {
-        const d = fx(`ted:Τ${String(i).padStart(4, '0')}`, '2025-02-01T00:00:00Z', `Προμήθεια ζιρκονίου ${i}`, 'Ράβδοι ζιρκονίου για εργαστήρια.',
-          { indexed_at: new Date().toISOString() });
-        const r = await sink(p, [d]);
-        writeFailures.push(...r.failed);
-        if (r.written === 1) ingested.push(d);
-        await new Promise((resolve) => setImmediate(resolve));
+      const result = await p.rebuild('all', slowly());
+      // Reads and writes go on for a moment past the swap.
+      const [w, r] = [ingested.length, reads];
+      while (ingested.length < w + 2 || reads < r + 2) await new Promise((resolve) => setImmediate(resolve));
+      rebuilding = false;
+      await Promise.all([writer, ...readers]);
+      await p.refresh();
+      t.same(readFailures, [], `no read failed (${reads} reads)`);
+      t.same(writeFailures, [], 'no write was lost by the sink');
+      t.ok(ingested.length > stored.length, `writes ran during the rebuild (${ingested.length})`);
+      t.equal(result.source, 'all');
+      t.equal(result.bySource.kimdis, expected.get('kimdis'), 'the counts of the swapped generation, per source');
+      t.ok((result.bySource.ted ?? 0) > (expected.get('ted') ?? 0), "ted's with what was ingested before the swap");
+      expected.set('ted', (expected.get('ted') ?? 0) + ingested.length);
+      const stats = await p.stats();
+      for (const [source, n] of expected) {
+        t.equal(stats.sources[source as SourceName]?.documents, n, `${source}: count`);
+        t.equal((await p.list({ source: source as SourceName, limit: 0, offset: 0 })).total, n, `${source}: listed`);
       }
-    })();
-    async function* slowly(): AsyncGenerator<IndexedDocument[]> {
-      for (const d of stored) {
-        // Each batch waits for an ingested document and a read, so the three interleave.
-        const [w, r] = [ingested.length, reads];
-        while (ingested.length === w || reads === r) await new Promise((resolve) => setImmediate(resolve));
-        yield [d];
-      }
-    }
-    const result = await p.rebuild('all', slowly());
-    // Reads and writes go on for a moment past the swap.
-    const [w, r] = [ingested.length, reads];
-    while (ingested.length < w + 2 || reads < r + 2) await new Promise((resolve) => setImmediate(resolve));
-    rebuilding = false;
-    await Promise.all([writer, ...readers]);
-    await p.refresh();
-    t.same(readFailures, [], `no read failed (${reads} reads)`);
-    t.same(writeFailures, [], 'no write was lost by the sink');
-    t.ok(ingested.length > stored.length, `writes ran during the rebuild (${ingested.length})`);
-    t.equal(result.source, 'all');
-    t.equal(result.bySource.kimdis, expected.get('kimdis'), 'the counts of the swapped generation, per source');
-    t.ok((result.bySource.ted ?? 0) > (expected.get('ted') ?? 0), 'ted\'s with what was ingested before the swap');
-    expected.set('ted', (expected.get('ted') ?? 0) + ingested.length);
-    const stats = await p.stats();
-    for (const [source, n] of expected) {
-      t.equal(stats.sources[source as SourceName]?.documents, n, `${source}: count`);
-      t.equal((await p.list({ source: source as SourceName, limit: 0, offset: 0 })).total, n, `${source}: listed`);
-    }
-    t.equal((await search(p, 'Ανανέωση')).total, stored.length, 'the new generation serves');
-    t.equal((await search(p, 'ζιρκονίου', { source: 'ted', limit: 0 })).total, ingested.length, 'every document ingested during the rebuild is searchable');
-    t.equal(await p.get(dropped.source_id), null, 'a document the store no longer holds is gone');
-  });
+      t.equal((await search(p, 'Ανανέωση')).total, stored.length, 'the new generation serves');
+      t.equal((await search(p, 'ζιρκονίου', { source: 'ted', limit: 0 })).total, ingested.length, 'every document ingested during the rebuild is searchable');
+      t.equal(await p.get(dropped.source_id), null, 'a document the store no longer holds is gone');
+    },
+  );
 }

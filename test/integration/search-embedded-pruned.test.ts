@@ -29,11 +29,31 @@ function corpus(random: () => number, n: number, prefix: string): IndexedDocumen
     const source = SOURCES[Math.floor(random() * SOURCES.length)];
     const day = 1 + Math.floor(random() * 28);
     return {
-      source_id: `${source}:${prefix}${i}`, source, country: 'GR', title: words(2, 8), doc_type: 'decision', doc_category: 'x',
-      published_at: `2024-02-${String(day).padStart(2, '0')}T00:00:0${Math.floor(random() * 3)}Z`, source_url: 'https://example.org',
-      language: 'el', quality_score: 0.5, content: words(5, 60), summary: random() < 0.3 ? words(1, 5) : '',
-      entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: null, cpv: [], region: null, sector: null,
-      indexed_at: '2025-01-01T00:00:00Z', content_hash: 'h', original: null, embedding: null,
+      source_id: `${source}:${prefix}${i}`,
+      source,
+      country: 'GR',
+      title: words(2, 8),
+      doc_type: 'decision',
+      doc_category: 'x',
+      published_at: `2024-02-${String(day).padStart(2, '0')}T00:00:0${Math.floor(random() * 3)}Z`,
+      source_url: 'https://example.org',
+      language: 'el',
+      quality_score: 0.5,
+      content: words(5, 60),
+      summary: random() < 0.3 ? words(1, 5) : '',
+      entities: { afm: [], ada: [], names: [] },
+      parties: [],
+      procedure_type: null,
+      tenders_received: null,
+      act_date: null,
+      amount: null,
+      cpv: [],
+      region: null,
+      sector: null,
+      indexed_at: '2025-01-01T00:00:00Z',
+      content_hash: 'h',
+      original: null,
+      embedding: null,
     };
   });
 }
@@ -50,12 +70,18 @@ function randomQuery(random: () => number): string {
   return items.join(' ');
 }
 
-for (const tuning of [{ hotMinDf: 30, hotListSize: 10, hotListMax: 16 }, { hotMinDf: 30, hotListSize: 40, hotListMax: 70 }]) {
+for (const tuning of [
+  { hotMinDf: 30, hotListSize: 10, hotListMax: 16 },
+  { hotMinDf: 30, hotListSize: 40, hotListMax: 70 },
+]) {
   t.test(`when queries of several words are ranked with lists of ${tuning.hotListSize}, then every page equals exhaustive ranking`, async (t) => {
     const random = mulberry32(20261127 + tuning.hotListSize);
     const pruned = new EmbeddedProvider({ file: newFile(), dimension: 2, embeddingModel: 'm', tuning });
     const plain = new EmbeddedProvider({ file: newFile(), dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: Number.POSITIVE_INFINITY } });
-    t.teardown(async () => { await pruned.close(); await plain.close(); });
+    t.teardown(async () => {
+      await pruned.close();
+      await plain.close();
+    });
     const both = async (docs: IndexedDocument[]) => {
       for (const p of [pruned, plain]) t.equal((await p.upsert(docs)).written, docs.length);
     };
@@ -108,10 +134,12 @@ for (const tuning of [{ hotMinDf: 30, hotListSize: 10, hotListMax: 16 }, { hotMi
 
     // Overwrites with longer texts: the average length drifts from the one the lists were cut at, and
     // documents leave and join lists.
-    const rewrites = docs.filter(() => random() < 0.3).map((d, i) => {
-      const fresh = corpus(random, 1, 'x')[0];
-      return { ...d, title: fresh.title, content: `${fresh.content} ${fresh.content} ${i % 2 ? fresh.content : ''}` };
-    });
+    const rewrites = docs
+      .filter(() => random() < 0.3)
+      .map((d, i) => {
+        const fresh = corpus(random, 1, 'x')[0];
+        return { ...d, title: fresh.title, content: `${fresh.content} ${fresh.content} ${i % 2 ? fresh.content : ''}` };
+      });
     await both(rewrites);
     await compare('after overwrites');
     t.ok(alikeProved >= 5, `more-like-this pages proved by the bounds (${alikeProved})`);

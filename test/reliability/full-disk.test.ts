@@ -24,7 +24,9 @@ function smallDisk(t: Test, mib: number): string | null {
   } catch {
     return null;
   }
-  t.teardown(() => { execFileSync('umount', ['-l', dir]); });
+  t.teardown(() => {
+    execFileSync('umount', ['-l', dir]);
+  });
   return dir;
 }
 
@@ -58,91 +60,109 @@ function integrity(file: string): string {
 
 const detail = (r: TestResponse) => (typeof r.body?.detail === 'string' ? r.body.detail : `no detail: ${r.text.slice(0, 100)}`);
 
-t.test('when the data directory\'s disk is full, then writes fail with a clear error, reads work, nothing is corrupted, and writes work again once space is freed', async (t) => {
-  const dataDir = smallDisk(t, 48);
-  if (!dataDir) {
-    console.error('WARNING: mount -t tmpfs is not permitted here; the full-disk test is skipped');
-    t.pass('skipped: mount not permitted');
-    return;
-  }
-  // The demo KIMDIS pages in two halves: the first before the disk fills, the second while full and after.
-  const pages = fs.readdirSync(DEMO).sort();
-  const [first, second] = [tempDir(t), tempDir(t)];
-  pages.forEach((p, i) => fs.copyFileSync(path.join(DEMO, p), path.join(i < pages.length / 2 ? first : second, p)));
-  const ingested = await pdi(dataDir, ['ingest', 'kimdis', '--from', first]);
-  t.equal(ingested.code, 0, ingested.stderr);
-  const db = openDatabase(accountsDbPath(dataDir));
-  const { id: keyId, key } = new KeyStore(db).create('Full disk', 'pro');
-  db.close();
-
-  const server = await startServerProcess(t, { PDI_DATA_DIR: dataDir });
-  const req = (p: string, o: { method?: string; body?: unknown } = {}) => request(server.url, p, { key, ...o });
-  const profile = { name: 'Tenders', channels: ['email'], notify_email: 'ops@example.com' };
-  const report = { entity_identifier: '094014201', identifier_type: 'afm' };
-  let counted = 0;
-  const counting = async (p: string, o: { method?: string; body?: unknown } = {}) => {
-    counted++;
-    return req(p, o);
-  };
-  t.equal((await counting('/v1/alerts/profiles', { method: 'POST', body: profile })).status, 201);
-  const before = await counting('/v1/reports', { method: 'POST', body: report });
-  t.equal(before.status, 201);
-  const listed = (await counting('/v1/kimdis/documents?limit=1')).body.total;
-  t.ok(listed > 0, `${listed} documents before`);
-
-  const filler = fill(dataDir);
-  t.comment(`disk full: ${fs.statSync(filler).size} bytes of filler`);
-  // Writes: each refused with a clear error and nothing half-done.
-  const profileFull = await counting('/v1/alerts/profiles', { method: 'POST', body: profile });
-  const reportFull = await counting('/v1/reports', { method: 'POST', body: report });
-  t.comment(`while full: POST /v1/alerts/profiles ${profileFull.status} ${detail(profileFull)}; POST /v1/reports ${reportFull.status} ${detail(reportFull)}`);
-  for (const [what, r] of [['alert profile', profileFull], ['report', reportFull]] as const) {
-    t.equal(r.status, 507, `${what}: 507 Insufficient Storage`);
-    t.match(detail(r), /storage is full/, `${what}: the detail says why`);
-  }
-  const ingestFull = await pdi(dataDir, ['ingest', 'kimdis', '--from', second]);
-  t.not(ingestFull.code, 0, 'pdi ingest fails');
-  t.match(ingestFull.stderr, /full/i, `pdi ingest says the disk is full: ${ingestFull.stderr.trim().split('\n').pop()}`);
-  // Reads keep working, and requests are still answered and counted (in memory).
-  for (const p of ['/v1/kimdis/documents?limit=5', `/v1/search?q=${encodeURIComponent('σύμβαση')}`, '/v1/alerts/profiles', '/v1/reports', `/v1/reports/${before.body.id}`, '/v1/usage', '/v1/sources']) {
-    const r = await counting(p);
-    t.equal(r.status, 200, `read ${p} while full`);
-  }
-  t.equal((await req('/v1/kimdis/documents?limit=1')).body.total, listed, 'the same documents');
-  counted++;
-  await server.logged(/quota counts not written/);
-
-  fs.rmSync(filler);
-  const profileAfter = await counting('/v1/alerts/profiles', { method: 'POST', body: profile });
-  t.equal(profileAfter.status, 201, 'an alert profile is created again');
-  const reportAfter = await counting('/v1/reports', { method: 'POST', body: report });
-  t.equal(reportAfter.status, 201, 'a report is accepted again');
-  await server.logged(/quota counts written again/);
-  const ingestAfter = await pdi(dataDir, ['ingest', 'kimdis', '--from', second]);
-  t.equal(ingestAfter.code, 0, `pdi ingest works again: ${ingestAfter.stderr}`);
-  const total = (await counting('/v1/kimdis/documents?limit=1')).body.total;
-  for (const id of [before.body.id, reportAfter.body.id]) {
-    for (;;) {
-      const r = await counting(`/v1/reports/${id}`);
-      if (r.body.status !== 'pending') {
-        t.equal(r.body.status, 'completed', `report ${id} completed`);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 200));
+t.test(
+  "when the data directory's disk is full, then writes fail with a clear error, reads work, nothing is corrupted, and writes work again once space is freed",
+  async (t) => {
+    const dataDir = smallDisk(t, 48);
+    if (!dataDir) {
+      console.error('WARNING: mount -t tmpfs is not permitted here; the full-disk test is skipped');
+      t.pass('skipped: mount not permitted');
+      return;
     }
-  }
-  await stopServerProcess(server);
+    // The demo KIMDIS pages in two halves: the first before the disk fills, the second while full and after.
+    const pages = fs.readdirSync(DEMO).sort();
+    const [first, second] = [tempDir(t), tempDir(t)];
+    pages.forEach((p, i) => fs.copyFileSync(path.join(DEMO, p), path.join(i < pages.length / 2 ? first : second, p)));
+    const ingested = await pdi(dataDir, ['ingest', 'kimdis', '--from', first]);
+    t.equal(ingested.code, 0, ingested.stderr);
+    const db = openDatabase(accountsDbPath(dataDir));
+    const { id: keyId, key } = new KeyStore(db).create('Full disk', 'pro');
+    db.close();
 
-  for (const file of fs.readdirSync(dataDir).filter((f) => f.endsWith('.db'))) {
-    t.equal(integrity(path.join(dataDir, file)), 'ok', `${file}: PRAGMA integrity_check`);
-  }
-  const accounts = new Database(accountsDbPath(dataDir), { readonly: true });
-  t.teardown(() => accounts.close());
-  t.equal(accounts.prepare('SELECT count(*) FROM alert_profiles').pluck().get(), 2, 'two profiles: the one refused left nothing');
-  t.equal(accounts.prepare('SELECT count(*) FROM reports').pluck().get(), 2, 'two reports: the one refused left nothing');
-  t.equal(accounts.prepare('SELECT count FROM daily_usage WHERE key_id = ? AND day = ?').pluck().get(keyId, utcDay(new Date())), counted, 'every request counted, those while full included');
-  const documents = new Database(path.join(dataDir, 'documents.db'), { readonly: true });
-  t.teardown(() => documents.close());
-  t.equal(documents.prepare("SELECT count(*) FROM documents WHERE source = 'kimdis'").pluck().get(), total, 'the store holds what the API lists');
-  t.comment(`documents: ${listed} before, ${total} after the second half was ingested once space was freed`);
-});
+    const server = await startServerProcess(t, { PDI_DATA_DIR: dataDir });
+    const req = (p: string, o: { method?: string; body?: unknown } = {}) => request(server.url, p, { key, ...o });
+    const profile = { name: 'Tenders', channels: ['email'], notify_email: 'ops@example.com' };
+    const report = { entity_identifier: '094014201', identifier_type: 'afm' };
+    let counted = 0;
+    const counting = async (p: string, o: { method?: string; body?: unknown } = {}) => {
+      counted++;
+      return req(p, o);
+    };
+    t.equal((await counting('/v1/alerts/profiles', { method: 'POST', body: profile })).status, 201);
+    const before = await counting('/v1/reports', { method: 'POST', body: report });
+    t.equal(before.status, 201);
+    const listed = (await counting('/v1/kimdis/documents?limit=1')).body.total;
+    t.ok(listed > 0, `${listed} documents before`);
+
+    const filler = fill(dataDir);
+    t.comment(`disk full: ${fs.statSync(filler).size} bytes of filler`);
+    // Writes: each refused with a clear error and nothing half-done.
+    const profileFull = await counting('/v1/alerts/profiles', { method: 'POST', body: profile });
+    const reportFull = await counting('/v1/reports', { method: 'POST', body: report });
+    t.comment(`while full: POST /v1/alerts/profiles ${profileFull.status} ${detail(profileFull)}; POST /v1/reports ${reportFull.status} ${detail(reportFull)}`);
+    for (const [what, r] of [
+      ['alert profile', profileFull],
+      ['report', reportFull],
+    ] as const) {
+      t.equal(r.status, 507, `${what}: 507 Insufficient Storage`);
+      t.match(detail(r), /storage is full/, `${what}: the detail says why`);
+    }
+    const ingestFull = await pdi(dataDir, ['ingest', 'kimdis', '--from', second]);
+    t.not(ingestFull.code, 0, 'pdi ingest fails');
+    t.match(ingestFull.stderr, /full/i, `pdi ingest says the disk is full: ${ingestFull.stderr.trim().split('\n').pop()}`);
+    // Reads keep working, and requests are still answered and counted (in memory).
+    for (const p of [
+      '/v1/kimdis/documents?limit=5',
+      `/v1/search?q=${encodeURIComponent('σύμβαση')}`,
+      '/v1/alerts/profiles',
+      '/v1/reports',
+      `/v1/reports/${before.body.id}`,
+      '/v1/usage',
+      '/v1/sources',
+    ]) {
+      const r = await counting(p);
+      t.equal(r.status, 200, `read ${p} while full`);
+    }
+    t.equal((await req('/v1/kimdis/documents?limit=1')).body.total, listed, 'the same documents');
+    counted++;
+    await server.logged(/quota counts not written/);
+
+    fs.rmSync(filler);
+    const profileAfter = await counting('/v1/alerts/profiles', { method: 'POST', body: profile });
+    t.equal(profileAfter.status, 201, 'an alert profile is created again');
+    const reportAfter = await counting('/v1/reports', { method: 'POST', body: report });
+    t.equal(reportAfter.status, 201, 'a report is accepted again');
+    await server.logged(/quota counts written again/);
+    const ingestAfter = await pdi(dataDir, ['ingest', 'kimdis', '--from', second]);
+    t.equal(ingestAfter.code, 0, `pdi ingest works again: ${ingestAfter.stderr}`);
+    const total = (await counting('/v1/kimdis/documents?limit=1')).body.total;
+    for (const id of [before.body.id, reportAfter.body.id]) {
+      for (;;) {
+        const r = await counting(`/v1/reports/${id}`);
+        if (r.body.status !== 'pending') {
+          t.equal(r.body.status, 'completed', `report ${id} completed`);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    await stopServerProcess(server);
+
+    for (const file of fs.readdirSync(dataDir).filter((f) => f.endsWith('.db'))) {
+      t.equal(integrity(path.join(dataDir, file)), 'ok', `${file}: PRAGMA integrity_check`);
+    }
+    const accounts = new Database(accountsDbPath(dataDir), { readonly: true });
+    t.teardown(() => accounts.close());
+    t.equal(accounts.prepare('SELECT count(*) FROM alert_profiles').pluck().get(), 2, 'two profiles: the one refused left nothing');
+    t.equal(accounts.prepare('SELECT count(*) FROM reports').pluck().get(), 2, 'two reports: the one refused left nothing');
+    t.equal(
+      accounts.prepare('SELECT count FROM daily_usage WHERE key_id = ? AND day = ?').pluck().get(keyId, utcDay(new Date())),
+      counted,
+      'every request counted, those while full included',
+    );
+    const documents = new Database(path.join(dataDir, 'documents.db'), { readonly: true });
+    t.teardown(() => documents.close());
+    t.equal(documents.prepare("SELECT count(*) FROM documents WHERE source = 'kimdis'").pluck().get(), total, 'the store holds what the API lists');
+    t.comment(`documents: ${listed} before, ${total} after the second half was ingested once space was freed`);
+  },
+);

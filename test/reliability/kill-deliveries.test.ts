@@ -22,12 +22,27 @@ const KILL_AFTER = bounded([0, 12], [0, 1, 5, 12, 20, 29]);
 function doc(i: number): NormalizedDocument {
   const id = `26SYMV${String(i).padStart(9, '0')}`;
   return {
-    source_id: `kimdis:${id}`, source: 'kimdis', country: 'GR', title: `Συντήρηση Πυροσβεστήρων ${i}`,
-    doc_type: 'contract', doc_category: 'contract', published_at: '2026-06-11T13:01:21Z',
-    source_url: `https://cerpp.eprocurement.gov.gr/${id}`, language: 'el', quality_score: 0.8,
-    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.', summary: 'Συντήρηση πυροσβεστήρων',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
-    amount: { value: 5285.2, currency: 'EUR' }, cpv: [], region: 'EL422', sector: null,
+    source_id: `kimdis:${id}`,
+    source: 'kimdis',
+    country: 'GR',
+    title: `Συντήρηση Πυροσβεστήρων ${i}`,
+    doc_type: 'contract',
+    doc_category: 'contract',
+    published_at: '2026-06-11T13:01:21Z',
+    source_url: `https://cerpp.eprocurement.gov.gr/${id}`,
+    language: 'el',
+    quality_score: 0.8,
+    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.',
+    summary: 'Συντήρηση πυροσβεστήρων',
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
+    amount: { value: 5285.2, currency: 'EUR' },
+    cpv: [],
+    region: 'EL422',
+    sector: null,
   };
 }
 
@@ -66,43 +81,65 @@ async function receiver(t: Test, answerFirst: number) {
 }
 
 for (const k of KILL_AFTER) {
-  t.test(`when the server is SIGKILLed after ${k} of ${DOCS} webhook deliveries were answered, then after the restart each is sent, one row each, and the receiver sees every delivery id`, async (t) => {
-    const dataDir = tempDir(t);
-    const db = openDatabase(accountsDbPath(dataDir));
-    const key = new KeyStore(db).create('Deliveries', 'pro').key;
-    db.close();
-    const hook = await receiver(t, k);
-    const env = { PDI_DATA_DIR: dataDir, PDI_WEBHOOK_ALLOW_PRIVATE: '1' };
-    const first = await startServerProcess(t, env);
-    const profile = await request(first.url, '/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Fire safety', channels: ['webhook'], webhook_url: hook.url, filters: { keywords: ['ΠΥΡΟΣΒΕΣΤΗΡΩΝ'] } } });
-    t.equal(profile.status, 201);
-    // Stored as an ingest in another process stores them; the server's watcher finds them.
-    const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
-    documents.save(Array.from({ length: DOCS }, (_, i) => ({ doc: doc(i), content_hash: String(i), original: null, indexed_at: new Date().toISOString() })));
-    documents.close();
+  t.test(
+    `when the server is SIGKILLed after ${k} of ${DOCS} webhook deliveries were answered, then after the restart each is sent, one row each, and the receiver sees every delivery id`,
+    async (t) => {
+      const dataDir = tempDir(t);
+      const db = openDatabase(accountsDbPath(dataDir));
+      const key = new KeyStore(db).create('Deliveries', 'pro').key;
+      db.close();
+      const hook = await receiver(t, k);
+      const env = { PDI_DATA_DIR: dataDir, PDI_WEBHOOK_ALLOW_PRIVATE: '1' };
+      const first = await startServerProcess(t, env);
+      const profile = await request(first.url, '/v1/alerts/profiles', {
+        key,
+        method: 'POST',
+        body: { name: 'Fire safety', channels: ['webhook'], webhook_url: hook.url, filters: { keywords: ['ΠΥΡΟΣΒΕΣΤΗΡΩΝ'] } },
+      });
+      t.equal(profile.status, 201);
+      // Stored as an ingest in another process stores them; the server's watcher finds them.
+      const documents = new DocumentStore(DocumentStore.pathIn(dataDir));
+      documents.save(Array.from({ length: DOCS }, (_, i) => ({ doc: doc(i), content_hash: String(i), original: null, indexed_at: new Date().toISOString() })));
+      documents.close();
 
-    await hook.firstHeld;
-    await first.kill();
-    const heldAtKill = new Set(hook.seen.filter((s) => !s.answered).map((s) => s.id));
-    const seenAtKill = new Set(hook.seen.map((s) => s.id));
-    hook.state.answerFirst = Infinity;
+      await hook.firstHeld;
+      await first.kill();
+      const heldAtKill = new Set(hook.seen.filter((s) => !s.answered).map((s) => s.id));
+      const seenAtKill = new Set(hook.seen.map((s) => s.id));
+      hook.state.answerFirst = Infinity;
 
-    await startServerProcess(t, env);
-    const accounts = new Database(accountsDbPath(dataDir), { readonly: true });
-    t.teardown(() => accounts.close());
-    await until(() => (accounts.prepare("SELECT count(*) FROM alert_deliveries WHERE delivery_status = 'sent'").pluck().get() as number) === DOCS, `all ${DOCS} deliveries sent`, 120_000);
-    const rows = accounts.prepare('SELECT id, document_source_id, alert_profile_id, channel FROM alert_deliveries').all() as { id: string; document_source_id: string }[];
-    t.equal(rows.length, DOCS, 'one row per document, profile and channel');
-    t.equal(new Set(rows.map((r) => r.document_source_id)).size, DOCS, 'every document delivered');
-    const answered = hook.seen.filter((s) => s.answered).map((s) => s.id);
-    t.same([...new Set(answered)].sort(), rows.map((r) => r.id).sort(), 'the receiver answered every delivery id');
-    const counts = new Map<string, number>();
-    for (const s of hook.seen) counts.set(s.id, (counts.get(s.id) ?? 0) + 1);
-    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
-    // At least once: a delivery the receiver read before the kill, whose outcome the server had not
-    // recorded yet, is sent again under the same delivery_id (docs/webhooks.md: dedupe on it).
-    t.ok(twice.every((id) => seenAtKill.has(id)), 'only deliveries the receiver had read before the kill were seen again');
-    t.ok([...counts.values()].every((n) => n <= 2), 'none seen more than twice');
-    t.comment(`kill after ${k} answered: ${seenAtKill.size} read by the receiver before the kill (${heldAtKill.size} of them unanswered); ${twice.length} ids seen twice, all among those; ${answered.length} answers 200 for ${DOCS} rows, all sent`);
-  });
+      await startServerProcess(t, env);
+      const accounts = new Database(accountsDbPath(dataDir), { readonly: true });
+      t.teardown(() => accounts.close());
+      await until(
+        () => (accounts.prepare("SELECT count(*) FROM alert_deliveries WHERE delivery_status = 'sent'").pluck().get() as number) === DOCS,
+        `all ${DOCS} deliveries sent`,
+        120_000,
+      );
+      const rows = accounts.prepare('SELECT id, document_source_id, alert_profile_id, channel FROM alert_deliveries').all() as {
+        id: string;
+        document_source_id: string;
+      }[];
+      t.equal(rows.length, DOCS, 'one row per document, profile and channel');
+      t.equal(new Set(rows.map((r) => r.document_source_id)).size, DOCS, 'every document delivered');
+      const answered = hook.seen.filter((s) => s.answered).map((s) => s.id);
+      t.same([...new Set(answered)].sort(), rows.map((r) => r.id).sort(), 'the receiver answered every delivery id');
+      const counts = new Map<string, number>();
+      for (const s of hook.seen) counts.set(s.id, (counts.get(s.id) ?? 0) + 1);
+      const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+      // At least once: a delivery the receiver read before the kill, whose outcome the server had not
+      // recorded yet, is sent again under the same delivery_id (docs/webhooks.md: dedupe on it).
+      t.ok(
+        twice.every((id) => seenAtKill.has(id)),
+        'only deliveries the receiver had read before the kill were seen again',
+      );
+      t.ok(
+        [...counts.values()].every((n) => n <= 2),
+        'none seen more than twice',
+      );
+      t.comment(
+        `kill after ${k} answered: ${seenAtKill.size} read by the receiver before the kill (${heldAtKill.size} of them unanswered); ${twice.length} ids seen twice, all among those; ${answered.length} answers 200 for ${DOCS} rows, all sent`,
+      );
+    },
+  );
 }

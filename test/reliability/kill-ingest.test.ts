@@ -32,7 +32,11 @@ interface EngineSetup {
 
 const ES_URL = process.env.ELASTICSEARCH_URL?.trim();
 const ENGINES: EngineSetup[] = [
-  { name: 'embedded', env: () => ({}), open: (dataDir) => new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: 384, embeddingModel: 'pdi/hashing-384' }) },
+  {
+    name: 'embedded',
+    env: () => ({}),
+    open: (dataDir) => new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: 384, embeddingModel: 'pdi/hashing-384' }),
+  },
 ];
 if (ES_URL) {
   ENGINES.push({
@@ -68,7 +72,12 @@ function probe(file: string, sql: string): () => number | null {
 async function killWhen(dataDir: string, env: Record<string, string>, args: string[], reached: () => boolean, thenMs: number): Promise<'killed' | 'finished'> {
   const child = spawn(process.execPath, ['bin/pdi.js', ...args], { cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: dataDir, ...env }), stdio: 'ignore' });
   let done = false;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { done = true; resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      done = true;
+      resolve();
+    }),
+  );
   while (!done && !reached()) await new Promise((r) => setTimeout(r, 5));
   if (!done && thenMs > 0) await new Promise((r) => setTimeout(r, thenMs));
   if (done) return 'finished';
@@ -80,7 +89,7 @@ async function killWhen(dataDir: string, env: Record<string, string>, args: stri
 function storedIds(dataDir: string): string[] {
   const store = new DocumentStore(DocumentStore.pathIn(dataDir));
   try {
-    return (store.db.prepare("SELECT source_id FROM documents WHERE source = 'kimdis' ORDER BY source_id").pluck().all() as string[]);
+    return store.db.prepare("SELECT source_id FROM documents WHERE source = 'kimdis' ORDER BY source_id").pluck().all() as string[];
   } finally {
     store.close();
   }
@@ -117,37 +126,40 @@ t.comment(`expected: ${EXPECTED.length} KIMDIS documents from ${fs.readdirSync(F
 for (const engine of ENGINES) {
   for (const [i, delay] of INGEST_KILLS.entries()) {
     const reindexDelay = REINDEX_KILLS[i % REINDEX_KILLS.length]!;
-    t.test(`when pdi ingest is SIGKILLed once ${delay} documents are stored and pdi reindex ${reindexDelay} ms after it took the source's lock (${engine.name}), then the next runs complete and store and index hold each expected document once`, async (t) => {
-      const dataDir = tempDir(t);
-      const env = engine.env(t);
-      const stored = probe(DocumentStore.pathIn(dataDir), "SELECT count(*) FROM documents WHERE source = 'kimdis'");
-      const ingest = await killWhen(dataDir, env, ['ingest', 'kimdis', '--from', FROM], () => (stored() ?? 0) >= delay, 0);
-      const partial = stored();
-      const again = await pdi(dataDir, ['ingest', 'kimdis', '--from', FROM], env);
-      t.equal(again.code, 0, `the next ingest completes: ${again.stderr}`);
-      t.same(storedIds(dataDir), EXPECTED, 'store: exactly the expected documents');
-      const search = engine.open(dataDir, env);
-      t.teardown(() => search.close());
-      await search.init();
-      const indexed = await indexedIds(search);
-      t.same(indexed.ids, EXPECTED, 'index: exactly the expected documents');
-      t.equal(indexed.total, EXPECTED.length, 'index: each once');
-      t.equal(locks(dataDir), 0, 'no source lock left behind');
+    t.test(
+      `when pdi ingest is SIGKILLed once ${delay} documents are stored and pdi reindex ${reindexDelay} ms after it took the source's lock (${engine.name}), then the next runs complete and store and index hold each expected document once`,
+      async (t) => {
+        const dataDir = tempDir(t);
+        const env = engine.env(t);
+        const stored = probe(DocumentStore.pathIn(dataDir), "SELECT count(*) FROM documents WHERE source = 'kimdis'");
+        const ingest = await killWhen(dataDir, env, ['ingest', 'kimdis', '--from', FROM], () => (stored() ?? 0) >= delay, 0);
+        const partial = stored();
+        const again = await pdi(dataDir, ['ingest', 'kimdis', '--from', FROM], env);
+        t.equal(again.code, 0, `the next ingest completes: ${again.stderr}`);
+        t.same(storedIds(dataDir), EXPECTED, 'store: exactly the expected documents');
+        const search = engine.open(dataDir, env);
+        t.teardown(() => search.close());
+        await search.init();
+        const indexed = await indexedIds(search);
+        t.same(indexed.ids, EXPECTED, 'index: exactly the expected documents');
+        t.equal(indexed.total, EXPECTED.length, 'index: each once');
+        t.equal(locks(dataDir), 0, 'no source lock left behind');
 
-      const locked = probe(IngestState.pathIn(dataDir), "SELECT count(*) FROM locks WHERE source = 'kimdis'");
-      const reindex = await killWhen(dataDir, env, ['reindex', 'kimdis'], () => locked() === 1, reindexDelay);
-      const rebuilt = await pdi(dataDir, ['reindex', 'kimdis'], env);
-      t.equal(rebuilt.code, 0, `the next reindex completes: ${rebuilt.stderr}`);
-      await search.close();
-      const after = engine.open(dataDir, env);
-      t.teardown(() => after.close());
-      await after.init();
-      const reindexed = await indexedIds(after);
-      t.same(reindexed.ids, EXPECTED, 'index after the reindex: exactly the expected documents');
-      t.equal(reindexed.total, EXPECTED.length, 'index after the reindex: each once');
-      t.same(storedIds(dataDir), EXPECTED, 'store after the reindex: unchanged');
-      t.equal(locks(dataDir), 0, 'no source lock left behind by the reindex');
-      t.comment(`${engine.name}: ingest ${ingest} at ${partial} documents stored (aimed: ${delay}); reindex ${reindex} ${reindexDelay} ms after its lock`);
-    });
+        const locked = probe(IngestState.pathIn(dataDir), "SELECT count(*) FROM locks WHERE source = 'kimdis'");
+        const reindex = await killWhen(dataDir, env, ['reindex', 'kimdis'], () => locked() === 1, reindexDelay);
+        const rebuilt = await pdi(dataDir, ['reindex', 'kimdis'], env);
+        t.equal(rebuilt.code, 0, `the next reindex completes: ${rebuilt.stderr}`);
+        await search.close();
+        const after = engine.open(dataDir, env);
+        t.teardown(() => after.close());
+        await after.init();
+        const reindexed = await indexedIds(after);
+        t.same(reindexed.ids, EXPECTED, 'index after the reindex: exactly the expected documents');
+        t.equal(reindexed.total, EXPECTED.length, 'index after the reindex: each once');
+        t.same(storedIds(dataDir), EXPECTED, 'store after the reindex: unchanged');
+        t.equal(locks(dataDir), 0, 'no source lock left behind by the reindex');
+        t.comment(`${engine.name}: ingest ${ingest} at ${partial} documents stored (aimed: ${delay}); reindex ${reindex} ${reindexDelay} ms after its lock`);
+      },
+    );
   }
 }

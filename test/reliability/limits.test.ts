@@ -10,8 +10,17 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { clearAnswer, ENGINES, quotaFreeClock, seedCorpus, timedRequest } from '../helpers/reliability.js';
 
-interface Parameter { name: string; in: 'query' | 'path'; required?: boolean }
-interface Operation { method: string; path: string; params: Parameter[]; body: boolean }
+interface Parameter {
+  name: string;
+  in: 'query' | 'path';
+  required?: boolean;
+}
+interface Operation {
+  method: string;
+  path: string;
+  params: Parameter[];
+  body: boolean;
+}
 
 const openapi = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs', 'openapi.json'), 'utf8'));
 
@@ -32,7 +41,7 @@ const ORDINARY: Record<string, string> = { source: 'diavgeia', source_id: 'diavg
 
 /** Hostile values, already in URL form (what a client puts between the = and the &). */
 const HOSTILE: Record<string, string> = {
-  'empty': '',
+  empty: '',
   'zero-width space': encodeURIComponent('σύμ\u200bβαση'),
   'only zero-width': encodeURIComponent('\u200b\u200c\u200d\u2060\ufeff'),
   'right-to-left mark': encodeURIComponent('\u200fσύμβαση\u202e'),
@@ -47,29 +56,29 @@ const HOSTILE: Record<string, string> = {
   'truncated sequence': '%E2%82',
   'bare percent': '%',
   'bad hex': '%zz',
-  'NUL': '%00',
+  NUL: '%00',
   'control characters': '%01%1B%7F',
-  'newline': 'a%0D%0Ab',
+  newline: 'a%0D%0Ab',
   'astral (emoji)': encodeURIComponent('😀'.repeat(50)),
-  'noncharacters': encodeURIComponent('\ufffe\uffff'),
+  noncharacters: encodeURIComponent('\ufffe\uffff'),
   'private use': encodeURIComponent('\ue000'),
   '1,001 characters': 'a'.repeat(1001),
   '1,000 Greek letters': encodeURIComponent('α'.repeat(1000)),
-  'negative': '-1',
-  'zero': '0',
+  negative: '-1',
+  zero: '0',
   'past a maximum': '1001',
   'huge integer': '99999999999999999999999',
   'past MAX_SAFE_INTEGER': '9007199254740993',
-  'fraction': '1.5',
-  'exponent': '1e3',
-  'hex': '0x10',
-  'NaN': 'NaN',
-  'Infinity': 'Infinity',
-  'padded': '%201%20',
+  fraction: '1.5',
+  exponent: '1e3',
+  hex: '0x10',
+  NaN: 'NaN',
+  Infinity: 'Infinity',
+  padded: '%201%20',
   'full-width digit': encodeURIComponent('１'),
   'Arabic-Indic digit': encodeURIComponent('٣'),
   'array syntax': '%5B1%5D',
-  'SQL': encodeURIComponent("' OR 1=1 --"),
+  SQL: encodeURIComponent("' OR 1=1 --"),
   'FTS syntax': encodeURIComponent('"a" NEAR(b c) OR * AND -x:y^2'),
   'Lucene syntax': encodeURIComponent('title:(a OR b) AND /.*/ AND a~2 AND {* TO *]'),
   'path traversal': encodeURIComponent('../../etc/passwd'),
@@ -94,8 +103,24 @@ const BODIES: [string, string | Buffer, string][] = [
   ['JSON string', '"x"', 'application/json'],
   ['empty object', '{}', 'application/json'],
   ['wrong field types', '{"name": 1, "channels": "email", "question": [], "identifier": {}, "entity_type": true}', 'application/json'],
-  ['lone surrogate escapes', '{"name": "\\ud800", "question": "\\udc00x", "identifier": "\\ud800", "entity_type": "afm", "entity_identifier": "\\ud800", "channels": ["email"], "notify_email": "a\\ud800@example.org"}', 'application/json'],
-  ['zero-width everywhere', JSON.stringify({ name: '\u200b', question: '\u200b\u200c', identifier: '\u2060', entity_type: 'name', entity_identifier: '\ufeff', channels: ['email'], notify_email: '\u200b@example.org' }), 'application/json'],
+  [
+    'lone surrogate escapes',
+    '{"name": "\\ud800", "question": "\\udc00x", "identifier": "\\ud800", "entity_type": "afm", "entity_identifier": "\\ud800", "channels": ["email"], "notify_email": "a\\ud800@example.org"}',
+    'application/json',
+  ],
+  [
+    'zero-width everywhere',
+    JSON.stringify({
+      name: '\u200b',
+      question: '\u200b\u200c',
+      identifier: '\u2060',
+      entity_type: 'name',
+      entity_identifier: '\ufeff',
+      channels: ['email'],
+      notify_email: '\u200b@example.org',
+    }),
+    'application/json',
+  ],
   ['nested 100,000 deep', '['.repeat(100_000) + ']'.repeat(100_000), 'application/json'],
   ['invalid UTF-8 bytes', Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xc0, 0xaf, 0x22, 0x7d]), 'application/json'],
   ['a UTF-8 byte order mark', '\ufeff{"name":"x"}', 'application/json'],
@@ -108,9 +133,20 @@ const BODIES: [string, string | Buffer, string][] = [
   ['a 100,000-element array', JSON.stringify({ name: 'x', channels: Array(100_000).fill('email'), keywords: Array(100_000).fill('a') }), 'application/json'],
 ];
 
-interface Tally { requests: number; byStatus: Map<number, number>; failures: string[] }
+interface Tally {
+  requests: number;
+  byStatus: Map<number, number>;
+  failures: string[];
+}
 
-async function probe(app: TestApp, key: string, tally: Tally, label: string, p: string, opts: { method: string; rawBody?: string | Buffer; headers?: Record<string, string> }) {
+async function probe(
+  app: TestApp,
+  key: string,
+  tally: Tally,
+  label: string,
+  p: string,
+  opts: { method: string; rawBody?: string | Buffer; headers?: Record<string, string> },
+) {
   const res = await timedRequest(app.url, p, { key, ...opts });
   tally.requests++;
   if (res !== 'timeout') tally.byStatus.set(res.status, (tally.byStatus.get(res.status) ?? 0) + 1);
@@ -131,7 +167,8 @@ for (const engine of ENGINES) {
           await probe(app, key, tally, `${param.name}: ${label}`, pathWith(op, param.name, value), { method: op.method });
         }
         // The same parameter twice.
-        if (param.in === 'query') await probe(app, key, tally, `${param.name} repeated`, `${pathWith(op, param.name, '1')}&${param.name}=2`, { method: op.method });
+        if (param.in === 'query')
+          await probe(app, key, tally, `${param.name} repeated`, `${pathWith(op, param.name, '1')}&${param.name}=2`, { method: op.method });
       }
       if (op.body) {
         for (const [label, body, type] of BODIES) {
@@ -159,7 +196,12 @@ for (const engine of ENGINES) {
     const key = app.key('enterprise');
     for (const op of operations().filter((o) => o.body)) {
       const p = pathWith(op, null, '');
-      const big = await timedRequest(app.url, p, { key, method: op.method, rawBody: JSON.stringify({ name: 'a'.repeat(1024 * 1024) }), headers: { 'Content-Type': 'application/json' } });
+      const big = await timedRequest(app.url, p, {
+        key,
+        method: op.method,
+        rawBody: JSON.stringify({ name: 'a'.repeat(1024 * 1024) }),
+        headers: { 'Content-Type': 'application/json' },
+      });
       t.equal(big !== 'timeout' && big.status, 413, `${op.method} ${op.path}: 413`);
       const bad = await timedRequest(app.url, p, { key, method: op.method, rawBody: '{"name": ', headers: { 'Content-Type': 'application/json' } });
       t.equal(bad !== 'timeout' && bad.status, 400, `${op.method} ${op.path}: malformed JSON 400`);
@@ -174,11 +216,15 @@ for (const engine of ENGINES) {
     const key = app.key('enterprise');
     const ids = (body: any) => (body.results ?? body.matches ?? []).map((r: { source_id: string }) => r.source_id);
     for (const q of ['σύμβαση καθαριότητας', 'Δήμος Αθηναίων', 'ΑΘΗΝΑΊΩΝ', 'προμήθειας']) {
-      const [nfc, nfd] = await Promise.all([q.normalize('NFC'), q.normalize('NFD')].map((form) => app.request(`/v1/search?q=${encodeURIComponent(form)}`, { key })));
+      const [nfc, nfd] = await Promise.all(
+        [q.normalize('NFC'), q.normalize('NFD')].map((form) => app.request(`/v1/search?q=${encodeURIComponent(form)}`, { key })),
+      );
       t.equal(nfc.status, 200, q);
       t.ok(nfc.body.total > 0, `${q}: found something`);
       t.same(ids(nfd.body), ids(nfc.body), `search ${q}: the same hits in NFD`);
-      const [en, ed] = await Promise.all([q.normalize('NFC'), q.normalize('NFD')].map((form) => app.request(`/v1/entity/${encodeURIComponent(form)}?type=name`, { key })));
+      const [en, ed] = await Promise.all(
+        [q.normalize('NFC'), q.normalize('NFD')].map((form) => app.request(`/v1/entity/${encodeURIComponent(form)}?type=name`, { key })),
+      );
       t.same([ed.status, ed.body.total, ids(ed.body)], [en.status, en.body.total, ids(en.body)], `entity ${q}: the same matches in NFD`);
     }
   });

@@ -17,20 +17,36 @@ const SEED = 20261126;
 // check digit, "a letter or digit", a model id from the configuration), so valid-looking requests
 // the contract refuses with a 422 would be reported. Every other check runs.
 const CHECKS = [
-  'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_headers_conformance',
-  'response_schema_conformance', 'negative_data_rejection', 'missing_required_header', 'unsupported_method', 'ignored_auth',
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+  'missing_required_header',
+  'unsupported_method',
+  'ignored_auth',
 ].join(',');
 
-interface Run { code: number; output: string; generated: number }
+interface Run {
+  code: number;
+  output: string;
+  generated: number;
+}
 
 function schemathesis(args: string[], timeoutMs: number): Promise<Run & { reportDir: string }> {
   const reportDir = args[args.indexOf('--report-dir') + 1];
   return new Promise((resolve) => {
-    execFile(BIN!, args, { cwd: reportDir, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } }, (err, stdout, stderr) => {
-      const report = fs.readdirSync(reportDir).find((f) => f.startsWith('json-'));
-      const generated = report ? JSON.parse(fs.readFileSync(path.join(reportDir, report), 'utf8')).test_cases.generated : 0;
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr, generated, reportDir });
-    });
+    execFile(
+      BIN!,
+      args,
+      { cwd: reportDir, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } },
+      (err, stdout, stderr) => {
+        const report = fs.readdirSync(reportDir).find((f) => f.startsWith('json-'));
+        const generated = report ? JSON.parse(fs.readFileSync(path.join(reportDir, report), 'utf8')).test_cases.generated : 0;
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, output: stdout + stderr, generated, reportDir });
+      },
+    );
   });
 }
 
@@ -51,16 +67,42 @@ for (const engine of ENGINES) {
       const key = app.key(tier, `org-${tier}`);
       // Records of the key's own organization, so listings are checked with items in them.
       if (tier !== 'free') {
-        await app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name: 'Καθαριότητα', channels: ['email'], notify_email: 'ops@example.org', filters: { keywords: ['καθαριότητα'] } } });
+        await app.request('/v1/alerts/profiles', {
+          key,
+          method: 'POST',
+          body: { name: 'Καθαριότητα', channels: ['email'], notify_email: 'ops@example.org', filters: { keywords: ['καθαριότητα'] } },
+        });
         await app.request('/v1/reports', { key, method: 'POST', body: { entity_identifier: BUYER.afm, identifier_type: 'afm' } });
       }
-      if (tier === 'enterprise') await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: BUYER.afm, identifier_type: 'afm' } });
+      if (tier === 'enterprise')
+        await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: BUYER.afm, identifier_type: 'afm' } });
       const before = served;
-      const run = await schemathesis([
-        'run', `${app.url}/openapi.json`, '-H', `Authorization: Bearer ${key}`, '--checks', CHECKS,
-        '--max-examples', String(MAX_EXAMPLES), '--seed', String(SEED), '--workers', '2', '--request-timeout', '15',
-        '--phases', 'examples,coverage,fuzzing', '--no-shrink', '--report', 'json', '--report-dir', tempDir(t, 'pdi-schemathesis-'),
-      ], bounded(240_000, 3_600_000));
+      const run = await schemathesis(
+        [
+          'run',
+          `${app.url}/openapi.json`,
+          '-H',
+          `Authorization: Bearer ${key}`,
+          '--checks',
+          CHECKS,
+          '--max-examples',
+          String(MAX_EXAMPLES),
+          '--seed',
+          String(SEED),
+          '--workers',
+          '2',
+          '--request-timeout',
+          '15',
+          '--phases',
+          'examples,coverage,fuzzing',
+          '--no-shrink',
+          '--report',
+          'json',
+          '--report-dir',
+          tempDir(t, 'pdi-schemathesis-'),
+        ],
+        bounded(240_000, 3_600_000),
+      );
       t.comment(`${engine.name}, ${tier}: ${run.generated} test cases, ${served - before} requests served, exit ${run.code}`);
       t.equal(run.code, 0, `${tier}: schemathesis found nothing\n${run.code === 0 ? '' : findings(run.output)}`);
     }

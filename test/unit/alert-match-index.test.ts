@@ -12,11 +12,27 @@ import type { IdentifierType } from '../../lib/identifiers.js';
 import { tempDir } from '../helpers/app.js';
 
 const DOC: NormalizedDocument = {
-  source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω', source: 'diavgeia', country: 'GR', title: 'ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
-  doc_type: 'Δ.1', doc_category: 'award', published_at: '2026-03-01T10:00:00Z', source_url: 'https://diavgeia.gov.gr/doc/x',
-  language: 'el', quality_score: 0.9, content: 'Η Επιτροπή αποφασίζει την ανάθεση στην ΤΟΜΕΣ Α.Τ.Ε. για τον Δήμο Αθηναίων. Σχολικός εξοπλισμός.',
-  summary: '', entities: { afm: ['090252840'], ada: ['ΨΨ4Ξ46ΜΤΛ6-Ξ7Θ'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ Α.Τ.Ε.'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
-  amount: { value: 12_500, currency: 'EUR' }, cpv: [], region: 'EL30', sector: 'IT',
+  source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω',
+  source: 'diavgeia',
+  country: 'GR',
+  title: 'ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
+  doc_type: 'Δ.1',
+  doc_category: 'award',
+  published_at: '2026-03-01T10:00:00Z',
+  source_url: 'https://diavgeia.gov.gr/doc/x',
+  language: 'el',
+  quality_score: 0.9,
+  content: 'Η Επιτροπή αποφασίζει την ανάθεση στην ΤΟΜΕΣ Α.Τ.Ε. για τον Δήμο Αθηναίων. Σχολικός εξοπλισμός.',
+  summary: '',
+  entities: { afm: ['090252840'], ada: ['ΨΨ4Ξ46ΜΤΛ6-Ξ7Θ'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ Α.Τ.Ε.'] },
+  parties: [],
+  procedure_type: null,
+  tenders_received: null,
+  act_date: null,
+  amount: { value: 12_500, currency: 'EUR' },
+  cpv: [],
+  region: 'EL30',
+  sector: 'IT',
 };
 const AT = new Date('2026-01-01T00:00:00Z');
 
@@ -27,16 +43,26 @@ function stores(t: Test) {
   const alerts = new AlertStore(db);
   const monitor = new MonitorStore(db);
   const index = () => new MatchIndex(alerts.activeProfiles().map(profileMatcher), monitor.activeEntities());
-  const profile = (name: string, filters: Partial<Filters>) => alerts.createProfile('o', {
-    name, channels: ['email'], notify_email: 'a@example.com', webhook_url: null, filters: { ...emptyFilters(), ...filters },
-  }, 'salt', AT);
+  const profile = (name: string, filters: Partial<Filters>) =>
+    alerts.createProfile(
+      'o',
+      {
+        name,
+        channels: ['email'],
+        notify_email: 'a@example.com',
+        webhook_url: null,
+        filters: { ...emptyFilters(), ...filters },
+      },
+      'salt',
+      AT,
+    );
   const entity = (type: IdentifierType, identifier: string) => monitor.createEntity('o', type, identifier, null, AT);
   return { alerts, monitor, index, profile, entity };
 }
 
 const names = (found: { profile: { name: string } }[]) => found.map((m) => m.profile.name).sort();
 
-t.test('when a profile\'s keyword is another case, accent or form of a document word, then the index finds it', async (t) => {
+t.test("when a profile's keyword is another case, accent or form of a document word, then the index finds it", async (t) => {
   const s = stores(t);
   s.profile('stemmed', { keywords: ['χαρτί', 'υπολογιστές'] });
   s.profile('capitals', { keywords: ['ΣΧΟΛΙΚΌΣ'] });
@@ -68,12 +94,22 @@ t.test('when entities are monitored by AFM, ADA and name, then the index finds t
   s.entity('name', 'Αθηναίων Δήμος');
   const off = s.entity('name', 'ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ');
   t.ok(s.monitor.deactivateEntity('o', off.id));
-  const found = s.index().entitiesMatching(new DocumentText(DOC)).map((e) => e.id).sort();
+  const found = s
+    .index()
+    .entitiesMatching(new DocumentText(DOC))
+    .map((e) => e.id)
+    .sort();
   t.same(found, [afm.id, ada.id, itself.id, name.id, latin.id].sort());
 });
 
-t.test('when an entity\'s name is in the title only, then the index finds it there too', async (t) => {
+t.test("when an entity's name is in the title only, then the index finds it there too", async (t) => {
   const s = stores(t);
   const e = s.entity('name', 'προμήθειας ηλεκτρονικών');
-  t.same(s.index().entitiesMatching(new DocumentText({ ...DOC, entities: { afm: [], ada: [], names: [] } })).map((x) => x.id), [e.id]);
+  t.same(
+    s
+      .index()
+      .entitiesMatching(new DocumentText({ ...DOC, entities: { afm: [], ada: [], names: [] } }))
+      .map((x) => x.id),
+    [e.id],
+  );
 });

@@ -11,17 +11,41 @@ import { matchKeyOf, type EntityRecord } from '../../api/monitoring/store.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
 
 const DOC: NormalizedDocument = {
-  source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω', source: 'diavgeia', country: 'GR', title: 'ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
-  doc_type: 'Δ.1', doc_category: 'award', published_at: '2026-03-01T10:00:00Z', source_url: 'https://diavgeia.gov.gr/doc/x',
-  language: 'el', quality_score: 0.9, content: 'Η Δημοτική Επιτροπή αποφασίζει την ανάθεση για τον Δήμο Αθηναίων. Σχολικός εξοπλισμός.',
-  summary: '', entities: { afm: ['090252840'], ada: ['ΨΨ4Ξ46ΜΤΛ6-Ξ7Θ'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
-  amount: { value: 12_500, currency: 'EUR' }, cpv: [], region: 'EL30', sector: 'IT',
+  source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω',
+  source: 'diavgeia',
+  country: 'GR',
+  title: 'ΑΝΑΘΕΣΗ ΠΡΟΜΗΘΕΙΑΣ ΗΛΕΚΤΡΟΝΙΚΩΝ ΥΠΟΛΟΓΙΣΤΩΝ',
+  doc_type: 'Δ.1',
+  doc_category: 'award',
+  published_at: '2026-03-01T10:00:00Z',
+  source_url: 'https://diavgeia.gov.gr/doc/x',
+  language: 'el',
+  quality_score: 0.9,
+  content: 'Η Δημοτική Επιτροπή αποφασίζει την ανάθεση για τον Δήμο Αθηναίων. Σχολικός εξοπλισμός.',
+  summary: '',
+  entities: { afm: ['090252840'], ada: ['ΨΨ4Ξ46ΜΤΛ6-Ξ7Θ'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+  parties: [],
+  procedure_type: null,
+  tenders_received: null,
+  act_date: null,
+  amount: { value: 12_500, currency: 'EUR' },
+  cpv: [],
+  region: 'EL30',
+  sector: 'IT',
 };
 
 function profile(filters: Partial<Filters>): ProfileRecord {
   return {
-    id: 'p', org_id: 'o', name: 'n', filters: { ...emptyFilters(), ...filters }, channels: ['email'], webhook_url: null,
-    notify_email: 'a@example.com', secret_salt: '', is_active: true, created_at: '2026-01-01T00:00:00Z',
+    id: 'p',
+    org_id: 'o',
+    name: 'n',
+    filters: { ...emptyFilters(), ...filters },
+    channels: ['email'],
+    webhook_url: null,
+    notify_email: 'a@example.com',
+    secret_salt: '',
+    is_active: true,
+    created_at: '2026-01-01T00:00:00Z',
   };
 }
 
@@ -56,8 +80,15 @@ t.test('when the other filters are given, then each must hold', async (t) => {
 
 function entity(type: IdentifierType, identifier: string): EntityRecord {
   return {
-    id: 'e', org_id: 'o', entity_identifier: identifier, identifier_type: type, match_key: matchKeyOf(type, identifier),
-    label: null, is_active: true, created_at: '2026-01-01T00:00:00Z', last_alert_at: null,
+    id: 'e',
+    org_id: 'o',
+    entity_identifier: identifier,
+    identifier_type: type,
+    match_key: matchKeyOf(type, identifier),
+    label: null,
+    is_active: true,
+    created_at: '2026-01-01T00:00:00Z',
+    last_alert_at: null,
   };
 }
 
@@ -95,9 +126,22 @@ t.test('when an email is composed, then it is in Greek and English with the titl
 });
 
 t.test('when retries are scheduled, then the first comes within a few seconds and the delays grow to a cap', async (t) => {
-  t.equal(retryDelayMs(1, () => 0), 1_000);
-  t.equal(retryDelayMs(1, () => 0.999_999), 3_000);
-  t.equal(retryDelayMs(2, () => 0.5), 8_000);
-  t.equal(retryDelayMs(20, () => 0.5), RETRY.maxDelayMs, 'capped');
+  t.equal(
+    retryDelayMs(1, () => 0),
+    1_000,
+  );
+  t.equal(
+    retryDelayMs(1, () => 0.999_999),
+    3_000,
+  );
+  t.equal(
+    retryDelayMs(2, () => 0.5),
+    8_000,
+  );
+  t.equal(
+    retryDelayMs(20, () => 0.5),
+    RETRY.maxDelayMs,
+    'capped',
+  );
   t.equal(RETRY.maxAttempts, 8);
 });

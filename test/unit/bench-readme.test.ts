@@ -9,12 +9,16 @@ const BENCH = path.join(REPO_ROOT, 'bench');
 const readme = fs.readFileSync(path.join(BENCH, 'README.md'), 'utf8');
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name)) : /\.(ts|sh)$/.test(e.name) ? [path.relative(BENCH, path.join(dir, e.name))] : []);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : /\.(ts|sh)$/.test(e.name) ? [path.relative(BENCH, path.join(dir, e.name))] : []));
 }
 
 t.test('when a bench file exists, then bench/README.md names it', async (t) => {
-  t.same(files(BENCH).filter((f) => !readme.includes(`\`${f}\``)), []);
+  t.same(
+    files(BENCH).filter((f) => !readme.includes(`\`${f}\``)),
+    [],
+  );
 });
 
 t.test('when package.json has a bench script, then it runs an existing file that the README lists', async (t) => {

@@ -26,7 +26,8 @@ function comments(file: string, text: string): { line: number; text: string }[] 
 
 function trackedCode(): string[] {
   return execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' })
-    .split('\n').filter((f) => CODE.test(f) && !f.startsWith('data/demo/'));
+    .split('\n')
+    .filter((f) => CODE.test(f) && !f.startsWith('data/demo/'));
 }
 
 t.test('when a comment names a repository path, then that path exists', async (t) => {

@@ -37,8 +37,12 @@ t.test('when a URL setting with a password is invalid, then the error shows the 
   }
   // And where the server prints it on start.
   const err = await run(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    cwd: REPO_ROOT, env: { ...process.env, ELASTICSEARCH_URL: 'https//elastic:s3cr3t@es.internal:9200' },
-  }).then(() => null, (e) => e as { code: number; stderr: string });
+    cwd: REPO_ROOT,
+    env: { ...process.env, ELASTICSEARCH_URL: 'https//elastic:s3cr3t@es.internal:9200' },
+  }).then(
+    () => null,
+    (e) => e as { code: number; stderr: string },
+  );
   t.equal(err?.code, 2, String(err?.stderr));
   t.notMatch(err!.stderr, 's3cr3t');
   t.match(err!.stderr, 'ELASTICSEARCH_URL must be a URL, got "https//elastic:***@es.internal:9200"');
@@ -48,39 +52,50 @@ t.test('when the tenant limits are set, then they are read, and an organization 
   const c = loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '2', PDI_MAX_IN_FLIGHT_PER_ORG: '5', PDI_ENGINE_DEADLINE: '30s' });
   t.same([c.maxInFlightPerKey, c.maxInFlightPerOrg, c.engineDeadlineMs], [2, 5, 30_000]);
   t.equal(loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '20' }).maxInFlightPerOrg, 20, 'the organization default follows a larger key cap');
-  t.throws(() => loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '8', PDI_MAX_IN_FLIGHT_PER_ORG: '4' }), { message: 'Invalid configuration: PDI_MAX_IN_FLIGHT_PER_ORG must be at least PDI_MAX_IN_FLIGHT_PER_KEY (8), got "4"' });
-  t.throws(() => loadConfig({ PDI_ENGINE_DEADLINE: '2m' }), { message: 'Invalid configuration: PDI_ENGINE_DEADLINE must be a duration from 1s to 60s, such as 10s, got "2m"' });
+  t.throws(() => loadConfig({ PDI_MAX_IN_FLIGHT_PER_KEY: '8', PDI_MAX_IN_FLIGHT_PER_ORG: '4' }), {
+    message: 'Invalid configuration: PDI_MAX_IN_FLIGHT_PER_ORG must be at least PDI_MAX_IN_FLIGHT_PER_KEY (8), got "4"',
+  });
+  t.throws(() => loadConfig({ PDI_ENGINE_DEADLINE: '2m' }), {
+    message: 'Invalid configuration: PDI_ENGINE_DEADLINE must be a duration from 1s to 60s, such as 10s, got "2m"',
+  });
 });
 
-t.test('when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must carry 128 bits as 32 hex or 22 base64url characters, and a weaker one is refused without showing it', async (t) => {
-  t.equal(loadConfig({}).adminToken, null);
-  for (const good of ['b7f3c9e1a4d2086f5e1c3a9b7d0f2e4a', 'q3Vd9x2LrT7mKp0ZsW4yHc', 'Xq+7Lp/2mZ9rT4vB0nK8wQ==', 'B7F3C9E1A4D2086F5E1C3A9B7D0F2E4A91']) {
-    t.equal(loadConfig({ PDI_ADMIN_TOKEN: good }).adminToken, good, good);
-  }
-  const how = 'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
-  const cases: [string, string][] = [
-    ['0123456789abcdef0123456789abcde', `${how}; got 31 hex characters`],
-    ['0123456789abcdef', `${how}; got 16 hex characters`],
-    ['q3Vd9x2LrT7mKp0ZsW4yH', `${how}; got 21 base64 characters`],
-    ['hunter2-secret', `${how}; got 14 base64 characters`],
-    ['correct horse battery staple', `${how}; it holds other characters`],
-    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', `${how}; it repeats a few characters`],
-    ['abababababababababababababababab', `${how}; it repeats a few characters`],
-  ];
-  for (const [weak, problem] of cases) {
-    const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: weak })) as Error;
-    t.equal(err.message, `Invalid configuration: PDI_ADMIN_TOKEN ${problem}`, weak);
-    t.notMatch(err.message, weak, 'the token is not shown');
-  }
-});
+t.test(
+  'when PDI_ADMIN_TOKEN is unset the dashboard is off; set, it must carry 128 bits as 32 hex or 22 base64url characters, and a weaker one is refused without showing it',
+  async (t) => {
+    t.equal(loadConfig({}).adminToken, null);
+    for (const good of ['b7f3c9e1a4d2086f5e1c3a9b7d0f2e4a', 'q3Vd9x2LrT7mKp0ZsW4yHc', 'Xq+7Lp/2mZ9rT4vB0nK8wQ==', 'B7F3C9E1A4D2086F5E1C3A9B7D0F2E4A91']) {
+      t.equal(loadConfig({ PDI_ADMIN_TOKEN: good }).adminToken, good, good);
+    }
+    const how =
+      'must carry at least 128 random bits: 32 or more hex characters (openssl rand -hex 16) or 22 or more base64url characters (openssl rand -base64 16)';
+    const cases: [string, string][] = [
+      ['0123456789abcdef0123456789abcde', `${how}; got 31 hex characters`],
+      ['0123456789abcdef', `${how}; got 16 hex characters`],
+      ['q3Vd9x2LrT7mKp0ZsW4yH', `${how}; got 21 base64 characters`],
+      ['hunter2-secret', `${how}; got 14 base64 characters`],
+      ['correct horse battery staple', `${how}; it holds other characters`],
+      ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', `${how}; it repeats a few characters`],
+      ['abababababababababababababababab', `${how}; it repeats a few characters`],
+    ];
+    for (const [weak, problem] of cases) {
+      const err = t.throws(() => loadConfig({ PDI_ADMIN_TOKEN: weak })) as Error;
+      t.equal(err.message, `Invalid configuration: PDI_ADMIN_TOKEN ${problem}`, weak);
+      t.notMatch(err.message, weak, 'the token is not shown');
+    }
+  },
+);
 
-t.test('when PDI_DATA_DIR is unset, then the state is in the checkout\'s var folder from any working directory; a relative one is read from the working directory', async (t) => {
-  const cwd = process.cwd();
-  t.teardown(() => process.chdir(cwd));
-  process.chdir(path.join(REPO_ROOT, 'docs')); // `npx pdi keys create` run here wrote docs/var, unseen by npm start
-  t.equal(loadConfig({}).dataDir, path.join(REPO_ROOT, 'var'));
-  t.equal(loadConfig({ PDI_DATA_DIR: 'state' }).dataDir, path.join(REPO_ROOT, 'docs', 'state'));
-});
+t.test(
+  "when PDI_DATA_DIR is unset, then the state is in the checkout's var folder from any working directory; a relative one is read from the working directory",
+  async (t) => {
+    const cwd = process.cwd();
+    t.teardown(() => process.chdir(cwd));
+    process.chdir(path.join(REPO_ROOT, 'docs')); // `npx pdi keys create` run here wrote docs/var, unseen by npm start
+    t.equal(loadConfig({}).dataDir, path.join(REPO_ROOT, 'var'));
+    t.equal(loadConfig({ PDI_DATA_DIR: 'state' }).dataDir, path.join(REPO_ROOT, 'docs', 'state'));
+  },
+);
 
 t.test('when ELASTICSEARCH_URL lists several nodes, then each is kept, separated by commas', async (t) => {
   const c = loadConfig({ ELASTICSEARCH_URL: 'http://10.0.0.1:9200/, http://10.0.0.2:9200' });
@@ -125,10 +140,25 @@ t.test('when PDI_EMBED_URL and PDI_EMBED_MODEL are set, then the embeddings serv
   t.equal(loadConfig({}).embedService, null);
   const c = loadConfig({ PDI_EMBED_URL: 'http://gpu-box:8080/v1/', PDI_EMBED_MODEL: 'intfloat/multilingual-e5-small', PDI_EMBED_QUERY_PREFIX: 'query: ' });
   t.same(c.embedService, {
-    url: 'http://gpu-box:8080/v1', key: null, model: 'intfloat/multilingual-e5-small', batchSize: 32, concurrency: 4,
-    timeoutMs: 30_000, retries: 4, queryPrefix: 'query: ', passagePrefix: '',
+    url: 'http://gpu-box:8080/v1',
+    key: null,
+    model: 'intfloat/multilingual-e5-small',
+    batchSize: 32,
+    concurrency: 4,
+    timeoutMs: 30_000,
+    retries: 4,
+    queryPrefix: 'query: ',
+    passagePrefix: '',
   });
-  const tuned = loadConfig({ PDI_EMBED_URL: 'https://api.example/v1', PDI_EMBED_MODEL: 'm', PDI_EMBED_KEY: 'sk-1', PDI_EMBED_BATCH: '128', PDI_EMBED_CONCURRENCY: '8', PDI_EMBED_TIMEOUT: '2m', PDI_EMBED_RETRIES: '0' }).embedService;
+  const tuned = loadConfig({
+    PDI_EMBED_URL: 'https://api.example/v1',
+    PDI_EMBED_MODEL: 'm',
+    PDI_EMBED_KEY: 'sk-1',
+    PDI_EMBED_BATCH: '128',
+    PDI_EMBED_CONCURRENCY: '8',
+    PDI_EMBED_TIMEOUT: '2m',
+    PDI_EMBED_RETRIES: '0',
+  }).embedService;
   t.match(tuned, { key: 'sk-1', batchSize: 128, concurrency: 8, timeoutMs: 120_000, retries: 0 });
 });
 
@@ -167,8 +197,12 @@ t.test('when PDI_INGEST_EVERY is a duration, then it is parsed to milliseconds',
 
 t.test('when the server starts with a bad variable, then it exits 2 with a clear message', async (t) => {
   const err = await run(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
-    cwd: REPO_ROOT, env: { ...process.env, PORT: 'eighty' },
-  }).then(() => null, (e) => e as { code: number; stderr: string });
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: 'eighty' },
+  }).then(
+    () => null,
+    (e) => e as { code: number; stderr: string },
+  );
   t.ok(err, 'the server did not start');
   t.equal(err!.code, 2);
   t.match(err!.stderr, 'Invalid configuration: PORT must be an integer from 0 to 65535, got "eighty"');

@@ -14,7 +14,14 @@ const DEMO = path.join(REPO_ROOT, 'data', 'demo');
 
 /** Minimum records per source (documents downstream) and overall. */
 const TARGETS: Record<string, number> = {
-  diavgeia: 1200, kimdis: 700, ted: 400, rae: 300, mitos: 150, geodata: 150, data_gov_gr: 60, elstat: 8,
+  diavgeia: 1200,
+  kimdis: 700,
+  ted: 400,
+  rae: 300,
+  mitos: 150,
+  geodata: 150,
+  data_gov_gr: 60,
+  elstat: 8,
 };
 const TOTAL_TARGET = 3000;
 const FIRST_DAY = Date.UTC(2023, 0, 1);
@@ -39,7 +46,12 @@ function sha(dir: string): Map<string, string> {
   for (const source of readdirSync(dir).sort()) {
     const sub = path.join(dir, source);
     for (const f of readdirSync(sub).sort()) {
-      out.set(`${source}/${f}`, createHash('sha256').update(readFileSync(path.join(sub, f))).digest('hex'));
+      out.set(
+        `${source}/${f}`,
+        createHash('sha256')
+          .update(readFileSync(path.join(sub, f)))
+          .digest('hex'),
+      );
     }
   }
   return out;
@@ -47,10 +59,12 @@ function sha(dir: string): Map<string, string> {
 
 function files(source: string): { name: string; body: string; json: Json }[] {
   const dir = path.join(DEMO, source);
-  return readdirSync(dir).sort().map((name) => {
-    const body = readFileSync(path.join(dir, name), 'utf8');
-    return { name, body, json: JSON.parse(body) };
-  });
+  return readdirSync(dir)
+    .sort()
+    .map((name) => {
+      const body = readFileSync(path.join(dir, name), 'utf8');
+      return { name, body, json: JSON.parse(body) };
+    });
 }
 
 t.test('when the corpus is generated twice with the same seed, then the files are byte-identical', async (t) => {
@@ -84,14 +98,24 @@ t.test('when the entity pool is built, then every AFM passes the check digit and
   t.ok(pool.bodies.length >= 55, `${pool.bodies.length} public bodies`);
   t.ok(pool.contractors.length >= 110, `${pool.contractors.length} contractors`);
   const afms = [...pool.bodies.map((b) => b.afm), ...pool.contractors.map((c) => c.afm)];
-  t.same(afms.filter((a) => !afmValid(a)), [], 'no invalid AFM');
+  t.same(
+    afms.filter((a) => !afmValid(a)),
+    [],
+    'no invalid AFM',
+  );
   t.equal(new Set(afms).size, afms.length, 'AFMs unique');
   t.equal(new Set(pool.contractors.map((c) => c.name)).size, pool.contractors.length, 'contractor names unique');
 });
 
 t.test('when the files are read, then each source has its upstream envelope and enough records', async (t) => {
   const counts: Record<string, number> = {};
-  t.same(readdirSync(DEMO).filter((d) => !d.startsWith('.')).sort(), [...CORPUS_SOURCES].sort(), 'one folder per source');
+  t.same(
+    readdirSync(DEMO)
+      .filter((d) => !d.startsWith('.'))
+      .sort(),
+    [...CORPUS_SOURCES].sort(),
+    'one folder per source',
+  );
 
   counts.diavgeia = 0;
   for (const f of files('diavgeia')) {
@@ -111,7 +135,11 @@ t.test('when the files are read, then each source has its upstream envelope and 
   counts.kimdis = 0;
   for (const f of files('kimdis')) {
     const p = f.json;
-    t.same(Object.keys(p), ['content', 'totalElements', 'totalPages', 'first', 'last', 'numberOfElements', 'size', 'number', 'empty'], `${f.name}: Spring page`);
+    t.same(
+      Object.keys(p),
+      ['content', 'totalElements', 'totalPages', 'first', 'last', 'numberOfElements', 'size', 'number', 'empty'],
+      `${f.name}: Spring page`,
+    );
     t.equal(p.numberOfElements, p.content.length, `${f.name}: numberOfElements`);
     t.equal(p.last, p.number === p.totalPages - 1, `${f.name}: last`);
     counts.kimdis += p.content.length;
@@ -124,7 +152,12 @@ t.test('when the files are read, then each source has its upstream envelope and 
     t.ok(Array.isArray(r.notices) && typeof r.totalNoticeCount === 'number' && r.timedOut === false, `${f.name}: search v3 response`);
     t.equal(r.iterationNextToken === null, i === tedFiles.length - 1, `${f.name}: token null only on the last page`);
     for (const n of r.notices) {
-      if (!n['buyer-country']?.includes('GRC') || !Array.isArray(n['organisation-name-buyer']?.ell) || typeof n['notice-title']?.ell !== 'string' || typeof n['notice-title']?.eng !== 'string') {
+      if (
+        !n['buyer-country']?.includes('GRC') ||
+        !Array.isArray(n['organisation-name-buyer']?.ell) ||
+        typeof n['notice-title']?.ell !== 'string' ||
+        typeof n['notice-title']?.eng !== 'string'
+      ) {
         t.fail(`${n['publication-number']}: Greek buyer with ell/eng title`);
       }
     }
@@ -141,10 +174,29 @@ t.test('when the files are read, then each source has its upstream envelope and 
     for (const feat of fc.features) {
       const ring = feat.geometry.coordinates[0][0];
       const [lon, lat] = ring[0];
-      if (feat.geometry.type !== 'MultiPolygon' || lon < 19 || lon > 30 || lat < 34 || lat > 42 || JSON.stringify(ring[0]) !== JSON.stringify(ring[ring.length - 1])) {
+      if (
+        feat.geometry.type !== 'MultiPolygon' ||
+        lon < 19 ||
+        lon > 30 ||
+        lat < 34 ||
+        lat > 42 ||
+        JSON.stringify(ring[0]) !== JSON.stringify(ring[ring.length - 1])
+      ) {
         t.fail(`${feat.id}: closed MultiPolygon in EPSG:4326 over Greece`);
       }
-      for (const k of ['aa', 'company', 'thesh', 'kal_dhmos', 'kal_dhm_enothta', 'kal_perif_enothta', 'kal_perifereia', 'power_mw', 'imerominia', 'imerominia_ekdosis_adeias', 'katastash_descr']) {
+      for (const k of [
+        'aa',
+        'company',
+        'thesh',
+        'kal_dhmos',
+        'kal_dhm_enothta',
+        'kal_perif_enothta',
+        'kal_perifereia',
+        'power_mw',
+        'imerominia',
+        'imerominia_ekdosis_adeias',
+        'katastash_descr',
+      ]) {
         if (!(k in feat.properties)) t.fail(`${feat.id}: property ${k}`);
       }
     }
@@ -154,7 +206,10 @@ t.test('when the files are read, then each source has its upstream envelope and 
   counts.mitos = 0;
   for (const f of files('mitos')) {
     const { data, success } = f.json;
-    t.ok(success === true && data?.title?.el && data?.title?.en && data?.last_updated && data?.metadata?.process?.org_owner?.title, `${f.name}: services-extended body`);
+    t.ok(
+      success === true && data?.title?.el && data?.title?.en && data?.last_updated && data?.metadata?.process?.org_owner?.title,
+      `${f.name}: services-extended body`,
+    );
     t.ok(Array.isArray(data.metadata.process_rules) && data.metadata.process_rules.length > 0, `${f.name}: process_rules`);
     counts.mitos += 1;
   }
@@ -185,7 +240,10 @@ t.test('when the files are read, then each source has its upstream envelope and 
     t.equal(d.id.length, d.size.length, `${f.name}: id/size`);
     t.same(Object.keys(d.dimension.geo.category.index), ['EL'], `${f.name}: geo=EL`);
     const cells = d.size.reduce((a: number, n: number) => a * n, 1);
-    t.ok(Object.keys(d.value).every((k) => Number(k) < cells), `${f.name}: value indices within size`);
+    t.ok(
+      Object.keys(d.value).every((k) => Number(k) < cells),
+      `${f.name}: value indices within size`,
+    );
     counts.elstat += 1;
   }
 
@@ -197,26 +255,60 @@ t.test('when the files are read, then each source has its upstream envelope and 
 t.test('when identifiers and dates are checked, then they have the upstream formats and stay in range', async (t) => {
   const decisions: Json[] = files('diavgeia').flatMap((f) => f.json.decisions);
   const adas = decisions.map((d) => d.ada);
-  t.same(adas.filter((a) => !/^[0-9Α-Ω]{4,10}-[0-9Α-Ω]{3}$/.test(a)), [], 'ADA format');
+  t.same(
+    adas.filter((a) => !/^[0-9Α-Ω]{4,10}-[0-9Α-Ω]{3}$/.test(a)),
+    [],
+    'ADA format',
+  );
   t.equal(new Set(adas).size, adas.length, 'ADAs unique');
-  t.same(decisions.filter((d) => d.url !== `https://diavgeia.gov.gr/luminapi/api/decisions/${d.ada}` || d.documentUrl !== `https://diavgeia.gov.gr/doc/${d.ada}`).map((d) => d.ada), [], 'url/documentUrl');
-  t.same(decisions.filter((d) => d.issueDate < FIRST_DAY || d.submissionTimestamp > LAST_DAY || d.issueDate > d.submissionTimestamp).map((d) => d.ada), [], 'dates within 2023-01..2026-11, issued before posted');
+  t.same(
+    decisions
+      .filter((d) => d.url !== `https://diavgeia.gov.gr/luminapi/api/decisions/${d.ada}` || d.documentUrl !== `https://diavgeia.gov.gr/doc/${d.ada}`)
+      .map((d) => d.ada),
+    [],
+    'url/documentUrl',
+  );
+  t.same(
+    decisions.filter((d) => d.issueDate < FIRST_DAY || d.submissionTimestamp > LAST_DAY || d.issueDate > d.submissionTimestamp).map((d) => d.ada),
+    [],
+    'dates within 2023-01..2026-11, issued before posted',
+  );
   const types = new Set(decisions.map((d) => d.decisionTypeId));
   for (const ty of ['Δ.1', 'Β.2.1', 'Β.2.2', 'Β.1.3', 'Δ.2.1', 'Δ.2.2', 'Α.2']) t.ok(types.has(ty), `has ${ty}`);
 
   const contracts: Json[] = files('kimdis').flatMap((f) => f.json.content);
   const refs = contracts.map((c) => c.referenceNumber);
-  t.same(refs.filter((r) => !/^\d{2}(REQ|PROC|AWRD|SYMV|PAY)\d{9}$/.test(r)), [], 'ADAM format');
+  t.same(
+    refs.filter((r) => !/^\d{2}(REQ|PROC|AWRD|SYMV|PAY)\d{9}$/.test(r)),
+    [],
+    'ADAM format',
+  );
   t.equal(new Set(refs).size, refs.length, 'ADAMs unique');
   const allAdams = contracts.flatMap((c) => [c.auctionRefNo, ...c.paymentRefNo, ...(c.noticeReferenceNumber ? [c.noticeReferenceNumber] : [])]);
-  t.same(allAdams.filter((r) => !/^\d{2}(REQ|PROC|AWRD|SYMV|PAY)\d{9}$/.test(r)), [], 'other ADAMs');
-  t.same(contracts.filter((c) => Date.parse(c.submissionDate + 'Z') > LAST_DAY || Date.parse(c.contractSignedDate) < FIRST_DAY).map((c) => c.referenceNumber), [], 'contract dates in range');
+  t.same(
+    allAdams.filter((r) => !/^\d{2}(REQ|PROC|AWRD|SYMV|PAY)\d{9}$/.test(r)),
+    [],
+    'other ADAMs',
+  );
+  t.same(
+    contracts.filter((c) => Date.parse(c.submissionDate + 'Z') > LAST_DAY || Date.parse(c.contractSignedDate) < FIRST_DAY).map((c) => c.referenceNumber),
+    [],
+    'contract dates in range',
+  );
 
   const notices: Json[] = files('ted').flatMap((f) => f.json.notices);
   const pubs = notices.map((n) => n['publication-number']);
-  t.same(pubs.filter((p) => !/^\d{8}-\d{4}$/.test(p)), [], 'TED publication-number NNNNNNNN-YYYY');
+  t.same(
+    pubs.filter((p) => !/^\d{8}-\d{4}$/.test(p)),
+    [],
+    'TED publication-number NNNNNNNN-YYYY',
+  );
   t.equal(new Set(pubs).size, pubs.length, 'publication numbers unique');
-  t.same(notices.flatMap((n) => n['classification-cpv']).filter((c: string) => !/^\d{8}$/.test(c)), [], 'TED CPVs are 8 digits');
+  t.same(
+    notices.flatMap((n) => n['classification-cpv']).filter((c: string) => !/^\d{8}$/.test(c)),
+    [],
+    'TED CPVs are 8 digits',
+  );
   const types2 = new Set(notices.map((n) => n['notice-type']));
   t.ok(types2.has('cn-standard') && types2.has('can-standard'), 'contract and award notices');
 
@@ -232,16 +324,28 @@ t.test('when identifiers and dates are checked, then they have the upstream form
     for (const m of c.contractingDataDetails.contractingMembersDataList) afms.add(m.vatNumber);
   }
   for (const n of notices) for (const id of [...(n['buyer-identifier'] ?? []), ...(n['winner-identifier'] ?? [])]) afms.add(stripEl(id));
-  t.same([...afms].filter((a) => !afmValid(a)), [], `all ${afms.size} AFMs in the corpus pass the check digit`);
+  t.same(
+    [...afms].filter((a) => !afmValid(a)),
+    [],
+    `all ${afms.size} AFMs in the corpus pass the check digit`,
+  );
   const cpvs = new Set<string>([
     ...decisions.flatMap((d) => d.extraFieldValues.cpv ?? []),
     ...contracts.flatMap((c) => c.objectDetailsList.flatMap((o: Json) => o.cpvs.map((x: Json) => x.key))),
   ]);
-  t.same([...cpvs].filter((c) => !/^\d{8}-\d$/.test(c)), [], 'CPV codes NNNNNNNN-N in Diavgeia and KIMDIS');
+  t.same(
+    [...cpvs].filter((c) => !/^\d{8}-\d$/.test(c)),
+    [],
+    'CPV codes NNNNNNNN-N in Diavgeia and KIMDIS',
+  );
 });
 
 t.test('when KIMDIS contracts cite ADAs, then they exist in Diavgeia and name the same contractor', async (t) => {
-  const decisions = new Map<string, Json>(files('diavgeia').flatMap((f) => f.json.decisions).map((d: Json) => [d.ada, d]));
+  const decisions = new Map<string, Json>(
+    files('diavgeia')
+      .flatMap((f) => f.json.decisions)
+      .map((d: Json) => [d.ada, d]),
+  );
   const contracts: Json[] = files('kimdis').flatMap((f) => f.json.content);
   let cited = 0;
   let awards = 0;
@@ -282,34 +386,38 @@ t.test('when KIMDIS contracts cite ADAs, then they exist in Diavgeia and name th
 // Other engineers own the parsers; this only runs the ones that exist, the way `--from DIR` replays.
 for (const source of CORPUS_SOURCES) {
   const modulePath = path.join(REPO_ROOT, 'ingest', 'sources', source, 'index.ts');
-  t.test(`when the ${source} demo files are replayed, then parse and normalize accept every record`, { skip: !existsSync(modulePath) && `no ingest/sources/${source}/index.ts yet` }, async (t) => {
-    const mod: Json = await import(pathToFileURL(modulePath).href);
-    const module: Json = mod[source] ?? Object.values(mod).find((v: Json) => v && typeof v.parse === 'function' && typeof v.normalize === 'function');
-    t.ok(module, 'module exports a SourceModule');
-    let records = 0;
-    const failures: string[] = [];
-    const ids = new Set<string>();
-    for (const f of files(source)) {
-      const contentType = module.replayContentType?.(f.name) ?? 'application/json';
-      let parsed: Json[];
-      try {
-        parsed = module.parse(f.body, contentType);
-      } catch (err) {
-        failures.push(`${f.name}: parse: ${(err as Error).message}`);
-        continue;
-      }
-      for (const r of parsed) {
-        records += 1;
+  t.test(
+    `when the ${source} demo files are replayed, then parse and normalize accept every record`,
+    { skip: !existsSync(modulePath) && `no ingest/sources/${source}/index.ts yet` },
+    async (t) => {
+      const mod: Json = await import(pathToFileURL(modulePath).href);
+      const module: Json = mod[source] ?? Object.values(mod).find((v: Json) => v && typeof v.parse === 'function' && typeof v.normalize === 'function');
+      t.ok(module, 'module exports a SourceModule');
+      let records = 0;
+      const failures: string[] = [];
+      const ids = new Set<string>();
+      for (const f of files(source)) {
+        const contentType = module.replayContentType?.(f.name) ?? 'application/json';
+        let parsed: Json[];
         try {
-          const doc = module.normalize(r.record);
-          ids.add(doc.source_id);
+          parsed = module.parse(f.body, contentType);
         } catch (err) {
-          failures.push(`${f.name}: normalize: ${(err as Error).message}`);
+          failures.push(`${f.name}: parse: ${(err as Error).message}`);
+          continue;
+        }
+        for (const r of parsed) {
+          records += 1;
+          try {
+            const doc = module.normalize(r.record);
+            ids.add(doc.source_id);
+          } catch (err) {
+            failures.push(`${f.name}: normalize: ${(err as Error).message}`);
+          }
         }
       }
-    }
-    t.same(failures.slice(0, 10), [], `no failures (of ${failures.length})`);
-    t.ok(records > 0, `${records} records`);
-    t.equal(ids.size, records, 'source_id unique per record');
-  });
+      t.same(failures.slice(0, 10), [], `no failures (of ${failures.length})`);
+      t.ok(records > 0, `${records} records`);
+      t.equal(ids.size, records, 'source_id unique per record');
+    },
+  );
 }

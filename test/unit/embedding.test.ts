@@ -2,15 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import {
-  HashingEmbedder,
-  ModelEmbedder,
-  ModelLoadError,
-  clip,
-  createEmbedder,
-  embeddingText,
-  type EmbedderLogger,
-} from '../../lib/embedding/index.js';
+import { HashingEmbedder, ModelEmbedder, ModelLoadError, clip, createEmbedder, embeddingText, type EmbedderLogger } from '../../lib/embedding/index.js';
 
 const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 const norm = (a: number[]) => Math.sqrt(cos(a, a));
@@ -107,7 +99,7 @@ t.test('when warnOnEmbed is set, then the fallback warns once, before the first 
   await e.embed([]);
   t.equal(lines.length, 0, 'nothing embedded');
   const [v] = await e.embed(['σύμβαση']);
-  t.same(v, new HashingEmbedder().embedOne('σύμβαση'), 'the fallback\'s vectors');
+  t.same(v, new HashingEmbedder().embedOne('σύμβαση'), "the fallback's vectors");
   await e.embed(['έργο']);
   t.equal(lines.length, 1, 'warned once');
   t.match(lines[0].msg, /no embedding model configured/);
@@ -136,7 +128,10 @@ t.test('when the model folder is incomplete or broken, then ModelEmbedder.load s
   mkdirSync(path.join(dir, 'onnx'), { recursive: true });
 
   await t.rejects(ModelEmbedder.load(path.join(root, 'org', 'absent')), { name: 'ModelLoadError', message: /folder not found/ });
-  await t.rejects(ModelEmbedder.load(dir), { name: 'ModelLoadError', message: /missing config\.json, tokenizer\.json, tokenizer_config\.json, onnx\/model_quantized\.onnx or onnx\/model\.onnx/ });
+  await t.rejects(ModelEmbedder.load(dir), {
+    name: 'ModelLoadError',
+    message: /missing config\.json, tokenizer\.json, tokenizer_config\.json, onnx\/model_quantized\.onnx or onnx\/model\.onnx/,
+  });
 
   // All files present but not a model: transformers.js must fail and the error must say so.
   writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', hidden_size: 8 }));

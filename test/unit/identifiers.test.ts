@@ -1,8 +1,6 @@
 // Test vectors from docs/upstream-sources.md §1.9 (ΑΦΜ), §1.1 (ΑΔΑ), §1.3 (ΑΔΑΜ), §1.2 (TED).
 import t from 'tap';
-import {
-  canonicalSourceId, extractIdentifiers, isAda, isAdam, isTedPublicationNumber, isValidAfm, normalizeAda, normalizeAfm,
-} from '../../lib/identifiers.js';
+import { canonicalSourceId, extractIdentifiers, isAda, isAdam, isTedPublicationNumber, isValidAfm, normalizeAda, normalizeAfm } from '../../lib/identifiers.js';
 
 t.test('when an AFM has a correct check digit, then it is valid', async (t) => {
   for (const afm of ['090252840', '094311152', '084065149', '801362883', '123456783', '999999993']) {

@@ -3,14 +3,7 @@
 // Regenerate after a deliberate change: npx tap --snapshot test/unit/index-mappings.test.ts
 import t from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
-import {
-  indexMeta,
-  physicalIndexName,
-  physicalIndexPattern,
-  readAlias,
-  timeStamp,
-  legacyIndexPatterns,
-} from '../../index-mappings/index-names.js';
+import { indexMeta, physicalIndexName, physicalIndexPattern, readAlias, timeStamp, legacyIndexPatterns } from '../../index-mappings/index-names.js';
 import { buildMapping, GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
 import { buildSettings } from '../../index-mappings/settings.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
@@ -32,23 +25,47 @@ t.test('when _meta is passed, then it is merged over the version and dimension',
   t.same(m._meta, { mapping_version: MAPPING_VERSION, embedding_dimension: 4, embedding_model: 'some/model' });
 });
 
-t.test('when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record, the search text and the generation', async (t) => {
-  // A complete IndexedDocument: the compiler fails this test when document.ts gains a field.
-  const doc: Required<IndexedDocument> = {
-    source_id: 'ted:1', source: 'ted', country: 'EU', title: '', doc_type: '', doc_category: '',
-    published_at: '', source_url: '', language: 'en', quality_score: 0, content: '', summary: '',
-    entities: { afm: [], ada: [], names: [] }, parties: [], procedure_type: null, tenders_received: null, act_date: null, amount: { value: 1, currency: 'EUR' }, cpv: [], region: null,
-    sector: null, indexed_at: '', content_hash: '', original: { sha256: '', content_type: '' }, embedding: null,
-  };
-  const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;
-  // metadata_json, search_text and search_latin are written by the adapter from the document's own fields
-  // (mapping.ts), the generation from the alias filter (elasticsearch/generations.ts).
-  t.same(Object.keys(props).sort(), [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD].sort());
-  t.same(Object.keys(props.entities.properties!).sort(), Object.keys(doc.entities).sort());
-  t.same(Object.keys(props.amount.properties!).sort(), Object.keys(doc.amount!).sort());
-  t.same(Object.keys(props.original.properties!).sort(), Object.keys(doc.original!).sort());
-  t.equal(buildMapping(4).dynamic, 'strict');
-});
+t.test(
+  'when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record, the search text and the generation',
+  async (t) => {
+    // A complete IndexedDocument: the compiler fails this test when document.ts gains a field.
+    const doc: Required<IndexedDocument> = {
+      source_id: 'ted:1',
+      source: 'ted',
+      country: 'EU',
+      title: '',
+      doc_type: '',
+      doc_category: '',
+      published_at: '',
+      source_url: '',
+      language: 'en',
+      quality_score: 0,
+      content: '',
+      summary: '',
+      entities: { afm: [], ada: [], names: [] },
+      parties: [],
+      procedure_type: null,
+      tenders_received: null,
+      act_date: null,
+      amount: { value: 1, currency: 'EUR' },
+      cpv: [],
+      region: null,
+      sector: null,
+      indexed_at: '',
+      content_hash: '',
+      original: { sha256: '', content_type: '' },
+      embedding: null,
+    };
+    const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;
+    // metadata_json, search_text and search_latin are written by the adapter from the document's own fields
+    // (mapping.ts), the generation from the alias filter (elasticsearch/generations.ts).
+    t.same(Object.keys(props).sort(), [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD].sort());
+    t.same(Object.keys(props.entities.properties!).sort(), Object.keys(doc.entities).sort());
+    t.same(Object.keys(props.amount.properties!).sort(), Object.keys(doc.amount!).sort());
+    t.same(Object.keys(props.original.properties!).sort(), Object.keys(doc.original!).sort());
+    t.equal(buildMapping(4).dynamic, 'strict');
+  },
+);
 
 t.test('when index names are built, then they follow <prefix>-docs-m<version>-<stamp>, one index for every source', async (t) => {
   t.equal(readAlias('pdi'), 'pdi-docs');

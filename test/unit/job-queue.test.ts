@@ -19,7 +19,8 @@ function queue(d: Db, opts: Partial<{ concurrency: number; timeoutMs: number; ma
   return new JobQueue(d, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 3, log: createLogger('silent'), ...opts });
 }
 
-const status = (d: Db, id: string) => d.prepare('SELECT status, attempts, last_error FROM jobs WHERE id = ?').get(id) as { status: string; attempts: number; last_error: string | null };
+const status = (d: Db, id: string) =>
+  d.prepare('SELECT status, attempts, last_error FROM jobs WHERE id = ?').get(id) as { status: string; attempts: number; last_error: string | null };
 
 t.test('when more jobs are queued than the concurrency, then no more than that many run at once, and all finish', async (t) => {
   const d = db(t);
@@ -43,7 +44,10 @@ t.test('when more jobs are queued than the concurrency, then no more than that m
   await q.idle();
   t.equal(peak, 2);
   t.same(ran.sort(), [1, 2, 3, 4, 5]);
-  t.same(ids.map((id) => status(d, id).status), ['done', 'done', 'done', 'done', 'done']);
+  t.same(
+    ids.map((id) => status(d, id).status),
+    ['done', 'done', 'done', 'done', 'done'],
+  );
 });
 
 t.test('when a job runs past its timeout, then it ends failed with a message saying so, and finishing late changes nothing', async (t) => {
@@ -81,11 +85,17 @@ t.test('when a job was left running by a killed process, then the next start run
   t.same(failures, ['It was interrupted 3 times by a server stop; create it again']);
 });
 
-t.test('when a handler throws, then the job and its record end failed with the handler\'s user message', async (t) => {
+t.test("when a handler throws, then the job and its record end failed with the handler's user message", async (t) => {
   const d = db(t);
   const q = queue(d);
   const failures: string[] = [];
-  q.register('boom', { run: async () => { throw new Error('internal detail'); }, failed: (_p, m) => failures.push(m), messageOf: (err) => `user words (${(err as Error).name})` });
+  q.register('boom', {
+    run: async () => {
+      throw new Error('internal detail');
+    },
+    failed: (_p, m) => failures.push(m),
+    messageOf: (err) => `user words (${(err as Error).name})`,
+  });
   const id = q.enqueue('boom', {});
   q.start();
   await q.idle();
@@ -118,7 +128,13 @@ t.test('when the queue starts, then the rows of jobs ended a week ago or more ar
   let now = new Date('2026-03-01T12:00:00Z');
   const before = new JobQueue(d, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 3, log: createLogger('silent'), now: () => now });
   before.register('work', { run: async () => {}, failed: () => {}, messageOf: () => 'failed' });
-  before.register('broken', { run: async () => { throw new Error('no'); }, failed: () => {}, messageOf: () => 'failed' });
+  before.register('broken', {
+    run: async () => {
+      throw new Error('no');
+    },
+    failed: () => {},
+    messageOf: () => 'failed',
+  });
   const old = [before.enqueue('work', {}), before.enqueue('broken', {})];
   before.start();
   await before.idle();
@@ -138,7 +154,11 @@ t.test('when the queue starts, then the rows of jobs ended a week ago or more ar
     release();
     await after.idle();
   });
-  t.same(old.map((id) => status(d, id)), [undefined, undefined], 'a done and a failed job of a week ago are gone');
+  t.same(
+    old.map((id) => status(d, id)),
+    [undefined, undefined],
+    'a done and a failed job of a week ago are gone',
+  );
   t.equal(status(d, recent).status, 'done', 'a job ended three days ago is kept');
   t.equal(status(d, open).status, 'running', 'an open job is kept');
 });

@@ -30,6 +30,7 @@ t.test('when an English name of a Greek place is typed, then its Greek name is k
 
 t.test('when a document is written to Elasticsearch, then the title and each name give one value of keys', async (t) => {
   t.same(latinValues({ title: 'Δήμος Ρόδου', entities: { names: ['Οδοποιία ΑΕ', 'ACME Ltd'] } }), [
-    latinKeysOf('Δήμος Ρόδου').join(' '), latinKeysOf('Οδοποιία').join(' '),
+    latinKeysOf('Δήμος Ρόδου').join(' '),
+    latinKeysOf('Οδοποιία').join(' '),
   ]);
 });

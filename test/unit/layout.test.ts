@@ -5,7 +5,8 @@ import t from 'tap';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && /\.(ts|js)$/.test(e.name))
     .map((e) => path.relative(REPO_ROOT, path.join(e.parentPath, e.name)));
 }
@@ -29,21 +30,24 @@ const ALLOWED: Record<string, string[]> = {
 };
 const COMPOSERS: Record<string, string[]> = { 'api/server.ts': ['ingest/'] };
 
-t.test('when the code is read, then every import keeps to the layout: index-mappings imports nothing of ours, lib neither api nor ingest, ingest nothing from api, and only api/server.ts and cli/ import both sides', async (t) => {
-  const broken: string[] = [];
-  let imports = 0;
-  for (const [dir, allowed] of Object.entries(ALLOWED)) {
-    for (const file of sourceFiles(dir)) {
-      for (const { spec, target } of importedPaths(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
-        imports++;
-        const may = [`${dir}/`, ...allowed, ...(COMPOSERS[file] ?? [])];
-        if (!may.some((prefix) => target.startsWith(prefix))) broken.push(`${file} imports ${spec}`);
+t.test(
+  'when the code is read, then every import keeps to the layout: index-mappings imports nothing of ours, lib neither api nor ingest, ingest nothing from api, and only api/server.ts and cli/ import both sides',
+  async (t) => {
+    const broken: string[] = [];
+    let imports = 0;
+    for (const [dir, allowed] of Object.entries(ALLOWED)) {
+      for (const file of sourceFiles(dir)) {
+        for (const { spec, target } of importedPaths(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
+          imports++;
+          const may = [`${dir}/`, ...allowed, ...(COMPOSERS[file] ?? [])];
+          if (!may.some((prefix) => target.startsWith(prefix))) broken.push(`${file} imports ${spec}`);
+        }
       }
     }
-  }
-  t.ok(imports > 100, `the imports were found (${imports})`);
-  t.same(broken, [], 'no import crosses a boundary');
-});
+    t.ok(imports > 100, `the imports were found (${imports})`);
+    t.same(broken, [], 'no import crosses a boundary');
+  },
+);
 
 /**
  * Inside api/ a feature keeps to its folder (routes, store, jobs together). Its routes.ts is composed by
@@ -70,19 +74,22 @@ function featureBreak(file: string, target: string): string | null {
   return null;
 }
 
-t.test('when api/ and cli/ are read, then each feature keeps to its folder: its routes composed by api/app.ts alone, another feature imported only as listed, the shared folders of api/ importing none', async (t) => {
-  const broken: string[] = [];
-  let imports = 0;
-  for (const file of [...sourceFiles('api'), ...sourceFiles('cli')]) {
-    for (const { spec, target } of importedPaths(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
-      if (Object.keys(FEATURES).some((f) => target.startsWith(f))) imports++;
-      const why = featureBreak(file, target);
-      if (why) broken.push(`${file} imports ${spec}: ${why}`);
+t.test(
+  'when api/ and cli/ are read, then each feature keeps to its folder: its routes composed by api/app.ts alone, another feature imported only as listed, the shared folders of api/ importing none',
+  async (t) => {
+    const broken: string[] = [];
+    let imports = 0;
+    for (const file of [...sourceFiles('api'), ...sourceFiles('cli')]) {
+      for (const { spec, target } of importedPaths(file, fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))) {
+        if (Object.keys(FEATURES).some((f) => target.startsWith(f))) imports++;
+        const why = featureBreak(file, target);
+        if (why) broken.push(`${file} imports ${spec}: ${why}`);
+      }
     }
-  }
-  t.ok(imports > 20, `the imports of features were found (${imports})`);
-  t.same(broken, [], 'no import crosses a feature boundary');
-});
+    t.ok(imports > 20, `the imports of features were found (${imports})`);
+    t.same(broken, [], 'no import crosses a feature boundary');
+  },
+);
 
 t.test('when a file imports a feature across its boundary, then the rule names it', async (t) => {
   t.equal(featureBreak('cli/report.ts', 'api/reports/routes.js'), 'a route module is composed by api/app.ts alone');
@@ -97,27 +104,41 @@ t.test('when a file imports a feature across its boundary, then the rule names i
 });
 
 t.test('when a file imports across a boundary, then the reader sees it', async (t) => {
-  t.same(importedPaths('lib/search/x.ts', "import { a } from '../../api/app.js';\nconst m = await import('../../ingest/demo.js');\nexport * from './y.js';\nimport './z.js';"), [
-    { spec: '../../api/app.js', target: 'api/app.js' },
-    { spec: '../../ingest/demo.js', target: 'ingest/demo.js' },
-    { spec: './y.js', target: 'lib/search/y.js' },
-    { spec: './z.js', target: 'lib/search/z.js' },
+  t.same(
+    importedPaths(
+      'lib/search/x.ts',
+      "import { a } from '../../api/app.js';\nconst m = await import('../../ingest/demo.js');\nexport * from './y.js';\nimport './z.js';",
+    ),
+    [
+      { spec: '../../api/app.js', target: 'api/app.js' },
+      { spec: '../../ingest/demo.js', target: 'ingest/demo.js' },
+      { spec: './y.js', target: 'lib/search/y.js' },
+      { spec: './z.js', target: 'lib/search/z.js' },
+    ],
+  );
+  t.same(importedPaths('index-mappings/a.ts', "import type { SourceName } from '../lib/sources.js';"), [
+    { spec: '../lib/sources.js', target: 'lib/sources.js' },
   ]);
-  t.same(importedPaths('index-mappings/a.ts', "import type { SourceName } from '../lib/sources.js';"), [{ spec: '../lib/sources.js', target: 'lib/sources.js' }]);
   t.same(importedPaths('lib/a.ts', "import fs from 'node:fs';\nimport { pino } from 'pino';"), [], 'packages are not ours');
 });
 
 t.test('when the CLI is read, then it never tests for an engine class: what differs by engine is behind SearchProvider or in ingest/', async (t) => {
-  const found = sourceFiles('cli').filter((file) => /instanceof\s+\w*(Provider|Embedded|Elasticsearch)\w*/.test(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')));
+  const found = sourceFiles('cli').filter((file) =>
+    /instanceof\s+\w*(Provider|Embedded|Elasticsearch)\w*/.test(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')),
+  );
   t.same(found, []);
 });
 
 t.test('when the README is read, then its Layout names every top-level folder of the tree, one line each', async (t) => {
   const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
   const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-  const listed = block.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0].replace(/\/$/, ''));
+  const listed = block
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split(/\s+/)[0].replace(/\/$/, ''));
   const ignored = new Set(['.git', 'node_modules', 'var', '.tap', 'dist']);
-  const tree = fs.readdirSync(REPO_ROOT, { withFileTypes: true })
+  const tree = fs
+    .readdirSync(REPO_ROOT, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !ignored.has(e.name) && !e.name.startsWith('.tap'))
     .map((e) => e.name);
   t.same([...listed].sort(), [...tree].sort());

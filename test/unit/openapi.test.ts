@@ -226,7 +226,10 @@ t.test('when the document is read, then it is OpenAPI 3.1 version 1.0.0 with a r
   t.match(DOC.info.description, /pro.*100/s);
   t.match(DOC.info.description, /enterprise.*1,000/s);
   // Relative: Swagger UI's "Try it out" and generated clients call where the document came from, on any port.
-  t.same(DOC.servers.map((s: Json) => s.url), ['/']);
+  t.same(
+    DOC.servers.map((s: Json) => s.url),
+    ['/'],
+  );
   t.equal(new URL(DOC.servers[0].url, 'http://127.0.0.1:8131/openapi.json').origin, 'http://127.0.0.1:8131');
   const bearer = DOC.components.securitySchemes.bearer;
   t.equal(bearer.type, 'http');
@@ -246,8 +249,35 @@ t.test('when operations, parameters, bodies, responses and media types are read,
   // OpenAPI 3.1 section 4.8: these objects are closed (plus x- extensions); a viewer refuses a stray
   // field, as one did a `description` inside a media type.
   const ALLOWED: Record<string, string[]> = {
-    operation: ['tags', 'summary', 'description', 'externalDocs', 'operationId', 'parameters', 'requestBody', 'responses', 'callbacks', 'deprecated', 'security', 'servers'],
-    parameter: ['name', 'in', 'description', 'required', 'deprecated', 'allowEmptyValue', 'style', 'explode', 'allowReserved', 'schema', 'example', 'examples', 'content'],
+    operation: [
+      'tags',
+      'summary',
+      'description',
+      'externalDocs',
+      'operationId',
+      'parameters',
+      'requestBody',
+      'responses',
+      'callbacks',
+      'deprecated',
+      'security',
+      'servers',
+    ],
+    parameter: [
+      'name',
+      'in',
+      'description',
+      'required',
+      'deprecated',
+      'allowEmptyValue',
+      'style',
+      'explode',
+      'allowReserved',
+      'schema',
+      'example',
+      'examples',
+      'content',
+    ],
     requestBody: ['description', 'content', 'required'],
     response: ['description', 'headers', 'content', 'links'],
     header: ['description', 'required', 'deprecated', 'style', 'explode', 'schema', 'example', 'examples', 'content'],
@@ -275,7 +305,7 @@ t.test('when operations, parameters, bodies, responses and media types are read,
       for (const [name, h] of Object.entries(res.headers ?? {})) check('header', deref(h), `${o.key} ${status} header ${name}`);
     }
   }
-  t.same(stray, [], 'no field outside the object\'s kind');
+  t.same(stray, [], "no field outside the object's kind");
 });
 
 t.test('when every operation is inspected, then it has a unique operationId, a summary, responses and an x-tier', async (t) => {
@@ -287,7 +317,10 @@ t.test('when every operation is inspected, then it has a unique operationId, a s
     t.type(o.op.summary, 'string', `${o.key} summary`);
     t.ok(o.op.responses && Object.keys(o.op.responses).length > 0, `${o.key} responses`);
     t.ok(['none', ...TIERS].includes(o.op['x-tier']), `${o.key} x-tier is ${o.op['x-tier']}`);
-    t.ok(Object.keys(o.op.responses).some((s) => /^2(\d\d|XX)$/.test(s)), `${o.key} has a success response`);
+    t.ok(
+      Object.keys(o.op.responses).some((s) => /^2(\d\d|XX)$/.test(s)),
+      `${o.key} has a success response`,
+    );
   }
   t.equal(new Set(ids).size, ids.length, 'operationIds are unique');
 });
@@ -327,13 +360,16 @@ t.test('when GET /v1/models is documented, then it overrides security to none an
   }
 });
 
-t.test('when the document names sources, document fields and tiers, then they are the code\'s', async (t) => {
+t.test("when the document names sources, document fields and tiers, then they are the code's", async (t) => {
   const s = DOC.components.schemas;
   t.same(s.SourceName.enum, [...SOURCE_NAMES], 'canonical source names');
   const aliases = s.SourceNameOrAlias.enum.filter((n: string) => !(SOURCE_NAMES as readonly string[]).includes(n));
   t.same(aliases, ['e_procurement'], 'the only alias');
   t.equal(resolveSource('e_procurement'), 'kimdis', 'the alias means kimdis in the code');
-  t.same(s.SourceNameOrAlias.enum.filter((n: string) => n !== 'e_procurement'), [...SOURCE_NAMES]);
+  t.same(
+    s.SourceNameOrAlias.enum.filter((n: string) => n !== 'e_procurement'),
+    [...SOURCE_NAMES],
+  );
   t.same(s.DocumentMetadata.required, [...METADATA_FIELDS], 'metadata fields');
   t.same(Object.keys(s.DocumentMetadata.properties), [...METADATA_FIELDS, '_upgrade_hint']);
   t.notOk(s.DocumentMetadata.required.includes('_upgrade_hint'), '_upgrade_hint is optional');
@@ -345,7 +381,7 @@ t.test('when the document names sources, document fields and tiers, then they ar
 // ---------------------------------------------------------------------------------------------------
 // (c) Tiers per the contract.
 
-t.test('when every operation\'s x-tier is compared with the contract tier table, then they agree and cover it', async (t) => {
+t.test("when every operation's x-tier is compared with the contract tier table, then they agree and cover it", async (t) => {
   t.same(OPS.map((o) => o.key).sort(), Object.keys(CONTRACT_TIERS).sort(), 'exactly the endpoints of contract section 4');
   for (const o of OPS) t.equal(o.op['x-tier'], CONTRACT_TIERS[o.key], `${o.key} tier`);
   t.equal(op('GET /v1/search')['x-tier'], 'pro');
@@ -373,17 +409,21 @@ t.test('when limit parameters are read, then min, max and default equal the cont
   for (const [key, want] of Object.entries(CONTRACT_LIMITS)) {
     const p = param(op(key), 'limit');
     t.ok(p, `${key} has limit`);
-    t.same({ type: p?.schema?.type, min: p?.schema?.minimum, max: p?.schema?.maximum, default: p?.schema?.default },
-      { type: 'integer', ...want }, `${key} limit`);
+    t.same(
+      { type: p?.schema?.type, min: p?.schema?.minimum, max: p?.schema?.maximum, default: p?.schema?.default },
+      { type: 'integer', ...want },
+      `${key} limit`,
+    );
     if (key === 'GET /v1/similar/{source_id}') {
       t.equal(param(op(key), 'offset'), undefined, 'similar is not paged: no offset');
       continue;
     }
     const off = param(op(key), 'offset');
-    t.same({ type: off?.schema?.type, min: off?.schema?.minimum, default: off?.schema?.default },
-      { type: 'integer', min: 0, default: 0 }, `${key} offset`);
+    t.same({ type: off?.schema?.type, min: off?.schema?.minimum, default: off?.schema?.default }, { type: 'integer', min: 0, default: 0 }, `${key} offset`);
   }
-  const withLimit = OPS.filter((o) => param(o.op, 'limit')).map((o) => o.key).sort();
+  const withLimit = OPS.filter((o) => param(o.op, 'limit'))
+    .map((o) => o.key)
+    .sort();
   t.same(withLimit, Object.keys(CONTRACT_LIMITS).sort(), 'no other operation takes a limit parameter');
 });
 
@@ -393,21 +433,33 @@ t.test('when the ask body is read, then question is required and limit is 1..20 
   const schema = deref(body.content['application/json'].schema);
   t.same(schema.required, ['question']);
   const limit = schema.properties.limit;
-  t.same({ type: limit.type, min: limit.minimum, max: limit.maximum, default: limit.default },
-    { type: 'integer', min: 1, max: 20, default: 5 });
+  t.same({ type: limit.type, min: limit.minimum, max: limit.maximum, default: limit.default }, { type: 'integer', min: 1, max: 20, default: 5 });
   t.equal(schema.properties.model.type, 'string', 'model is accepted');
 });
 
-t.test('when other parameters with contract rules are read, then enums and defaults are the contract\'s', async (t) => {
+t.test("when other parameters with contract rules are read, then enums and defaults are the contract's", async (t) => {
   const type = param(op('GET /v1/entity/{identifier}'), 'type');
   t.same(type.schema.enum, ['afm', 'name', 'ada']);
   t.equal(type.schema.default, 'afm');
-  t.same(deref(param(op('GET /v1/monitor/events'), 'event_type').schema).enum,
-    ['new_decision', 'contract_award', 'regulatory_action', 'permit_change', 'other']);
+  t.same(deref(param(op('GET /v1/monitor/events'), 'event_type').schema).enum, [
+    'new_decision',
+    'contract_award',
+    'regulatory_action',
+    'permit_change',
+    'other',
+  ]);
   t.equal(param(op('GET /v1/monitor/events'), 'entity_id').schema.format, 'uuid');
-  for (const [operation, name] of [['GET /v1/monitor/events', 'since'], ['GET /v1/{source}/documents', 'since'], ['GET /v1/search', 'since'], ['GET /v1/search', 'until']]) {
+  for (const [operation, name] of [
+    ['GET /v1/monitor/events', 'since'],
+    ['GET /v1/{source}/documents', 'since'],
+    ['GET /v1/search', 'since'],
+    ['GET /v1/search', 'until'],
+  ]) {
     const pattern = new RegExp(deref(param(op(operation), name).schema).pattern, 'u');
-    t.ok(['2026-03-01', '2026-03-01T00:00:00Z', '2026-03-01T02:00+02:00', '2026-03-01T00:00:00.5'].every((v) => pattern.test(v)), `${operation} ${name}: a date or a date-time`);
+    t.ok(
+      ['2026-03-01', '2026-03-01T00:00:00Z', '2026-03-01T02:00+02:00', '2026-03-01T00:00:00.5'].every((v) => pattern.test(v)),
+      `${operation} ${name}: a date or a date-time`,
+    );
     t.notOk(pattern.test('yesterday'), `${operation} ${name}: nothing else`);
   }
   t.equal(param(op('GET /v1/alerts/deliveries'), 'profile_id').schema.format, 'uuid');
@@ -422,7 +474,10 @@ t.test('when request bodies are read, then required fields follow decisions.md',
   t.equal(create.properties.channels.minItems, 1, 'channels non-empty');
   t.same(deref(create.properties.channels.items).enum, ['email', 'webhook']);
   const conditional = create.allOf.map((c: Json) => [c.if.properties.channels.contains.const, c.then.required]);
-  t.same(conditional, [['email', ['notify_email']], ['webhook', ['webhook_url']]]);
+  t.same(conditional, [
+    ['email', ['notify_email']],
+    ['webhook', ['webhook_url']],
+  ]);
   const update = bodySchema('PUT /v1/alerts/profiles/{id}');
   t.equal(update.required, undefined, 'partial update: nothing required');
   t.equal(update.properties.is_active.type, 'boolean');
@@ -433,9 +488,16 @@ t.test('when request bodies are read, then required fields follow decisions.md',
     t.ok(o.op.responses['413'], `${o.key} documents 413`);
     t.ok(o.op.responses['422'], `${o.key} documents 422`);
   }
-  t.equal(Object.keys(op('POST /v1/alerts/profiles').responses).find((s) => s.startsWith('2')), '201', 'profile create is 201');
+  t.equal(
+    Object.keys(op('POST /v1/alerts/profiles').responses).find((s) => s.startsWith('2')),
+    '201',
+    'profile create is 201',
+  );
   const created = deref(responseSchema(op('POST /v1/alerts/profiles'), 201));
-  t.ok(created.allOf.some((s: Json) => s.required?.includes('webhook_secret')), 'webhook_secret returned on create');
+  t.ok(
+    created.allOf.some((s: Json) => s.required?.includes('webhook_secret')),
+    'webhook_secret returned on create',
+  );
   t.notOk(JSON.stringify(deref(DOC.components.schemas.AlertProfile)).includes('webhook_secret'), 'and only there');
 });
 
@@ -450,8 +512,11 @@ t.test('when delivery and report states are read, then they include the decided 
   t.same(Object.keys(pdf.content), ['application/pdf']);
   t.ok(deref(pdf.headers['Content-Disposition']), 'Content-Disposition documented');
   const content = deref(op('GET /v1/documents/{source_id}/content').responses['200']);
-  t.same(Object.keys(content.content).sort(), ['application/geo+json', 'application/json', 'application/pdf', 'application/xml'],
-    'the contract\'s PDF, XML and JSON, plus GeoJSON, which the RAE ingest stores');
+  t.same(
+    Object.keys(content.content).sort(),
+    ['application/geo+json', 'application/json', 'application/pdf', 'application/xml'],
+    "the contract's PDF, XML and JSON, plus GeoJSON, which the RAE ingest stores",
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -459,7 +524,9 @@ t.test('when delivery and report states are read, then they include the decided 
 
 t.test('when the Error schema is read, then it is {detail: string}, required, nothing else', async (t) => {
   t.same(DOC.components.schemas.Error, {
-    type: 'object', required: ['detail'], additionalProperties: false,
+    type: 'object',
+    required: ['detail'],
+    additionalProperties: false,
     description: DOC.components.schemas.Error.description,
     properties: { detail: { type: 'string' } },
   });
@@ -495,8 +562,15 @@ t.test('when an authenticated operation succeeds or fails after auth, then the r
 });
 
 t.test('when engine-backed operations are read, then they document 503; the others do not', async (t) => {
-  const engine = ['GET /v1/search', 'GET /v1/{source}/documents', 'GET /v1/documents/{source_id}/content', 'GET /v1/stats',
-    'POST /v1/ask', 'GET /v1/similar/{source_id}', 'GET /v1/entity/{identifier}'];
+  const engine = [
+    'GET /v1/search',
+    'GET /v1/{source}/documents',
+    'GET /v1/documents/{source_id}/content',
+    'GET /v1/stats',
+    'POST /v1/ask',
+    'GET /v1/similar/{source_id}',
+    'GET /v1/entity/{identifier}',
+  ];
   for (const o of OPS) t.equal(Boolean(o.op.responses['503']), engine.includes(o.key), `${o.key} 503`);
 });
 
@@ -514,7 +588,10 @@ t.test('when the schema validator is given a wrong body, then it reports the fau
 
 const TIER_BELOW: Record<string, Tier> = { pro: 'free', enterprise: 'pro' };
 const SAMPLE_PATH: Record<string, string> = {
-  source: 'ted', source_id: 'ted:000001-2024', identifier: '090252840', id: '00000000-0000-4000-8000-000000000000',
+  source: 'ted',
+  source_id: 'ted:000001-2024',
+  identifier: '090252840',
+  id: '00000000-0000-4000-8000-000000000000',
 };
 
 t.test('when each documented operation is called on the app, then the route exists and its tier gate is the documented one', async (t) => {
@@ -534,11 +611,17 @@ t.test('when each documented operation is called on the app, then the route exis
     }
     const anon = await app.request(url, { method, body });
     t.equal(anon.status, 401, `${o.key} without a key`);
-    t.ok(Object.values<Json>(unauthorized).some((e) => e.value.detail === anon.body?.detail), `${o.key} 401 body is documented`);
+    t.ok(
+      Object.values<Json>(unauthorized).some((e) => e.value.detail === anon.body?.detail),
+      `${o.key} 401 body is documented`,
+    );
     if (TIER_BELOW[tier]) {
       const below = await app.request(url, { method, body, key: app.key(TIER_BELOW[tier]) });
       t.equal(below.status, 403, `${o.key} refuses ${TIER_BELOW[tier]}`);
-      t.ok(Object.values<Json>(forbidden).some((e) => e.value.detail === below.body?.detail), `${o.key} 403 body is documented: ${below.body?.detail}`);
+      t.ok(
+        Object.values<Json>(forbidden).some((e) => e.value.detail === below.body?.detail),
+        `${o.key} 403 body is documented: ${below.body?.detail}`,
+      );
     }
     const at = await app.request(url, { method, body, key: app.key(tier) });
     t.notOk(routeMissing(at) || at.status === 401 || at.status === 403, `${o.key} is routed for a ${tier} key (got ${at.status})`);
@@ -549,13 +632,31 @@ t.test('when each documented operation is called on the app, then the route exis
 
 function sampleDoc(overrides: Partial<IndexedDocument> = {}): IndexedDocument {
   return {
-    source_id: 'ted:000001-2024', source: 'ted', country: 'EU', title: 'Προμήθεια υπολογιστών για τον δήμο',
-    doc_type: 'contract_award_notice', doc_category: 'award', published_at: '2024-05-01T10:00:00Z',
-    source_url: 'https://ted.europa.eu/en/notice/-/detail/000001-2024', language: 'el', quality_score: 0.8,
-    content: 'Σύμβαση προμήθειας υπολογιστών', summary: 'Προμήθεια υπολογιστών',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] }, parties: [], procedure_type: null, tenders_received: null, act_date: null,
-    amount: { value: 12500, currency: 'EUR' }, cpv: ['30213000'], region: 'EL30', sector: 'it',
-    indexed_at: '2024-05-02T00:00:00Z', content_hash: '0'.repeat(64), original: null, embedding: null,
+    source_id: 'ted:000001-2024',
+    source: 'ted',
+    country: 'EU',
+    title: 'Προμήθεια υπολογιστών για τον δήμο',
+    doc_type: 'contract_award_notice',
+    doc_category: 'award',
+    published_at: '2024-05-01T10:00:00Z',
+    source_url: 'https://ted.europa.eu/en/notice/-/detail/000001-2024',
+    language: 'el',
+    quality_score: 0.8,
+    content: 'Σύμβαση προμήθειας υπολογιστών',
+    summary: 'Προμήθεια υπολογιστών',
+    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ'] },
+    parties: [],
+    procedure_type: null,
+    tenders_received: null,
+    act_date: null,
+    amount: { value: 12500, currency: 'EUR' },
+    cpv: ['30213000'],
+    region: 'EL30',
+    sector: 'it',
+    indexed_at: '2024-05-02T00:00:00Z',
+    content_hash: '0'.repeat(64),
+    original: null,
+    embedding: null,
     ...overrides,
   };
 }
@@ -587,7 +688,10 @@ t.test('when the built routes answer, then their bodies and headers match the do
   const models = await check('GET /v1/models', '/v1/models', null);
   t.equal(models.body.models.filter((m: Json) => m.default).length, 1);
   const sources = await check('GET /v1/sources', '/v1/sources', 'free');
-  t.same(sources.body.map((s: Json) => s.name), [...SOURCE_NAMES]);
+  t.same(
+    sources.body.map((s: Json) => s.name),
+    [...SOURCE_NAMES],
+  );
   await check('GET /v1/usage', '/v1/usage', 'pro');
   await check('GET /v1/stats', '/v1/stats', 'free');
   const search = await check('GET /v1/search', '/v1/search?q=%CF%85%CF%80%CE%BF%CE%BB%CE%BF%CE%B3%CE%B9%CF%83%CF%84%CF%8E%CE%BD', 'pro');
@@ -612,21 +716,28 @@ t.test('when the built routes answer, then their bodies and headers match the do
   await check('GET /v1/entity/{identifier}', '/v1/entity/123456789?limit=100&offset=3', 'enterprise');
   await check('GET /v1/entity/{identifier}', '/v1/entity/12345?type=afm', 'enterprise', 422);
 
-  const examples = (name: string) => Object.values<Json>(DOC.components.responses[name].content['application/json'].examples)
-    .map((e) => e.value.detail);
-  t.ok(examples('NotFound').includes((await check('GET /v1/{source}/documents', '/v1/foo/documents', 'free', 404)).body.detail),
-    'the unknown-source example is what the server sends');
+  const examples = (name: string) => Object.values<Json>(DOC.components.responses[name].content['application/json'].examples).map((e) => e.value.detail);
+  t.ok(
+    examples('NotFound').includes((await check('GET /v1/{source}/documents', '/v1/foo/documents', 'free', 404)).body.detail),
+    'the unknown-source example is what the server sends',
+  );
   const tooBig = await check('GET /v1/search', '/v1/search?q=x&limit=1001', 'pro', 422);
   t.ok(examples('ValidationFailed').includes(tooBig.body.detail), `the limit example is what the server sends: ${tooBig.body.detail}`);
   const noQ = await check('GET /v1/search', '/v1/search', 'pro', 422);
   t.ok(examples('ValidationFailed').includes(noQ.body.detail), `the q example is what the server sends: ${noQ.body.detail}`);
   const broken = await app.request('/v1/alerts/profiles', {
-    key: app.key('pro'), method: 'POST', rawBody: '{"name": broken', headers: { 'Content-Type': 'application/json' },
+    key: app.key('pro'),
+    method: 'POST',
+    rawBody: '{"name": broken',
+    headers: { 'Content-Type': 'application/json' },
   });
   t.equal(broken.status, 400);
   t.ok(examples('BadRequest').includes(broken.body?.detail), `the 400 example is what the server sends: ${broken.body?.detail}`);
   const huge = await app.request('/v1/alerts/profiles', {
-    key: app.key('pro'), method: 'POST', rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }), headers: { 'Content-Type': 'application/json' },
+    key: app.key('pro'),
+    method: 'POST',
+    rawBody: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }),
+    headers: { 'Content-Type': 'application/json' },
   });
   t.equal(huge.status, 413);
   t.ok(examples('PayloadTooLarge').includes(huge.body?.detail), `the 413 example is what the server sends: ${huge.body?.detail}`);
@@ -651,7 +762,11 @@ t.test('when the alert and monitoring routes answer, then their bodies match the
     t.equal(res.status, status, `${key}: ${res.text}`);
     t.same(validate(responseSchema(op(key), status), res.body), [], `${key} body matches the schema`);
   };
-  const created = await app.request('/v1/alerts/profiles', { key: pro, method: 'POST', body: { name: 'n', channels: ['email'], notify_email: 'a@example.com' } });
+  const created = await app.request('/v1/alerts/profiles', {
+    key: pro,
+    method: 'POST',
+    body: { name: 'n', channels: ['email'], notify_email: 'a@example.com' },
+  });
   shape('POST /v1/alerts/profiles', 201, created);
   shape('GET /v1/alerts/profiles', 200, await app.request('/v1/alerts/profiles', { key: pro }));
   shape('PUT /v1/alerts/profiles/{id}', 200, await app.request(`/v1/alerts/profiles/${created.body.id}`, { key: pro, method: 'PUT', body: { name: 'm' } }));
@@ -659,7 +774,11 @@ t.test('when the alert and monitoring routes answer, then their bodies match the
   shape('GET /v1/alerts/deliveries', 200, await app.request('/v1/alerts/deliveries', { key: pro }));
   const entity = await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
   shape('POST /v1/monitor/entities', 201, entity);
-  shape('POST /v1/monitor/entities', 409, await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }));
+  shape(
+    'POST /v1/monitor/entities',
+    409,
+    await app.request('/v1/monitor/entities', { key: ent, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } }),
+  );
   shape('GET /v1/monitor/entities', 200, await app.request('/v1/monitor/entities', { key: ent }));
   shape('GET /v1/monitor/events', 200, await app.request('/v1/monitor/events', { key: ent }));
   shape('GET /v1/monitor/entities/{id}/report', 200, await app.request(`/v1/monitor/entities/${entity.body.id}/report`, { key: ent }));

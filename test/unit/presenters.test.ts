@@ -4,18 +4,19 @@ import { metadataOf } from '../../index-mappings/document.js';
 import { searchBody } from '../../api/presenters/document.js';
 import type { MetadataDocument } from '../../lib/search/provider.js';
 
-const doc = (id: string, title: string): MetadataDocument => ({
-  source_id: `diavgeia:${id}`,
-  source: 'diavgeia',
-  country: 'GR',
-  title,
-  doc_type: 'decision',
-  doc_category: 'award',
-  published_at: id === 'b' ? null : '2024-05-01T10:00:00Z',
-  source_url: `https://example.org/${id}`,
-  language: 'el',
-  quality_score: 0.8,
-} as MetadataDocument);
+const doc = (id: string, title: string): MetadataDocument =>
+  ({
+    source_id: `diavgeia:${id}`,
+    source: 'diavgeia',
+    country: 'GR',
+    title,
+    doc_type: 'decision',
+    doc_category: 'award',
+    published_at: id === 'b' ? null : '2024-05-01T10:00:00Z',
+    source_url: `https://example.org/${id}`,
+    language: 'el',
+    quality_score: 0.8,
+  }) as MetadataDocument;
 
 t.test('when a search body is built from JSON records, then it is byte for byte the serialised response', async (t) => {
   const docs = [doc('a', 'Σύμβαση "έργου" \\ 𝄞 \u2028'), doc('b', 'Απόφαση')];

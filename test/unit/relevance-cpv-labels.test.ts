@@ -22,9 +22,18 @@ t.test('when TED notices are read, then each main CPV code gets the Greek and En
 
 t.test('when most notices of a code agree on its label, then the label is theirs; documents of other sources are not read', async (t) => {
   const notice = (cpv: string, el: string, en: string): NormalizedDocument => ({
-    ...notices[0]!, cpv: [cpv], title: `Ελλάδα – ${el} – Χ`, content: `Ελλάδα – ${el} – Χ\nTitle (English): Greece – ${en} – Χ`,
+    ...notices[0]!,
+    cpv: [cpv],
+    title: `Ελλάδα – ${el} – Χ`,
+    content: `Ελλάδα – ${el} – Χ\nTitle (English): Greece – ${en} – Χ`,
   });
-  const kimdis = { ...notices[0]!, source: 'kimdis', cpv: ['34928500'], title: 'Α – Β – Γ', content: 'Α – Β – Γ\nTitle (English): A – B – C' } as NormalizedDocument;
+  const kimdis = {
+    ...notices[0]!,
+    source: 'kimdis',
+    cpv: ['34928500'],
+    title: 'Α – Β – Γ',
+    content: 'Α – Β – Γ\nTitle (English): A – B – C',
+  } as NormalizedDocument;
   const table = learnCpvLabels([
     notice('34928500', 'Εξοπλισμός οδικού φωτισμού', 'Street-lighting equipment'),
     notice('34928500', 'Φωτισμός', 'Lighting'),

@@ -13,7 +13,10 @@ t.test('when the judged set is read, then it has at least 100 queries of every k
   for (const q of queries) {
     t.ok(q.relevant.length > 0 && q.query.trim() && q.criterion, q.id);
     t.equal(new Set(q.relevant).size, q.relevant.length, `${q.id}: no document twice`);
-    t.ok(q.relevant.every((id) => /^[a-z_]+:./.test(id)), `${q.id}: source ids`);
+    t.ok(
+      q.relevant.every((id) => /^[a-z_]+:./.test(id)),
+      `${q.id}: source ids`,
+    );
   }
 });
 
@@ -41,7 +44,7 @@ t.test('when a ranking is scored, then nDCG@10 and recall@10 follow their defini
   const relevant = new Set(['a', 'b']);
   t.equal(ndcgAt(10, ['a', 'b', 'x'], relevant), 1);
   t.equal(ndcgAt(10, ['x', 'y'], relevant), 0);
-  t.equal(ndcgAt(10, ['x', 'a'], relevant), (1 / Math.log2(3)) / (1 + 1 / Math.log2(3)));
+  t.equal(ndcgAt(10, ['x', 'a'], relevant), 1 / Math.log2(3) / (1 + 1 / Math.log2(3)));
   t.equal(recallAt(10, ['x', 'a'], relevant), 0.5);
   // More relevant documents than fit in 10: recall is out of 10.
   const many = new Set(Array.from({ length: 30 }, (_, i) => `d${i}`));

@@ -6,21 +6,39 @@ import { bestPassage, questionWords } from '../../lib/semantic/passages.js';
 
 type Hit = { id: string; s: number };
 const hits = (...pairs: [string, number][]): Hit[] => pairs.map(([id, s]) => ({ id, s }));
-const fuse = (a: Hit[], b: Hit[], wa = 0.5) => scoreFusion([{ hits: a, weight: wa }, { hits: b, weight: 1 - wa }], (h) => h.id, (h) => h.s);
+const fuse = (a: Hit[], b: Hit[], wa = 0.5) =>
+  scoreFusion(
+    [
+      { hits: a, weight: wa },
+      { hits: b, weight: 1 - wa },
+    ],
+    (h) => h.id,
+    (h) => h.s,
+  );
 
 t.test('when two rankings are fused, then each is scaled to its own range and the weighted scale values summed', async (t) => {
   // Cosines (0.80..0.90) and BM25 (2..12) on their own scales: a at 1 and 0.2; b at 0.5 and 1.
   const fused = fuse(hits(['a', 0.9], ['b', 0.85], ['c', 0.8]), hits(['b', 12], ['a', 4], ['d', 2]), 0.7);
-  t.same(fused.map((f) => f.item.id), ['a', 'b', 'c', 'd']);
+  t.same(
+    fused.map((f) => f.item.id),
+    ['a', 'b', 'c', 'd'],
+  );
   t.equal(fused[0].score.toFixed(6), (0.7 * 1 + 0.3 * 0.2).toFixed(6));
   t.equal(fused[1].score.toFixed(6), (0.7 * 0.5 + 0.3 * 1).toFixed(6));
-  t.same(fused.slice(2).map((f) => f.score), [0, 0], 'the last of a ranking scores 0 from it');
+  t.same(
+    fused.slice(2).map((f) => f.score),
+    [0, 0],
+    'the last of a ranking scores 0 from it',
+  );
   t.equal(fuse(hits(['x', 0.5]), hits(['x', 3]))[0].relevance, 1, 'best in both is relevance 1');
   for (const f of fused) t.ok(f.relevance >= 0 && f.relevance < 1, `${f.item.id}: ${f.relevance}`);
 });
 
 t.test('when scores tie, then the order of first appearance decides; empty rankings fuse to nothing', async (t) => {
-  t.same(fuse(hits(['a', 1]), hits(['c', 1])).map((f) => f.item.id), ['a', 'c']);
+  t.same(
+    fuse(hits(['a', 1]), hits(['c', 1])).map((f) => f.item.id),
+    ['a', 'c'],
+  );
   t.same(fuse([], []), []);
 });
 
@@ -47,14 +65,17 @@ t.test('when a passage is chosen, then it is the window with the question words,
   t.equal(bestPassage({ ...doc, summary: '' }, questionWords('volcano')), 'Report', 'no summary: the title');
 });
 
-t.test("when the question's words are spread over sentences, then the window holding most of them wins, rarer words weighing more, the earlier of equals", async (t) => {
-  const words = questionWords('σχολικά γεύματα Πάτρας');
-  const near = { title: 'T', summary: 'S.', content: 'Σχολικά γεύματα. Άλλο θέμα εδώ. Προμήθεια γευμάτων. Για σχολεία της Πάτρας.' };
-  t.equal(bestPassage(near, words), near.content, 'one window of four sentences holds every word');
-  const far = { ...near, content: `Σχολικά γεύματα. ${'Άλλο θέμα. '.repeat(60)}Γεύματα για σχολεία της Πάτρας.` };
-  t.match(bestPassage(far, words), /^Σχολικά γεύματα\. Άλλο θέμα\./, 'two words at each end, 600 characters apart: the earlier');
-  t.equal(bestPassage(far, words, [1, 1, 3]), 'Γεύματα για σχολεία της Πάτρας.', 'the heavier word decides');
-});
+t.test(
+  "when the question's words are spread over sentences, then the window holding most of them wins, rarer words weighing more, the earlier of equals",
+  async (t) => {
+    const words = questionWords('σχολικά γεύματα Πάτρας');
+    const near = { title: 'T', summary: 'S.', content: 'Σχολικά γεύματα. Άλλο θέμα εδώ. Προμήθεια γευμάτων. Για σχολεία της Πάτρας.' };
+    t.equal(bestPassage(near, words), near.content, 'one window of four sentences holds every word');
+    const far = { ...near, content: `Σχολικά γεύματα. ${'Άλλο θέμα. '.repeat(60)}Γεύματα για σχολεία της Πάτρας.` };
+    t.match(bestPassage(far, words), /^Σχολικά γεύματα\. Άλλο θέμα\./, 'two words at each end, 600 characters apart: the earlier');
+    t.equal(bestPassage(far, words, [1, 1, 3]), 'Γεύματα για σχολεία της Πάτρας.', 'the heavier word decides');
+  },
+);
 
 t.test('when a generator URL is configured, then requests go to its chat-completions path', async (t) => {
   t.equal(completionsUrl('https://openrouter.ai/api/v1'), 'https://openrouter.ai/api/v1/chat/completions');

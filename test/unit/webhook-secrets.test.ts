@@ -13,7 +13,9 @@ const run = promisify(execFile);
 t.test('when eight processes open a new data folder at once, then they all derive the same secrets from one key file and leave no draft behind', async (t) => {
   const dataDir = tempDir(t);
   const script = `import { WebhookSecrets } from './api/alerts/secret.ts'; process.stdout.write(WebhookSecrets.inDataDir(${JSON.stringify(dataDir)}).secretOf('p', 's'));`;
-  const outs = await Promise.all(Array.from({ length: 8 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT })));
+  const outs = await Promise.all(
+    Array.from({ length: 8 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT })),
+  );
   const secrets = new Set(outs.map((o) => o.stdout));
   t.equal(secrets.size, 1, 'one key for all');
   t.same(fs.readdirSync(dataDir), [WEBHOOK_KEY_FILE]);

@@ -15,14 +15,20 @@ export interface TargetRules {
 /** Why an address is refused; its message is the 422's detail. */
 export class TargetError extends Error {
   /** Whether the same target may be accepted later (a name that does not resolve now). */
-  constructor(message: string, readonly retryable = false) {
+  constructor(
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
   }
 }
 
 /** Why a send failed, and whether a retry may succeed. */
 export class DeliveryError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
   }
 }

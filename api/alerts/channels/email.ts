@@ -47,9 +47,10 @@ const oneLine = (s: string, max: number) => {
 
 export function composeMail(doc: MailDocument, ctx: MailContext): Mail {
   const source = SOURCES[doc.source as SourceName]?.label ?? doc.source;
-  const intro: [string, string] = ctx.event === null
-    ? [`Νέο έγγραφο ταιριάζει με το προφίλ ειδοποιήσεων «${ctx.profileName}».`, `A new document matches your alert profile "${ctx.profileName}".`]
-    : [`Νέο συμβάν για οντότητα που παρακολουθείτε: ${ctx.event}`, `New activity of an entity you monitor: ${ctx.event}`];
+  const intro: [string, string] =
+    ctx.event === null
+      ? [`Νέο έγγραφο ταιριάζει με το προφίλ ειδοποιήσεων «${ctx.profileName}».`, `A new document matches your alert profile "${ctx.profileName}".`]
+      : [`Νέο συμβάν για οντότητα που παρακολουθείτε: ${ctx.event}`, `New activity of an entity you monitor: ${ctx.event}`];
   const rows: [string, string][] = [
     ['Τίτλος / Title', doc.title],
     ['Πηγή / Source', source],
@@ -60,10 +61,12 @@ export function composeMail(doc: MailDocument, ctx: MailContext): Mail {
   ];
   const footer = `Ταυτότητα παράδοσης / Delivery id: ${ctx.deliveryId}`;
   const text = [...intro, '', ...rows.map(([k, v]) => `${k}: ${v}`), '', footer, ''].join('\n');
-  const cells = rows.map(([k, v]) => {
-    const value = k.startsWith('Σύνδεσμος') && /^https?:\/\//.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v);
-    return `<tr><th align="left">${escapeHtml(k)}</th><td>${value}</td></tr>`;
-  }).join('');
+  const cells = rows
+    .map(([k, v]) => {
+      const value = k.startsWith('Σύνδεσμος') && /^https?:\/\//.test(v) ? `<a href="${escapeHtml(v)}">${escapeHtml(v)}</a>` : escapeHtml(v);
+      return `<tr><th align="left">${escapeHtml(k)}</th><td>${value}</td></tr>`;
+    })
+    .join('');
   const html = `<!doctype html><html><body><p>${escapeHtml(intro[0])}<br>${escapeHtml(intro[1])}</p><table>${cells}</table><p><small>${escapeHtml(footer)}</small></p></body></html>`;
   const what = ctx.event === null ? 'Νέο έγγραφο / New document' : 'Συμβάν παρακολούθησης / Monitor event';
   return { subject: `${what}: ${oneLine(doc.title, 150)}`, text, html };
@@ -107,7 +110,11 @@ export const emailChannel = {
     return value.toLowerCase();
   },
   async send(delivery, env) {
-    const mail = composeMail(delivery.document, { deliveryId: delivery.id, profileName: delivery.profile.name, event: delivery.event ? String(delivery.event.summary) : null });
+    const mail = composeMail(delivery.document, {
+      deliveryId: delivery.id,
+      profileName: delivery.profile.name,
+      event: delivery.event ? String(delivery.event.summary) : null,
+    });
     await env.mailer.send(delivery.target, mail);
   },
 } as const satisfies AlertChannel;

@@ -18,7 +18,15 @@ const MAX_URL = 2048;
  * an idle-socket timeout would let a receiver that drips a byte now and then hold a send slot for ever.
  * A status that arrived in time counts even if the rest of the answer did not (it is only drained).
  */
-export async function postWebhook(target: string, body: string, secret: string, deliveryId: string, allowPrivate: boolean, now: Date, deadlineMs: number): Promise<void> {
+export async function postWebhook(
+  target: string,
+  body: string,
+  secret: string,
+  deliveryId: string,
+  allowPrivate: boolean,
+  now: Date,
+  deadlineMs: number,
+): Promise<void> {
   const signal = AbortSignal.timeout(deadlineMs);
   const late = () => new DeliveryError(`no answer within ${deadlineMs / 1000} s`, true);
   let url: URL;
@@ -35,26 +43,30 @@ export async function postWebhook(target: string, body: string, secret: string, 
   const client = url.protocol === 'https:' ? https : http;
   const status = await new Promise<number>((resolve, reject) => {
     let answered: number | null = null;
-    const req = client.request(url, {
-      method: 'POST',
-      lookup: pinnedLookup(address),
-      headers: {
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(body),
-        'User-Agent': 'pdi-webhooks/1',
-        'X-PDI-Delivery': deliveryId,
-        'X-PDI-Signature': signature(secret, t, body),
+    const req = client.request(
+      url,
+      {
+        method: 'POST',
+        lookup: pinnedLookup(address),
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          'User-Agent': 'pdi-webhooks/1',
+          'X-PDI-Delivery': deliveryId,
+          'X-PDI-Signature': signature(secret, t, body),
+        },
       },
-    }, (res) => {
-      answered = res.statusCode ?? 0;
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_ANSWER) res.destroy();
-      });
-      res.on('close', () => resolve(answered!));
-      res.on('error', () => resolve(answered!));
-    });
+      (res) => {
+        answered = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER) res.destroy();
+        });
+        res.on('close', () => resolve(answered!));
+        res.on('error', () => resolve(answered!));
+      },
+    );
     // Past the deadline a status that arrived stands, and the connection is dropped, not drained further.
     const expire = () => {
       if (answered !== null) resolve(answered);
@@ -85,9 +97,10 @@ export const webhookChannel = {
   },
   async send(delivery, env) {
     const { id, profile, document, event } = delivery;
-    const payload = event === null
-      ? { type: 'alert.match', delivery_id: id, profile_id: profile.id, document }
-      : { type: 'monitor.event', delivery_id: id, profile_id: profile.id, event: { ...event, acknowledged_at: undefined }, document };
+    const payload =
+      event === null
+        ? { type: 'alert.match', delivery_id: id, profile_id: profile.id, document }
+        : { type: 'monitor.event', delivery_id: id, profile_id: profile.id, event: { ...event, acknowledged_at: undefined }, document };
     const secret = env.secrets.secretOf(profile.id, profile.secret_salt);
     await postWebhook(delivery.target, JSON.stringify(payload), secret, id, env.rules.allowPrivate, env.clock(), env.webhookDeadlineMs);
   },

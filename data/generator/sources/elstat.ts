@@ -6,7 +6,12 @@ import { json, seq, type OutFile } from '../output.js';
 import type { Rng } from '../prng.js';
 import type { World } from '../world.js';
 
-interface Dim { id: string; label: string; code: string; codeLabel: string }
+interface Dim {
+  id: string;
+  label: string;
+  code: string;
+  codeLabel: string;
+}
 
 interface Series {
   file: string;
@@ -49,19 +54,149 @@ function series(rng: Rng): Series[] {
   const food = m2.map((_, i) => round(Math.max(0.5, 14.5 * Math.exp(-i / 9) + 2.6 + rng.normal(0, 0.6)), 1));
   const m3 = months([2023, 1], [2026, 8]);
   const season = [0.09, 0.1, 0.17, 0.38, 0.78, 1.0, 1.12, 1.18, 0.92, 0.55, 0.15, 0.11];
-  const nights = m3.map((p) => Math.round(9_800_000 * season[Number(p.slice(5)) - 1] * (1 + (Number(p.slice(0, 4)) - 2023) * 0.04) * (1 + rng.normal(0, 0.03))));
+  const nights = m3.map((p) =>
+    Math.round(9_800_000 * season[Number(p.slice(5)) - 1] * (1 + (Number(p.slice(0, 4)) - 2023) * 0.04) * (1 + rng.normal(0, 0.03))),
+  );
   const foreign = nights.map((n, i) => Math.round(n * (0.55 + season[Number(m3[i].slice(5)) - 1] * 0.25)));
   const unit = (code: string, codeLabel: string): Dim => ({ id: 'unit', label: 'Unit of measure', code, codeLabel });
   const last = (arr: unknown[], k: number): Record<number, string> => Object.fromEntries(Array.from({ length: k }, (_, j) => [arr.length - 1 - j, 'p']));
   return [
-    { file: 'nama_10_gdp-B1GQ-CP_MEUR', dataset: 'NAMA_10_GDP', label: 'Gross domestic product (GDP) and main components (output, expenditure and income)', updated: '2026-10-22T23:00:00+0200', dims: [FREQ_A, unit('CP_MEUR', 'Current prices, million euro'), { id: 'na_item', label: 'National accounts indicator (ESA 2010)', code: 'B1GQ', codeLabel: 'Gross domestic product at market prices' }, GEO], periods: years, values: gdp, status: last(years, 2) },
-    { file: 'nama_10_gdp-B1GQ-CLV_PCH_PRE', dataset: 'NAMA_10_GDP', label: 'Gross domestic product (GDP) and main components (output, expenditure and income)', updated: '2026-10-22T23:00:00+0200', dims: [FREQ_A, unit('CLV_PCH_PRE', 'Chain linked volumes, percentage change on previous period'), { id: 'na_item', label: 'National accounts indicator (ESA 2010)', code: 'B1GQ', codeLabel: 'Gross domestic product at market prices' }, GEO], periods: years, values: growth, status: last(years, 2) },
-    { file: 'une_rt_m-TOTAL', dataset: 'UNE_RT_M', label: 'Unemployment by sex and age – monthly data', updated: '2026-10-30T23:00:00+0100', dims: [FREQ_M, { id: 's_adj', label: 'Seasonal adjustment', code: 'SA', codeLabel: 'Seasonally adjusted data, not calendar adjusted data' }, { id: 'age', label: 'Age class', code: 'TOTAL', codeLabel: 'Total' }, unit('PC_ACT', 'Percentage of population in the labour force'), { id: 'sex', label: 'Sex', code: 'T', codeLabel: 'Total' }, GEO], periods: m1, values: unemp, status: {} },
-    { file: 'une_rt_m-Y_LT25', dataset: 'UNE_RT_M', label: 'Unemployment by sex and age – monthly data', updated: '2026-10-30T23:00:00+0100', dims: [FREQ_M, { id: 's_adj', label: 'Seasonal adjustment', code: 'SA', codeLabel: 'Seasonally adjusted data, not calendar adjusted data' }, { id: 'age', label: 'Age class', code: 'Y_LT25', codeLabel: 'Less than 25 years' }, unit('PC_ACT', 'Percentage of population in the labour force'), { id: 'sex', label: 'Sex', code: 'T', codeLabel: 'Total' }, GEO], periods: m1, values: youth, status: {} },
-    { file: 'prc_hicp_manr-CP00', dataset: 'PRC_HICP_MANR', label: 'HICP - monthly data (annual rate of change)', updated: '2026-11-18T11:00:00+0100', dims: [FREQ_M, unit('RCH_A', 'Annual rate of change'), { id: 'coicop', label: 'Classification of individual consumption by purpose (COICOP)', code: 'CP00', codeLabel: 'All-items HICP' }, GEO], periods: m2, values: hicp, status: last(m2, 1) },
-    { file: 'prc_hicp_manr-CP01', dataset: 'PRC_HICP_MANR', label: 'HICP - monthly data (annual rate of change)', updated: '2026-11-18T11:00:00+0100', dims: [FREQ_M, unit('RCH_A', 'Annual rate of change'), { id: 'coicop', label: 'Classification of individual consumption by purpose (COICOP)', code: 'CP01', codeLabel: 'Food and non-alcoholic beverages' }, GEO], periods: m2, values: food, status: last(m2, 1) },
-    { file: 'tour_occ_nim-TOTAL', dataset: 'TOUR_OCC_NIM', label: 'Nights spent at tourist accommodation establishments - monthly data', updated: '2026-11-10T23:00:00+0100', dims: [FREQ_M, { id: 'c_resid', label: 'Country of residence', code: 'TOTAL', codeLabel: 'Total' }, unit('NR', 'Number'), { id: 'nace_r2', label: 'Statistical classification of economic activities in the European Community (NACE Rev. 2)', code: 'I551-I553', codeLabel: 'Hotels; holiday and other short-stay accommodation; camping grounds, recreational vehicle parks and trailer parks' }, GEO], periods: m3, values: nights, status: last(m3, 2) },
-    { file: 'tour_occ_nim-FOR', dataset: 'TOUR_OCC_NIM', label: 'Nights spent at tourist accommodation establishments - monthly data', updated: '2026-11-10T23:00:00+0100', dims: [FREQ_M, { id: 'c_resid', label: 'Country of residence', code: 'FOR', codeLabel: 'Foreign country' }, unit('NR', 'Number'), { id: 'nace_r2', label: 'Statistical classification of economic activities in the European Community (NACE Rev. 2)', code: 'I551-I553', codeLabel: 'Hotels; holiday and other short-stay accommodation; camping grounds, recreational vehicle parks and trailer parks' }, GEO], periods: m3, values: foreign, status: last(m3, 2) },
+    {
+      file: 'nama_10_gdp-B1GQ-CP_MEUR',
+      dataset: 'NAMA_10_GDP',
+      label: 'Gross domestic product (GDP) and main components (output, expenditure and income)',
+      updated: '2026-10-22T23:00:00+0200',
+      dims: [
+        FREQ_A,
+        unit('CP_MEUR', 'Current prices, million euro'),
+        { id: 'na_item', label: 'National accounts indicator (ESA 2010)', code: 'B1GQ', codeLabel: 'Gross domestic product at market prices' },
+        GEO,
+      ],
+      periods: years,
+      values: gdp,
+      status: last(years, 2),
+    },
+    {
+      file: 'nama_10_gdp-B1GQ-CLV_PCH_PRE',
+      dataset: 'NAMA_10_GDP',
+      label: 'Gross domestic product (GDP) and main components (output, expenditure and income)',
+      updated: '2026-10-22T23:00:00+0200',
+      dims: [
+        FREQ_A,
+        unit('CLV_PCH_PRE', 'Chain linked volumes, percentage change on previous period'),
+        { id: 'na_item', label: 'National accounts indicator (ESA 2010)', code: 'B1GQ', codeLabel: 'Gross domestic product at market prices' },
+        GEO,
+      ],
+      periods: years,
+      values: growth,
+      status: last(years, 2),
+    },
+    {
+      file: 'une_rt_m-TOTAL',
+      dataset: 'UNE_RT_M',
+      label: 'Unemployment by sex and age – monthly data',
+      updated: '2026-10-30T23:00:00+0100',
+      dims: [
+        FREQ_M,
+        { id: 's_adj', label: 'Seasonal adjustment', code: 'SA', codeLabel: 'Seasonally adjusted data, not calendar adjusted data' },
+        { id: 'age', label: 'Age class', code: 'TOTAL', codeLabel: 'Total' },
+        unit('PC_ACT', 'Percentage of population in the labour force'),
+        { id: 'sex', label: 'Sex', code: 'T', codeLabel: 'Total' },
+        GEO,
+      ],
+      periods: m1,
+      values: unemp,
+      status: {},
+    },
+    {
+      file: 'une_rt_m-Y_LT25',
+      dataset: 'UNE_RT_M',
+      label: 'Unemployment by sex and age – monthly data',
+      updated: '2026-10-30T23:00:00+0100',
+      dims: [
+        FREQ_M,
+        { id: 's_adj', label: 'Seasonal adjustment', code: 'SA', codeLabel: 'Seasonally adjusted data, not calendar adjusted data' },
+        { id: 'age', label: 'Age class', code: 'Y_LT25', codeLabel: 'Less than 25 years' },
+        unit('PC_ACT', 'Percentage of population in the labour force'),
+        { id: 'sex', label: 'Sex', code: 'T', codeLabel: 'Total' },
+        GEO,
+      ],
+      periods: m1,
+      values: youth,
+      status: {},
+    },
+    {
+      file: 'prc_hicp_manr-CP00',
+      dataset: 'PRC_HICP_MANR',
+      label: 'HICP - monthly data (annual rate of change)',
+      updated: '2026-11-18T11:00:00+0100',
+      dims: [
+        FREQ_M,
+        unit('RCH_A', 'Annual rate of change'),
+        { id: 'coicop', label: 'Classification of individual consumption by purpose (COICOP)', code: 'CP00', codeLabel: 'All-items HICP' },
+        GEO,
+      ],
+      periods: m2,
+      values: hicp,
+      status: last(m2, 1),
+    },
+    {
+      file: 'prc_hicp_manr-CP01',
+      dataset: 'PRC_HICP_MANR',
+      label: 'HICP - monthly data (annual rate of change)',
+      updated: '2026-11-18T11:00:00+0100',
+      dims: [
+        FREQ_M,
+        unit('RCH_A', 'Annual rate of change'),
+        { id: 'coicop', label: 'Classification of individual consumption by purpose (COICOP)', code: 'CP01', codeLabel: 'Food and non-alcoholic beverages' },
+        GEO,
+      ],
+      periods: m2,
+      values: food,
+      status: last(m2, 1),
+    },
+    {
+      file: 'tour_occ_nim-TOTAL',
+      dataset: 'TOUR_OCC_NIM',
+      label: 'Nights spent at tourist accommodation establishments - monthly data',
+      updated: '2026-11-10T23:00:00+0100',
+      dims: [
+        FREQ_M,
+        { id: 'c_resid', label: 'Country of residence', code: 'TOTAL', codeLabel: 'Total' },
+        unit('NR', 'Number'),
+        {
+          id: 'nace_r2',
+          label: 'Statistical classification of economic activities in the European Community (NACE Rev. 2)',
+          code: 'I551-I553',
+          codeLabel: 'Hotels; holiday and other short-stay accommodation; camping grounds, recreational vehicle parks and trailer parks',
+        },
+        GEO,
+      ],
+      periods: m3,
+      values: nights,
+      status: last(m3, 2),
+    },
+    {
+      file: 'tour_occ_nim-FOR',
+      dataset: 'TOUR_OCC_NIM',
+      label: 'Nights spent at tourist accommodation establishments - monthly data',
+      updated: '2026-11-10T23:00:00+0100',
+      dims: [
+        FREQ_M,
+        { id: 'c_resid', label: 'Country of residence', code: 'FOR', codeLabel: 'Foreign country' },
+        unit('NR', 'Number'),
+        {
+          id: 'nace_r2',
+          label: 'Statistical classification of economic activities in the European Community (NACE Rev. 2)',
+          code: 'I551-I553',
+          codeLabel: 'Hotels; holiday and other short-stay accommodation; camping grounds, recreational vehicle parks and trailer parks',
+        },
+        GEO,
+      ],
+      periods: m3,
+      values: foreign,
+      status: last(m3, 2),
+    },
   ];
 }
 

@@ -42,9 +42,7 @@ function render(rng: Rng, c: Contract): Record<string, unknown> {
   const cityUpper = rng.chance(0.5);
   const city = cityUpper ? c.body.place.city.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase() : c.body.place.city;
   const procedureType = c.open ? KV('1', 'Ανοιχτή διαδικασία') : KV('6', 'Απευθείας ανάθεση');
-  const legal = c.open && c.netCents >= 14_000_000
-    ? KV('1', 'ν.4412/2016 - Βιβλίο Ι – άνω των ορίων')
-    : KV('5', 'ν.4412/2016 - Βιβλίο Ι – κάτω των ορίων');
+  const legal = c.open && c.netCents >= 14_000_000 ? KV('1', 'ν.4412/2016 - Βιβλίο Ι – άνω των ορίων') : KV('5', 'ν.4412/2016 - Βιβλίο Ι – κάτω των ορίων');
   const funded = c.cpv.kind === 'works' && rng.chance(0.6);
   const year = new Date(c.signed).getUTCFullYear();
   return {
@@ -119,25 +117,27 @@ function render(rng: Rng, c: Contract): Record<string, unknown> {
     },
     totalCostWithVAT: c.grossCents / 100,
     totalCostWithoutVAT: c.netCents / 100,
-    objectDetailsList: [{
-      quantity: 1,
-      type: objectType(c),
-      costWithoutVAT: c.netCents / 100,
-      vat: String(c.vat),
-      currency: KV('EUR', 'Ευρώ'),
-      shortDescription: c.shortDescription,
-      cpvs: [KV(c.cpv.code, c.cpv.el)],
-      greenContracts: KV('1', 'Δεν εμπίπτει στο ΕΣΔ'),
-      goodServices: null,
-      cityOfConstruction: null,
-      countryOfDelivery: KV('GR', 'Ελλάδα'),
-      addressForDelivery: null,
-      postalCode: null,
-      city,
-      streetNumber: null,
-      budgetCode: null,
-      requestRefNo: c.awrd,
-    }],
+    objectDetailsList: [
+      {
+        quantity: 1,
+        type: objectType(c),
+        costWithoutVAT: c.netCents / 100,
+        vat: String(c.vat),
+        currency: KV('EUR', 'Ευρώ'),
+        shortDescription: c.shortDescription,
+        cpvs: [KV(c.cpv.code, c.cpv.el)],
+        greenContracts: KV('1', 'Δεν εμπίπτει στο ΕΣΔ'),
+        goodServices: null,
+        cityOfConstruction: null,
+        countryOfDelivery: KV('GR', 'Ελλάδα'),
+        addressForDelivery: null,
+        postalCode: null,
+        city,
+        streetNumber: null,
+        budgetCode: null,
+        requestRefNo: c.awrd,
+      },
+    ],
     additionalContractTypes: null,
     mixedContract: false,
     requestRefNo: null,
@@ -154,9 +154,7 @@ export function renderKimdis(world: World, rng: Rng): OutFile[] {
   let n = 1;
   for (let from = START; from <= END; from += WINDOW_DAYS * DAY) {
     const to = from + WINDOW_DAYS * DAY;
-    const inWindow = world.contracts
-      .filter((c) => c.submitted >= from && c.submitted < to)
-      .sort((a, b) => b.submitted - a.submitted);
+    const inWindow = world.contracts.filter((c) => c.submitted >= from && c.submitted < to).sort((a, b) => b.submitted - a.submitted);
     const totalPages = Math.max(1, Math.ceil(inWindow.length / PAGE));
     for (let page = 0; page < totalPages; page++) {
       const slice = inWindow.slice(page * PAGE, (page + 1) * PAGE);

@@ -8,8 +8,12 @@ import type { Rng } from '../prng.js';
 import type { World } from '../world.js';
 
 const ACTIONS: [string, string][] = [
-  ['Έκδοση', 'Issue of'], ['Χορήγηση', 'Granting of'], ['Ανανέωση', 'Renewal of'], ['Τροποποίηση', 'Amendment of'],
-  ['Ανάκληση', 'Revocation of'], ['Αντικατάσταση', 'Replacement of'],
+  ['Έκδοση', 'Issue of'],
+  ['Χορήγηση', 'Granting of'],
+  ['Ανανέωση', 'Renewal of'],
+  ['Τροποποίηση', 'Amendment of'],
+  ['Ανάκληση', 'Revocation of'],
+  ['Αντικατάσταση', 'Replacement of'],
 ];
 
 /** [genitive object, English object, owner, life event, allowed actions (indices into ACTIONS)]. */
@@ -17,12 +21,24 @@ const OBJECTS: [string, string, string, string, number[]][] = [
   ['άδειας οδήγησης', 'a driving licence', 'ΥΠΟΥΡΓΕΙΟ ΥΠΟΔΟΜΩΝ ΚΑΙ ΜΕΤΑΦΟΡΩΝ', 'Μεταφορές και οχήματα', [0, 2, 5]],
   ['άδειας κυκλοφορίας οχήματος', 'a vehicle registration certificate', 'ΥΠΟΥΡΓΕΙΟ ΥΠΟΔΟΜΩΝ ΚΑΙ ΜΕΤΑΦΟΡΩΝ', 'Μεταφορές και οχήματα', [0, 4, 5]],
   ['άδειας οδικού μεταφορέα', 'a road haulier licence', 'ΥΠΟΥΡΓΕΙΟ ΥΠΟΔΟΜΩΝ ΚΑΙ ΜΕΤΑΦΟΡΩΝ', 'Επιχειρηματική δραστηριότητα', [1, 2, 3, 4]],
-  ['δελτίου ταξινόμησης μηχανήματος έργου', 'a construction machinery registration', 'ΥΠΟΥΡΓΕΙΟ ΥΠΟΔΟΜΩΝ ΚΑΙ ΜΕΤΑΦΟΡΩΝ', 'Επιχειρηματική δραστηριότητα', [0, 5]],
+  [
+    'δελτίου ταξινόμησης μηχανήματος έργου',
+    'a construction machinery registration',
+    'ΥΠΟΥΡΓΕΙΟ ΥΠΟΔΟΜΩΝ ΚΑΙ ΜΕΤΑΦΟΡΩΝ',
+    'Επιχειρηματική δραστηριότητα',
+    [0, 5],
+  ],
   ['πιστοποιητικού οικογενειακής κατάστασης', 'a family status certificate', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Οικογένεια', [0]],
   ['πιστοποιητικού εγγυτέρων συγγενών', 'a next-of-kin certificate', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Οικογένεια', [0]],
   ['βεβαίωσης μόνιμης κατοικίας', 'a certificate of permanent residence', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Κατοικία', [0]],
   ['πιστοποιητικού δημοτολογίου', 'a municipal register certificate', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Ιθαγένεια και δημοτολόγιο', [0]],
-  ['άδειας λειτουργίας καταστήματος υγειονομικού ενδιαφέροντος', 'an operating licence for a food business', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Επιχειρηματική δραστηριότητα', [1, 2, 3, 4]],
+  [
+    'άδειας λειτουργίας καταστήματος υγειονομικού ενδιαφέροντος',
+    'an operating licence for a food business',
+    'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ',
+    'Επιχειρηματική δραστηριότητα',
+    [1, 2, 3, 4],
+  ],
   ['άδειας χρήσης κοινόχρηστου χώρου', 'a permit to use public space', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Επιχειρηματική δραστηριότητα', [1, 2, 4]],
   ['άδειας παραμονής ζώων συντροφιάς', 'a pet registration', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Κατοικία', [0]],
   ['άδειας υπαίθριου εμπορίου', 'a street trading licence', 'ΥΠΟΥΡΓΕΙΟ ΕΣΩΤΕΡΙΚΩΝ', 'Επιχειρηματική δραστηριότητα', [1, 2, 4, 5]],
@@ -40,9 +56,27 @@ const OBJECTS: [string, string, string, string, number[]][] = [
   ['κωδικών πρόσβασης στο gov.gr', 'gov.gr access credentials', 'ΥΠΟΥΡΓΕΙΟ ΨΗΦΙΑΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ', 'Ψηφιακές υπηρεσίες', [0, 5]],
   ['ψηφιακού πιστοποιητικού ταυτότητας', 'a digital identity certificate', 'ΥΠΟΥΡΓΕΙΟ ΨΗΦΙΑΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ', 'Ψηφιακές υπηρεσίες', [0, 2]],
   ['εξουσιοδότησης μέσω gov.gr', 'an authorisation through gov.gr', 'ΥΠΟΥΡΓΕΙΟ ΨΗΦΙΑΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ', 'Ψηφιακές υπηρεσίες', [0, 4]],
-  ['βεβαίωσης παραγωγού ηλεκτρικής ενέργειας από ΑΠΕ', 'a renewable energy producer certificate', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Ενέργεια και περιβάλλον', [1, 3, 4]],
-  ['άδειας εγκατάστασης σταθμού ΑΠΕ', 'an installation permit for a renewable power station', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Ενέργεια και περιβάλλον', [1, 2, 3]],
-  ['άδειας λειτουργίας σταθμού ΑΠΕ', 'an operating permit for a renewable power station', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Ενέργεια και περιβάλλον', [1, 2, 3, 4]],
+  [
+    'βεβαίωσης παραγωγού ηλεκτρικής ενέργειας από ΑΠΕ',
+    'a renewable energy producer certificate',
+    'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ',
+    'Ενέργεια και περιβάλλον',
+    [1, 3, 4],
+  ],
+  [
+    'άδειας εγκατάστασης σταθμού ΑΠΕ',
+    'an installation permit for a renewable power station',
+    'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ',
+    'Ενέργεια και περιβάλλον',
+    [1, 2, 3],
+  ],
+  [
+    'άδειας λειτουργίας σταθμού ΑΠΕ',
+    'an operating permit for a renewable power station',
+    'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ',
+    'Ενέργεια και περιβάλλον',
+    [1, 2, 3, 4],
+  ],
   ['έγκρισης περιβαλλοντικών όρων', 'an environmental terms approval', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Ενέργεια και περιβάλλον', [1, 2, 3]],
   ['άδειας δόμησης', 'a building permit', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Κατοικία', [0, 2, 3, 4]],
   ['άδειας μικρής κλίμακας', 'a small-scale works permit', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Κατοικία', [0, 2]],
@@ -70,7 +104,13 @@ const OBJECTS: [string, string, string, string, number[]][] = [
   ['γνωμάτευσης αναπηρίας ΚΕΠΑ', 'a disability assessment opinion', 'ΥΠΟΥΡΓΕΙΟ ΥΓΕΙΑΣ', 'Υγεία και πρόνοια', [0, 2]],
   ['άδειας λειτουργίας καταστήματος οπτικών', 'an optician shop licence', 'ΥΠΟΥΡΓΕΙΟ ΥΓΕΙΑΣ', 'Επιχειρηματική δραστηριότητα', [1, 3, 4]],
   ['πράξης ισοτιμίας τίτλου σπουδών', 'a degree equivalence decision', 'ΥΠΟΥΡΓΕΙΟ ΠΑΙΔΕΙΑΣ, ΘΡΗΣΚΕΥΜΑΤΩΝ ΚΑΙ ΑΘΛΗΤΙΣΜΟΥ', 'Εκπαίδευση', [0]],
-  ['άδειας λειτουργίας κέντρου ξένων γλωσσών', 'a foreign language school licence', 'ΥΠΟΥΡΓΕΙΟ ΠΑΙΔΕΙΑΣ, ΘΡΗΣΚΕΥΜΑΤΩΝ ΚΑΙ ΑΘΛΗΤΙΣΜΟΥ', 'Εκπαίδευση', [1, 2, 3, 4]],
+  [
+    'άδειας λειτουργίας κέντρου ξένων γλωσσών',
+    'a foreign language school licence',
+    'ΥΠΟΥΡΓΕΙΟ ΠΑΙΔΕΙΑΣ, ΘΡΗΣΚΕΥΜΑΤΩΝ ΚΑΙ ΑΘΛΗΤΙΣΜΟΥ',
+    'Εκπαίδευση',
+    [1, 2, 3, 4],
+  ],
   ['βεβαίωσης σπουδών', 'a certificate of studies', 'ΥΠΟΥΡΓΕΙΟ ΠΑΙΔΕΙΑΣ, ΘΡΗΣΚΕΥΜΑΤΩΝ ΚΑΙ ΑΘΛΗΤΙΣΜΟΥ', 'Εκπαίδευση', [0]],
   ['άδειας λειτουργίας γυμναστηρίου', 'a gym licence', 'ΥΠΟΥΡΓΕΙΟ ΠΑΙΔΕΙΑΣ, ΘΡΗΣΚΕΥΜΑΤΩΝ ΚΑΙ ΑΘΛΗΤΙΣΜΟΥ', 'Ελεύθερος χρόνος', [1, 2, 4]],
   ['πιστοποίησης ψηφιακών δεξιοτήτων', 'a digital skills certification', 'ΥΠΟΥΡΓΕΙΟ ΨΗΦΙΑΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ', 'Εργασία', [0]],
@@ -78,7 +118,13 @@ const OBJECTS: [string, string, string, string, number[]][] = [
   ['άδειας εγκατάστασης κεραίας', 'an antenna installation permit', 'ΥΠΟΥΡΓΕΙΟ ΨΗΦΙΑΚΗΣ ΔΙΑΚΥΒΕΡΝΗΣΗΣ', 'Ψηφιακές υπηρεσίες', [1, 3, 4]],
   ['βεβαίωσης υπαγωγής αυθαιρέτου', 'a certificate for legalised building works', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Κατοικία', [0, 3]],
   ['άδειας ηλεκτρολόγου εγκαταστάτη', 'an electrician licence', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Εργασία', [0, 2, 5]],
-  ['άδειας συλλογής και μεταφοράς αποβλήτων', 'a waste collection and transport permit', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Ενέργεια και περιβάλλον', [1, 2, 3, 4]],
+  [
+    'άδειας συλλογής και μεταφοράς αποβλήτων',
+    'a waste collection and transport permit',
+    'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ',
+    'Ενέργεια και περιβάλλον',
+    [1, 2, 3, 4],
+  ],
   ['σύνδεσης φωτοβολταϊκού σε στέγη', 'a rooftop solar connection', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Ενέργεια και περιβάλλον', [1, 3]],
   ['άδειας λειτουργίας πρατηρίου καυσίμων', 'a petrol station licence', 'ΥΠΟΥΡΓΕΙΟ ΠΕΡΙΒΑΛΛΟΝΤΟΣ ΚΑΙ ΕΝΕΡΓΕΙΑΣ', 'Επιχειρηματική δραστηριότητα', [1, 2, 3, 4]],
   ['άδειας οδικής βοήθειας', 'a roadside assistance licence', 'ΥΠΟΥΡΓΕΙΟ ΥΠΟΔΟΜΩΝ ΚΑΙ ΜΕΤΑΦΟΡΩΝ', 'Μεταφορές και οχήματα', [1, 3, 4]],
@@ -109,18 +155,23 @@ const CONDITIONS: [string, string][] = [
 
 const GENERAL_EVIDENCES = ['Αίτηση', 'Αστυνομική ταυτότητα ή διαβατήριο', 'Υπεύθυνη δήλωση', 'Παράβολο', 'Πρόσφατη φωτογραφία'];
 const THEMED_EVIDENCES: Record<string, string[]> = {
-  'Επιχειρηματική δραστηριότητα': ['Βεβαίωση φορολογικής ενημερότητας', 'Βεβαίωση ασφαλιστικής ενημερότητας', 'Τίτλος ιδιοκτησίας ή μισθωτήριο', 'Κάτοψη του χώρου', 'Βεβαίωση έναρξης εργασιών'],
-  'Κατοικία': ['Τίτλος ιδιοκτησίας ή μισθωτήριο', 'Τοπογραφικό διάγραμμα', 'Τεχνική έκθεση μηχανικού', 'Λογαριασμός κοινής ωφέλειας'],
+  'Επιχειρηματική δραστηριότητα': [
+    'Βεβαίωση φορολογικής ενημερότητας',
+    'Βεβαίωση ασφαλιστικής ενημερότητας',
+    'Τίτλος ιδιοκτησίας ή μισθωτήριο',
+    'Κάτοψη του χώρου',
+    'Βεβαίωση έναρξης εργασιών',
+  ],
+  Κατοικία: ['Τίτλος ιδιοκτησίας ή μισθωτήριο', 'Τοπογραφικό διάγραμμα', 'Τεχνική έκθεση μηχανικού', 'Λογαριασμός κοινής ωφέλειας'],
   'Ενέργεια και περιβάλλον': ['Τοπογραφικό διάγραμμα', 'Τεχνική έκθεση μηχανικού', 'Μελέτη περιβαλλοντικών επιπτώσεων', 'Τίτλος ιδιοκτησίας ή μισθωτήριο'],
   'Υγεία και πρόνοια': ['Ιατρικό πιστοποιητικό', 'Γνωμάτευση ΚΕΠΑ', 'Πιστοποιητικό οικογενειακής κατάστασης'],
   'Μεταφορές και οχήματα': ['Ιατρικό πιστοποιητικό', 'Άδεια κυκλοφορίας', 'Ασφαλιστήριο συμβόλαιο οχήματος'],
-  'Εργασία': ['Τίτλος σπουδών', 'Βεβαίωση προϋπηρεσίας', 'Αντίγραφο ποινικού μητρώου'],
-  'Εκπαίδευση': ['Τίτλος σπουδών', 'Βεβαίωση σπουδών'],
-  'Οικογένεια': ['Πιστοποιητικό οικογενειακής κατάστασης', 'Ληξιαρχική πράξη γέννησης'],
+  Εργασία: ['Τίτλος σπουδών', 'Βεβαίωση προϋπηρεσίας', 'Αντίγραφο ποινικού μητρώου'],
+  Εκπαίδευση: ['Τίτλος σπουδών', 'Βεβαίωση σπουδών'],
+  Οικογένεια: ['Πιστοποιητικό οικογενειακής κατάστασης', 'Ληξιαρχική πράξη γέννησης'],
 };
 
 const BUSINESS_EVENTS = new Set(['Επιχειρηματική δραστηριότητα', 'Εργασία', 'Ενέργεια και περιβάλλον']);
-
 
 const STEPS: [string, string][] = [
   ['Υποβολή αίτησης', 'Ο ενδιαφερόμενος υποβάλλει την αίτηση με τα απαραίτητα δικαιολογητικά'],
@@ -150,22 +201,33 @@ export function renderMitos(world: World, rng: Rng): OutFile[] {
   const files: OutFile[] = [];
   services.forEach((s, i) => {
     let id: number;
-    do id = rng.int(100000, 999999); while (ids.has(id));
+    do id = rng.int(100000, 999999);
+    while (ids.has(id));
     ids.add(id);
     const ministry = world.pool.bodies.find((b) => b.name === s.owner);
     const ownerTitle = OWNER_TITLES[s.owner] ?? s.owner;
     const acts = world.regActs.filter((r) => ministry && r.decision.body.uid === ministry.uid);
     const rules: Record<string, unknown>[] = rng.sample(LAWS, rng.int(1, 2)).map(([type, num, year, fek, desc]) => ({
-      rule_type: type, rule_decision_number: num, rule_decision_year: year, rule_article: `Άρθρο ${rng.int(1, 120)}`,
-      rule_description: desc, rule_gazette_doc_number: fek, rule_gazette_doc_issue: 'Α',
+      rule_type: type,
+      rule_decision_number: num,
+      rule_decision_year: year,
+      rule_article: `Άρθρο ${rng.int(1, 120)}`,
+      rule_description: desc,
+      rule_gazette_doc_number: fek,
+      rule_gazette_doc_issue: 'Α',
       rule_url: `https://www.et.gr/api/DownloadFeksApi/?fek_pdf=${year}01${String(fek).padStart(5, '0')}`,
     }));
     if (acts.length > 0 && rng.chance(0.6)) {
       const act = rng.pick(acts);
       rules.push({
-        rule_type: 'Υπουργική Απόφαση', rule_decision_number: act.decision.protocolNumber.replace(/^Οικ\. /, '').split('/')[0],
-        rule_decision_year: String(act.fek.year), rule_article: `Άρθρο ${rng.int(1, 15)}`, rule_description: act.title.charAt(0) + act.title.slice(1).toLowerCase(),
-        rule_gazette_doc_number: act.fek.number, rule_gazette_doc_issue: act.fek.issue, rule_ada: act.decision.ada,
+        rule_type: 'Υπουργική Απόφαση',
+        rule_decision_number: act.decision.protocolNumber.replace(/^Οικ\. /, '').split('/')[0],
+        rule_decision_year: String(act.fek.year),
+        rule_article: `Άρθρο ${rng.int(1, 15)}`,
+        rule_description: act.title.charAt(0) + act.title.slice(1).toLowerCase(),
+        rule_gazette_doc_number: act.fek.number,
+        rule_gazette_doc_issue: act.fek.issue,
+        rule_ada: act.decision.ada,
         rule_url: `https://diavgeia.gov.gr/decision/view/${act.decision.ada}`,
       });
     }
@@ -187,22 +249,68 @@ export function renderMitos(world: World, rng: Rng): OutFile[] {
             org_owner: { title: ownerTitle },
             life_events: [s.event],
           },
-          process_conditions: rng.sample(CONDITIONS.filter(([type]) => BUSINESS_EVENTS.has(s.event) || !['Επαγγελματικά προσόντα', 'Ακίνητο'].includes(type)), rng.int(1, 3)).map(([type, name], k) => ({
-            conditions_num_id: k + 1, conditions_type: type, conditions_name: name, conditions_alternative: false, conditions_url: null,
-          })),
+          process_conditions: rng
+            .sample(
+              CONDITIONS.filter(([type]) => BUSINESS_EVENTS.has(s.event) || !['Επαγγελματικά προσόντα', 'Ακίνητο'].includes(type)),
+              rng.int(1, 3),
+            )
+            .map(([type, name], k) => ({
+              conditions_num_id: k + 1,
+              conditions_type: type,
+              conditions_name: name,
+              conditions_alternative: false,
+              conditions_url: null,
+            })),
           process_evidences: evidences.map((e, k) => ({
-            evidence_num_id: k + 1, evidence_type: { title: e }, evidence_description: e, evidence_note: null,
-            evidence_submission_type: digital ? ['Ψηφιακά', 'Αυτοπροσώπως'] : ['Αυτοπροσώπως'], evidence_alternative: false, evidence_url: null,
+            evidence_num_id: k + 1,
+            evidence_type: { title: e },
+            evidence_description: e,
+            evidence_note: null,
+            evidence_submission_type: digital ? ['Ψηφιακά', 'Αυτοπροσώπως'] : ['Αυτοπροσώπως'],
+            evidence_alternative: false,
+            evidence_url: null,
           })),
-          process_evidences_cost: fee > 0 ? [{ evidence_cost_type: 'Παράβολο', evidence_cost_description: 'Ηλεκτρονικό παράβολο (e-παράβολο)', evidence_cost_min: fee, evidence_cost_max: fee, evidence_cost_url: 'https://www.gsis.gr/polites-epiheiriseis/e-paravolo' }] : [],
+          process_evidences_cost:
+            fee > 0
+              ? [
+                  {
+                    evidence_cost_type: 'Παράβολο',
+                    evidence_cost_description: 'Ηλεκτρονικό παράβολο (e-παράβολο)',
+                    evidence_cost_min: fee,
+                    evidence_cost_max: fee,
+                    evidence_cost_url: 'https://www.gsis.gr/polites-epiheiriseis/e-paravolo',
+                  },
+                ]
+              : [],
           process_steps: steps.map(([title, description], k) => ({
-            step_num_id: k + 1, step_title: title, step_description: description, step_duration_min: 'P1D', step_duration_max: `P${Math.max(1, Math.round(maxDays / steps.length))}D`,
+            step_num_id: k + 1,
+            step_title: title,
+            step_description: description,
+            step_duration_min: 'P1D',
+            step_duration_max: `P${Math.max(1, Math.round(maxDays / steps.length))}D`,
           })),
-          process_steps_digital: digital ? [{ step_digital_title: 'Ηλεκτρονική αίτηση', step_digital_description: 'Σύνδεση με κωδικούς Taxisnet και υποβολή της αίτησης', step_digital_duration_max: 'PT30M', step_digital_url: `https://www.gov.gr/ipiresies/${id}` }] : [],
+          process_steps_digital: digital
+            ? [
+                {
+                  step_digital_title: 'Ηλεκτρονική αίτηση',
+                  step_digital_description: 'Σύνδεση με κωδικούς Taxisnet και υποβολή της αίτησης',
+                  step_digital_duration_max: 'PT30M',
+                  step_digital_url: `https://www.gov.gr/ipiresies/${id}`,
+                },
+              ]
+            : [],
           process_rules: rules,
-          process_provision_digital_locations: digital ? [{ provision_digital_location_title: 'gov.gr', provision_digital_location_url: `https://www.gov.gr/ipiresies/${id}` }] : [],
+          process_provision_digital_locations: digital
+            ? [{ provision_digital_location_title: 'gov.gr', provision_digital_location_url: `https://www.gov.gr/ipiresies/${id}` }]
+            : [],
           process_useful_links: [{ useful_link_title: 'Εθνικό Μητρώο Διαδικασιών', useful_link_url: `https://id.mitos.gov.gr/${id}` }],
-          glance: { cost_min: fee, cost_max: fee, evidences_count: evidences.length, duration_max: `P${maxDays}D`, service_points: digital ? ['gov.gr', 'ΚΕΠ'] : ['ΚΕΠ', 'Αρμόδια υπηρεσία'] },
+          glance: {
+            cost_min: fee,
+            cost_max: fee,
+            evidences_count: evidences.length,
+            duration_max: `P${maxDays}D`,
+            service_points: digital ? ['gov.gr', 'ΚΕΠ'] : ['ΚΕΠ', 'Αρμόδια υπηρεσία'],
+          },
         },
       },
       success: true,

@@ -28,7 +28,11 @@ function roundSum(n: number): number {
 }
 
 function rowLine(row: DataGovGrRow, labelFields: string[], dateField: string, period: string): string {
-  const label = labelFields.map((k) => row[k]).filter((v) => v !== null && v !== undefined && v !== '').map(formatValue).join(' → ');
+  const label = labelFields
+    .map((k) => row[k])
+    .filter((v) => v !== null && v !== undefined && v !== '')
+    .map(formatValue)
+    .join(' → ');
   const fields = Object.entries(row)
     .filter(([k, v]) => v !== null && v !== undefined && v !== '' && !labelFields.includes(k))
     // The reference date is in the title; keep it only when it says more (a time of day).
@@ -66,9 +70,10 @@ export function normalizeDataGovGr(input: unknown): NormalizedDocument {
     ...(rows.length > MAX_LISTED_ROWS ? [`… και ${rows.length - MAX_LISTED_ROWS} ακόμη εγγραφές`] : []),
   ];
   const content = lines.join('\n');
-  const summary = totals.length > 0
-    ? `${profile.title}, ${period}: ${rows.length} ${rows.length === 1 ? 'εγγραφή' : 'εγγραφές'}; σύνολα ${totalsText}.`
-    : `${profile.title}, ${period}: ${rows.length} ${rows.length === 1 ? 'εγγραφή' : 'εγγραφές'}.`;
+  const summary =
+    totals.length > 0
+      ? `${profile.title}, ${period}: ${rows.length} ${rows.length === 1 ? 'εγγραφή' : 'εγγραφές'}; σύνολα ${totalsText}.`
+      : `${profile.title}, ${period}: ${rows.length} ${rows.length === 1 ? 'εγγραφή' : 'εγγραφές'}.`;
   const ids = extractIdentifiers(content);
 
   const doc: Omit<NormalizedDocument, 'quality_score'> = {

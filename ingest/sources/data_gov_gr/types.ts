@@ -82,7 +82,16 @@ export const PROFILES: Record<string, DatasetProfile> = {
     granularity: 'day',
     windowed: true,
     labelFields: ['prefecture', 'municipality', 'location'],
-    sumFields: ['forest_area_burned', 'woodland_area_burned', 'grove_area_burned', 'agricultural_area_burned', 'low_vegetation_area_burned', 'firefighters', 'fire_trucks', 'helicopters'],
+    sumFields: [
+      'forest_area_burned',
+      'woodland_area_burned',
+      'grove_area_burned',
+      'agricultural_area_burned',
+      'low_vegetation_area_burned',
+      'firefighters',
+      'fire_trucks',
+      'helicopters',
+    ],
     sector: 'environment',
     signature: ['start_time', 'forest_area_burned', 'fire_station'],
   },
@@ -120,7 +129,8 @@ export function genericProfile(name: string, rows: DataGovGrRow[]): DatasetProfi
   const first = rows.find((r) => r && typeof r === 'object') ?? {};
   const keys = Object.keys(first);
   const isoLike = (k: string) => typeof first[k] === 'string' && /^\d{4}-\d{2}-\d{2}/.test(first[k] as string);
-  const dateField = DATE_FIELD_CANDIDATES.find((k) => keys.includes(k) && isoLike(k)) ?? keys.find((k) => /date|time/i.test(k) && isoLike(k)) ?? keys.find(isoLike);
+  const dateField =
+    DATE_FIELD_CANDIDATES.find((k) => keys.includes(k) && isoLike(k)) ?? keys.find((k) => /date|time/i.test(k) && isoLike(k)) ?? keys.find(isoLike);
   const yearly = !dateField && keys.includes('year');
   return {
     name,

@@ -58,7 +58,10 @@ function planWindows(ctx: FetchContext, now: Date, o: Required<DiavgeiaFetchOpti
     const since = new Date(`${ctx.since}T00:00:00Z`);
     if (since.getTime() < FIRST_DAY.getTime()) {
       // Each 180-day window is a request: --since 1600-01-01 walked 860 empty ones first.
-      ctx.log.warn({ since: ctx.since }, `diavgeia: nothing is posted before Diavgeia opened (October 2010); the walk starts at ${FIRST_DAY.toISOString().slice(0, 10)}`);
+      ctx.log.warn(
+        { since: ctx.since },
+        `diavgeia: nothing is posted before Diavgeia opened (October 2010); the walk starts at ${FIRST_DAY.toISOString().slice(0, 10)}`,
+      );
       return plain(FIRST_DAY);
     }
     return plain(since);
@@ -94,14 +97,19 @@ export function createDiavgeiaFetch(options: DiavgeiaFetchOptions = {}) {
       const sizeOf = (info: { size: number }) => (info.size > 0 ? info.size : o.pageSize);
       for (let page = w.firstPage; ; page++) {
         const url = `${base}/search/advanced?q=${encodeURIComponent(q)}&page=${page}&size=${o.pageSize}`;
-        const { res, parsed } = await unlessFalselyEmpty(ctx, { source: 'diavgeia', window: { from: w.from.toISOString(), to: w.to.toISOString() }, page }, async () => {
-          const res = await ctx.http.request(url, { headers: { Accept: 'application/json' } });
-          try {
-            return { res, parsed: parseSearchPage(res.body) };
-          } catch (err) {
-            throw new UpstreamError(`GET ${url}: ${(err as Error).message}`, null);
-          }
-        }, (p) => p.parsed.decisions.length === 0 && page * sizeOf(p.parsed.info) < p.parsed.info.total);
+        const { res, parsed } = await unlessFalselyEmpty(
+          ctx,
+          { source: 'diavgeia', window: { from: w.from.toISOString(), to: w.to.toISOString() }, page },
+          async () => {
+            const res = await ctx.http.request(url, { headers: { Accept: 'application/json' } });
+            try {
+              return { res, parsed: parseSearchPage(res.body) };
+            } catch (err) {
+              throw new UpstreamError(`GET ${url}: ${(err as Error).message}`, null);
+            }
+          },
+          (p) => p.parsed.decisions.length === 0 && page * sizeOf(p.parsed.info) < p.parsed.info.total,
+        );
 
         const kept: DiavgeiaDecision[] = [];
         const dropped: { ada: unknown; submissionTimestamp: unknown }[] = [];

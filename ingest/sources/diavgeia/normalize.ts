@@ -68,7 +68,9 @@ const LATIN_TYPE_LETTERS: Record<string, string> = { A: 'Α', B: 'Β', E: 'Ε', 
 
 /** `B.2.2` typed with a Latin B → `Β.2.2`. */
 function normalizeTypeId(v: unknown): string {
-  return collapse(v).toUpperCase().replace(/[ABEZ]/g, (c) => LATIN_TYPE_LETTERS[c] ?? c);
+  return collapse(v)
+    .toUpperCase()
+    .replace(/[ABEZ]/g, (c) => LATIN_TYPE_LETTERS[c] ?? c);
 }
 
 export const DIAVGEIA_VIEW_URL = 'https://diavgeia.gov.gr/decision/view/';
@@ -140,7 +142,7 @@ function relatedAdaCandidates(x: DiavgeiaExtraFields): string[] {
   const walk = (v: unknown): void => {
     if (typeof v === 'string') out.push(...v.split(/[\s,;]+/));
     else if (Array.isArray(v)) v.forEach(walk);
-    else if (isObject(v)) (typeof v.ada === 'string' ? walk(v.ada) : Object.values(v).forEach(walk));
+    else if (isObject(v)) typeof v.ada === 'string' ? walk(v.ada) : Object.values(v).forEach(walk);
   };
   // relatedDecisions first (the explicit links), then textRelatedADA, then the type-specific ones
   // (relatedEkgrisiDapanis, relatedAnalipsiYpoxreosis, relatedPartialADA, …).
@@ -227,7 +229,8 @@ export function normalizeDiavgeia(record: unknown, organizations: Organizations 
   lines.push(`Ημερομηνία ανάρτησης: ${publishedAt.slice(0, 10)}`);
   lines.push(...partyLines(parties, 'el'));
   // Each beneficiary's share and each budget line's amount: the parties carry no amounts.
-  for (const s of sponsors) if (s.party && s.amount) lines.push(`Ποσό δικαιούχου ${collapse(s.party.name) || greekAfm(s.party) || '—'}: ${formatAmount(s.amount)}`);
+  for (const s of sponsors)
+    if (s.party && s.amount) lines.push(`Ποσό δικαιούχου ${collapse(s.party.name) || greekAfm(s.party) || '—'}: ${formatAmount(s.amount)}`);
   for (const k of kaeLines) lines.push(`ΚΑΕ ${k.kae || '—'}${k.amount ? `: ${formatAmount(k.amount)}` : ''}`);
   // KIMDIS and TED amounts exclude VAT; most Diavgeia decisions state only an amount with VAT.
   if (stated) lines.push(`Ποσό: ${formatAmount(stated.amount)}${stated.vat ? ` (${stated.vat})` : ''}`);

@@ -54,7 +54,9 @@ export async function loadOrganizations(ctx: PrepareContext): Promise<Organizati
       if (ctx.signal?.aborted) throw err;
       ctx.log.warn(
         { source: 'diavgeia', url, error: operatorMessage(err), stored: stored?.fetchedAt ?? null },
-        stored ? 'organisation directory not refreshed; using the stored one' : 'organisation directory unavailable: decisions without an org of their own get no publisher name',
+        stored
+          ? 'organisation directory not refreshed; using the stored one'
+          : 'organisation directory unavailable: decisions without an org of their own get no publisher name',
       );
     }
   }

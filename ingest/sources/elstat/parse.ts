@@ -126,7 +126,7 @@ function cubesFromBundle(doc: Record<string, unknown>): Cube[] {
       updated: toIsoUtc(ds.lastUpdateDate ?? ds.updated),
       id,
       size,
-      role: ((dim.role ?? ds.role) ?? {}) as Cube['role'],
+      role: (dim.role ?? ds.role ?? {}) as Cube['role'],
       dimension: dim as Record<string, Dimension>,
       value: ds.value,
       status: ds.status,
@@ -176,7 +176,15 @@ export function seriesOf(cube: Cube): ElstatSeries[] {
           const dim = cube.dimension[d];
           return { id: d, label: dim?.label ?? d, code, codeLabel: dim?.category?.label?.[code] ?? code };
         });
-      out.push({ dataset: cube.code, label: cube.label, format: cube.format, updated: cube.updated, dimensions, observations, statusLabels: cube.statusLabels });
+      out.push({
+        dataset: cube.code,
+        label: cube.label,
+        format: cube.format,
+        updated: cube.updated,
+        dimensions,
+        observations,
+        statusLabels: cube.statusLabels,
+      });
       return;
     }
     for (const p of choices[axis]) walk(axis + 1, [...picked, p]);
@@ -201,5 +209,7 @@ export function readCubes(body: string, contentType?: string): Cube[] {
  */
 export function parseElstat(body: string, contentType?: string): ParsedRecord[] {
   const original = { body: Buffer.from(body, 'utf8'), contentType: 'application/json' };
-  return readCubes(body, contentType).flatMap(seriesOf).map((record) => ({ record, original }));
+  return readCubes(body, contentType)
+    .flatMap(seriesOf)
+    .map((record) => ({ record, original }));
 }

@@ -21,7 +21,12 @@ export function ckanTimeToIso(v: unknown): string | null {
 }
 
 function clean(s: unknown): string {
-  return typeof s === 'string' ? s.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').trim() : '';
+  return typeof s === 'string'
+    ? s
+        .replace(/\r\n?/g, '\n')
+        .replace(/[ \t]+/g, ' ')
+        .trim()
+    : '';
 }
 
 function unique(items: string[]): string[] {
@@ -59,7 +64,10 @@ export function normalizeGeodata(input: unknown): NormalizedDocument {
     ...(resources.length ? ['Πόροι:'] : []),
     ...resources.map((r) => `- ${[clean(r.name) || clean(r.id), clean(r.format) ? `(${clean(r.format)})` : '', clean(r.url)].filter(Boolean).join(' ')}`),
   ];
-  const content = lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const content = lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   const found = extractIdentifiers(content);
   const flat = notes.replace(/\s+/g, ' ');
 

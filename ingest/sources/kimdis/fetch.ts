@@ -77,14 +77,19 @@ export function createKimdisFetch(options: KimdisFetchOptions = {}) {
         const resource = o.resources[ri]!;
         for (let page = ri === w.resourceIndex ? w.firstPage : 0; ; page++) {
           const url = `${base}/${resource}?page=${page}`;
-          const { res, parsed } = await unlessFalselyEmpty(ctx, { source: 'kimdis', resource, window: w, page }, async () => {
-            const res = await ctx.http.request(url, { method: 'POST', json: { dateFrom: w.from, dateTo: w.to } });
-            try {
-              return { res, parsed: parseKimdisPage(res.body) };
-            } catch (err) {
-              throw new UpstreamError(`POST ${url}: ${(err as Error).message}`, null);
-            }
-          }, (p) => p.parsed.content.length === 0 && !p.parsed.last);
+          const { res, parsed } = await unlessFalselyEmpty(
+            ctx,
+            { source: 'kimdis', resource, window: w, page },
+            async () => {
+              const res = await ctx.http.request(url, { method: 'POST', json: { dateFrom: w.from, dateTo: w.to } });
+              try {
+                return { res, parsed: parseKimdisPage(res.body) };
+              } catch (err) {
+                throw new UpstreamError(`POST ${url}: ${(err as Error).message}`, null);
+              }
+            },
+            (p) => p.parsed.content.length === 0 && !p.parsed.last,
+          );
           // An empty page ends the resource even if `last` is still false once asked again.
           const resourceDone = parsed.last || parsed.content.length === 0;
           let checkpoint: KimdisCheckpoint;

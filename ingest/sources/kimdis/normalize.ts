@@ -40,7 +40,6 @@ function kv(v: KeyValue | null | undefined): { key: string; value: string } {
   return isObject(v) ? { key: collapse(v.key), value: collapse(v.value) } : { key: '', value: '' };
 }
 
-
 /**
  * A contractor's ΑΦΜ. Real records set `greekVatNumber: false` for Greek firms too (see the fixture), so
  * the flag alone cannot decide: a number counts when the flag is true or the member's country is Greece
@@ -63,7 +62,9 @@ export function kimdisAmount(r: KimdisRecord): { amount: Amount; vat: 'without' 
   if (net !== null && net > 0) return { amount: { value: roundMoney(net), currency }, vat: 'without' };
   const gross = toNumber(r.totalCostWithVAT);
   if (gross !== null && gross > 0) return { amount: { value: roundMoney(gross), currency }, vat: 'with' };
-  const items = objects(r.objectDetailsList).map((o) => toNumber(o.costWithoutVAT)).filter((n): n is number => n !== null && n > 0);
+  const items = objects(r.objectDetailsList)
+    .map((o) => toNumber(o.costWithoutVAT))
+    .filter((n): n is number => n !== null && n > 0);
   if (items.length > 0) return { amount: { value: roundMoney(items.reduce((a, b) => a + b, 0)), currency }, vat: 'without' };
   return null;
 }
@@ -111,10 +112,7 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
   const items = objects(r.objectDetailsList);
   const title = collapse(r.title) || `${act.label} ${adam}`;
 
-  const parties = partyList([
-    partyOf('buyer', org.value, orgAfm),
-    ...members.map((m) => partyOf('supplier', m.name, memberAfm(m))),
-  ]);
+  const parties = partyList([partyOf('buyer', org.value, orgAfm), ...members.map((m) => partyOf('supplier', m.name, memberAfm(m)))]);
   const related = isObject(r.contractRelatedADA) ? r.contractRelatedADA : {};
   const entities = {
     afm: uniq([orgAfm, ...members.map(memberAfm)]),
@@ -132,7 +130,12 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
   lines.push(...partyLines(buyers, 'el'));
   const unit = kv(details.unitsOperator).value;
   if (unit && unit !== org.value) lines.push(`Μονάδα: ${unit}`);
-  lines.push(...partyLines(parties.filter((p) => p.role !== 'buyer'), 'el'));
+  lines.push(
+    ...partyLines(
+      parties.filter((p) => p.role !== 'buyer'),
+      'el',
+    ),
+  );
   if (kv(r.contractType).value) lines.push(`Είδος σύμβασης: ${kv(r.contractType).value}`);
   const procedure = kv(r.procedureType).value || null;
   if (procedure) lines.push(`Διαδικασία: ${procedure}`);
@@ -148,7 +151,9 @@ export function normalizeKimdis(record: unknown): NormalizedDocument {
   if (gross !== null) lines.push(`Αξία με ΦΠΑ: ${formatAmount({ value: roundMoney(gross), currency })}`);
   for (const o of items) {
     const what = collapse(o.shortDescription);
-    const codes = objects(o.cpvs).map(kv).map((c) => `${c.key} ${c.value}`.trim());
+    const codes = objects(o.cpvs)
+      .map(kv)
+      .map((c) => `${c.key} ${c.value}`.trim());
     if (what || codes.length) lines.push(`Αντικείμενο: ${what || '—'}${codes.length ? ` (CPV ${codes.join('; ')})` : ''}`);
   }
   if (region) lines.push(`Περιοχή (NUTS): ${region.code}${region.label ? ` ${region.label}` : ''}`);

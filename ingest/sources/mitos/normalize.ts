@@ -47,7 +47,10 @@ function list(items: unknown): Array<Record<string, unknown>> {
 }
 
 function join(parts: Array<string | null | undefined>, sep: string): string {
-  return parts.map((p) => (p ?? '').trim()).filter(Boolean).join(sep);
+  return parts
+    .map((p) => (p ?? '').trim())
+    .filter(Boolean)
+    .join(sep);
 }
 
 function ruleLine(r: MitosRule, ada: string | null): string {
@@ -55,12 +58,15 @@ function ruleLine(r: MitosRule, ada: string | null): string {
   const head = join([text(r.rule_type), number], ' ');
   const article = text(r.rule_article);
   const gazette = join([text(r.rule_gazette_doc_issue), text(r.rule_gazette_doc_number)], ' ');
-  return join([
-    join([head, article ? `άρθρο ${article}` : '', gazette ? `(ΦΕΚ ${gazette})` : ''], ' '),
-    text(r.rule_description),
-    ada ? `ΑΔΑ ${ada}` : '',
-    typeof r.rule_url === 'string' ? r.rule_url.trim() : '',
-  ], ' · ');
+  return join(
+    [
+      join([head, article ? `άρθρο ${article}` : '', gazette ? `(ΦΕΚ ${gazette})` : ''], ' '),
+      text(r.rule_description),
+      ada ? `ΑΔΑ ${ada}` : '',
+      typeof r.rule_url === 'string' ? r.rule_url.trim() : '',
+    ],
+    ' · ',
+  );
 }
 
 function section(heading: string, lines: string[]): string[] {
@@ -84,7 +90,7 @@ export function normalizeMitos(input: unknown): NormalizedDocument {
   const service = rec.service as MitosServiceExtended;
   const id = String(service.id ?? '').trim();
   if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new MalformedRecordError(`mitos: service id ${JSON.stringify(service.id)} is not usable`);
-  const meta = rec.kind === 'service_extended' ? service.metadata ?? {} : {};
+  const meta = rec.kind === 'service_extended' ? (service.metadata ?? {}) : {};
   const process = meta.process ?? {};
   const title = text(service.title) || text(process.official_title);
   if (!title) throw new MalformedRecordError(`mitos: service ${id} has no title`);
@@ -110,40 +116,64 @@ export function normalizeMitos(input: unknown): NormalizedDocument {
     ...(officialTitle && officialTitle !== title ? [`Επίσημος τίτλος: ${officialTitle}`] : []),
     ...(owner ? [`Αρμόδιος φορέας: ${owner}`] : []),
     ...(description ? ['', description] : []),
-    ...section('Προϋποθέσεις', list(meta.process_conditions).map((c) => {
-      const line = join([text(c.conditions_name), text(c.conditions_type) ? `(${text(c.conditions_type)})` : ''], ' ');
-      return line ? `- ${line}` : '';
-    })),
-    ...section('Δικαιολογητικά', list(meta.process_evidences).map((e) => {
-      const type = text((e.evidence_type as { title?: Text } | undefined)?.title);
-      const line = join([type, text(e.evidence_description), text(e.evidence_note)], ': ');
-      return line ? `- ${line}` : '';
-    })),
-    ...section('Κόστος', list(meta.process_evidences_cost).map((c) => {
-      const min = c.evidence_cost_min ?? null;
-      const max = c.evidence_cost_max ?? null;
-      const range = min !== null && max !== null && String(min) !== String(max) ? `${min}–${max} €` : min !== null || max !== null ? `${min ?? max} €` : '';
-      const line = join([text(c.evidence_cost_type), text(c.evidence_cost_description), range], ': ');
-      return line ? `- ${line}` : '';
-    })),
-    ...section('Βήματα', list(meta.process_steps).map((s, i) => {
-      const line = join([text(s.step_title), text(s.step_description)], ': ');
-      return line ? `${i + 1}. ${line}` : '';
-    })),
-    ...section('Ψηφιακά βήματα', list(meta.process_steps_digital).map((s, i) => {
-      const line = join([text(s.step_digital_title), text(s.step_digital_description), text(s.step_digital_url)], ': ');
-      return line ? `${i + 1}. ${line}` : '';
-    })),
-    ...section('Ψηφιακή υποβολή', list(meta.process_provision_digital_locations).map((l) => {
-      const line = join([text(l.provision_digital_location_title), text(l.provision_digital_location_url)], ': ');
-      return line ? `- ${line}` : '';
-    })),
+    ...section(
+      'Προϋποθέσεις',
+      list(meta.process_conditions).map((c) => {
+        const line = join([text(c.conditions_name), text(c.conditions_type) ? `(${text(c.conditions_type)})` : ''], ' ');
+        return line ? `- ${line}` : '';
+      }),
+    ),
+    ...section(
+      'Δικαιολογητικά',
+      list(meta.process_evidences).map((e) => {
+        const type = text((e.evidence_type as { title?: Text } | undefined)?.title);
+        const line = join([type, text(e.evidence_description), text(e.evidence_note)], ': ');
+        return line ? `- ${line}` : '';
+      }),
+    ),
+    ...section(
+      'Κόστος',
+      list(meta.process_evidences_cost).map((c) => {
+        const min = c.evidence_cost_min ?? null;
+        const max = c.evidence_cost_max ?? null;
+        const range = min !== null && max !== null && String(min) !== String(max) ? `${min}–${max} €` : min !== null || max !== null ? `${min ?? max} €` : '';
+        const line = join([text(c.evidence_cost_type), text(c.evidence_cost_description), range], ': ');
+        return line ? `- ${line}` : '';
+      }),
+    ),
+    ...section(
+      'Βήματα',
+      list(meta.process_steps).map((s, i) => {
+        const line = join([text(s.step_title), text(s.step_description)], ': ');
+        return line ? `${i + 1}. ${line}` : '';
+      }),
+    ),
+    ...section(
+      'Ψηφιακά βήματα',
+      list(meta.process_steps_digital).map((s, i) => {
+        const line = join([text(s.step_digital_title), text(s.step_digital_description), text(s.step_digital_url)], ': ');
+        return line ? `${i + 1}. ${line}` : '';
+      }),
+    ),
+    ...section(
+      'Ψηφιακή υποβολή',
+      list(meta.process_provision_digital_locations).map((l) => {
+        const line = join([text(l.provision_digital_location_title), text(l.provision_digital_location_url)], ': ');
+        return line ? `- ${line}` : '';
+      }),
+    ),
     ...section('Νομικό πλαίσιο', ruleLines),
-    ...section('Γεγονότα ζωής', (Array.isArray(process.life_events) ? process.life_events : []).map((e) => (text(e) ? `- ${text(e)}` : ''))),
-    ...section('Χρήσιμοι σύνδεσμοι', list(meta.process_useful_links).map((l) => {
-      const line = join([text(l.useful_link_title), text(l.useful_link_url)], ': ');
-      return line ? `- ${line}` : '';
-    })),
+    ...section(
+      'Γεγονότα ζωής',
+      (Array.isArray(process.life_events) ? process.life_events : []).map((e) => (text(e) ? `- ${text(e)}` : '')),
+    ),
+    ...section(
+      'Χρήσιμοι σύνδεσμοι',
+      list(meta.process_useful_links).map((l) => {
+        const line = join([text(l.useful_link_title), text(l.useful_link_url)], ': ');
+        return line ? `- ${line}` : '';
+      }),
+    ),
   ];
   const content = lines.join('\n').replace(/\n{3,}/g, '\n\n');
   const found = extractIdentifiers(content);

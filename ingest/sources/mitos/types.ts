@@ -59,9 +59,7 @@ export interface MitosServiceExtended extends MitosServiceSummary {
 }
 
 /** What parse() yields: a details record, or a list entry (title and date only). */
-export type MitosRecord =
-  | { kind: 'service_extended'; service: MitosServiceExtended }
-  | { kind: 'service_summary'; service: MitosServiceSummary };
+export type MitosRecord = { kind: 'service_extended'; service: MitosServiceExtended } | { kind: 'service_summary'; service: MitosServiceSummary };
 
 /** Resume state: the `last_updated` value seen for each service whose details were fetched. */
 export interface MitosCheckpoint {

@@ -15,14 +15,20 @@ import { DEFAULT_LAYERS, type RaeCheckpoint, type RaeFeature, type RaeOptions, t
 function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
 }
 
 /** A short hash of a feature's properties (geometry left out): equal iff the licence record is unchanged. */
 export function hashFeature(feature: RaeFeature): string {
-  return createHash('sha256').update(stableJson(feature.properties ?? {})).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(stableJson(feature.properties ?? {}))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Per layer: key → hash, for the features of one or more pages. */
@@ -99,7 +105,10 @@ export async function* fetchRae(ctx: FetchContext, options: RaeOptions = {}): As
       const last = fc.features.length === 0 || (matched !== null ? startIndex + fc.features.length >= matched : fc.features.length < count);
       if (last) {
         const diff = diffSnapshots({ [layer]: snapshots[layer] ?? {} }, { [layer]: next });
-        ctx.log.info({ layer, features: Object.keys(next).length, added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length }, 'layer snapshot compared');
+        ctx.log.info(
+          { layer, features: Object.keys(next).length, added: diff.added.length, changed: diff.changed.length, removed: diff.removed.length },
+          'layer snapshot compared',
+        );
         snapshots = { ...snapshots, [layer]: next };
         changes = { ...changes, [layer]: { added: diff.added.length, changed: diff.changed.length, removed: diff.removed.map((k) => `rae:${k}`) } };
       }

@@ -54,7 +54,12 @@ export function raeDateToIso(v: unknown): string | null {
 
 function displayValue(key: string, v: unknown): string {
   const s = str(v);
-  if (key === 'kal_dhmos') return s.split(',').map((p) => p.trim()).filter(Boolean).join(', ');
+  if (key === 'kal_dhmos')
+    return s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .join(', ');
   if (key.startsWith('imerominia')) return raeDateToIso(v)?.slice(0, 10) ?? s;
   return s;
 }
@@ -100,7 +105,9 @@ export function normalizeRae(input: unknown): NormalizedDocument {
   const lines = [
     title,
     `${info.technology} · ${info.kindLabel}`,
-    ...LABELLED.map(([k, label]) => [label, displayValue(k, props[k])] as const).filter(([, v]) => v !== '').map(([label, v]) => `${label}: ${v}`),
+    ...LABELLED.map(([k, label]) => [label, displayValue(k, props[k])] as const)
+      .filter(([, v]) => v !== '')
+      .map(([label, v]) => `${label}: ${v}`),
     ...Object.entries(props)
       .filter(([k, v]) => !known.has(k) && str(v) !== '')
       .sort(([a], [b]) => a.localeCompare(b))
@@ -121,7 +128,13 @@ export function normalizeRae(input: unknown): NormalizedDocument {
     source_url: featureUrl(layer, aa, typeof feature.id === 'string' ? feature.id : null),
     language: 'el',
     content,
-    summary: [`${info.technology}, ${info.kindLabel.toLowerCase()} ${key}`, company, status ? `κατάσταση: ${status}` : '', power ? `${power} MW` : '', region ?? '']
+    summary: [
+      `${info.technology}, ${info.kindLabel.toLowerCase()} ${key}`,
+      company,
+      status ? `κατάσταση: ${status}` : '',
+      power ? `${power} MW` : '',
+      region ?? '',
+    ]
       .filter(Boolean)
       .join(' · '),
     entities: { afm: found.afm, ada: found.ada, names: company ? [company] : [] },

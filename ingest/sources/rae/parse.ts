@@ -49,11 +49,17 @@ function exceptionText(xml: string): string {
     text = exceptions
       .map((e) => {
         const ex = e as Record<string, unknown>;
-        const t = ([] as unknown[]).concat(ex.ExceptionText ?? []).map((x) => (typeof x === 'object' ? (x as { '#text'?: unknown })['#text'] : x)).join(' ');
+        const t = ([] as unknown[])
+          .concat(ex.ExceptionText ?? [])
+          .map((x) => (typeof x === 'object' ? (x as { '#text'?: unknown })['#text'] : x))
+          .join(' ');
         return [ex['@exceptionCode'], ex['@locator'], t].filter(Boolean).join(': ');
       })
       .join('; ');
-    if (!report) text = `unexpected XML root ${Object.keys(doc).filter((k) => k !== '?xml').join(',')}`;
+    if (!report)
+      text = `unexpected XML root ${Object.keys(doc)
+        .filter((k) => k !== '?xml')
+        .join(',')}`;
   } catch (err) {
     text = `unreadable XML (${(err as Error).message})`;
   }
@@ -66,7 +72,12 @@ export function readFeatureCollection(body: string): RaeFeatureCollection {
   if (trimmed.startsWith('<')) throw new Error(`rae: WFS exception: ${exceptionText(trimmed).slice(0, 300)}`);
   const fc = parseJsonBody('rae', body) as Partial<RaeFeatureCollection> & { exceptions?: Array<{ code?: string; text?: string }> };
   if (fc && Array.isArray(fc.exceptions)) {
-    throw new Error(`rae: WFS exception: ${fc.exceptions.map((e) => [e.code, e.text].filter(Boolean).join(': ')).join('; ').slice(0, 300)}`);
+    throw new Error(
+      `rae: WFS exception: ${fc.exceptions
+        .map((e) => [e.code, e.text].filter(Boolean).join(': '))
+        .join('; ')
+        .slice(0, 300)}`,
+    );
   }
   if (!fc || fc.type !== 'FeatureCollection' || !Array.isArray(fc.features)) throw new Error('rae: expected a GeoJSON FeatureCollection');
   return fc as RaeFeatureCollection;

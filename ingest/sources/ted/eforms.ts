@@ -106,7 +106,11 @@ function cpvOf(project: X | undefined): string[] {
 }
 
 function nutsOf(project: X | undefined): string | null {
-  return all(project, 'RealizedLocation', 'Address', 'CountrySubentityCode').map(text).find((c) => c !== '') ?? null;
+  return (
+    all(project, 'RealizedLocation', 'Address', 'CountrySubentityCode')
+      .map(text)
+      .find((c) => c !== '') ?? null
+  );
 }
 
 function rootId(notice: XmlNode, scheme: string): string {
@@ -119,10 +123,12 @@ function rootId(notice: XmlNode, scheme: string): string {
  * notice where any lot drew a single tender reads 1. Null when no lot result states it.
  */
 function tendersReceived(result: X | undefined): number | null {
-  const counts = kids(result, 'LotResult').flatMap((lr) => kids(lr, 'ReceivedSubmissionsStatistics')
-    .filter((st) => text(one(st, 'StatisticsCode')) === 'tenders')
-    .map((st) => Number(text(one(st, 'StatisticsNumeric'))))
-    .filter((c) => Number.isInteger(c) && c >= 0));
+  const counts = kids(result, 'LotResult').flatMap((lr) =>
+    kids(lr, 'ReceivedSubmissionsStatistics')
+      .filter((st) => text(one(st, 'StatisticsCode')) === 'tenders')
+      .map((st) => Number(text(one(st, 'StatisticsNumeric'))))
+      .filter((c) => Number.isInteger(c) && c >= 0),
+  );
   return counts.length ? Math.min(...counts) : null;
 }
 
@@ -208,11 +214,15 @@ export function eformsFacts(record: TedEformsRecord): NoticeFacts {
       return `${text(one(l, 'ID'))}${name ? `: ${name}` : ''}`;
     }),
     modification: modification
-      ? collapse([
-        text(one(modification, 'ChangedNoticeIdentifier')) && `changes notice ${text(one(modification, 'ChangedNoticeIdentifier'))}`,
-        pickLanguage(all(modification, 'Change', 'ChangeDescription'))?.text ?? '',
-        pickLanguage(all(modification, 'ChangeReason', 'ReasonDescription'))?.text ?? '',
-      ].filter(Boolean).join('; '))
+      ? collapse(
+          [
+            text(one(modification, 'ChangedNoticeIdentifier')) && `changes notice ${text(one(modification, 'ChangedNoticeIdentifier'))}`,
+            pickLanguage(all(modification, 'Change', 'ChangeDescription'))?.text ?? '',
+            pickLanguage(all(modification, 'ChangeReason', 'ReasonDescription'))?.text ?? '',
+          ]
+            .filter(Boolean)
+            .join('; '),
+        )
       : null,
     links: null,
   };

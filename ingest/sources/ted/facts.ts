@@ -66,12 +66,18 @@ export function tedCategory(noticeType: string | null, formType: string | null):
   if (t === 'corr') return 'correction';
   if (t.startsWith('brin-')) return 'company_registration';
   switch ((formType ?? '').toLowerCase()) {
-    case 'competition': return 'tender_notice';
-    case 'result': return 'award';
-    case 'planning': return 'prior_information';
-    case 'cont-modif': return 'modification';
-    case 'change': return 'correction';
-    default: return 'notice';
+    case 'competition':
+      return 'tender_notice';
+    case 'result':
+      return 'award';
+    case 'planning':
+      return 'prior_information';
+    case 'cont-modif':
+      return 'modification';
+    case 'change':
+      return 'correction';
+    default:
+      return 'notice';
   }
 }
 
@@ -87,7 +93,11 @@ function scalars(v: unknown): string[] {
 }
 
 function first(v: unknown): string | null {
-  return scalars(v).map(collapse).find((s) => s !== '') ?? null;
+  return (
+    scalars(v)
+      .map(collapse)
+      .find((s) => s !== '') ?? null
+  );
 }
 
 function clean(s: string): string {
@@ -98,7 +108,9 @@ function clean(s: string): string {
 function pickLanguage(v: unknown): { texts: string[]; lang: string | null } | null {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const map = v as Record<string, unknown>;
-    const key = ['ell', 'eng'].find((k) => scalars(map[k]).some((s) => collapse(s) !== '')) ?? Object.keys(map).find((k) => scalars(map[k]).some((s) => collapse(s) !== ''));
+    const key =
+      ['ell', 'eng'].find((k) => scalars(map[k]).some((s) => collapse(s) !== '')) ??
+      Object.keys(map).find((k) => scalars(map[k]).some((s) => collapse(s) !== ''));
     if (key === undefined) return null;
     return { texts: uniq(scalars(map[key]).map(clean)), lang: lang3to1(key) };
   }
@@ -109,7 +121,9 @@ function pickLanguage(v: unknown): { texts: string[]; lang: string | null } | nu
 /** Sum of per-lot values when they share one currency (a single currency applies to all). */
 function lotSum(values: unknown, currencies: unknown): Amount | null {
   const vals = scalars(values).map(toNumber);
-  const curs = scalars(currencies).map((c) => collapse(c).toUpperCase()).filter(Boolean);
+  const curs = scalars(currencies)
+    .map((c) => collapse(c).toUpperCase())
+    .filter(Boolean);
   if (vals.length === 0 || vals.some((x) => x === null) || curs.length === 0) return null;
   const distinct = uniq(curs);
   if (distinct.length !== 1) return null;
@@ -129,7 +143,8 @@ function parties(names: string[], ids: unknown): { name: string; afm: string | n
 export function searchFacts(n: TedSearchNotice): NoticeFacts {
   const title = pickLanguage(n['notice-title']);
   const englishMap = n['notice-title'];
-  const english = typeof englishMap === 'object' && englishMap !== null && !Array.isArray(englishMap) ? first((englishMap as Record<string, unknown>).eng) : null;
+  const english =
+    typeof englishMap === 'object' && englishMap !== null && !Array.isArray(englishMap) ? first((englishMap as Record<string, unknown>).eng) : null;
   const buyers = pickLanguage(n['buyer-name']) ?? pickLanguage(n['organisation-name-buyer']);
   // winner-name when requested and present; else the tenderers named (in result notices, the winners).
   const winners = pickLanguage(n['winner-name']) ?? pickLanguage(n['organisation-name-tenderer']);
@@ -211,7 +226,9 @@ export function buildTedDocument(f: NoticeFacts): NormalizedDocument {
 
   const lines: string[] = [title];
   if (f.englishTitle) lines.push(`Title (English): ${f.englishTitle}`);
-  lines.push(`Notice: ${TED_CATEGORY_LABELS[category] ?? 'Notice'} (${docType})${pubno ? `, publication number ${pubno}` : ''}${f.noticeId ? `, notice id ${f.noticeId}` : ''}`);
+  lines.push(
+    `Notice: ${TED_CATEGORY_LABELS[category] ?? 'Notice'} (${docType})${pubno ? `, publication number ${pubno}` : ''}${f.noticeId ? `, notice id ${f.noticeId}` : ''}`,
+  );
   lines.push(`Published: ${f.publishedAt.slice(0, 10)}`);
   if (f.description) lines.push(f.description);
   lines.push(...partyLines(parties, 'en'));

@@ -14,14 +14,37 @@ import { unlessFalselyEmpty } from '../empty-pages.js';
 
 /** Fields asked of the search API (it requires the list). Names from docs/upstream-sources.md §1.2. */
 export const TED_FIELDS = [
-  'publication-number', 'notice-identifier', 'notice-version', 'notice-type', 'form-type',
-  'publication-date', 'dispatch-date', 'notice-title', 'buyer-name', 'buyer-country',
-  'organisation-name-buyer', 'organisation-country-buyer', 'organisation-name-tenderer', 'winner-name',
-  'buyer-identifier', 'winner-identifier',
-  'winner-selection-status', 'classification-cpv', 'contract-nature', 'procedure-type',
-  'estimated-value-lot', 'estimated-value-cur-lot', 'total-value', 'total-value-cur', 'tender-value',
-  'tender-value-cur', 'deadline-receipt-tender-date-lot', 'place-of-performance-country-lot',
-  'place-of-performance-subdiv-lot', 'modification-previous-notice-identifier', 'links',
+  'publication-number',
+  'notice-identifier',
+  'notice-version',
+  'notice-type',
+  'form-type',
+  'publication-date',
+  'dispatch-date',
+  'notice-title',
+  'buyer-name',
+  'buyer-country',
+  'organisation-name-buyer',
+  'organisation-country-buyer',
+  'organisation-name-tenderer',
+  'winner-name',
+  'buyer-identifier',
+  'winner-identifier',
+  'winner-selection-status',
+  'classification-cpv',
+  'contract-nature',
+  'procedure-type',
+  'estimated-value-lot',
+  'estimated-value-cur-lot',
+  'total-value',
+  'total-value-cur',
+  'tender-value',
+  'tender-value-cur',
+  'deadline-receipt-tender-date-lot',
+  'place-of-performance-country-lot',
+  'place-of-performance-subdiv-lot',
+  'modification-previous-notice-identifier',
+  'links',
 ] as const;
 
 export interface TedFetchOptions {
@@ -74,15 +97,19 @@ export function createTedFetch(options: TedFetchOptions = {}) {
       };
       if (token !== null) body.iterationNextToken = token;
       // Asked again with the same token: the count not reached and a token given say more follow.
-      const { res, parsed } = await unlessFalselyEmpty(ctx, { source: 'ted', page, received }, async () => {
-        const res = await ctx.http.request(url, { method: 'POST', json: body });
-        try {
-          return { res, parsed: parseSearchResponse(res.body) };
-        } catch (err) {
-          throw new UpstreamError(`POST ${url} (page ${page}): ${(err as Error).message}`, null);
-        }
-      }, (p) => p.parsed.notices.length === 0 && received < p.parsed.totalNoticeCount
-        && nextToken(p.parsed) !== null);
+      const { res, parsed } = await unlessFalselyEmpty(
+        ctx,
+        { source: 'ted', page, received },
+        async () => {
+          const res = await ctx.http.request(url, { method: 'POST', json: body });
+          try {
+            return { res, parsed: parseSearchResponse(res.body) };
+          } catch (err) {
+            throw new UpstreamError(`POST ${url} (page ${page}): ${(err as Error).message}`, null);
+          }
+        },
+        (p) => p.parsed.notices.length === 0 && received < p.parsed.totalNoticeCount && nextToken(p.parsed) !== null,
+      );
       if (parsed.timedOut === true) ctx.log.warn({ page }, 'TED reports timedOut; the page may be partial');
       received += parsed.notices.length;
       token = nextToken(parsed);

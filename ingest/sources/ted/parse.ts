@@ -40,7 +40,14 @@ export function parseEforms(body: string): TedEformsRecord {
   if (valid !== true) throw new Error(`ted: invalid XML (${valid.err.msg} at line ${valid.err.line})`);
   const doc = xml.parse(body) as Record<string, unknown>;
   const root = EFORMS_ROOTS.find((r) => Array.isArray(doc[r]));
-  if (!root) throw new Error(`ted: XML root is not an eForms notice (${Object.keys(doc).filter((k) => !k.startsWith('?')).join(', ') || 'none'})`);
+  if (!root)
+    throw new Error(
+      `ted: XML root is not an eForms notice (${
+        Object.keys(doc)
+          .filter((k) => !k.startsWith('?'))
+          .join(', ') || 'none'
+      })`,
+    );
   const notice = (doc[root] as XmlNode[])[0];
   if (!isObject(notice)) throw new Error(`ted: empty ${root}`);
   return { format: 'eforms', root, notice: notice as XmlNode };

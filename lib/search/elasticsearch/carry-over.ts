@@ -29,21 +29,32 @@ export async function loadInto(engine: EngineClient, index: string, gens: Genera
  * `index` already holds with the same content hash is left as loaded, with its vector of this
  * build's model.
  */
-export async function copyInto(engine: EngineClient, from: string[], index: string, gens: Generations, query: Query, keepVectors: boolean, add: (out: BulkOutcome) => void, onlyChanged = false): Promise<void> {
+export async function copyInto(
+  engine: EngineClient,
+  from: string[],
+  index: string,
+  gens: Generations,
+  query: Query,
+  keepVectors: boolean,
+  add: (out: BulkOutcome) => void,
+  onlyChanged = false,
+): Promise<void> {
   let pit = (await engine.call('open_point_in_time', () => engine.es.openPointInTime({ index: from.join(','), keep_alive: PIT_KEEP_ALIVE }))).id;
   try {
     let after: estypes.SortResults | undefined;
     for (;;) {
-      const res = await engine.call('search', () => engine.es.search<IndexedDocument>({
-        query,
-        _source: keepVectors ? VECTORS_IN_SOURCE : HIT_SOURCE,
-        pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
-        size: CARRY_PAGE,
-        sort: ['_shard_doc'],
-        search_after: after,
-        track_total_hits: false,
-        allow_partial_search_results: false,
-      }));
+      const res = await engine.call('search', () =>
+        engine.es.search<IndexedDocument>({
+          query,
+          _source: keepVectors ? VECTORS_IN_SOURCE : HIT_SOURCE,
+          pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
+          size: CARRY_PAGE,
+          sort: ['_shard_doc'],
+          search_after: after,
+          track_total_hits: false,
+          allow_partial_search_results: false,
+        }),
+      );
       if (res.pit_id) pit = res.pit_id;
       const hits = res.hits.hits;
       if (hits.length === 0) return;
@@ -60,7 +71,11 @@ export async function copyInto(engine: EngineClient, from: string[], index: stri
 /** Those of `docs` that `index` lacks or holds with another content hash. */
 async function changedIn(engine: EngineClient, index: string, gens: Generations, docs: IndexedDocument[]): Promise<IndexedDocument[]> {
   const res = await engine.call('mget', () =>
-    engine.es.mget<Pick<IndexedDocument, 'content_hash'>>({ index, ids: docs.map((d) => docId(d.source_id, gens.get(d.source)!)), _source_includes: ['content_hash'] }),
+    engine.es.mget<Pick<IndexedDocument, 'content_hash'>>({
+      index,
+      ids: docs.map((d) => docId(d.source_id, gens.get(d.source)!)),
+      _source_includes: ['content_hash'],
+    }),
   );
   const held = new Map<string, string | undefined>();
   for (const d of res.docs) if ('found' in d && d.found) held.set(d._id, d._source?.content_hash);

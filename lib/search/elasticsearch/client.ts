@@ -14,12 +14,15 @@ export const PING_TIMEOUT_MS = 2_000;
 
 /** An Elasticsearch error response that is not an outage (bad request, missing index, ...). */
 export class EngineResponseError extends Error {
-  constructor(readonly status: number, readonly type: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'EngineResponseError';
   }
 }
-
 
 /**
  * The client's default backoff between retries is 1-2 s, then 2-4 s: with two retries an outage took
@@ -31,7 +34,6 @@ class QuickRetryTransport extends Transport {
     super({ ...opts, retryBackoff: (_min: number, _max: number, attempt: number) => 0.1 * attempt });
   }
 }
-
 
 export interface EngineClientOptions {
   url: string;
@@ -113,8 +115,12 @@ export class EngineClient {
    */
   private answering(): Promise<void> {
     this.ping ??= this.pingAnyNode()
-      .then(() => { this.unanswered = false; })
-      .finally(() => { this.ping = null; });
+      .then(() => {
+        this.unanswered = false;
+      })
+      .finally(() => {
+        this.ping = null;
+      });
     return this.ping;
   }
 
@@ -174,19 +180,15 @@ export function describe(err: unknown): string {
 export function isTransientRead(err: unknown): boolean {
   return (
     err instanceof EngineResponseError &&
-    [
-      'index_not_found_exception',
-      'search_phase_execution_exception',
-      'search_context_missing_exception',
-      'no_shard_available_action_exception',
-    ].includes(err.type)
+    ['index_not_found_exception', 'search_phase_execution_exception', 'search_context_missing_exception', 'no_shard_available_action_exception'].includes(
+      err.type,
+    )
   );
 }
 
 export function isIndexNotFound(err: unknown): boolean {
   return err instanceof EngineResponseError && err.type === 'index_not_found_exception';
 }
-
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -13,7 +13,6 @@ const TASK_POLL_MS = 250;
 /** Ids read and deleted per step of deleteMatching. */
 const DELETE_PAGE = 5_000;
 
-
 /** Documents per source in `index` (an index, or several comma-separated). */
 export async function countsBySource(engine: EngineClient, index: string): Promise<Map<string, number>> {
   const res = await engine.call('search.count', () =>
@@ -29,7 +28,9 @@ export async function unblockWrites(engine: EngineClient, log: Logger, indices: 
   const res = await engine.call('indices.get_settings', () =>
     engine.es.indices.getSettings({ index: indices.join(','), name: 'index.blocks.write', flat_settings: true }),
   );
-  const blocked = Object.entries(res).filter(([, v]) => String((v.settings as Record<string, unknown> | undefined)?.['index.blocks.write']) === 'true').map(([k]) => k);
+  const blocked = Object.entries(res)
+    .filter(([, v]) => String((v.settings as Record<string, unknown> | undefined)?.['index.blocks.write']) === 'true')
+    .map(([k]) => k);
   if (blocked.length === 0) return;
   await engine.call('indices.put_settings', () =>
     engine.es.indices.putSettings({ index: blocked.join(','), settings: { 'index.blocks.write': false } as estypes.IndicesIndexSettings }),
@@ -43,9 +44,7 @@ export async function unblockWrites(engine: EngineClient, log: Logger, indices: 
  * documents always failed after 30 s), so it runs as a task, polled until it ends.
  */
 export async function forceMerge(engine: EngineClient, index: string): Promise<void> {
-  const { task } = await engine.call('indices.forcemerge', () =>
-    engine.es.indices.forcemerge({ index, max_num_segments: 1, wait_for_completion: false }),
-  );
+  const { task } = await engine.call('indices.forcemerge', () => engine.es.indices.forcemerge({ index, max_num_segments: 1, wait_for_completion: false }));
   if (task) await awaitTask(engine, String(task), `force merge of ${index}`);
 }
 
@@ -62,23 +61,26 @@ export async function deleteMatching(engine: EngineClient, index: string, query:
   try {
     let after: estypes.SortResults | undefined;
     for (;;) {
-      const res = await engine.call('search', () => engine.es.search({
-        query,
-        _source: false,
-        pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
-        size: DELETE_PAGE,
-        sort: ['_shard_doc'],
-        search_after: after,
-        track_total_hits: false,
-        allow_partial_search_results: false,
-      }));
+      const res = await engine.call('search', () =>
+        engine.es.search({
+          query,
+          _source: false,
+          pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
+          size: DELETE_PAGE,
+          sort: ['_shard_doc'],
+          search_after: after,
+          track_total_hits: false,
+          allow_partial_search_results: false,
+        }),
+      );
       if (res.pit_id) pit = res.pit_id;
       const hits = res.hits.hits;
       if (hits.length === 0) return deleted;
       after = hits[hits.length - 1].sort;
       const out = await engine.call('bulk', () => engine.es.bulk({ operations: hits.map((h) => ({ delete: { _index: index, _id: h._id! } })) }));
       const failed = out.items.filter((i) => i.delete?.error);
-      if (failed.length > 0) throw new Error(`deleting from ${index}: ${failed.length} failed (${failed[0].delete!.error!.type}: ${failed[0].delete!.error!.reason ?? ''})`);
+      if (failed.length > 0)
+        throw new Error(`deleting from ${index}: ${failed.length} failed (${failed[0].delete!.error!.type}: ${failed[0].delete!.error!.reason ?? ''})`);
       deleted += hits.length;
     }
   } finally {
@@ -108,9 +110,7 @@ export async function dropOld(engine: EngineClient, log: Logger, indices: string
   try {
     const deadline = Date.now() + 5_000;
     while (Date.now() < deadline) {
-      const stats = await engine.call('indices.stats', () =>
-        engine.es.indices.stats({ index: indices.join(','), metric: 'search' }),
-      );
+      const stats = await engine.call('indices.stats', () => engine.es.indices.stats({ index: indices.join(','), metric: 'search' }));
       const s = stats._all?.total?.search;
       if (!s || (s.query_current ?? 0) + (s.fetch_current ?? 0) === 0) break;
       await delay(50);

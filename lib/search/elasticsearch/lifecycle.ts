@@ -63,7 +63,10 @@ export class IndexLifecycle {
   private versionsReadAt = -Infinity;
   private versionsReading?: Promise<void>;
 
-  constructor(private readonly engine: EngineClient, opts: LifecycleOptions) {
+  constructor(
+    private readonly engine: EngineClient,
+    opts: LifecycleOptions,
+  ) {
     buildMapping(opts.dimension); // validates the dimension now rather than at the first index creation
     this.prefix = opts.prefix;
     this.dimension = opts.dimension;
@@ -131,20 +134,23 @@ export class IndexLifecycle {
 
   /** The server's version, read once. */
   private serverMajor(): Promise<{ major: number; version: string }> {
-    this.serverVersion ??= this.engine.call('nodes.info', () =>
-      this.engine.es.transport.request<{ nodes?: Record<string, { version?: string }> }>(
-        { method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version' } },
-        { headers: { accept: 'application/json' } },
-      ),
-    ).then((res) => {
-      // The oldest node decides: a cluster mid-upgrade answers as its oldest member.
-      const versions = Object.values(res.nodes ?? {}).map((n) => String(n.version ?? 'unknown'));
-      const version = versions.sort((a, b) => (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0))[0] ?? 'unknown';
-      return { major: parseInt(version, 10) || 0, version };
-    }).catch((err: unknown) => {
-      this.serverVersion = undefined;
-      throw err;
-    });
+    this.serverVersion ??= this.engine
+      .call('nodes.info', () =>
+        this.engine.es.transport.request<{ nodes?: Record<string, { version?: string }> }>(
+          { method: 'GET', path: '/_nodes', querystring: { filter_path: 'nodes.*.version' } },
+          { headers: { accept: 'application/json' } },
+        ),
+      )
+      .then((res) => {
+        // The oldest node decides: a cluster mid-upgrade answers as its oldest member.
+        const versions = Object.values(res.nodes ?? {}).map((n) => String(n.version ?? 'unknown'));
+        const version = versions.sort((a, b) => (parseInt(a, 10) || 0) - (parseInt(b, 10) || 0))[0] ?? 'unknown';
+        return { major: parseInt(version, 10) || 0, version };
+      })
+      .catch((err: unknown) => {
+        this.serverVersion = undefined;
+        throw err;
+      });
     return this.serverVersion;
   }
 
@@ -157,8 +163,10 @@ export class IndexLifecycle {
     // exists() is true for an alias as well as an index.
     if (!(await this.engine.call('indices.exists', () => this.engine.es.indices.exists({ index: name })))) return null;
     if (await this.engine.call('indices.exists_alias', () => this.engine.es.indices.existsAlias({ name }))) return null;
-    return `an index named ${name} stands where pdi's alias of that name must be (pdi never makes an index by that name): ` +
-      `look at it, delete it (DELETE /${name}), then run pdi reindex`;
+    return (
+      `an index named ${name} stands where pdi's alias of that name must be (pdi never makes an index by that name): ` +
+      `look at it, delete it (DELETE /${name}), then run pdi reindex`
+    );
   }
 
   /** Throws when a stray index stands where the alias `name` must be (strayIndexAt). */
@@ -202,13 +210,15 @@ export class IndexLifecycle {
     const rebuild = 'run pdi reindex, which builds one index of every source from the stored documents without fetching them again';
     let why: string | null = null;
     if (serving.length > 1) {
-      why = `${serving.length} indices serve ${readAlias(this.prefix)}, one per source (the layout of builds before mapping version 6); ` +
+      why =
+        `${serving.length} indices serve ${readAlias(this.prefix)}, one per source (the layout of builds before mapping version 6); ` +
         `this build keeps every source in one index: ${rebuild}`;
     } else if (serving.length === 1) {
       const [{ index, meta }] = serving;
       const differs = (Object.keys(labels) as (keyof typeof labels)[]).filter((k) => meta[k] !== expected[k]);
       if (differs.length > 0) {
-        why = `the index ${index} was built for ${differs.map((k) => `${labels[k]} ${meta[k] ?? '(none)'}`).join(', ')}; ` +
+        why =
+          `the index ${index} was built for ${differs.map((k) => `${labels[k]} ${meta[k] ?? '(none)'}`).join(', ')}; ` +
           `this build writes ${differs.map((k) => `${labels[k]} ${expected[k]}`).join(', ')}: ${rebuild}`;
       }
     }
@@ -310,7 +320,9 @@ export class IndexLifecycle {
     // Vectors of another model or dimension cannot be carried over; their documents come over without
     // one until their own source is rebuilt (kNN misses them meanwhile, text search does not).
     const expected = indexMeta(target.model, target.dimension);
-    const keepVectors = serving.every((s) => s.meta.embedding_model === expected.embedding_model && s.meta.embedding_dimension === expected.embedding_dimension);
+    const keepVectors = serving.every(
+      (s) => s.meta.embedding_model === expected.embedding_model && s.meta.embedding_dimension === expected.embedding_dimension,
+    );
     await unblockWrites(this.engine, this.log, old);
     await this.dropAbandoned(old);
     const stamp = timeStamp();
@@ -386,7 +398,10 @@ export class IndexLifecycle {
       await this.engine.call('indices.update_aliases', () => this.engine.es.indices.updateAliases({ actions }));
     } catch (err) {
       // Nothing was swapped: the old generation keeps serving, writable again; drop the half-built one.
-      if (blocked) await unblockWrites(this.engine, this.log, old).catch((e: unknown) => this.log.warn({ indices: old, error: describe(e) }, 'could not lift the write block'));
+      if (blocked)
+        await unblockWrites(this.engine, this.log, old).catch((e: unknown) =>
+          this.log.warn({ indices: old, error: describe(e) }, 'could not lift the write block'),
+        );
       try {
         await this.engine.call('indices.delete', () => this.engine.es.indices.delete({ index }));
       } catch (cleanupErr) {
@@ -413,7 +428,9 @@ export class IndexLifecycle {
   private async dropAbandoned(keep: string[]): Promise<void> {
     try {
       const patterns = [physicalIndexPattern(this.prefix), ...legacyIndexPatterns(this.prefix)].join(',');
-      const rows = await this.engine.call('cat.indices', () => this.engine.es.cat.indices({ index: patterns, format: 'json', h: 'index', expand_wildcards: 'all' }));
+      const rows = await this.engine.call('cat.indices', () =>
+        this.engine.es.cat.indices({ index: patterns, format: 'json', h: 'index', expand_wildcards: 'all' }),
+      );
       const abandoned = rows.map((r) => r.index!).filter((i) => i && !keep.includes(i));
       if (abandoned.length === 0) return;
       await this.engine.call('indices.delete', () => this.engine.es.indices.delete({ index: abandoned.join(',') }));

@@ -43,7 +43,12 @@ export class Pager {
    * `window`: the deepest `offset + limit` served by plain from/size; `step`: hits a step of a deep walk
    * skips or reads at most (index.max_result_window).
    */
-  constructor(private readonly engine: EngineClient, private readonly log: Logger, private readonly window: number, private readonly step: number) {}
+  constructor(
+    private readonly engine: EngineClient,
+    private readonly log: Logger,
+    private readonly window: number,
+    private readonly step: number,
+  ) {}
 
   /** The page [offset, offset + limit) of `target` in `sort` order, and the total. */
   page(target: Target, sort: SortSpec, offset: number, limit: number, src: Projection, scored: boolean): Promise<SearchResult> {
@@ -60,14 +65,19 @@ export class Pager {
    * that was most of the cost of a common-term search (docs/benchmarks-history.md "Search — Elasticsearch").
    */
   async countMatches({ index, query, signal }: Target): Promise<number> {
-    const res = await this.engine.call('search.count', (options) =>
-      this.engine.es.search({
-        index,
-        query,
-        size: 0,
-        track_total_hits: true,
-        allow_partial_search_results: false,
-      }, options),
+    const res = await this.engine.call(
+      'search.count',
+      (options) =>
+        this.engine.es.search(
+          {
+            index,
+            query,
+            size: 0,
+            track_total_hits: true,
+            allow_partial_search_results: false,
+          },
+          options,
+        ),
       signal,
     );
     return totalOf(res);
@@ -81,20 +91,25 @@ export class Pager {
 
   private async sortedHits({ index, query, signal }: Target, sort: SortSpec, offset: number, limit: number, src: Projection): Promise<SearchHit[]> {
     const { hits } = await withDocs(this.log, src, (projection) =>
-      this.engine.call('search', (options) =>
-        this.engine.es.search<StoredDocument>({
-          index,
-          query,
-          sort: buildSort(sort),
-          from: offset,
-          size: limit,
-          // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
-          // the sort, so hits carry it without `track_scores` (which forced scoring every match).
-          track_total_hits: false,
-          ...projection,
-          // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
-          allow_partial_search_results: false,
-        }, options),
+      this.engine.call(
+        'search',
+        (options) =>
+          this.engine.es.search<StoredDocument>(
+            {
+              index,
+              query,
+              sort: buildSort(sort),
+              from: offset,
+              size: limit,
+              // Nothing counted here (countMatches does it), so a sort led by _score can prune; _score is in
+              // the sort, so hits carry it without `track_scores` (which forced scoring every match).
+              track_total_hits: false,
+              ...projection,
+              // A shard failure (index deleted mid-query) is an error to retry, not a silently short page.
+              allow_partial_search_results: false,
+            },
+            options,
+          ),
         signal,
       ),
     );
@@ -115,16 +130,21 @@ export class Pager {
     // Counted exactly up to EXACT_COUNT_UP_TO in the page request itself (Lucene still prunes past it):
     // a selective query costs one request; only a larger total is counted by a second one.
     const { res, hits } = await withDocs(this.log, src, (projection) =>
-      this.engine.call('search', (options) =>
-        this.engine.es.search<StoredDocument>({
-          index,
-          query,
-          from,
-          size,
-          track_total_hits: EXACT_COUNT_UP_TO,
-          ...projection,
-          allow_partial_search_results: false,
-        }, options),
+      this.engine.call(
+        'search',
+        (options) =>
+          this.engine.es.search<StoredDocument>(
+            {
+              index,
+              query,
+              from,
+              size,
+              track_total_hits: EXACT_COUNT_UP_TO,
+              ...projection,
+              allow_partial_search_results: false,
+            },
+            options,
+          ),
         signal,
       ),
     );
@@ -186,8 +206,9 @@ export class Pager {
 
   /** A point in time on the target, with its matches counted. */
   private async openWalk({ index, query, signal }: Target): Promise<Walk> {
-    const opened = await this.engine.call('open_point_in_time', (options) =>
-      this.engine.es.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }, options),
+    const opened = await this.engine.call(
+      'open_point_in_time',
+      (options) => this.engine.es.openPointInTime({ index, keep_alive: PIT_KEEP_ALIVE }, options),
       signal,
     );
     const walk = newWalk(opened.id, 0);
@@ -201,13 +222,18 @@ export class Pager {
   }
 
   private async pitSearch(walk: Walk, query: Query, signal: AbortSignal | undefined, body: Omit<estypes.SearchRequest, 'index' | 'pit' | 'query'>) {
-    const res = await this.engine.call('search', (options) =>
-      this.engine.es.search<StoredDocument>({
-        ...body,
-        query,
-        pit: { id: walk.pitId, keep_alive: PIT_KEEP_ALIVE },
-        allow_partial_search_results: false,
-      }, options),
+    const res = await this.engine.call(
+      'search',
+      (options) =>
+        this.engine.es.search<StoredDocument>(
+          {
+            ...body,
+            query,
+            pit: { id: walk.pitId, keep_alive: PIT_KEEP_ALIVE },
+            allow_partial_search_results: false,
+          },
+          options,
+        ),
       signal,
     );
     if (res.pit_id) walk.pitId = res.pit_id;
@@ -257,11 +283,13 @@ export class Pager {
 
   /** Closes the points in time of walks no longer kept (awaited only by close()); one that fails expires by itself. */
   private closeWalks(walks: Walk[]): Promise<unknown> {
-    return Promise.all(walks.map((walk) =>
-      this.engine.es.closePointInTime({ id: walk.pitId }, { requestTimeout: 2_000, maxRetries: 0 }).catch((err: unknown) => {
-        this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
-      }),
-    ));
+    return Promise.all(
+      walks.map((walk) =>
+        this.engine.es.closePointInTime({ id: walk.pitId }, { requestTimeout: 2_000, maxRetries: 0 }).catch((err: unknown) => {
+          this.log.debug({ error: describe(err) }, 'point in time not closed; it expires by itself');
+        }),
+      ),
+    );
   }
 
   async close(): Promise<void> {

@@ -229,13 +229,10 @@ export class ElasticsearchProvider implements SearchProvider {
     return this.paged(target, LIST_SORT, q.offset, q.limit);
   }
 
-
   /** `{total, hits: []}` for a zero limit. */
   private async countOnly({ index, query, signal }: Target): Promise<SearchResult> {
     try {
-      const res = await this.read(() =>
-        this.engineClient.call('count', (options) => this.engineClient.es.count({ index, query }, options), signal),
-      );
+      const res = await this.read(() => this.engineClient.call('count', (options) => this.engineClient.es.count({ index, query }, options), signal));
       return { total: res.count, hits: [] };
     } catch (err) {
       return this.readFailed(err, { total: 0, hits: [] }, index);
@@ -276,15 +273,23 @@ export class ElasticsearchProvider implements SearchProvider {
       // Elasticsearch refuses a longer id with a 400 (a 500 here): it could never have indexed one.
       if (Buffer.byteLength(id) > MAX_ID_BYTES) return null;
       // Real-time: a get sees a write before any refresh.
-      const res = await this.engineClient.call('get', (options) => this.engineClient.es.get<IndexedDocument>({ index, id, _source_exclude_vectors: false }, options), opts.signal);
+      const res = await this.engineClient.call(
+        'get',
+        (options) => this.engineClient.es.get<IndexedDocument>({ index, id, _source_exclude_vectors: false }, options),
+        opts.signal,
+      );
       return res.found && res._source ? withVector(res._source) : null;
     } catch (err) {
       if (err instanceof EngineResponseError && err.status === 404 && err.type !== 'index_not_found_exception') return null;
       // Per-source indices of an older build serve (until pdi reindex): a get cannot address an alias
       // of several indices, a search by id can (not real-time).
       if (err instanceof EngineResponseError && err.type === 'illegal_argument_exception') {
-        const res = await this.engineClient.call('search', (options) =>
-          this.engineClient.es.search<IndexedDocument>({ index, query: { ids: { values: [sourceId] } }, size: 1, _source: VECTORS_IN_SOURCE }, options), opts.signal);
+        const res = await this.engineClient.call(
+          'search',
+          (options) =>
+            this.engineClient.es.search<IndexedDocument>({ index, query: { ids: { values: [sourceId] } }, size: 1, _source: VECTORS_IN_SOURCE }, options),
+          opts.signal,
+        );
         const found = res.hits.hits[0]?._source;
         return found ? withVector(found) : null;
       }
@@ -310,13 +315,18 @@ export class ElasticsearchProvider implements SearchProvider {
   private async hitsOf(op: string, body: estypes.SearchRequest, opts: ReadOptions): Promise<SearchHit[]> {
     try {
       const res = await this.read(() =>
-        this.engineClient.call(op, (options) =>
-          this.engineClient.es.search<StoredDocument>({
-            index: readAlias(this.prefix),
-            ...body,
-            _source: HIT_SOURCE,
-            allow_partial_search_results: false,
-          }, options),
+        this.engineClient.call(
+          op,
+          (options) =>
+            this.engineClient.es.search<StoredDocument>(
+              {
+                index: readAlias(this.prefix),
+                ...body,
+                _source: HIT_SOURCE,
+                allow_partial_search_results: false,
+              },
+              options,
+            ),
           opts.signal,
         ),
       );
@@ -332,21 +342,26 @@ export class ElasticsearchProvider implements SearchProvider {
     let res: estypes.SearchResponse<unknown, Record<string, estypes.AggregationsAggregate>>;
     try {
       res = await this.read(() =>
-        this.engineClient.call('stats', (options) =>
-          this.engineClient.es.search({
-            index: readAlias(this.prefix),
-            size: 0,
-            track_total_hits: true,
-            aggs: {
-              by_source: {
-                terms: { field: 'source', size: SOURCE_NAMES.length + 10 },
+        this.engineClient.call(
+          'stats',
+          (options) =>
+            this.engineClient.es.search(
+              {
+                index: readAlias(this.prefix),
+                size: 0,
+                track_total_hits: true,
                 aggs: {
-                  last: { max: { field: 'indexed_at', format: 'strict_date_time_no_millis' } },
-                  quality: { avg: { field: 'quality_score' } },
+                  by_source: {
+                    terms: { field: 'source', size: SOURCE_NAMES.length + 10 },
+                    aggs: {
+                      last: { max: { field: 'indexed_at', format: 'strict_date_time_no_millis' } },
+                      quality: { avg: { field: 'quality_score' } },
+                    },
+                  },
                 },
               },
-            },
-          }, options),
+              options,
+            ),
           opts.signal,
         ),
       );

@@ -63,8 +63,6 @@ export const LIST_SORT: SortSpec = [
   { field: 'source_id', order: 'asc' },
 ];
 
-
-
 /**
  * The full-text query. simple_query_string with only PHRASE, PREFIX and WHITESPACE enabled: `"a b"`
  * and `abc*` work, every other operator character is plain text, and it never raises on syntax.
@@ -95,9 +93,10 @@ export function buildTextQuery(text: string, source?: SourceName, olderIndices =
   }
   // Nothing to search for (no letter or digit anywhere): no hits, as on the embedded engine. Sent as
   // written, `*` alone would match every document.
-  const must: Query[] = groups.size === 0 && latin.length === 0
-    ? [{ match_none: {} }]
-    : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
+  const must: Query[] =
+    groups.size === 0 && latin.length === 0
+      ? [{ match_none: {} }]
+      : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
   const filter: Query[] = source ? [{ term: { source } }] : [];
   if (window) filter.push(publishedRange(window));
   const query: Query = { bool: { must, filter } };
@@ -289,7 +288,7 @@ export function buildSort(spec: SortSpec, reverse = false): estypes.SortCombinat
     const o = reverse ? (order === 'asc' ? 'desc' : 'asc') : order;
     if (field === '_score') return { _score: { order: o } };
     // Missing values sort last going forward, so first going backward: the reverse is an exact mirror.
-    return { [field]: { order: o, missing: (o === order) ? '_last' : '_first' } };
+    return { [field]: { order: o, missing: o === order ? '_last' : '_first' } };
   });
 }
 
@@ -316,17 +315,19 @@ export function buildKnn(q: KnnQuery): estypes.KnnSearch {
 export function buildMoreLikeThis(q: MoreLikeThisQuery): Query {
   return {
     bool: {
-      must: [{
-        more_like_this: {
-          fields: TEXT_QUERY_FIELDS,
-          like: q.text,
-          // A question or a title holds each word once, and a word of one document must still count.
-          min_term_freq: 1,
-          min_doc_freq: 1,
-          max_query_terms: MORE_LIKE_THIS_TERMS,
-          minimum_should_match: '1',
+      must: [
+        {
+          more_like_this: {
+            fields: TEXT_QUERY_FIELDS,
+            like: q.text,
+            // A question or a title holds each word once, and a word of one document must still count.
+            min_term_freq: 1,
+            min_doc_freq: 1,
+            max_query_terms: MORE_LIKE_THIS_TERMS,
+            minimum_should_match: '1',
+          },
         },
-      }],
+      ],
     },
   };
 }

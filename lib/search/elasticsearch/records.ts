@@ -47,7 +47,11 @@ export function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] |
 /** A hit whose document is parsed from its metadata record on first use, with the `_source` fields fetched beside it. */
 class RecordHit implements SearchHit {
   private parsed: StoredDocument | undefined;
-  constructor(readonly metadataJson: Buffer, readonly score: number, private readonly source?: Partial<StoredDocument>) {}
+  constructor(
+    readonly metadataJson: Buffer,
+    readonly score: number,
+    private readonly source?: Partial<StoredDocument>,
+  ) {}
   get doc(): StoredDocument {
     return (this.parsed ??= { ...(JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument), ...this.source });
   }

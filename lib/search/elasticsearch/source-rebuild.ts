@@ -26,7 +26,12 @@ export interface InPlaceTarget {
   source: SourceName;
 }
 
-export async function rebuildSourceInPlace(engine: EngineClient, log: Logger, target: InPlaceTarget, batches: AsyncIterable<IndexedDocument[]>): Promise<RebuildResult> {
+export async function rebuildSourceInPlace(
+  engine: EngineClient,
+  log: Logger,
+  target: InPlaceTarget,
+  batches: AsyncIterable<IndexedDocument[]>,
+): Promise<RebuildResult> {
   const { alias, index, gens, source } = target;
   const serving = gens.get(source)!;
   // A rebuild of every source killed between its write block and its swap left the index blocked.
@@ -55,16 +60,16 @@ export async function rebuildSourceInPlace(engine: EngineClient, log: Logger, ta
     if (count !== loaded) throw new Error(`rebuild of ${source}: the index holds ${count} documents of its new generation, ${loaded} were loaded`);
     // The swap, one cluster-state update. `must_exist` on the index: if another rebuild moved the alias
     // to a new index meanwhile, this fails rather than pointing it back.
-    await engine.call('indices.update_aliases', () => engine.es.indices.updateAliases({
-      actions: [
-        { remove: { index, alias, must_exist: true } },
-        { add: { index, alias, is_write_index: true, filter: aliasFilter(next) } },
-      ],
-    }));
+    await engine.call('indices.update_aliases', () =>
+      engine.es.indices.updateAliases({
+        actions: [{ remove: { index, alias, must_exist: true } }, { add: { index, alias, is_write_index: true, filter: aliasFilter(next) } }],
+      }),
+    );
   } catch (err) {
     log.warn({ index, source, error: describe(err) }, 'rebuild failed; the previous generation still serving');
     await deleteMatching(engine, index, ofGeneration(source, stamp)).catch((e: unknown) =>
-      log.warn({ index, source, error: describe(e) }, 'could not delete the half-written generation; the next rebuild of the source does'));
+      log.warn({ index, source, error: describe(e) }, 'could not delete the half-written generation; the next rebuild of the source does'),
+    );
     throw err;
   }
   log.info({ index, source, generation: stamp, documents: loaded }, 'rebuild of one source swapped in');

@@ -29,7 +29,10 @@ export function decodeAverages(block: Buffer | null | undefined): TableTotals {
     let v = 0;
     for (let k = 1; ; k++) {
       const byte = block[i++];
-      if (k === 9) { v = v * 256 + byte; break; }
+      if (k === 9) {
+        v = v * 256 + byte;
+        break;
+      }
       v = v * 128 + (byte & 0x7f);
       if (!(byte & 0x80)) break;
     }
@@ -56,7 +59,7 @@ export function idf(db: Database, rows: number, n: number): number {
 /** FTS5's bm25() value (negative; smaller is better) for a one-phrase query. */
 export function bm25Score(idfValue: number, f: number, docTokens: number, avg: number): number {
   let score = 0.0;
-  score += idfValue * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * docTokens / avg)));
+  score += idfValue * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * docTokens) / avg)));
   return -1.0 * score;
 }
 

@@ -10,21 +10,40 @@ import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.j
 import { VECTOR_CANDIDATES } from '../../../index-mappings/ranking.js';
 import { BUSY_TIMEOUT_MS, Database, openSqlite, type Sqlite } from '../../sqlite.js';
 import type {
-  BulkResult, EmbeddingIdentity, IndexStats, KnnQuery, ListQuery, MetadataDocument, MoreLikeThisQuery, ReadOptions, RebuildResult, RebuildScope, SearchHit, SearchProvider,
-  SearchResult, TextQuery,
+  BulkResult,
+  EmbeddingIdentity,
+  IndexStats,
+  KnnQuery,
+  ListQuery,
+  MetadataDocument,
+  MoreLikeThisQuery,
+  ReadOptions,
+  RebuildResult,
+  RebuildScope,
+  SearchHit,
+  SearchProvider,
+  SearchResult,
+  TextQuery,
 } from '../provider.js';
 import { likeWords } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
 import { publishedWindow, sinceMs } from '../published-window.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
-import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, createTableSet, dropTableSet, existingTableSets, tableSetName, tableSetTextVersion } from './schema.js';
-import { TableSet, WriteContext, type Ranked, type Tuning } from './table-set.js';
+import {
+  SCHEMA_VERSION,
+  addDocumentColumns,
+  createGlobalTables,
+  createTableSet,
+  dropTableSet,
+  existingTableSets,
+  tableSetName,
+  tableSetTextVersion,
+} from './schema.js';
+import { TableSet, type WriteContext, type Ranked, type Tuning } from './table-set.js';
 import { PRUNE_LIMITS, prunedTop } from './pruned.js';
 import { VectorIndex } from './vector-index.js';
-import {
-  TEXT_VERSION, compareCodePoints, likeMatchFor, likeTerms, parseQuery, queryFor, rankPhrases, termFor, type QueryItem, type SetQuery,
-} from './text.js';
+import { TEXT_VERSION, compareCodePoints, likeMatchFor, likeTerms, parseQuery, queryFor, rankPhrases, termFor, type QueryItem, type SetQuery } from './text.js';
 
 export type { Tuning } from './table-set.js';
 
@@ -79,9 +98,14 @@ const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB']);
 
 /** The index file is no sound database: it must be rebuilt, which loses nothing (documents.db holds all). */
 export class EmbeddedIndexDamagedError extends Error {
-  constructor(readonly file: string, readonly reason: string) {
-    super(`The embedded index ${file} is damaged (${reason}). It holds nothing that is not in documents.db: ` +
-      'stop the server and run `pdi reindex`, which moves it aside and rebuilds it.');
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(
+      `The embedded index ${file} is damaged (${reason}). It holds nothing that is not in documents.db: ` +
+        'stop the server and run `pdi reindex`, which moves it aside and rebuilds it.',
+    );
     this.name = 'EmbeddedIndexDamagedError';
   }
 }
@@ -206,22 +230,27 @@ export class EmbeddedProvider implements SearchProvider {
     if (scope !== 'all' && !SOURCE_NAMES.includes(scope)) throw new BadRequestError(`Unknown source: ${scope}`);
     const model = embedding?.model ?? this.embeddingModel;
     // The vector index file has one length; the other sources' vectors would be of another model.
-    if (embedding && embedding.dimension !== this.opts.dimension) throw new Error(`Rebuild for ${model}: its ${embedding.dimension} dimensions are not the index's ${this.opts.dimension}`);
+    if (embedding && embedding.dimension !== this.opts.dimension)
+      throw new Error(`Rebuild for ${model}: its ${embedding.dimension} dimensions are not the index's ${this.opts.dimension}`);
     if (model !== this.embeddingModel && scope !== 'all') throw new Error(`Rebuild of ${scope} for ${model}: a change of model rebuilds every source`);
     const sources: readonly SourceName[] = scope === 'all' ? SOURCE_NAMES : [scope];
     const catchUpSince = Date.now() - CATCH_UP_MARGIN_MS;
     const db = this.open();
     // One rebuild at a time (pdi reindex's lock guarantees it), so a staging set left by a crashed run
     // is stale and goes.
-    const staging = this.write(() => new Map(sources.map((source) => {
-      const stale = db.prepare(`SELECT gen FROM generations WHERE source = ? AND state = 'staging'`).pluck().all(source) as number[];
-      for (const gen of stale) this.dropGeneration(source, gen);
-      const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
-      createTableSet(db, tableSetName(source, gen), TEXT_VERSION);
-      db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'staging', ?)`)
-        .run(source, gen, new Date().toISOString());
-      return [source, this.tableSet(source, gen)] as const;
-    })));
+    const staging = this.write(
+      () =>
+        new Map(
+          sources.map((source) => {
+            const stale = db.prepare(`SELECT gen FROM generations WHERE source = ? AND state = 'staging'`).pluck().all(source) as number[];
+            for (const gen of stale) this.dropGeneration(source, gen);
+            const gen = db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number;
+            createTableSet(db, tableSetName(source, gen), TEXT_VERSION);
+            db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'staging', ?)`).run(source, gen, new Date().toISOString());
+            return [source, this.tableSet(source, gen)] as const;
+          }),
+        ),
+    );
     const loaded = new Map(sources.map((source) => [source, { documents: 0, vectors: 0 }]));
     const writeInto = (set: TableSet, docs: IndexedDocument[]) => {
       const ctx = set.beginWrite();
@@ -256,7 +285,12 @@ export class EmbeddedProvider implements SearchProvider {
       vectorFile = this.read(() => {
         const serving = this.serving();
         const kept = serving.filter((set) => !staging.has(set.source));
-        return this.vectors.write(db, [...kept, ...staging.values()], false, serving.filter((set) => staging.has(set.source)));
+        return this.vectors.write(
+          db,
+          [...kept, ...staging.values()],
+          false,
+          serving.filter((set) => staging.has(set.source)),
+        );
       });
       this.write(() => {
         if (scope === 'all') {
@@ -269,8 +303,10 @@ export class EmbeddedProvider implements SearchProvider {
           const { documents, vectors } = loaded.get(set.source)!;
           const counts = set.counts();
           if (counts.docs !== documents || counts.fts !== documents || counts.vec !== vectors) {
-            throw new Error(`Rebuild of ${what} failed verification for ${set.source}: expected ${documents} documents and ${vectors} vectors, ` +
-              `found ${counts.docs} rows, ${counts.fts} full-text rows, ${counts.vec} vectors`);
+            throw new Error(
+              `Rebuild of ${what} failed verification for ${set.source}: expected ${documents} documents and ${vectors} vectors, ` +
+                `found ${counts.docs} rows, ${counts.fts} full-text rows, ${counts.vec} vectors`,
+            );
           }
           db.prepare(`UPDATE generations SET state = 'retired' WHERE source = ? AND state = 'serving'`).run(set.source);
           db.prepare(`UPDATE generations SET state = 'serving' WHERE source = ? AND gen = ?`).run(set.source, set.gen);
@@ -351,9 +387,10 @@ export class EmbeddedProvider implements SearchProvider {
       const sets = this.serving(q.source);
       // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
       // pages neither read nor keep a ranking.
-      const paging = offset > 0
-        ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, window]), version: this.indexVersion() }
-        : null;
+      const paging =
+        offset > 0
+          ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, window]), version: this.indexVersion() }
+          : null;
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
         this.counters.fromRanking += 1;
@@ -440,14 +477,15 @@ export class EmbeddedProvider implements SearchProvider {
     const k = Math.min(limit + (q.excludeId ? 1 : 0), MAX_KNN);
     const vector = new Float32Array(q.vector);
     const hits = this.read(() => {
-      const candidates: Candidate[] = this.vectors.knn(this.open(), this.serving(q.source), vector, k)
-        .map((n) => ({ set: n.set, rid: n.rid, s: n.distance }));
-      return candidates
-        .sort(compareCandidates)
-        .filter((c) => !q.excludeId || sidOf(c) !== q.excludeId)
-        .slice(0, limit)
-        // Cosine distance d = 1 - cos; Elasticsearch's cosine score is (1 + cos) / 2 = 1 - d / 2.
-        .map((c) => ({ doc: c.set.fetch(c.rid), score: Math.min(1, Math.max(0, 1 - c.s / 2)) }));
+      const candidates: Candidate[] = this.vectors.knn(this.open(), this.serving(q.source), vector, k).map((n) => ({ set: n.set, rid: n.rid, s: n.distance }));
+      return (
+        candidates
+          .sort(compareCandidates)
+          .filter((c) => !q.excludeId || sidOf(c) !== q.excludeId)
+          .slice(0, limit)
+          // Cosine distance d = 1 - cos; Elasticsearch's cosine score is (1 + cos) / 2 = 1 - d / 2.
+          .map((c) => ({ doc: c.set.fetch(c.rid), score: Math.min(1, Math.max(0, 1 - c.s / 2)) }))
+      );
     }, opts.signal);
     this.debug('knn', started, { hits: hits.length });
     return hits;
@@ -552,10 +590,12 @@ export class EmbeddedProvider implements SearchProvider {
       // beside a reindex) must not wait for the write lock held by another process's long transaction.
       const opened = db;
       if (!this.metaMatches(opened)) {
-        opened.transaction(() => {
-          createGlobalTables(opened);
-          this.checkMeta(opened);
-        }).immediate();
+        opened
+          .transaction(() => {
+            createGlobalTables(opened);
+            this.checkMeta(opened);
+          })
+          .immediate();
       }
       this.db = opened;
       if (this.hasLeftovers(opened)) this.pruneRetired();
@@ -617,8 +657,8 @@ export class EmbeddedProvider implements SearchProvider {
       if (documents > 0) {
         throw new EmbeddedIndexMismatchError(
           `The embedded index ${this.opts.file} was built with ${differs.map((k) => `${k}=${have[k]}`).join(', ')}; ` +
-          `this process uses ${differs.map((k) => `${k}=${want[k]}`).join(', ')}. Reindex required: ` +
-          'remove the index file (or run `pdi reindex` against a new PDI_DATA_DIR) and load the sources again.',
+            `this process uses ${differs.map((k) => `${k}=${want[k]}`).join(', ')}. Reindex required: ` +
+            'remove the index file (or run `pdi reindex` against a new PDI_DATA_DIR) and load the sources again.',
         );
       }
       // An empty index simply adopts the new settings.
@@ -645,7 +685,8 @@ export class EmbeddedProvider implements SearchProvider {
   private serving(source?: SourceName): TableSet[] {
     this.servingStatement ??= this.open().prepare(`SELECT source, gen FROM generations WHERE state = 'serving'`);
     const rows = this.servingStatement.all() as {
-      source: SourceName; gen: number;
+      source: SourceName;
+      gen: number;
     }[];
     return rows
       .filter((r) => source === undefined || r.source === source)
@@ -655,10 +696,9 @@ export class EmbeddedProvider implements SearchProvider {
 
   private createServing(source: SourceName): TableSet {
     const db = this.open();
-    const gen = (db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number);
+    const gen = db.prepare(`SELECT coalesce(max(gen), 0) + 1 FROM generations WHERE source = ?`).pluck().get(source) as number;
     createTableSet(db, tableSetName(source, gen), TEXT_VERSION);
-    db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'serving', ?)`)
-      .run(source, gen, new Date().toISOString());
+    db.prepare(`INSERT INTO generations (source, gen, state, created_at) VALUES (?, ?, 'serving', ?)`).run(source, gen, new Date().toISOString());
     return this.tableSet(source, gen);
   }
 
@@ -680,8 +720,9 @@ export class EmbeddedProvider implements SearchProvider {
 
   /** Table sets no generation row knows (a crash mid-create). */
   private orphanTableSets(db: Sqlite): string[] {
-    const known = new Set((db.prepare('SELECT source, gen FROM generations').all() as { source: string; gen: number }[])
-      .map((r) => tableSetName(r.source, r.gen)));
+    const known = new Set(
+      (db.prepare('SELECT source, gen FROM generations').all() as { source: string; gen: number }[]).map((r) => tableSetName(r.source, r.gen)),
+    );
     return existingTableSets(db).filter((name) => !known.has(name));
   }
 

@@ -46,8 +46,16 @@ function contributionAt(idfValue: number, c: number): number {
  * The best `k` matches of `match` (its phrases `phrases`, ANDed or ORed) in `set` (inside `window` when
  * given), equal to `set.rank(match, k, window)`, or null when the bounds cannot prove a page without ranking every match.
  */
-export function prunedTop(set: TableSet, match: string, phrases: RankPhrase[], mode: 'and' | 'or', k: number,
-  limits: PruneLimits = PRUNE_LIMITS, matches = Number.POSITIVE_INFINITY, window: RidWindow | null = null): Ranked[] | null {
+export function prunedTop(
+  set: TableSet,
+  match: string,
+  phrases: RankPhrase[],
+  mode: 'and' | 'or',
+  k: number,
+  limits: PruneLimits = PRUNE_LIMITS,
+  matches = Number.POSITIVE_INFINITY,
+  window: RidWindow | null = null,
+): Ranked[] | null {
   if (k <= 0) return [];
   if (mode === 'and') {
     // A phrase without a list bounds every match by idf·(k1+1), which no page beats; such a query has
@@ -64,7 +72,17 @@ export function prunedTop(set: TableSet, match: string, phrases: RankPhrase[], m
   const totals = set.totals();
   if (!totals.rows) return null;
   const avg = avgdl(totals);
-  if (mode === 'and' && !promising(set, phrases.map((p) => p.term!), k, totals.rows, avg)) return null;
+  if (
+    mode === 'and' &&
+    !promising(
+      set,
+      phrases.map((p) => p.term!),
+      k,
+      totals.rows,
+      avg,
+    )
+  )
+    return null;
   // What a document outside the candidates can score at most, and whether one can match at all.
   let outside = 0;
   let someComplete = false;
@@ -100,7 +118,9 @@ export function prunedTop(set: TableSet, match: string, phrases: RankPhrase[], m
   const beat = noneOutside ? null : outside * (1 + MARGIN) + 1e-12;
   if (beat !== null) {
     if (lift.size < k) return null;
-    const bounds = Float64Array.from(lift.values(), (x) => outside + x).sort().reverse();
+    const bounds = Float64Array.from(lift.values(), (x) => outside + x)
+      .sort()
+      .reverse();
     if (bounds[k - 1] <= beat) return null;
   }
   const ranked = set.rankAmong(match, lift.keys(), k, window);

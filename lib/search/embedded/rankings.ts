@@ -46,7 +46,10 @@ export class RankingCache {
   private readonly kept = new Map<string, Kept>();
   private entries = 0;
 
-  constructor(private readonly opts: RankingCacheOptions = RANKING_CACHE, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly opts: RankingCacheOptions = RANKING_CACHE,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The ranking of `key` at `version` that reaches position `k` (or holds every match). */
   get(key: string, version: string, k: number): Ranking | undefined {

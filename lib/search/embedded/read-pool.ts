@@ -169,7 +169,11 @@ class Lane {
    */
   private readonly perTenant: number;
 
-  constructor(private readonly opts: ReadPoolOptions, size: number, private readonly nice: number) {
+  constructor(
+    private readonly opts: ReadPoolOptions,
+    size: number,
+    private readonly nice: number,
+  ) {
     this.readers = Array.from({ length: size }, () => null);
     this.perTenant = Math.max(1, size - 1);
     this.entry = opts.entry ?? workerModule('read-worker', import.meta.url);

@@ -26,7 +26,12 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
 export const SCHEMA_VERSION = '5';
 
 /** The `_docs` columns schema 5 added, with their types, for sets made before. */
-const ADDED_DOCUMENT_COLUMNS: [string, string][] = [['parties', 'TEXT'], ['procedure_type', 'TEXT'], ['tenders_received', 'INTEGER'], ['act_date', 'TEXT']];
+const ADDED_DOCUMENT_COLUMNS: [string, string][] = [
+  ['parties', 'TEXT'],
+  ['procedure_type', 'TEXT'],
+  ['tenders_received', 'INTEGER'],
+  ['act_date', 'TEXT'],
+];
 
 /**
  * Adds to every table set the `_docs` columns it lacks (call in the transaction that records the
@@ -34,7 +39,7 @@ const ADDED_DOCUMENT_COLUMNS: [string, string][] = [['parties', 'TEXT'], ['proce
  */
 export function addDocumentColumns(db: Database): void {
   for (const name of existingTableSets(db)) {
-    const have = new Set((db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${name}_docs`) as string[]));
+    const have = new Set(db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${name}_docs`) as string[]);
     for (const [column, type] of ADDED_DOCUMENT_COLUMNS) if (!have.has(column)) db.exec(`ALTER TABLE "${name}_docs" ADD COLUMN ${column} ${type}`);
   }
 }
@@ -141,8 +146,6 @@ export function dropTableSet(db: Database, name: string): void {
 
 /** Table set names present in the schema (from the `_docs` tables). */
 export function existingTableSets(db: Database): string[] {
-  const rows = db
-    .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 's_*_docs'`)
-    .all() as { name: string }[];
+  const rows = db.prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 's_*_docs'`).all() as { name: string }[];
   return rows.map((r) => r.name.slice(0, -'_docs'.length));
 }

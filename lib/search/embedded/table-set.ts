@@ -125,7 +125,11 @@ export class TableSet {
   beginWrite(): WriteContext {
     const ctx = new WriteContext();
     const rows = this.st(`SELECT term, df, a0, theta, n FROM ${this.hot}`).all() as {
-      term: string; df: number; a0: number; theta: number | null; n: number;
+      term: string;
+      df: number;
+      a0: number;
+      theta: number | null;
+      n: number;
     }[];
     for (const r of rows) ctx.hot.set(r.term, { df: r.df, a0: r.a0, theta: r.theta, n: r.n, dirty: false });
     return ctx;
@@ -139,8 +143,12 @@ export class TableSet {
       meta.dirty = false;
     }
     if (ctx.documentsDelta || ctx.qualityDelta) {
-      this.st(`UPDATE generations SET documents = documents + ?, quality_nano = quality_nano + ? WHERE source = ? AND gen = ?`)
-        .run(ctx.documentsDelta, ctx.qualityDelta, this.source, this.gen);
+      this.st(`UPDATE generations SET documents = documents + ?, quality_nano = quality_nano + ? WHERE source = ? AND gen = ?`).run(
+        ctx.documentsDelta,
+        ctx.qualityDelta,
+        this.source,
+        this.gen,
+      );
       ctx.documentsDelta = 0;
       ctx.qualityDelta = 0;
     }
@@ -172,9 +180,11 @@ export class TableSet {
 
   private allocate(block: number, sourceId: string, ctx: WriteContext): bigint {
     const pred = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey = ? AND source_id < ? ORDER BY source_id DESC LIMIT 1`, true)
-      .pluck().get(block, sourceId) as bigint | undefined;
-    const succ = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey = ? AND source_id > ? ORDER BY source_id LIMIT 1`, true)
-      .pluck().get(block, sourceId) as bigint | undefined;
+      .pluck()
+      .get(block, sourceId) as bigint | undefined;
+    const succ = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey = ? AND source_id > ? ORDER BY source_id LIMIT 1`, true).pluck().get(block, sourceId) as
+      | bigint
+      | undefined;
     const seq = seqBetween(pred === undefined ? -1 : seqOf(pred), succ === undefined ? SEQ_SPACE : seqOf(succ));
     if (seq !== null) return makeRowid(block, seq);
     return this.renumber(block, sourceId, ctx);
@@ -253,8 +263,7 @@ export class TableSet {
     // Contentless FTS5: a delete must repeat the indexed values, which docText() reproduces from the
     // stored fields, in the set's own text version.
     const text = docText(rowToStored(row), this.textVersion);
-    this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`)
-      .run(row.rid, text.title.join(' '), text.body.join(' '));
+    this.st(`INSERT INTO ${this.fts} (${this.fts}, rowid, title, body) VALUES ('delete', ?, ?, ?)`).run(row.rid, text.title.join(' '), text.body.join(' '));
     const seq = this.vectors.remove(row.rid);
     if (seq !== null) {
       ctx.vectors -= 1;
@@ -279,8 +288,9 @@ export class TableSet {
   /** Cuts a grown list back to hotListSize; the cut-off only ever moves down. */
   private trim(term: string, meta: HotMeta): void {
     const size = this.tuning.hotListSize;
-    const cut = this.st(`SELECT c0, rid FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT 1 OFFSET ?`, true)
-      .get(term, size) as { c0: number; rid: bigint } | undefined;
+    const cut = this.st(`SELECT c0, rid FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT 1 OFFSET ?`, true).get(term, size) as
+      | { c0: number; rid: bigint }
+      | undefined;
     if (!cut) return;
     const theta = cut.c0 * (1 - CUT_MARGIN);
     meta.theta = meta.theta === null ? theta : Math.min(meta.theta, theta);
@@ -298,8 +308,11 @@ export class TableSet {
   /** Matches of `match`, those with a row id in `rids` when given (a published_at window, keys.ts ridWindow). */
   count(match: string, rids: RidWindow | null = null): number {
     if (rids) {
-      return Number(this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ?`, true)
-        .pluck().get(match, rids.from, rids.to) as bigint);
+      return Number(
+        this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ?`, true)
+          .pluck()
+          .get(match, rids.from, rids.to) as bigint,
+      );
     }
     return this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ?`).pluck().get(match) as number;
   }
@@ -314,8 +327,7 @@ export class TableSet {
         true,
       ).all(match, rids.from, rids.to, k) as Ranked[];
     }
-    return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`, true)
-      .all(match, k) as Ranked[];
+    return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY s, rid LIMIT ?`, true).all(match, k) as Ranked[];
   }
 
   /**
@@ -358,9 +370,14 @@ export class TableSet {
    * (at today's avgdl) a document outside it can have: null when the list holds every document with the
    * term. Null without a list that holds what it says (none, or stale).
    */
-  listImpacts(term: string, avg: number, limit: number | null = null): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
+  listImpacts(
+    term: string,
+    avg: number,
+    limit: number | null = null,
+  ): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
     const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
-      { df: number; a0: number; theta: number | null; n: number } | undefined;
+      | { df: number; a0: number; theta: number | null; n: number }
+      | undefined;
     if (!h || (h.theta === null && h.n !== h.df)) return null;
     const e = this.hotEntries(term, limit);
     return { df: h.df, rid: e.rid, f: e.f, dl: e.dl, outsideCost: h.theta === null ? null : h.theta * Math.min(1, h.a0 / avg) };
@@ -370,18 +387,22 @@ export class TableSet {
   firstInOrder(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
     if (k <= 0) return [];
     if (rids) {
-      return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?`, true)
-        .all(match, rids.from, rids.to, k) as Ranked[];
+      return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?`, true).all(
+        match,
+        rids.from,
+        rids.to,
+        k,
+      ) as Ranked[];
     }
-    return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY rowid LIMIT ?`, true)
-      .all(match, k) as Ranked[];
+    return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY rowid LIMIT ?`, true).all(match, k) as Ranked[];
   }
 
   /** The first `limit` entries of a term's list in c0 order (all of them when limit is null). */
   private hotEntries(term: string, limit: number | null): { rid: bigint[]; f: Float64Array; dl: Float64Array; c0: Float64Array } {
-    const rows = (limit === null
-      ? this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid`, true).raw().all(term)
-      : this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT ?`, true).raw().all(term, limit)
+    const rows = (
+      limit === null
+        ? this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid`, true).raw().all(term)
+        : this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT ?`, true).raw().all(term, limit)
     ) as [bigint, bigint, bigint, number][];
     const n = rows.length;
     const out = { rid: new Array<bigint>(n), f: new Float64Array(n), dl: new Float64Array(n), c0: new Float64Array(n) };
@@ -402,7 +423,8 @@ export class TableSet {
    */
   hotTop(term: string, k: number): HotResult {
     const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
-      { df: number; a0: number; theta: number | null; n: number } | undefined;
+      | { df: number; a0: number; theta: number | null; n: number }
+      | undefined;
     if (!h) return { kind: 'cold' };
     if (h.theta === null && h.n !== h.df) return { kind: 'stale' };
     if (h.df === 0) return { kind: 'ok', total: 0, top: [] };
@@ -476,8 +498,10 @@ export class TableSet {
     try {
       // The gap, the unstemmed copies (only prefixes read those) and the Latin keys (only ever one of
       // a query word's alternatives) get no list.
-      return this.db.prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ? AND substr(term, 1, 1) NOT IN (?, ?)`)
-        .pluck().all(minDf, VALUE_GAP, RAW_MARK, LATIN_MARK) as string[];
+      return this.db
+        .prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ? AND substr(term, 1, 1) NOT IN (?, ?)`)
+        .pluck()
+        .all(minDf, VALUE_GAP, RAW_MARK, LATIN_MARK) as string[];
     } finally {
       this.db.exec(`DROP TABLE IF EXISTS temp.${vocab}`);
     }
@@ -510,11 +534,10 @@ export class TableSet {
   /** Row ids in listing order (published_at desc, source_id asc), after `sinceBlock` if given. */
   list(sinceBlock: number | null, limit: number, offset: number): { total: number; rids: bigint[] } {
     const bound = sinceBlock ?? Number.MAX_SAFE_INTEGER;
-    const total = sinceBlock === null
-      ? this.documents()
-      : (this.st(`SELECT count(*) FROM ${this.docs} WHERE pubkey < ?`).pluck().get(bound) as number);
+    const total = sinceBlock === null ? this.documents() : (this.st(`SELECT count(*) FROM ${this.docs} WHERE pubkey < ?`).pluck().get(bound) as number);
     const rids = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey < ? ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true)
-      .pluck().all(bound, limit, offset) as bigint[];
+      .pluck()
+      .all(bound, limit, offset) as bigint[];
     return { total, rids };
   }
 
@@ -528,8 +551,10 @@ export class TableSet {
   }
 
   stats(): SourceStats {
-    const g = this.st(`SELECT documents, quality_nano FROM generations WHERE source = ? AND gen = ?`)
-      .get(this.source, this.gen) as { documents: number; quality_nano: number };
+    const g = this.st(`SELECT documents, quality_nano FROM generations WHERE source = ? AND gen = ?`).get(this.source, this.gen) as {
+      documents: number;
+      quality_nano: number;
+    };
     const last = this.st(`SELECT indexed_at FROM ${this.docs} ORDER BY indexed_ms DESC LIMIT 1`).pluck().get() as string | undefined;
     return {
       documents: g.documents,
@@ -565,7 +590,6 @@ export class TableSet {
     };
   }
 }
-
 
 /** The c0 just after a prefix read: the last one read bounds every unread entry (they sort after it). */
 function nextC0(c0: Float64Array): number {

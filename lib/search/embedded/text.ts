@@ -172,10 +172,7 @@ export function termFrequencies(text: DocText, titleWeight: number, bodyWeight: 
   return f;
 }
 
-export type QueryItem =
-  | { kind: 'term'; token: string }
-  | { kind: 'prefix'; token: string }
-  | { kind: 'phrase'; tokens: string[] };
+export type QueryItem = { kind: 'term'; token: string } | { kind: 'prefix'; token: string } | { kind: 'phrase'; tokens: string[] };
 
 /**
  * User text → items that are ANDed, from the reader both engines share (query-text.ts): a phrase of one
@@ -285,7 +282,9 @@ export function termFor(token: string, version: number): string {
 
 /** The FTS5 MATCH ORing `words` (likeWords) on a table set of text `version`. */
 export function likeMatchFor(words: string[], version: number): string {
-  return likeTerms(words, version).map((t) => `"${t}"`).join(' OR ');
+  return likeTerms(words, version)
+    .map((t) => `"${t}"`)
+    .join(' OR ');
 }
 
 /** The distinct terms likeMatchFor ORs, in its order. */

@@ -179,7 +179,7 @@ export class VectorIndex {
     const names = new Set([...keyed, ...leaving].map((set) => set.name));
     const incremental = !whole && current !== null && Object.keys(current.sets).every((name) => names.has(name)) && !this.damaged(db);
     const index = this.newIndex();
-    const removedUpTo = (db.prepare('SELECT coalesce(max(id), 0) FROM vector_removed').pluck().get() as number);
+    const removedUpTo = db.prepare('SELECT coalesce(max(id), 0) FROM vector_removed').pluck().get() as number;
     if (incremental) {
       index.load(this.pathOf(current.file));
       const removed = db.prepare('SELECT key FROM vector_removed WHERE id <= ?').pluck().safeIntegers().all(removedUpTo) as bigint[];
@@ -188,7 +188,12 @@ export class VectorIndex {
       }
       for (let i = 0; i < removed.length; i += BATCH) index.remove(BigUint64Array.from(removed.slice(i, i + BATCH)));
     }
-    const snap: Snapshot = { file: `${path.basename(this.opts.file)}.vectors-${Date.now()}-${randomBytes(4).toString('hex')}.usearch`, bytes: 0, sha1: '', sets: {} };
+    const snap: Snapshot = {
+      file: `${path.basename(this.opts.file)}.vectors-${Date.now()}-${randomBytes(4).toString('hex')}.usearch`,
+      bytes: 0,
+      sha1: '',
+      sets: {},
+    };
     let added = 0;
     const d = this.opts.dimension;
     const keys = new BigUint64Array(BATCH);
@@ -200,7 +205,7 @@ export class VectorIndex {
       n = 0;
     };
     for (const set of keyed) {
-      const from = incremental ? current.sets[set.name]?.upTo ?? 0 : 0;
+      const from = incremental ? (current.sets[set.name]?.upTo ?? 0) : 0;
       const upTo = set.vectors.lastSeq();
       snap.sets[set.name] = { upTo, count: set.vectors.count() };
       // In batches, as read: a source's vectors are up to 0.7 GB of floats at 1M documents.
@@ -221,7 +226,11 @@ export class VectorIndex {
     snap.bytes = fs.statSync(where).size;
     snap.sha1 = sha1Of(where);
     this.opts.log('info', 'wrote the vector index', {
-      file: snap.file, incremental, added, vectors: index.size(), ms: Math.round(performance.now() - started),
+      file: snap.file,
+      incremental,
+      added,
+      vectors: index.size(),
+      ms: Math.round(performance.now() - started),
     });
     return { snap, removedUpTo };
   }
@@ -275,7 +284,7 @@ function sha1Of(file: string): string {
   const fd = fs.openSync(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(1 << 22);
-    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) hash.update(buffer.subarray(0, n));
+    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
   } finally {
     fs.closeSync(fd);
   }

@@ -86,7 +86,11 @@ class UnkeyedVectors implements VectorStore {
   readonly keyed = false;
   private readonly statements: Statements;
 
-  constructor(db: Database, private readonly table: string, private readonly key: 'rowid' | 'rid') {
+  constructor(
+    db: Database,
+    private readonly table: string,
+    private readonly key: 'rowid' | 'rid',
+  ) {
     this.statements = new Statements(db);
   }
 
@@ -114,8 +118,10 @@ class UnkeyedVectors implements VectorStore {
   }
 
   exact(query: Float32Array, k: number): Neighbour[] {
-    return this.st(`SELECT ${this.key} AS rid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} ORDER BY distance, rid LIMIT ?`)
-      .all(asBlob(query), k) as Neighbour[];
+    return this.st(`SELECT ${this.key} AS rid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} ORDER BY distance, rid LIMIT ?`).all(
+      asBlob(query),
+      k,
+    ) as Neighbour[];
   }
 
   byKeys(): KeyedNeighbour[] {
@@ -138,7 +144,10 @@ class KeyedVectors implements VectorStore {
   readonly keyed = true;
   private readonly statements: Statements;
 
-  constructor(private readonly db: Database, private readonly table: string) {
+  constructor(
+    private readonly db: Database,
+    private readonly table: string,
+  ) {
     this.statements = new Statements(db);
   }
 
@@ -165,21 +174,21 @@ class KeyedVectors implements VectorStore {
   }
 
   exact(query: Float32Array, k: number, afterSeq: number): Neighbour[] {
-    return this.st(
-      `SELECT rid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} WHERE seq > ? ORDER BY distance, rid LIMIT ?`,
-      true,
-    ).all(asBlob(query), afterSeq, k) as Neighbour[];
+    return this.st(`SELECT rid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} WHERE seq > ? ORDER BY distance, rid LIMIT ?`, true).all(
+      asBlob(query),
+      afterSeq,
+      k,
+    ) as Neighbour[];
   }
 
   byKeys(query: Float32Array, seqs: number[]): KeyedNeighbour[] {
     if (!seqs.length) return [];
-    return this.st(
-      `SELECT seq, rid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`,
-      true,
-    ).all(asBlob(query), JSON.stringify(seqs)).map((r) => {
-      const row = r as { seq: bigint; rid: bigint; distance: number };
-      return { seq: Number(row.seq), rid: row.rid, distance: row.distance };
-    });
+    return this.st(`SELECT seq, rid, vec_distance_cosine(embedding, ?) AS distance FROM ${this.table} WHERE seq IN (SELECT value FROM json_each(?))`, true)
+      .all(asBlob(query), JSON.stringify(seqs))
+      .map((r) => {
+        const row = r as { seq: bigint; rid: bigint; distance: number };
+        return { seq: Number(row.seq), rid: row.rid, distance: row.distance };
+      });
   }
 
   lastSeq(): number {
@@ -193,7 +202,8 @@ class KeyedVectors implements VectorStore {
   }
 
   scan(afterSeq: number, upTo: number): IterableIterator<[number, Buffer]> {
-    return this.st(`SELECT seq, embedding FROM ${this.table} WHERE seq > ? AND seq <= ? ORDER BY seq`).raw()
-      .iterate(afterSeq, upTo) as IterableIterator<[number, Buffer]>;
+    return this.st(`SELECT seq, embedding FROM ${this.table} WHERE seq > ? AND seq <= ? ORDER BY seq`).raw().iterate(afterSeq, upTo) as IterableIterator<
+      [number, Buffer]
+    >;
   }
 }

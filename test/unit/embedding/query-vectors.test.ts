@@ -10,7 +10,10 @@ class Counted implements Embedder {
   readonly texts: string[] = [];
   failNext = false;
   private readonly inner: HashingEmbedder;
-  constructor(readonly id = 'test/counted', dimension = 384) {
+  constructor(
+    readonly id = 'test/counted',
+    dimension = 384,
+  ) {
     this.inner = new HashingEmbedder(dimension);
   }
   get dimension(): number {
@@ -32,7 +35,7 @@ t.test('when the same question is asked again, then its vector is reused without
   const first = await vectors.vector(embedder, 'σχολικά γεύματα');
   const again = await vectors.vector(embedder, 'σχολικά γεύματα');
   t.same(again, first);
-  t.same(first, (await embedder.embed(['σχολικά γεύματα']))[0], 'the vector is the embedder\'s');
+  t.same(first, (await embedder.embed(['σχολικά γεύματα']))[0], "the vector is the embedder's");
   t.same(embedder.texts, ['σχολικά γεύματα', 'σχολικά γεύματα'], 'one call by the cache, one by the test');
   again[0] = 42;
   t.not((await vectors.vector(embedder, 'σχολικά γεύματα'))[0], 42, 'a caller changing its copy changes nothing kept');
@@ -54,7 +57,7 @@ t.test('when another model (or another kind of text) asks the same text, then it
   await vectors.vector(other, 'δρόμοι');
   await vectors.vector(other, 'δρόμοι', 'passage');
   t.equal(a.length, 384);
-  t.equal(b.length, 64, 'the other model\'s vector, not the first one\'s');
+  t.equal(b.length, 64, "the other model's vector, not the first one's");
   t.same(other.texts, ['δρόμοι', 'δρόμοι'], 'a query and a passage are kept apart');
   t.equal(vectors.size, 4);
 });

@@ -5,8 +5,12 @@ import { makeDoc } from '../../helpers/elasticsearch.js';
 
 t.test('when a document is already in Greek letters and NFC, then composedText returns it as it is, so pdi reindex keeps its stored hash', async (t) => {
   const doc = makeDoc('kimdis', 'k1', {
-    title: 'Σύμβαση οδοποιίας', content: 'Περιφέρεια Ανατολικής Μακεδονίας', summary: 'ZTEX, COVID',
-    entities: { afm: [], ada: [], names: ['ΒΟΥΓΙΟΥΚΛΗ Α.Ε.'] }, region: 'Ανατολική Μακεδονία, Θράκη', sector: null,
+    title: 'Σύμβαση οδοποιίας',
+    content: 'Περιφέρεια Ανατολικής Μακεδονίας',
+    summary: 'ZTEX, COVID',
+    entities: { afm: [], ada: [], names: ['ΒΟΥΓΙΟΥΚΛΗ Α.Ε.'] },
+    region: 'Ανατολική Μακεδονία, Θράκη',
+    sector: null,
   });
   t.equal(composedText(doc), doc);
 });

@@ -18,7 +18,10 @@ t.test('when the mdg_emvolio fixture is parsed with its dataset tag, then one re
   t.equal(record.dataset, 'mdg_emvolio');
   t.equal(record.period, '2021-04-22');
   t.equal(record.granularity, 'day');
-  t.same(record.rows.map((r) => r.areaid), [701, 901]);
+  t.same(
+    record.rows.map((r) => r.areaid),
+    [701, 901],
+  );
   t.equal(parsed[0].original.contentType, 'application/json');
   t.same(JSON.parse(parsed[0].original.body.toString('utf8')), JSON.parse(fixture('mdg_emvolio_sample.json')), 'original holds the rows of the period');
 });
@@ -45,7 +48,8 @@ t.test('when the mdg_emvolio record is normalized, then the document is the day 
       '- ΑΙΤΩΛΟΑΚΑΡΝΑΝΙΑΣ: areaid = 701 · dailydose1 = 665 · dailydose2 = 171 · daydiff = 118 · daytotal = 836 · totaldistinctpersons = 27193 · totaldose1 = 27193 · totaldose2 = 7111 · totalvaccinations = 34304',
       '- ΑΝΑΤΟΛΙΚΗΣ ΑΤΤΙΚΗΣ: areaid = 901 · dailydose1 = 1054 · dailydose2 = 107 · daydiff = -39 · daytotal = 1161 · totaldistinctpersons = 51872 · totaldose1 = 51872 · totaldose2 = 17531 · totalvaccinations = 69403',
     ].join('\n'),
-    summary: 'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα, 2021-04-22: 2 εγγραφές; σύνολα dailydose1 = 1719 · dailydose2 = 278 · daytotal = 1997 · totaldistinctpersons = 79065 · totaldose1 = 79065 · totaldose2 = 24642 · totalvaccinations = 103707.',
+    summary:
+      'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα, 2021-04-22: 2 εγγραφές; σύνολα dailydose1 = 1719 · dailydose2 = 278 · daytotal = 1997 · totaldistinctpersons = 79065 · totaldose1 = 79065 · totaldose2 = 24642 · totalvaccinations = 103707.',
     entities: { afm: [], ada: [], names: [] },
     parties: [],
     procedure_type: null,
@@ -64,13 +68,24 @@ t.test('when a body carries no dataset tag, then a known dataset is recognised b
   const parsed = data_gov_gr.parse(fixture('mdg_emvolio_sample.json'));
   t.equal((parsed[0].record as DataGovGrRecord).dataset, 'mdg_emvolio');
   const efet = data_gov_gr.parse(fixture('efet_inspections_sample.json'), 'application/json');
-  t.same(efet.map((p) => (p.record as DataGovGrRecord).dataset), ['efet_inspections', 'efet_inspections']);
+  t.same(
+    efet.map((p) => (p.record as DataGovGrRecord).dataset),
+    ['efet_inspections', 'efet_inspections'],
+  );
 });
 
 t.test('when the efet_inspections fixture is normalized, then there is one document per year dated 1 January', async (t) => {
-  const docs = data_gov_gr.parse(fixture('efet_inspections_sample.json'), 'application/json; dataset=efet_inspections').map((p) => data_gov_gr.normalize(p.record));
-  t.same(docs.map((d) => d.source_id), ['data_gov_gr:efet_inspections:2018', 'data_gov_gr:efet_inspections:2019']);
-  t.same(docs.map((d) => d.published_at), ['2018-01-01T00:00:00Z', '2019-01-01T00:00:00Z']);
+  const docs = data_gov_gr
+    .parse(fixture('efet_inspections_sample.json'), 'application/json; dataset=efet_inspections')
+    .map((p) => data_gov_gr.normalize(p.record));
+  t.same(
+    docs.map((d) => d.source_id),
+    ['data_gov_gr:efet_inspections:2018', 'data_gov_gr:efet_inspections:2019'],
+  );
+  t.same(
+    docs.map((d) => d.published_at),
+    ['2018-01-01T00:00:00Z', '2019-01-01T00:00:00Z'],
+  );
   t.equal(docs[0].title, 'Έλεγχοι ΕΦΕΤ σε επιχειρήσεις τροφίμων — 2018');
   t.equal(docs[1].content.split('\n')[4], '- inspections = 8586 · violations = 1296 · violating_organizations = 778 · penalties = 1964030.75');
   t.match(docs[0].content, /Σύνολα: inspections = 8987 · violations = 1092 · violating_organizations = 646 · penalties = 1482227\.75/);
@@ -96,7 +111,13 @@ t.test('when an unprofiled dataset is tagged, then its rows are grouped by the d
     { date: '2024-03-02T00:00:00', count: 5, organization: 'Γ' },
   ]);
   const parsed = data_gov_gr.parse(body, 'application/json; charset=utf-8; dataset=diavgeia-organization');
-  t.same(parsed.map((p) => [(p.record as DataGovGrRecord).period, (p.record as DataGovGrRecord).rows.length]), [['2024-03-01', 1], ['2024-03-02', 2]]);
+  t.same(
+    parsed.map((p) => [(p.record as DataGovGrRecord).period, (p.record as DataGovGrRecord).rows.length]),
+    [
+      ['2024-03-01', 1],
+      ['2024-03-02', 2],
+    ],
+  );
   const doc = data_gov_gr.normalize(parsed[1].record);
   t.equal(doc.source_id, 'data_gov_gr:diavgeia-organization:2024-03-02');
   t.equal(doc.title, 'data.gov.gr: diavgeia-organization — 2024-03-02');
@@ -121,9 +142,15 @@ t.test('when a saved body is replayed from a file, then its file name names the 
   t.equal(parsed.length, 2);
 });
 
-t.test('when a body is tagged with an unknown dataset but its rows are a known dataset\'s, then parse refuses it, naming both', async (t) => {
+t.test("when a body is tagged with an unknown dataset but its rows are a known dataset's, then parse refuses it, naming both", async (t) => {
   // efet_inspections rows saved as foo.json filed themselves as data_gov_gr:foo:2023 and so on.
-  t.throws(() => data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('foo.json')),
-    /data_gov_gr: the rows are those of efet_inspections, but the body is tagged foo \(a saved file named for another dataset\?\)/);
-  t.equal(data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('efet_inspections-2024-01-01.json')).length, 2, 'the right name is read');
+  t.throws(
+    () => data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('foo.json')),
+    /data_gov_gr: the rows are those of efet_inspections, but the body is tagged foo \(a saved file named for another dataset\?\)/,
+  );
+  t.equal(
+    data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('efet_inspections-2024-01-01.json')).length,
+    2,
+    'the right name is read',
+  );
 });

@@ -82,10 +82,14 @@ t.test('when the Β.2.1 expenditure approval fixture is normalized, then buyer a
     names: ['ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ', 'ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ'],
   });
   t.strictSame(doc.amount, { value: 1123.44, currency: 'EUR' }, 'the sponsor expenseAmount');
-  t.strictSame(doc.parties, [
-    { role: 'buyer', name: 'ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ', afm: '090010689' },
-    { role: 'supplier', name: 'ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ', afm: '099362767' },
-  ], 'the sponsor is a payee');
+  t.strictSame(
+    doc.parties,
+    [
+      { role: 'buyer', name: 'ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ', afm: '090010689' },
+      { role: 'supplier', name: 'ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ', afm: '099362767' },
+    ],
+    'the sponsor is a payee',
+  );
   t.strictSame(doc.cpv, ['50000000'], 'from sponsor[].cpv, without the check digit');
   t.equal(doc.sector, 'maintenance');
   t.match(doc.content, /^Αναθέτουσα αρχή: ΕΘΝΙΚΟ & ΚΑΠΟΔΙΣΤΡΙΑΚΟ ΠΑΝΕΠΙΣΤΗΜΙΟ ΑΘΗΝΩΝ \(ΑΦΜ 090010689\)$/m);
@@ -136,7 +140,8 @@ t.test('when the Β.1.3 commitment fixture is normalized, then amountWithVAT and
 t.test('when the amount is taken from a field that says whether VAT is in it, then the content says so too', async (t) => {
   const base = one('decision_b13_commitment_2025.json');
   const x = base.extraFieldValues as Record<string, unknown>;
-  const only = (fields: Record<string, unknown>) => diavgeia.normalize({ ...base, extraFieldValues: { ...x, amountWithVAT: null, amountWithKae: null, ...fields } }).content;
+  const only = (fields: Record<string, unknown>) =>
+    diavgeia.normalize({ ...base, extraFieldValues: { ...x, amountWithVAT: null, amountWithKae: null, ...fields } }).content;
   t.match(only({ amountWithoutVAT: { amount: 100, currency: 'EUR' } }), /^Ποσό: 100 EUR \(χωρίς ΦΠΑ\)$/m);
   t.match(only({ amountWithVAT: { amount: 124, currency: 'EUR' } }), /^Ποσό: 124 EUR \(με ΦΠΑ\)$/m);
   t.match(only({ estimatedAmount: { amount: 90, currency: 'EUR' } }), /^Ποσό: 90 EUR$/m, 'not said where upstream does not say');
@@ -145,24 +150,30 @@ t.test('when the amount is taken from a field that says whether VAT is in it, th
 t.test('when the trimmed search page is parsed, then its seven decisions normalize with ISO-string dates', async (t) => {
   const records = diavgeia.parse(fixture('search_page_reserialized_trimmed.json'), 'application/json');
   const docs = records.map((r) => diavgeia.normalize(r.record));
-  t.strictSame(docs.map((d) => [d.source_id, d.doc_type, d.doc_category, d.published_at]), [
-    ['diavgeia:6ΥΩΚΟΕΥΖ-86Ο', 'Α.2', 'regulatory_act', '2023-11-03T11:22:07Z'],
-    ['diavgeia:ΩΧΜ9469ΗΖΞ-7Γ4', 'Β.1.3', 'commitment', '2023-10-16T05:54:08Z'],
-    ['diavgeia:ΨΕΥΙ469ΗΖΞ-Ρ56', '2.4.7.1', 'administrative_act', '2023-10-10T11:18:22Z'],
-    ['diavgeia:9ΓΤΕ469ΗΖΞ-ΩΜ1', 'Δ.2.1', 'tender_notice', '2023-10-10T09:06:00Z'],
-    ['diavgeia:6ΔΨΦΟΕΥΖ-ΧΧΠ', 'Β.2.2', 'payment', '2023-10-03T09:18:37Z'],
-    ['diavgeia:ΨΕΘΤΟΕΥΖ-7Κ1', 'Δ.1', 'award', '2023-09-29T09:30:54Z'],
-    ['diavgeia:ΨΟΔΝ469ΗΖΞ-Σ9Λ', 'Δ.2.2', 'award', '2023-09-29T06:07:56Z'],
-  ]);
-  t.strictSame(docs.map((d) => d.amount), [
-    null,
-    { value: 5000, currency: 'EUR' },
-    null,
-    null, // estimatedAmount.amount is null upstream
-    { value: 744, currency: 'EUR' },
-    { value: 1240, currency: 'EUR' },
-    { value: 3720, currency: 'EUR' },
-  ]);
+  t.strictSame(
+    docs.map((d) => [d.source_id, d.doc_type, d.doc_category, d.published_at]),
+    [
+      ['diavgeia:6ΥΩΚΟΕΥΖ-86Ο', 'Α.2', 'regulatory_act', '2023-11-03T11:22:07Z'],
+      ['diavgeia:ΩΧΜ9469ΗΖΞ-7Γ4', 'Β.1.3', 'commitment', '2023-10-16T05:54:08Z'],
+      ['diavgeia:ΨΕΥΙ469ΗΖΞ-Ρ56', '2.4.7.1', 'administrative_act', '2023-10-10T11:18:22Z'],
+      ['diavgeia:9ΓΤΕ469ΗΖΞ-ΩΜ1', 'Δ.2.1', 'tender_notice', '2023-10-10T09:06:00Z'],
+      ['diavgeia:6ΔΨΦΟΕΥΖ-ΧΧΠ', 'Β.2.2', 'payment', '2023-10-03T09:18:37Z'],
+      ['diavgeia:ΨΕΘΤΟΕΥΖ-7Κ1', 'Δ.1', 'award', '2023-09-29T09:30:54Z'],
+      ['diavgeia:ΨΟΔΝ469ΗΖΞ-Σ9Λ', 'Δ.2.2', 'award', '2023-09-29T06:07:56Z'],
+    ],
+  );
+  t.strictSame(
+    docs.map((d) => d.amount),
+    [
+      null,
+      { value: 5000, currency: 'EUR' },
+      null,
+      null, // estimatedAmount.amount is null upstream
+      { value: 744, currency: 'EUR' },
+      { value: 1240, currency: 'EUR' },
+      { value: 3720, currency: 'EUR' },
+    ],
+  );
   t.strictSame(docs[4]!.entities.afm, ['800186744', '800805744']);
   t.strictSame(docs[5]!.entities.names, ['ΕΛΕΥΘΕΡΑΚΗΣ,,ΝΙΚΟΛ,ΔΗΜΗΤΡΙΟΣ'], 'names as written');
   t.strictSame(docs[3]!.cpv, ['70130000']);
@@ -225,9 +236,15 @@ t.test('when a decision links other decisions and names foreign or invalid AFMs,
 t.test('when an award carries both awardAmount and other amounts, then awardAmount wins', async (t) => {
   const base = one('decision_d1_award.json');
   const x = base.extraFieldValues as Record<string, unknown>;
-  const doc = diavgeia.normalize({ ...base, extraFieldValues: { ...x, amountWithVAT: { amount: 212, currency: 'EUR' }, estimatedAmount: { amount: 300, currency: 'EUR' } } });
+  const doc = diavgeia.normalize({
+    ...base,
+    extraFieldValues: { ...x, amountWithVAT: { amount: 212, currency: 'EUR' }, estimatedAmount: { amount: 300, currency: 'EUR' } },
+  });
   t.strictSame(doc.amount, { value: 170.97, currency: 'EUR' });
-  const noAward = diavgeia.normalize({ ...base, extraFieldValues: { ...x, awardAmount: null, amountWithVAT: { amount: 212, currency: 'EUR' }, estimatedAmount: { amount: 300, currency: 'EUR' } } });
+  const noAward = diavgeia.normalize({
+    ...base,
+    extraFieldValues: { ...x, awardAmount: null, amountWithVAT: { amount: 212, currency: 'EUR' }, estimatedAmount: { amount: 300, currency: 'EUR' } },
+  });
   t.strictSame(noAward.amount, { value: 212, currency: 'EUR' }, 'amountWithVAT before estimatedAmount');
 });
 

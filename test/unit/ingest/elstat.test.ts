@@ -22,7 +22,20 @@ const V2 = {
   label: 'Gross domestic product (GDP) and main components (output, expenditure and income)',
   source: 'ESTAT',
   updated: '2024-04-19T23:00:00+0200',
-  value: { '0': 3617450, '1': 3876810, '2': 4121160, '3': 181500.0, '4': 206620.4, '5': 220264.9, '6': 3.2, '7': 1.8, '8': -0.3, '9': 8.4, '10': 5.6, '11': 2.3 },
+  value: {
+    '0': 3617450,
+    '1': 3876810,
+    '2': 4121160,
+    '3': 181500.0,
+    '4': 206620.4,
+    '5': 220264.9,
+    '6': 3.2,
+    '7': 1.8,
+    '8': -0.3,
+    '9': 8.4,
+    '10': 5.6,
+    '11': 2.3,
+  },
   status: { '5': 'p', '11': 'p' },
   id: ['freq', 'unit', 'na_item', 'geo', 'time'],
   size: [1, 2, 1, 2, 3],
@@ -30,7 +43,10 @@ const V2 = {
     freq: { label: 'Time frequency', category: { index: { A: 0 }, label: { A: 'Annual' } } },
     unit: {
       label: 'Unit of measure',
-      category: { index: { CP_MEUR: 0, CLV_PCH_PRE: 1 }, label: { CP_MEUR: 'Current prices, million euro', CLV_PCH_PRE: 'Chain linked volumes, percentage change on previous period' } },
+      category: {
+        index: { CP_MEUR: 0, CLV_PCH_PRE: 1 },
+        label: { CP_MEUR: 'Current prices, million euro', CLV_PCH_PRE: 'Chain linked volumes, percentage change on previous period' },
+      },
     },
     na_item: { label: 'National accounts indicator (ESA 2010)', category: { index: { B1GQ: 0 }, label: { B1GQ: 'Gross domestic product at market prices' } } },
     geo: { label: 'Geopolitical entity (reporting)', category: { index: { DE: 0, EL: 1 }, label: { DE: 'Germany', EL: 'Greece' } } },
@@ -52,14 +68,23 @@ t.test('when the legacy JSON-stat 1.x bundle is parsed, then only the series for
   const s = parsed[0].record as ElstatSeries;
   t.equal(s.dataset, 'nama_gdp_c');
   t.equal(s.format, 'json-stat-1.x');
-  t.same(s.dimensions.map((d) => `${d.id}=${d.code}`), ['unit=EUR_HAB', 'indic_na=B1GM', 'geo=EL']);
+  t.same(
+    s.dimensions.map((d) => `${d.id}=${d.code}`),
+    ['unit=EUR_HAB', 'indic_na=B1GM', 'geo=EL'],
+  );
   t.equal(s.observations.length, 69);
-  t.same(s.observations.find((o) => o.period === '2012'), { period: '2012', value: 17400, status: null });
-  t.same(s.observations.find((o) => o.period === '2014'), { period: '2014', value: null, status: ':' });
+  t.same(
+    s.observations.find((o) => o.period === '2012'),
+    { period: '2012', value: 17400, status: null },
+  );
+  t.same(
+    s.observations.find((o) => o.period === '2014'),
+    { period: '2014', value: null, status: ':' },
+  );
   t.equal(s.statusLabels[':'], 'not available');
 });
 
-t.test('when a body is parsed, then the original of each series is the upstream body as it came, not pdi\'s reading of it', async (t) => {
+t.test("when a body is parsed, then the original of each series is the upstream body as it came, not pdi's reading of it", async (t) => {
   for (const body of [legacy(), JSON.stringify(V2)]) {
     const parsed = elstat.parse(body, 'application/json');
     t.ok(parsed.length >= 1);
@@ -96,8 +121,16 @@ t.test('when the legacy series is normalized, then the document holds the latest
     sector: 'economy',
   });
   const lines = content.split('\n');
-  t.equal(lines[1], 'Source: Eurostat dissemination API (legacy JSON-stat 1.x), dataset nama_gdp_c, series EUR_HAB.B1GM.EL; official statistics for Greece compiled by ELSTAT.');
-  t.same(lines.slice(2, 6), ['Dimensions:', '- unit: EUR_HAB — Euro per inhabitant', '- indic_na: B1GM — Gross domestic product at market prices', '- geo: EL — Greece']);
+  t.equal(
+    lines[1],
+    'Source: Eurostat dissemination API (legacy JSON-stat 1.x), dataset nama_gdp_c, series EUR_HAB.B1GM.EL; official statistics for Greece compiled by ELSTAT.',
+  );
+  t.same(lines.slice(2, 6), [
+    'Dimensions:',
+    '- unit: EUR_HAB — Euro per inhabitant',
+    '- indic_na: B1GM — Gross domestic product at market prices',
+    '- geo: EL — Greece',
+  ]);
   t.equal(lines[6], 'Latest value: 2012 = 17400 (Euro per inhabitant)');
   const table = lines.slice(lines.indexOf('Period | Value | Status') + 1);
   t.equal(table.length, 24, 'the latest 24 periods');
@@ -110,7 +143,10 @@ t.test('when the legacy series is normalized, then the document holds the latest
 t.test('when a JSON-stat 2.0 body is parsed, then there is one record per Greek series with its statuses', async (t) => {
   const parsed = elstat.parse(JSON.stringify(V2), 'application/json; charset=UTF-8');
   const series = parsed.map((p) => p.record as ElstatSeries);
-  t.same(series.map((s) => s.dimensions.map((d) => d.code).join('.')), ['A.CP_MEUR.B1GQ.EL', 'A.CLV_PCH_PRE.B1GQ.EL']);
+  t.same(
+    series.map((s) => s.dimensions.map((d) => d.code).join('.')),
+    ['A.CP_MEUR.B1GQ.EL', 'A.CLV_PCH_PRE.B1GQ.EL'],
+  );
   t.equal(series[0].dataset, 'nama_10_gdp');
   t.equal(series[0].updated, '2024-04-19T21:00:00Z');
   t.same(series[0].observations, [
@@ -118,33 +154,45 @@ t.test('when a JSON-stat 2.0 body is parsed, then there is one record per Greek 
     { period: '2022', value: 206620.4, status: null },
     { period: '2023', value: 220264.9, status: 'p' },
   ]);
-  t.same(series[1].observations.map((o) => o.value), [8.4, 5.6, 2.3]);
+  t.same(
+    series[1].observations.map((o) => o.value),
+    [8.4, 5.6, 2.3],
+  );
 });
 
 t.test('when a JSON-stat 2.0 series is normalized, then source_id, title, date and table are exact', async (t) => {
   const doc = elstat.normalize(elstat.parse(JSON.stringify(V2))[0].record);
   t.equal(doc.source_id, 'elstat:nama_10_gdp:A.CP_MEUR.B1GQ.EL');
-  t.equal(doc.title, 'Gross domestic product (GDP) and main components (output, expenditure and income): Current prices, million euro, Gross domestic product at market prices — Greece');
+  t.equal(
+    doc.title,
+    'Gross domestic product (GDP) and main components (output, expenditure and income): Current prices, million euro, Gross domestic product at market prices — Greece',
+  );
   t.equal(doc.published_at, '2024-04-19T21:00:00Z');
   t.equal(doc.language, 'en');
   t.equal(doc.doc_type, 'statistical_series');
   t.equal(doc.source_url, 'https://ec.europa.eu/eurostat/databrowser/view/nama_10_gdp/default/table?lang=en');
-  t.equal(doc.summary, 'Greece, Current prices, million euro, Gross domestic product at market prices: 220264.9 Current prices, million euro in 2023 (Eurostat nama_10_gdp).');
-  t.equal(doc.content, [
-    'Gross domestic product (GDP) and main components (output, expenditure and income): Current prices, million euro, Gross domestic product at market prices — Greece',
-    'Source: Eurostat dissemination API (JSON-stat 2.0), dataset nama_10_gdp, series A.CP_MEUR.B1GQ.EL; official statistics for Greece compiled by ELSTAT.',
-    'Dimensions:',
-    '- Time frequency (freq): A — Annual',
-    '- Unit of measure (unit): CP_MEUR — Current prices, million euro',
-    '- National accounts indicator (ESA 2010) (na_item): B1GQ — Gross domestic product at market prices',
-    '- Geopolitical entity (reporting) (geo): EL — Greece',
-    'Latest value: 2023 = 220264.9 (Current prices, million euro)',
-    '',
-    'Period | Value | Status',
-    '2021 | 181500 |',
-    '2022 | 206620.4 |',
-    '2023 | 220264.9 | p (provisional)',
-  ].join('\n'));
+  t.equal(
+    doc.summary,
+    'Greece, Current prices, million euro, Gross domestic product at market prices: 220264.9 Current prices, million euro in 2023 (Eurostat nama_10_gdp).',
+  );
+  t.equal(
+    doc.content,
+    [
+      'Gross domestic product (GDP) and main components (output, expenditure and income): Current prices, million euro, Gross domestic product at market prices — Greece',
+      'Source: Eurostat dissemination API (JSON-stat 2.0), dataset nama_10_gdp, series A.CP_MEUR.B1GQ.EL; official statistics for Greece compiled by ELSTAT.',
+      'Dimensions:',
+      '- Time frequency (freq): A — Annual',
+      '- Unit of measure (unit): CP_MEUR — Current prices, million euro',
+      '- National accounts indicator (ESA 2010) (na_item): B1GQ — Gross domestic product at market prices',
+      '- Geopolitical entity (reporting) (geo): EL — Greece',
+      'Latest value: 2023 = 220264.9 (Current prices, million euro)',
+      '',
+      'Period | Value | Status',
+      '2021 | 181500 |',
+      '2022 | 206620.4 |',
+      '2023 | 220264.9 | p (provisional)',
+    ].join('\n'),
+  );
 });
 
 t.test('when values come as a dense array and the dataset only in the content type, then the series still decodes', async (t) => {
@@ -153,14 +201,21 @@ t.test('when values come as a dense array and the dataset only in the content ty
   t.throws(() => elstat.parse(JSON.stringify(dense)), /cannot tell the dataset code/);
   const parsed = elstat.parse(JSON.stringify(dense), 'application/json; dataset=nama_10_gdp');
   const s = parsed.map((p) => p.record as ElstatSeries);
-  t.same(s[1].observations.map((o) => o.value), [8.4, 5.6, null]);
+  t.same(
+    s[1].observations.map((o) => o.value),
+    [8.4, 5.6, null],
+  );
   const doc = elstat.normalize(s[1]);
   t.match(doc.content, /Latest value: 2022 = 5\.6 /, 'trailing empty period dropped; latest is the last value');
   t.notMatch(doc.content, /\n2023 \|/);
 });
 
 t.test('when a body has no Greek series, then it yields nothing; an error body throws', async (t) => {
-  const noGreece = { ...V2, size: [1, 2, 1, 1, 3], dimension: { ...V2.dimension, geo: { label: 'geo', category: { index: { DE: 0 }, label: { DE: 'Germany' } } } } };
+  const noGreece = {
+    ...V2,
+    size: [1, 2, 1, 1, 3],
+    dimension: { ...V2.dimension, geo: { label: 'geo', category: { index: { DE: 0 }, label: { DE: 'Germany' } } } },
+  };
   t.same(elstat.parse(JSON.stringify(noGreece)), []);
   t.throws(() => elstat.parse('{"error":[{"status":400,"id":100,"label":"Invalid dimension"}]}'), /Eurostat error/);
   t.throws(() => elstat.parse('{"version":"2.0","class":"data'), /not valid JSON/);
@@ -169,7 +224,15 @@ t.test('when a body has no Greek series, then it yields nothing; an error body t
 
 t.test('when a record is not a series or has nothing to show, then normalize reports it malformed', async (t) => {
   t.throws(() => elstat.normalize({ dataset: 'x' }), MalformedRecordError);
-  const empty: ElstatSeries = { dataset: 'une_rt_m', label: 'U', format: 'json-stat-2.0', updated: null, dimensions: [], observations: [{ period: '2024-01', value: null, status: null }], statusLabels: {} };
+  const empty: ElstatSeries = {
+    dataset: 'une_rt_m',
+    label: 'U',
+    format: 'json-stat-2.0',
+    updated: null,
+    dimensions: [],
+    observations: [{ period: '2024-01', value: null, status: null }],
+    statusLabels: {},
+  };
   t.throws(() => elstat.normalize(empty), MalformedRecordError);
 });
 
@@ -184,9 +247,15 @@ t.test('when Eurostat restamps a release without changing its figures, then only
 
 t.test('when no update time is given, then published_at is the start of the last period shown', async (t) => {
   const s: ElstatSeries = {
-    dataset: 'une_rt_m', label: 'Unemployment by sex and age – monthly data', format: 'json-stat-2.0', updated: null,
+    dataset: 'une_rt_m',
+    label: 'Unemployment by sex and age – monthly data',
+    format: 'json-stat-2.0',
+    updated: null,
     dimensions: [{ id: 'geo', label: 'geo', code: 'EL', codeLabel: 'Greece' }],
-    observations: [{ period: '2024-02', value: 11.2, status: null }, { period: '2024-03', value: 10.9, status: null }],
+    observations: [
+      { period: '2024-02', value: 11.2, status: null },
+      { period: '2024-03', value: 10.9, status: null },
+    ],
     statusLabels: {},
   };
   const doc = elstat.normalize(s);

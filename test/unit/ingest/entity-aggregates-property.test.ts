@@ -29,13 +29,23 @@ function randomDoc(rnd: () => number, source: string, id: string): NormalizedDoc
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const parties: Party[] = [];
   for (let n = 1 + Math.floor(rnd() * 3); n > 0; n--) {
-    parties.push({ role: pick(['buyer', 'supplier', 'issuer', 'other'] as const), name: rnd() < 0.9 ? pick(NAMES) : null, afm: rnd() < 0.6 ? pick(AFMS) : null });
+    parties.push({
+      role: pick(['buyer', 'supplier', 'issuer', 'other'] as const),
+      name: rnd() < 0.9 ? pick(NAMES) : null,
+      afm: rnd() < 0.6 ? pick(AFMS) : null,
+    });
   }
   const named = parties.filter((p) => p.name !== null || p.afm !== null);
   // A Diavgeia decision carries its own ΑΔΑ (its source_id) and may name another; others name some.
   const adas = new Set<string>(source === 'diavgeia' ? [id] : []);
   for (let n = Math.floor(rnd() * 3); n > 0; n--) adas.add(pick(ADAS));
-  const { indexed_at: _i, content_hash: _h, original: _o, embedding: _e, ...doc } = makeDoc(source as (typeof SOURCES)[number], id, {
+  const {
+    indexed_at: _i,
+    content_hash: _h,
+    original: _o,
+    embedding: _e,
+    ...doc
+  } = makeDoc(source as (typeof SOURCES)[number], id, {
     doc_category: pick(CATEGORIES),
     published_at: `202${Math.floor(rnd() * 5)}-0${1 + Math.floor(rnd() * 9)}-1${Math.floor(rnd() * 9)}T10:00:00Z`,
     parties: named,
@@ -49,7 +59,12 @@ function randomDoc(rnd: () => number, source: string, id: string): NormalizedDoc
   return doc;
 }
 
-interface Plain { role: string | null; afm: string | null; name: string | null; nameKey: string | null }
+interface Plain {
+  role: string | null;
+  afm: string | null;
+  name: string | null;
+  nameKey: string | null;
+}
 
 /** A document's parties as the index counts them: roles folded to buyer/supplier, other names role-less. */
 function plainParties(d: NormalizedDocument): Plain[] {
@@ -63,7 +78,11 @@ function plainParties(d: NormalizedDocument): Plain[] {
   return out;
 }
 
-const byCount = (m: Map<string, number>, max: number) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, max).map(([k]) => k);
+const byCount = (m: Map<string, number>, max: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, max)
+    .map(([k]) => k);
 const count = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
 /** The contract value of some documents: awards and contracts in EUR, one procurement per set of documents linked by ΑΔΑs, at its largest. */
@@ -106,7 +125,12 @@ function expected(docs: NormalizedDocument[], kind: 'afm' | 'ada' | 'name', key:
     }
     matches.push({ d, relevance, self, parties });
   }
-  matches.sort((a, b) => b.relevance - a.relevance || (a.d.published_at < b.d.published_at ? 1 : a.d.published_at > b.d.published_at ? -1 : 0) || (a.d.source_id < b.d.source_id ? -1 : 1));
+  matches.sort(
+    (a, b) =>
+      b.relevance - a.relevance ||
+      (a.d.published_at < b.d.published_at ? 1 : a.d.published_at > b.d.published_at ? -1 : 0) ||
+      (a.d.source_id < b.d.source_id ? -1 : 1),
+  );
   const sources = new Map<string, number>();
   for (const m of matches) count(sources, m.d.source);
   const names = new Map<string, number>();
@@ -134,17 +158,26 @@ function expected(docs: NormalizedDocument[], kind: 'afm' | 'ada' | 'name', key:
   }
   const cmp = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
   const counterparties = [...cps.values()]
-    .map((c) => ({ name: byCount(c.names, 1)[0] ?? null, afm: c.party.startsWith('name:') ? null : c.party, role: c.role, documents: c.documents, party: c.party }))
+    .map((c) => ({
+      name: byCount(c.names, 1)[0] ?? null,
+      afm: c.party.startsWith('name:') ? null : c.party,
+      role: c.role,
+      documents: c.documents,
+      party: c.party,
+    }))
     .sort((a, b) => b.documents - a.documents || cmp(a.name, b.name) || cmp(a.party, b.party) || cmp(a.role, b.role))
     .slice(0, 50)
     .map(({ party: _p, ...c }) => c);
   const dates = matches.map((m) => m.d.published_at).sort();
   const decision = kind === 'ada' ? matches.find((m) => m.relevance === 1) : undefined;
   return {
-    names: kind === 'ada'
-      ? [...new Set((decision?.parties ?? []).map((p) => p.name).filter((n): n is string => n !== null))].slice(0, 20)
-      : byCount(names, 20),
-    afm: kind === 'afm' ? [key] : kind === 'ada' ? [...new Set((decision?.parties ?? []).filter((p) => p.role === 'buyer' && p.afm !== null).map((p) => p.afm!))] : byCount(afms, 20),
+    names: kind === 'ada' ? [...new Set((decision?.parties ?? []).map((p) => p.name).filter((n): n is string => n !== null))].slice(0, 20) : byCount(names, 20),
+    afm:
+      kind === 'afm'
+        ? [key]
+        : kind === 'ada'
+          ? [...new Set((decision?.parties ?? []).filter((p) => p.role === 'buyer' && p.afm !== null).map((p) => p.afm!))]
+          : byCount(afms, 20),
     total: matches.length,
     sources: Object.fromEntries([...sources].sort((a, b) => (a[0] < b[0] ? -1 : 1))),
     first_seen: dates[0] ?? null,
@@ -211,14 +244,28 @@ t.test('when random stores, updates, corrections and rebuilds are applied, then 
       const want = expected(docs, kind, key);
       want.matches = want.matches.slice(7, 107);
       if (want.total === 0 && kind === 'name') continue;
-      t.same({
-        names: got.names, afm: got.afm, total: got.total, sources: got.sources, first_seen: got.first_seen, last_seen: got.last_seen,
-        total_contract_value: got.total_contract_value, counterparties: got.counterparties, matches: got.matches.map((m) => [m.source_id, m.relevance]),
-      }, want, `step ${step}: ${kind} ${key}`);
+      t.same(
+        {
+          names: got.names,
+          afm: got.afm,
+          total: got.total,
+          sources: got.sources,
+          first_seen: got.first_seen,
+          last_seen: got.last_seen,
+          total_contract_value: got.total_contract_value,
+          counterparties: got.counterparties,
+          matches: got.matches.map((m) => [m.source_id, m.relevance]),
+        },
+        want,
+        `step ${step}: ${kind} ${key}`,
+      );
     }
     ops.checks!++;
   }
-  t.ok(Object.values(ops).every((n) => n > 0), `every kind of write ran: ${JSON.stringify(ops)}`);
+  t.ok(
+    Object.values(ops).every((n) => n > 0),
+    `every kind of write ran: ${JSON.stringify(ops)}`,
+  );
 });
 
 t.test('when an ΑΦΜ has more documents than the 10,000 entity resolution once stopped at, then its totals are exact', async (t) => {
@@ -228,16 +275,26 @@ t.test('when an ΑΦΜ has more documents than the 10,000 entity resolution once
   const N = 12_500;
   const docs: NormalizedDocument[] = [];
   for (let i = 0; i < N; i++) {
-    const { indexed_at: _i, content_hash: _h, original: _o, embedding: _e, ...d } = makeDoc(SOURCES[i % 3]!, `big${i}`, {
+    const {
+      indexed_at: _i,
+      content_hash: _h,
+      original: _o,
+      embedding: _e,
+      ...d
+    } = makeDoc(SOURCES[i % 3]!, `big${i}`, {
       doc_category: i % 2 === 0 ? 'award' : 'payment',
       published_at: `20${10 + (i % 15)}-01-01T00:00:00Z`,
-      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: AFM }, { role: 'supplier', name: `ΠΡΟΜΗΘΕΥΤΗΣ ${i % 70}`, afm: null }],
+      parties: [
+        { role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: AFM },
+        { role: 'supplier', name: `ΠΡΟΜΗΘΕΥΤΗΣ ${i % 70}`, afm: null },
+      ],
       entities: { afm: [AFM], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', `ΠΡΟΜΗΘΕΥΤΗΣ ${i % 70}`] },
       amount: { value: 1 + (i % 100) / 100, currency: 'EUR' },
     });
     docs.push(d);
   }
-  for (let i = 0; i < N; i += 2_500) store.save(docs.slice(i, i + 2_500).map((doc) => ({ doc, content_hash: 'h', original: null, indexed_at: '2026-01-01T00:00:00Z' })));
+  for (let i = 0; i < N; i += 2_500)
+    store.save(docs.slice(i, i + 2_500).map((doc) => ({ doc, content_hash: 'h', original: null, indexed_at: '2026-01-01T00:00:00Z' })));
   const got = new EntityIndex(store.db).resolve(parseEntityQuery(AFM), { limit: 5, offset: N - 3 });
   const want = expected(docs, 'afm', AFM);
   t.equal(got.total, N);
@@ -245,5 +302,9 @@ t.test('when an ΑΦΜ has more documents than the 10,000 entity resolution once
   t.equal(got.total_contract_value, want.total_contract_value, `${want.total_contract_value}`);
   t.same([got.first_seen, got.last_seen], ['2010-01-01T00:00:00Z', '2024-01-01T00:00:00Z']);
   t.same(got.counterparties, want.counterparties.slice(0, 50));
-  t.same(got.matches.map((m) => m.source_id), want.matches.slice(N - 3).map(([id]) => id), 'the last page, past the old cap');
+  t.same(
+    got.matches.map((m) => m.source_id),
+    want.matches.slice(N - 3).map(([id]) => id),
+    'the last page, past the old cap',
+  );
 });

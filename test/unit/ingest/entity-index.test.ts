@@ -42,21 +42,31 @@ function awards(): NormalizedDocument[] {
   return [
     doc('diavgeia', 'ΩΑΒΓ469Β7Δ-ΤΛ4', {
       published_at: '2024-03-01T10:00:00Z',
-      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΤΟΜΕΣ ΑΤΕ', afm: SUPPLIER }],
+      parties: [
+        { role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER },
+        { role: 'supplier', name: 'ΤΟΜΕΣ ΑΤΕ', afm: SUPPLIER },
+      ],
       entities: { afm: [BUYER, SUPPLIER], ada: ['ΩΑΒΓ469Β7Δ-ΤΛ4'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ ΑΤΕ'] },
       amount: { value: 1000, currency: 'EUR' },
     }),
     doc('kimdis', '24SYMV000000001', {
       doc_category: 'contract',
       published_at: '2024-04-01T10:00:00Z',
-      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΤΟΜΕΣ Α.Τ.Ε.', afm: SUPPLIER }],
+      parties: [
+        { role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER },
+        { role: 'supplier', name: 'ΤΟΜΕΣ Α.Τ.Ε.', afm: SUPPLIER },
+      ],
       // The contract names the Diavgeia award: one procurement, counted once in the contract value.
       entities: { afm: [BUYER, SUPPLIER], ada: ['ΩΑΒΓ469Β7Δ-ΤΛ4'], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'ΤΟΜΕΣ Α.Τ.Ε.'] },
       amount: { value: 1200, currency: 'EUR' },
     }),
     doc('ted', '123-2024', {
       published_at: '2024-05-01T10:00:00Z',
-      parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'Tomes ATE', afm: SUPPLIER }, { role: 'supplier', name: 'ACME Ltd', afm: null }],
+      parties: [
+        { role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER },
+        { role: 'supplier', name: 'Tomes ATE', afm: SUPPLIER },
+        { role: 'supplier', name: 'ACME Ltd', afm: null },
+      ],
       entities: { afm: [BUYER, SUPPLIER], ada: [], names: ['ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', 'Tomes ATE', 'ACME Ltd'] },
       amount: { value: 5000, currency: 'EUR' },
     }),
@@ -84,16 +94,27 @@ t.test('when documents are stored, then an ΑΦΜ resolves across their sources 
   t.same(supplier.names.sort(), ['ΤΟΜΕΣ Α.Τ.Ε.', 'ΤΟΜΕΣ ΑΤΕ', 'Tomes ATE'].sort());
   t.same(supplier.counterparties, [{ name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER, role: 'buyer', documents: 3 }], 'buyers of a supplier');
   // The payment names the ΑΦΜ only in its title: a mention, ranked after the documents it is a party of.
-  t.same(supplier.matches.map((m) => [m.source_id, m.relevance]), [
-    ['ted:123-2024', 1], ['kimdis:24SYMV000000001', 1], ['diavgeia:ΩΑΒΓ469Β7Δ-ΤΛ4', 1], ['diavgeia:ΨΘ82ΩΡΦ-7ΑΙ', 0.8],
-  ]);
+  t.same(
+    supplier.matches.map((m) => [m.source_id, m.relevance]),
+    [
+      ['ted:123-2024', 1],
+      ['kimdis:24SYMV000000001', 1],
+      ['diavgeia:ΩΑΒΓ469Β7Δ-ΤΛ4', 1],
+      ['diavgeia:ΨΘ82ΩΡΦ-7ΑΙ', 0.8],
+    ],
+  );
   t.equal(supplier.total_contract_value, 6200, 'the award and the contract naming it once (1200), the TED award (5000); no payment');
 
   const buyer = index.resolve(parseEntityQuery(BUYER, 'afm'));
   // Named three ways, one a document: the tie goes to the first in code point order.
-  t.same(buyer.counterparties, [
-    { name: 'Tomes ATE', afm: SUPPLIER, role: 'supplier', documents: 3 }, { name: 'ACME Ltd', afm: null, role: 'supplier', documents: 1 },
-  ], 'suppliers of a buyer');
+  t.same(
+    buyer.counterparties,
+    [
+      { name: 'Tomes ATE', afm: SUPPLIER, role: 'supplier', documents: 3 },
+      { name: 'ACME Ltd', afm: null, role: 'supplier', documents: 1 },
+    ],
+    'suppliers of a buyer',
+  );
 });
 
 t.test('when a name is looked up, then spellings meet, and a name no party has resolves to the shortest name holding its words', async (t) => {
@@ -102,10 +123,22 @@ t.test('when a name is looked up, then spellings meet, and a name no party has r
   const index = new EntityIndex(s.db);
   const ids = (name: string) => index.resolve(parseEntityQuery(name, 'name'), { limit: 100, offset: 0 }).matches.map((m) => [m.source_id, m.relevance]);
   const greek = ids('ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ');
-  t.same(greek, [['ted:123-2024', 1], ['kimdis:24SYMV000000001', 1], ['diavgeia:ΩΑΒΓ469Β7Δ-ΤΛ4', 1]], 'the same name only: a longer one is another entity');
+  t.same(
+    greek,
+    [
+      ['ted:123-2024', 1],
+      ['kimdis:24SYMV000000001', 1],
+      ['diavgeia:ΩΑΒΓ469Β7Δ-ΤΛ4', 1],
+    ],
+    'the same name only: a longer one is another entity',
+  );
   t.same(ids('dimos athinaion'), greek);
   t.same(ids('Δήμος Αθηναίων'), greek);
-  t.same(ids('ΑΘΗΝΑΙΩΝ'), greek.map(([id]) => [id, 0.45]), 'the two-word name, not the three-word one: half its words');
+  t.same(
+    ids('ΑΘΗΝΑΙΩΝ'),
+    greek.map(([id]) => [id, 0.45]),
+    'the two-word name, not the three-word one: half its words',
+  );
   t.same(ids('αθηναιων κοινωφελης'), [['rae:x1', 0.6]], 'two of its three words');
   const tomes = index.resolve(parseEntityQuery('tomes a.t.e.', 'name'));
   t.equal(tomes.total, 3);
@@ -117,7 +150,14 @@ t.test('when an ΑΔΑ is looked up, then the decision comes first and the recor
   const s = store(t);
   save(s, awards());
   const r = new EntityIndex(s.db).resolve(parseEntityQuery('ΩAΒΓ469B7Δ-TΛ4', 'ada'));
-  t.same(r.matches.map((m) => [m.source_id, m.relevance]), [['diavgeia:ΩΑΒΓ469Β7Δ-ΤΛ4', 1], ['kimdis:24SYMV000000001', 0.8]], 'Latin A, B, T read as Greek');
+  t.same(
+    r.matches.map((m) => [m.source_id, m.relevance]),
+    [
+      ['diavgeia:ΩΑΒΓ469Β7Δ-ΤΛ4', 1],
+      ['kimdis:24SYMV000000001', 0.8],
+    ],
+    'Latin A, B, T read as Greek',
+  );
   t.same(r.afm, [BUYER], 'the issuing body');
   t.same(r.counterparties, []);
 });
@@ -128,7 +168,14 @@ t.test('when a document is stored again or corrected, then its old keys no longe
   save(s, [first]);
   const index = new EntityIndex(s.db);
   t.equal(index.resolve(parseEntityQuery(SUPPLIER)).total, 1);
-  const changed: NormalizedDocument = { ...first, parties: [{ role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER }, { role: 'supplier', name: 'ΑΛΛΟΣ', afm: OTHER }], entities: { afm: [BUYER, OTHER], ada: [], names: ['ΑΛΛΟΣ'] } };
+  const changed: NormalizedDocument = {
+    ...first,
+    parties: [
+      { role: 'buyer', name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: BUYER },
+      { role: 'supplier', name: 'ΑΛΛΟΣ', afm: OTHER },
+    ],
+    entities: { afm: [BUYER, OTHER], ada: [], names: ['ΑΛΛΟΣ'] },
+  };
   save(s, [changed]);
   t.equal(index.resolve(parseEntityQuery(SUPPLIER)).total, 0, 'update');
   t.equal(index.resolve(parseEntityQuery(OTHER)).total, 1);
@@ -142,7 +189,8 @@ t.test('when a store predates the entity index, then opening it builds the index
   const file = path.join(tempDir(t), 'documents.db');
   const old = new DocumentStore(file);
   save(old, awards());
-  for (const table of ['entity_meta', 'entity_docs', 'entity_keys', 'entity_parties', 'entity_name_keys', 'entity_name_words']) old.db.exec(`DROP TABLE ${table}`);
+  for (const table of ['entity_meta', 'entity_docs', 'entity_keys', 'entity_parties', 'entity_name_keys', 'entity_name_words'])
+    old.db.exec(`DROP TABLE ${table}`);
   old.close();
   const s = store(t, file);
   t.equal(new EntityIndex(s.db).resolve(parseEntityQuery(SUPPLIER)).total, 4);
@@ -154,7 +202,17 @@ t.test('when a data folder holds an entity index of version 2 (no aggregates), t
   const old = new DocumentStore(file);
   save(old, awards());
   // Version 2's tables: keys without their order columns, no aggregates.
-  for (const table of ['entity_keys', 'entity_counts', 'entity_years', 'entity_identity', 'entity_counterparties', 'entity_counterparty_names', 'entity_values', 'entity_value_adas']) old.db.exec(`DROP TABLE ${table}`);
+  for (const table of [
+    'entity_keys',
+    'entity_counts',
+    'entity_years',
+    'entity_identity',
+    'entity_counterparties',
+    'entity_counterparty_names',
+    'entity_values',
+    'entity_value_adas',
+  ])
+    old.db.exec(`DROP TABLE ${table}`);
   old.db.exec('CREATE TABLE entity_keys (kind TEXT NOT NULL, key TEXT NOT NULL, source_id TEXT NOT NULL, PRIMARY KEY (kind, key, source_id)) WITHOUT ROWID');
   old.db.prepare("UPDATE entity_meta SET value = ? WHERE name = 'version'").run(`2/names-${NAME_KEY_VERSION}`);
   old.close();
@@ -168,10 +226,26 @@ t.test('when nothing matches, then the aggregate is empty', async (t) => {
   const s = store(t);
   save(s, awards());
   const r = new EntityIndex(s.db).resolve(parseEntityQuery('123456789'));
-  t.same({ ...r }, {
-    identifier: '123456789', type: 'afm', valid: false, names: [], afm: ['123456789'], total: 0, sources: {},
-    first_seen: null, last_seen: null, total_contract_value: 0, counterparties: [], matches: [], limit: 20, offset: 0,
-  }, 'a bad check digit is still searched');
+  t.same(
+    { ...r },
+    {
+      identifier: '123456789',
+      type: 'afm',
+      valid: false,
+      names: [],
+      afm: ['123456789'],
+      total: 0,
+      sources: {},
+      first_seen: null,
+      last_seen: null,
+      total_contract_value: 0,
+      counterparties: [],
+      matches: [],
+      limit: 20,
+      offset: 0,
+    },
+    'a bad check digit is still searched',
+  );
 });
 
 t.test('when an identifier is malformed, then parseEntityQuery refuses it naming the parameter', async (t) => {
@@ -183,7 +257,11 @@ t.test('when an identifier is malformed, then parseEntityQuery refuses it naming
     ['x'.repeat(501), 'name', /^identifier must be at most 500 characters/],
     ['090252840', 'vat', /^type must be one of afm, name, ada$/],
   ]) {
-    t.throws(() => parseEntityQuery(id as string, type as string), { name: 'ValidationError', statusCode: 422, message: detail }, `${type} ${String(id).slice(0, 20)}`);
+    t.throws(
+      () => parseEntityQuery(id as string, type as string),
+      { name: 'ValidationError', statusCode: 422, message: detail },
+      `${type} ${String(id).slice(0, 20)}`,
+    );
   }
   t.same(parseEntityQuery('EL 090252840'), { type: 'afm', identifier: 'EL 090252840', afm: '090252840' }, 'type defaults to afm; EL prefix and spaces allowed');
 });
@@ -215,9 +293,18 @@ t.test('when entities are resolved on reader threads, then each answer is the on
   const readers = new EntityReaders(s.db, { size: 2 });
   t.teardown(() => readers.close());
   const index = new EntityIndex(s.db);
-  const queries = [parseEntityQuery(SUPPLIER), parseEntityQuery(BUYER), parseEntityQuery('tomes', 'name'), parseEntityQuery('ΩΑΒΓ469Β7Δ-ΤΛ4', 'ada'), parseEntityQuery(OTHER)];
+  const queries = [
+    parseEntityQuery(SUPPLIER),
+    parseEntityQuery(BUYER),
+    parseEntityQuery('tomes', 'name'),
+    parseEntityQuery('ΩΑΒΓ469Β7Δ-ΤΛ4', 'ada'),
+    parseEntityQuery(OTHER),
+  ];
   const answers = await Promise.all([...queries, ...queries].map((q) => readers.resolve(q, { limit: 2, offset: 1 })));
-  t.same(answers, [...queries, ...queries].map((q) => index.resolve(q, { limit: 2, offset: 1 })));
+  t.same(
+    answers,
+    [...queries, ...queries].map((q) => index.resolve(q, { limit: 2, offset: 1 })),
+  );
   save(s, [doc('rae', 'late', { entities: { afm: [SUPPLIER], ada: [], names: [] } })]);
   t.equal((await readers.resolve(queries[0]!)).total, 5, 'a write committed after the threads started is seen');
   await readers.close();

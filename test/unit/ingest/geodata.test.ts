@@ -16,7 +16,10 @@ const MUNICIPALITIES = {
   license_id: 'cc-by',
   license_title: 'Creative Commons Attribution',
   organization: { id: 'b1', name: 'ypes', title: 'Υπουργείο Εσωτερικών' },
-  tags: [{ name: 'Διοικητικά όρια', display_name: 'Διοικητικά όρια' }, { name: 'Δήμοι', display_name: 'Δήμοι' }],
+  tags: [
+    { name: 'Διοικητικά όρια', display_name: 'Διοικητικά όρια' },
+    { name: 'Δήμοι', display_name: 'Δήμοι' },
+  ],
   groups: [{ name: 'administrative', title: 'Διοικητικές μονάδες' }],
   resources: [
     { id: 'r1', name: 'Όρια δήμων', format: 'SHP', url: 'https://geodata.gov.gr/dataset/oria/resource/r1/download/dhmoi.zip' },
@@ -45,7 +48,10 @@ const SEARCH_PAGE = {
 t.test('when a package_search page is parsed, then each dataset is a record', async (t) => {
   const parsed = geodata.parse(JSON.stringify(SEARCH_PAGE), 'application/json;charset=utf-8');
   t.equal(parsed.length, 2);
-  t.same(parsed.map((p) => (p.record as { name: string }).name), ['oria-dhmwn-kallikraths', 'corine-2018']);
+  t.same(
+    parsed.map((p) => (p.record as { name: string }).name),
+    ['oria-dhmwn-kallikraths', 'corine-2018'],
+  );
   t.same(JSON.parse(parsed[0].original.body.toString('utf8')), MUNICIPALITIES);
 });
 

@@ -46,7 +46,8 @@ t.test('when the first real contract is normalized, then it is exactly the expec
       'Σχετικές πράξεις Διαύγειας: 6ΗΘ47ΛΒ-ΖΑ2',
       'Προηγούμενη πράξη: 25SYMV016692582',
     ].join('\n'),
-    summary: 'Σύμβαση 26SYMV018545731: ΣΥΜΒΑΣΗ: «Συντήρηση και λειτουργία Εθνικού και Επαρχιακού οδικού δικτύου ΠΕ Καβάλας & Νήσου Θάσου», ΠΕΡΙΦΕΡΕΙΑ ΑΝΑΤΟΛΙΚΗΣ ΜΑΚΕΔΟΝΙΑΣ - ΘΡΑΚΗΣ, ΕΥΦΡΟΣΥΝΙΔΗΣ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ, 662646.63 EUR χωρίς ΦΠΑ.',
+    summary:
+      'Σύμβαση 26SYMV018545731: ΣΥΜΒΑΣΗ: «Συντήρηση και λειτουργία Εθνικού και Επαρχιακού οδικού δικτύου ΠΕ Καβάλας & Νήσου Θάσου», ΠΕΡΙΦΕΡΕΙΑ ΑΝΑΤΟΛΙΚΗΣ ΜΑΚΕΔΟΝΙΑΣ - ΘΡΑΚΗΣ, ΕΥΦΡΟΣΥΝΙΔΗΣ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ, 662646.63 EUR χωρίς ΦΠΑ.',
     entities: {
       afm: ['997687965', '800817362'],
       ada: ['6ΗΘ47ΛΒ-ΖΑ2'],
@@ -69,14 +70,24 @@ t.test('when the first real contract is normalized, then it is exactly the expec
 
 t.test('when the other real contracts are normalized, then ids, dates, parties, ADAs and amounts are right', async (t) => {
   const docs = items().map((r) => kimdis.normalize(r));
-  t.strictSame(docs.map((d) => d.source_id), ['kimdis:26SYMV018545731', 'kimdis:26SYMV018545640', 'kimdis:26SYMV018542973', 'kimdis:26SYMV018541988']);
-  t.strictSame(docs.map((d) => d.published_at), ['2026-02-26T13:09:14Z', '2026-02-26T12:57:25Z', '2026-02-26T10:22:17Z', '2026-02-26T09:32:37Z']);
-  t.strictSame(docs.map((d) => d.amount), [
-    { value: 662646.63, currency: 'EUR' },
-    { value: 739292.86, currency: 'EUR' },
-    { value: 10000, currency: 'EUR' },
-    { value: 138367.08, currency: 'EUR' },
-  ], 'totalCostWithoutVAT');
+  t.strictSame(
+    docs.map((d) => d.source_id),
+    ['kimdis:26SYMV018545731', 'kimdis:26SYMV018545640', 'kimdis:26SYMV018542973', 'kimdis:26SYMV018541988'],
+  );
+  t.strictSame(
+    docs.map((d) => d.published_at),
+    ['2026-02-26T13:09:14Z', '2026-02-26T12:57:25Z', '2026-02-26T10:22:17Z', '2026-02-26T09:32:37Z'],
+  );
+  t.strictSame(
+    docs.map((d) => d.amount),
+    [
+      { value: 662646.63, currency: 'EUR' },
+      { value: 739292.86, currency: 'EUR' },
+      { value: 10000, currency: 'EUR' },
+      { value: 138367.08, currency: 'EUR' },
+    ],
+    'totalCostWithoutVAT',
+  );
   t.strictSame(docs[1]!.entities, {
     afm: ['997687965', '094193315'],
     ada: ['Ρ6ΓΚ7ΛΒ-ΚΑΡ', '6Η9Θ7ΛΒ-ΑΑ5'], // decisionRelatedAda arrives with a leading space
@@ -84,7 +95,10 @@ t.test('when the other real contracts are normalized, then ids, dates, parties, 
   });
   // greekVatNumber is false for this Greek contractor (country GR); the check digit decides.
   t.strictSame(docs[2]!.entities.afm, ['997579388', '062956421']);
-  t.strictSame(docs.map((d) => d.region), ['EL515', 'EL515', 'EL43', 'EL432']);
+  t.strictSame(
+    docs.map((d) => d.region),
+    ['EL515', 'EL515', 'EL43', 'EL432'],
+  );
   t.equal(docs[3]!.title, 'ΣΥΜΦΩΝΗΤΙΚΟ ΤΟΥ ΕΡΓΟΥ ΜΕ ΤΙΤΛΟ :«ΑΠΟΚΑΤΑΣΤΑΣΗ ΖΗΜΙΩΝ ΣΤΟ ΜΥΡΤΟΣ – ΓΔΟΧΙΑ ΤΗΣ Ε.Ο. 20 Π.Ε. ΛΑΣΙΘΙΟΥ»', 'trailing space trimmed');
   for (const d of docs) {
     const { quality_score, ...rest } = d;
@@ -109,7 +123,10 @@ t.test('when the anonymized full page is parsed, then its record normalizes with
 t.test('when a page and a bare array hold the same items, then parse yields the same records', async (t) => {
   const array = JSON.parse(fixture('contract_content_items.json'));
   const page = { content: array, totalElements: 4, totalPages: 1, first: true, last: true, numberOfElements: 4, size: 50, number: 0, empty: false };
-  t.strictSame(kimdis.parse(JSON.stringify(page)).map((r) => r.record), kimdis.parse(fixture('contract_content_items.json')).map((r) => r.record));
+  t.strictSame(
+    kimdis.parse(JSON.stringify(page)).map((r) => r.record),
+    kimdis.parse(fixture('contract_content_items.json')).map((r) => r.record),
+  );
 });
 
 t.test('when a member is foreign or a VAT number fails the check digit, then it is not an AFM', async (t) => {
@@ -155,7 +172,11 @@ t.test('when submissionDate is missing, then the signing day is used; when both 
 
 t.test('when submissionDate is an impossible or two-digit-year wall time, then it is not shifted into another date', async (t) => {
   const base = items()[0]!;
-  t.equal(kimdis.normalize({ ...base, submissionDate: '2026-02-30T10:00:00' }).published_at, '2025-04-15T00:00:00Z', '30 February is refused, the signing day used');
+  t.equal(
+    kimdis.normalize({ ...base, submissionDate: '2026-02-30T10:00:00' }).published_at,
+    '2025-04-15T00:00:00Z',
+    '30 February is refused, the signing day used',
+  );
   t.equal(kimdis.normalize({ ...base, submissionDate: '2026-03-01T24:00:00' }).published_at, '2025-04-15T00:00:00Z', 'hour 24 is refused');
   t.equal(kimdis.normalize({ ...base, submissionDate: '0099-06-01T12:00:00' }).published_at.slice(0, 4), '0099', 'year 99 stays 99, not 1999');
 });

@@ -20,12 +20,8 @@ const SERVICE_EXTENDED = {
         org_owner: { title: { el: 'ΥΠΟΥΡΓΕΙΟ ΜΕΤΑΝΑΣΤΕΥΣΗΣ ΚΑΙ ΑΣΥΛΟΥ' } },
         life_events: [{ title: { el: 'Μετανάστευση' } }, 'Επιχειρηματικότητα'],
       },
-      process_conditions: [
-        { conditions_name: { el: 'Ο αιτών είναι πολίτης τρίτης χώρας' }, conditions_type: { el: 'Ιθαγένεια' } },
-      ],
-      process_evidences: [
-        { evidence_num_id: 1, evidence_type: { title: { el: 'Διαβατήριο' } }, evidence_description: { el: 'Επικυρωμένο αντίγραφο' } },
-      ],
+      process_conditions: [{ conditions_name: { el: 'Ο αιτών είναι πολίτης τρίτης χώρας' }, conditions_type: { el: 'Ιθαγένεια' } }],
+      process_evidences: [{ evidence_num_id: 1, evidence_type: { title: { el: 'Διαβατήριο' } }, evidence_description: { el: 'Επικυρωμένο αντίγραφο' } }],
       process_evidences_cost: [
         { evidence_cost_type: { el: 'Παράβολο' }, evidence_cost_description: { el: 'e-παράβολο' }, evidence_cost_min: 2000, evidence_cost_max: 2000 },
       ],
@@ -33,9 +29,7 @@ const SERVICE_EXTENDED = {
         { step_title: { el: 'Υποβολή αίτησης' }, step_description: { el: 'Ο αιτών υποβάλλει την αίτηση' } },
         { step_title: { el: 'Έκδοση απόφασης' }, step_description: '' },
       ],
-      process_steps_digital: [
-        { step_digital_title: { el: 'Ηλεκτρονική υποβολή' }, step_digital_url: 'https://migration.gov.gr/' },
-      ],
+      process_steps_digital: [{ step_digital_title: { el: 'Ηλεκτρονική υποβολή' }, step_digital_url: 'https://migration.gov.gr/' }],
       process_rules: [
         {
           rule_type: 'Νόμος',
@@ -99,52 +93,64 @@ t.test('when a services-extended record is normalized, then it is a procedure do
   t.equal(doc.summary, 'Η διαδικασία αφορά την έκδοση άδειας διαμονής. Υποβάλλεται ηλεκτρονικά.');
   t.equal(doc.amount, null);
   t.strictSame(doc.cpv, []);
-  t.equal(doc.content, [
-    'Έκδοση άδειας διαμονής για επενδυτική δραστηριότητα',
-    'Επίσημος τίτλος: Χορήγηση άδειας διαμονής σε πολίτες τρίτων χωρών για επενδυτική δραστηριότητα',
-    'Αρμόδιος φορέας: ΥΠΟΥΡΓΕΙΟ ΜΕΤΑΝΑΣΤΕΥΣΗΣ ΚΑΙ ΑΣΥΛΟΥ',
-    '',
-    'Η διαδικασία αφορά την έκδοση άδειας διαμονής.',
-    'Υποβάλλεται ηλεκτρονικά.',
-    '',
-    'Προϋποθέσεις:',
-    '- Ο αιτών είναι πολίτης τρίτης χώρας (Ιθαγένεια)',
-    '',
-    'Δικαιολογητικά:',
-    '- Διαβατήριο: Επικυρωμένο αντίγραφο',
-    '',
-    'Κόστος:',
-    '- Παράβολο: e-παράβολο: 2000 €',
-    '',
-    'Βήματα:',
-    '1. Υποβολή αίτησης: Ο αιτών υποβάλλει την αίτηση',
-    '2. Έκδοση απόφασης',
-    '',
-    'Ψηφιακά βήματα:',
-    '1. Ηλεκτρονική υποβολή: https://migration.gov.gr/',
-    '',
-    'Νομικό πλαίσιο:',
-    '- Νόμος 5038/2023 άρθρο 16 (ΦΕΚ Α 81) · Κώδικας Μετανάστευσης · https://www.et.gr/',
-    '- Υπουργική Απόφαση 1234/2024 · Καθορισμός δικαιολογητικών · ΑΔΑ ΨΘ82ΩΡΦ-7ΑΙ',
-    '- Εγκύκλιος · ΑΔΑ 6ΨΙΞΩ1Ρ-ΑΒΓ',
-    '',
-    'Γεγονότα ζωής:',
-    '- Μετανάστευση',
-    '- Επιχειρηματικότητα',
-    '',
-    'Χρήσιμοι σύνδεσμοι:',
-    '- Οδηγός: https://migration.gov.gr/guide',
-  ].join('\n'));
+  t.equal(
+    doc.content,
+    [
+      'Έκδοση άδειας διαμονής για επενδυτική δραστηριότητα',
+      'Επίσημος τίτλος: Χορήγηση άδειας διαμονής σε πολίτες τρίτων χωρών για επενδυτική δραστηριότητα',
+      'Αρμόδιος φορέας: ΥΠΟΥΡΓΕΙΟ ΜΕΤΑΝΑΣΤΕΥΣΗΣ ΚΑΙ ΑΣΥΛΟΥ',
+      '',
+      'Η διαδικασία αφορά την έκδοση άδειας διαμονής.',
+      'Υποβάλλεται ηλεκτρονικά.',
+      '',
+      'Προϋποθέσεις:',
+      '- Ο αιτών είναι πολίτης τρίτης χώρας (Ιθαγένεια)',
+      '',
+      'Δικαιολογητικά:',
+      '- Διαβατήριο: Επικυρωμένο αντίγραφο',
+      '',
+      'Κόστος:',
+      '- Παράβολο: e-παράβολο: 2000 €',
+      '',
+      'Βήματα:',
+      '1. Υποβολή αίτησης: Ο αιτών υποβάλλει την αίτηση',
+      '2. Έκδοση απόφασης',
+      '',
+      'Ψηφιακά βήματα:',
+      '1. Ηλεκτρονική υποβολή: https://migration.gov.gr/',
+      '',
+      'Νομικό πλαίσιο:',
+      '- Νόμος 5038/2023 άρθρο 16 (ΦΕΚ Α 81) · Κώδικας Μετανάστευσης · https://www.et.gr/',
+      '- Υπουργική Απόφαση 1234/2024 · Καθορισμός δικαιολογητικών · ΑΔΑ ΨΘ82ΩΡΦ-7ΑΙ',
+      '- Εγκύκλιος · ΑΔΑ 6ΨΙΞΩ1Ρ-ΑΒΓ',
+      '',
+      'Γεγονότα ζωής:',
+      '- Μετανάστευση',
+      '- Επιχειρηματικότητα',
+      '',
+      'Χρήσιμοι σύνδεσμοι:',
+      '- Οδηγός: https://migration.gov.gr/guide',
+    ].join('\n'),
+  );
   const { quality_score, ...rest } = doc;
   t.equal(quality_score, qualityScore(rest));
 });
 
 t.test('when a /services list body is parsed, then each entry yields a title-only record', async (t) => {
   const parsed = mitos.parse(JSON.stringify(SERVICES_PAGE));
-  t.same(parsed.map((p) => (p.record as MitosRecord).kind), ['service_summary', 'service_summary']);
+  t.same(
+    parsed.map((p) => (p.record as MitosRecord).kind),
+    ['service_summary', 'service_summary'],
+  );
   const docs = parsed.map((p) => mitos.normalize(p.record));
-  t.same(docs.map((d) => d.source_id), ['mitos:937099', 'mitos:1001']);
-  t.same(docs.map((d) => d.published_at), ['2024-05-10T08:30:00Z', '2023-01-02T00:00:00Z']);
+  t.same(
+    docs.map((d) => d.source_id),
+    ['mitos:937099', 'mitos:1001'],
+  );
+  t.same(
+    docs.map((d) => d.published_at),
+    ['2024-05-10T08:30:00Z', '2023-01-02T00:00:00Z'],
+  );
   t.equal(docs[0].title, 'Έκδοση άδειας διαμονής');
   t.equal(docs[0].content, 'Έκδοση άδειας διαμονής');
   t.strictSame(docs[1].entities, { afm: [], ada: [], names: [] });

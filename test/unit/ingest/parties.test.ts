@@ -43,7 +43,11 @@ for (const source of ['diavgeia', 'kimdis', 'ted'] as const) {
     let named = 0;
     for (const { file, doc } of docs) {
       const label = `${file} ${doc.source_id}`;
-      for (const name of doc.entities.names) t.ok(doc.parties.some((p) => p.name === name), `${label}: ${name} is a party`);
+      for (const name of doc.entities.names)
+        t.ok(
+          doc.parties.some((p) => p.name === name),
+          `${label}: ${name} is a party`,
+        );
       for (const p of doc.parties) {
         if (p.afm !== null) t.ok(doc.entities.afm.includes(p.afm), `${label}: the party's ΑΦΜ is an entity`);
       }
@@ -57,23 +61,36 @@ for (const source of ['diavgeia', 'kimdis', 'ted'] as const) {
 }
 
 t.test('when the real KIMDIS contracts are normalized, then buyer and contractor have their roles and the stated bids their count', async (t) => {
-  const docs = documents('kimdis').filter((d) => d.file === 'contract_content_items.json').map((d) => d.doc);
+  const docs = documents('kimdis')
+    .filter((d) => d.file === 'contract_content_items.json')
+    .map((d) => d.doc);
   for (const doc of docs) {
     t.equal(doc.parties.filter((p) => p.role === 'buyer').length, 1, `${doc.source_id}: one buyer`);
-    t.ok(doc.parties.some((p) => p.role === 'supplier'), `${doc.source_id}: a contractor`);
+    t.ok(
+      doc.parties.some((p) => p.role === 'supplier'),
+      `${doc.source_id}: a contractor`,
+    );
     t.ok(doc.procedure_type, `${doc.source_id}: the procedure`);
   }
-  t.same(docs.map((d) => d.tenders_received), [5, null, null, null], 'bidsSubmitted where stated');
+  t.same(
+    docs.map((d) => d.tenders_received),
+    [5, null, null, null],
+    'bidsSubmitted where stated',
+  );
 });
 
 t.test('when an eForms award states a lot with one tender, then single_bidder is assessed and flagged; without a count, not assessable', async (t) => {
-  const [maximal] = documents('ted').filter((d) => d.file === 'eforms_sdk_can_24_maximal.xml').map((d) => d.doc);
+  const [maximal] = documents('ted')
+    .filter((d) => d.file === 'eforms_sdk_can_24_maximal.xml')
+    .map((d) => d.doc);
   const entity = { identifier: 'x', type: 'name' as const };
   const stored = (doc: NormalizedDocument) => factsOf({ ...doc, indexed_at: '2026-01-01T00:00:00Z', content_hash: '', original: null });
   t.equal(maximal!.tenders_received, 1);
   const flagged = assessIndicators([stored(maximal!)], entity, 'en').find((i) => i.id === 'single_bidder')!;
   t.equal(flagged.status, 'flagged');
   t.same(flagged.evidence, [maximal!.source_id]);
-  const [award] = documents('diavgeia').filter((d) => d.file === 'decision_d1_award.json').map((d) => d.doc);
+  const [award] = documents('diavgeia')
+    .filter((d) => d.file === 'decision_d1_award.json')
+    .map((d) => d.doc);
   t.equal(assessIndicators([stored(award!)], entity, 'en').find((i) => i.id === 'single_bidder')!.status, 'not_assessable', 'Diavgeia states no count');
 });

@@ -10,7 +10,19 @@ import { MalformedRecordError } from '../../../ingest/sources/types.js';
 const AGHNOR = {
   type: 'Feature',
   id: 'V_SDI_R_PHOTOVOLTAICS_ALL.1',
-  geometry: { type: 'MultiPolygon', coordinates: [[[[23.05, 38.55], [23.06, 38.55], [23.06, 38.56], [23.05, 38.55]]]] },
+  geometry: {
+    type: 'MultiPolygon',
+    coordinates: [
+      [
+        [
+          [23.05, 38.55],
+          [23.06, 38.55],
+          [23.06, 38.56],
+          [23.05, 38.55],
+        ],
+      ],
+    ],
+  },
   properties: {
     aa: 'Γ-07392',
     company: 'ΑΓΗΝΩΡ ΑΕ',

@@ -29,9 +29,16 @@ t.test('when the search response is parsed, then each notice is a record with it
 t.test('when the first search notice is normalized, then it is exactly the expected document', async (t) => {
   const doc = ted.normalize(ted.parse(fixture('search_v3_response_trimmed.json'))[0]!.record);
   const buyers = [
-    'Upphandlingscenter Falun Borlänge-regionen', 'Falu kommun', 'Avesta Vatten och Avfall AB', 'Räddningstjänsten Dala Mitt',
-    'Avesta kommun', 'Falu Energi och Vatten AB inkl. dotterbolagFalu Energi &', 'Kopparstaden AB',
-    'Södra Dalarnas Räddningstjänstförbund (SDR)', 'Avesta Industristad AB', 'Gamla Byn AB',
+    'Upphandlingscenter Falun Borlänge-regionen',
+    'Falu kommun',
+    'Avesta Vatten och Avfall AB',
+    'Räddningstjänsten Dala Mitt',
+    'Avesta kommun',
+    'Falu Energi och Vatten AB inkl. dotterbolagFalu Energi &',
+    'Kopparstaden AB',
+    'Södra Dalarnas Räddningstjänstförbund (SDR)',
+    'Avesta Industristad AB',
+    'Gamla Byn AB',
   ];
   t.strictSame(doc, {
     source_id: 'ted:449657-2026',
@@ -51,7 +58,8 @@ t.test('when the first search notice is normalized, then it is exactly the expec
       ...buyers.map((b) => `Buyer: ${b}`),
       'CPV: 48510000, 48900000, 72000000, 79400000',
     ].join('\n'),
-    summary: 'Notice 449657-2026: Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden, buyer Upphandlingscenter Falun Borlänge-regionen, Falu kommun, Avesta Vatten och Avfall AB, Räddningstjänsten Dala Mitt, Avesta kommun, Falu Energi och Vat…',
+    summary:
+      'Notice 449657-2026: Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden, buyer Upphandlingscenter Falun Borlänge-regionen, Falu kommun, Avesta Vatten och Avfall AB, Räddningstjänsten Dala Mitt, Avesta kommun, Falu Energi och Vat…',
     entities: { afm: [], ada: [], names: buyers },
     parties: buyers.map((name) => ({ role: 'buyer', name, afm: null })),
     procedure_type: null,
@@ -78,18 +86,32 @@ t.test('when the second search notice is normalized, then its per-lot estimate b
 t.test('when a Greek award notice comes from the search API, then country, type, parties and value are set', async (t) => {
   // The documented API-v3 shape (docs/upstream-sources.md §1.2), with a Greek title map added.
   const response = {
-    notices: [{
-      'publication-number': '00654321-2023', 'notice-identifier': '66666666-7777-8888-9999-000000000000',
-      'notice-version': 2, 'notice-type': 'can-standard', 'form-type': 'result', 'publication-date': '2023-03-06Z',
-      'notice-title': { eng: ['Greece – Construction work – Road maintenance'], ell: ['Ελλάδα – Κατασκευαστικές εργασίες – Συντήρηση οδών'] },
-      'classification-cpv': ['45000000'], 'contract-nature': ['works'],
-      'organisation-name-buyer': { ell: ['ΔΗΜΟΣ ΠΑΡΑΔΕΙΓΜΑΤΟΣ'] }, 'organisation-name-tenderer': { ell: ['ΠΑΡΑΔΕΙΓΜΑ ΑΤΕ'] },
-      'organisation-country-buyer': ['GRC'], 'winner-selection-status': ['selec-w'],
-      'total-value': 1875000.50, 'total-value-cur': ['EUR'], 'tender-value': [1875000.50], 'tender-value-cur': ['EUR'],
-      'place-of-performance-subdiv-lot': ['EL303'],
-      links: { xml: { MUL: 'https://ted.europa.eu/en/notice/00654321-2023/xml' }, html: { ENG: 'https://ted.europa.eu/en/notice/-/detail/00654321-2023' } },
-    }],
-    totalNoticeCount: 1, iterationNextToken: null, timedOut: false,
+    notices: [
+      {
+        'publication-number': '00654321-2023',
+        'notice-identifier': '66666666-7777-8888-9999-000000000000',
+        'notice-version': 2,
+        'notice-type': 'can-standard',
+        'form-type': 'result',
+        'publication-date': '2023-03-06Z',
+        'notice-title': { eng: ['Greece – Construction work – Road maintenance'], ell: ['Ελλάδα – Κατασκευαστικές εργασίες – Συντήρηση οδών'] },
+        'classification-cpv': ['45000000'],
+        'contract-nature': ['works'],
+        'organisation-name-buyer': { ell: ['ΔΗΜΟΣ ΠΑΡΑΔΕΙΓΜΑΤΟΣ'] },
+        'organisation-name-tenderer': { ell: ['ΠΑΡΑΔΕΙΓΜΑ ΑΤΕ'] },
+        'organisation-country-buyer': ['GRC'],
+        'winner-selection-status': ['selec-w'],
+        'total-value': 1875000.5,
+        'total-value-cur': ['EUR'],
+        'tender-value': [1875000.5],
+        'tender-value-cur': ['EUR'],
+        'place-of-performance-subdiv-lot': ['EL303'],
+        links: { xml: { MUL: 'https://ted.europa.eu/en/notice/00654321-2023/xml' }, html: { ENG: 'https://ted.europa.eu/en/notice/-/detail/00654321-2023' } },
+      },
+    ],
+    totalNoticeCount: 1,
+    iterationNextToken: null,
+    timedOut: false,
   };
   const doc = ted.normalize(ted.parse(JSON.stringify(response))[0]!.record);
   t.equal(doc.source_id, 'ted:654321-2023', 'leading zeros dropped from the publication number');
@@ -109,13 +131,22 @@ t.test('when a Greek award notice comes from the search API, then country, type,
 
 t.test('when a search notice carries buyer and winner identifiers, then their valid AFMs become entities', async (t) => {
   const response = {
-    notices: [{
-      'publication-number': '00000777-2025', 'notice-type': 'can-standard', 'publication-date': '2025-01-10Z',
-      'notice-title': { ell: ['Προμήθεια εξοπλισμού'] }, 'buyer-country': ['GRC'],
-      'buyer-name': { ell: ['ΔΗΜΟΣ Α', 'ΔΗΜΟΣ Β'] }, 'buyer-identifier': ['090252840', '123456789'],
-      'winner-name': { ell: ['ΤΟΜΕΣ ΑΤΕ'] }, 'winner-identifier': ['EL094311152'],
-    }],
-    totalNoticeCount: 1, iterationNextToken: null, timedOut: false,
+    notices: [
+      {
+        'publication-number': '00000777-2025',
+        'notice-type': 'can-standard',
+        'publication-date': '2025-01-10Z',
+        'notice-title': { ell: ['Προμήθεια εξοπλισμού'] },
+        'buyer-country': ['GRC'],
+        'buyer-name': { ell: ['ΔΗΜΟΣ Α', 'ΔΗΜΟΣ Β'] },
+        'buyer-identifier': ['090252840', '123456789'],
+        'winner-name': { ell: ['ΤΟΜΕΣ ΑΤΕ'] },
+        'winner-identifier': ['EL094311152'],
+      },
+    ],
+    totalNoticeCount: 1,
+    iterationNextToken: null,
+    timedOut: false,
   };
   const doc = ted.normalize(ted.parse(JSON.stringify(response))[0]!.record);
   t.strictSame([...doc.entities.afm].sort(), ['090252840', '094311152'], 'the EL prefix is dropped; 123456789 fails the check digit');
@@ -125,9 +156,15 @@ t.test('when a search notice carries buyer and winner identifiers, then their va
 t.test('when notice types vary, then doc_category follows the shared vocabulary', async (t) => {
   const base = JSON.parse(fixture('search_v3_response_trimmed.json')).notices[1];
   const cases: [string, string][] = [
-    ['cn-standard', 'tender_notice'], ['cn-social', 'tender_notice'], ['pin-cfc-standard', 'tender_notice'],
-    ['pin-only', 'prior_information'], ['can-standard', 'award'], ['can-social', 'award'], ['veat', 'award'],
-    ['can-modif', 'modification'], ['corr', 'correction'],
+    ['cn-standard', 'tender_notice'],
+    ['cn-social', 'tender_notice'],
+    ['pin-cfc-standard', 'tender_notice'],
+    ['pin-only', 'prior_information'],
+    ['can-standard', 'award'],
+    ['can-social', 'award'],
+    ['veat', 'award'],
+    ['can-modif', 'modification'],
+    ['corr', 'correction'],
   ];
   for (const [type, category] of cases) {
     const doc = ted.normalize({ ...base, 'notice-type': type });
@@ -168,9 +205,13 @@ t.test('when the minimal eForms award notice is normalized, then buyer, winner, 
       'Place of performance (NUTS): FRD22',
       'Lot LOT-0000: Agence centre',
     ].join('\n'),
-    summary: "Contract award notice 65667997-031a-4198-bd25-7225449ef479: Service d'entretien de remise en état et de nettoyage des espaces verts, buyer Rouen Habitat, winner Espaces Verts Lemire, 390697.84 EUR.",
+    summary:
+      "Contract award notice 65667997-031a-4198-bd25-7225449ef479: Service d'entretien de remise en état et de nettoyage des espaces verts, buyer Rouen Habitat, winner Espaces Verts Lemire, 390697.84 EUR.",
     entities: { afm: [], ada: [], names: ['Rouen Habitat', 'Espaces Verts Lemire'] },
-    parties: [{ role: 'buyer', name: 'Rouen Habitat', afm: null }, { role: 'supplier', name: 'Espaces Verts Lemire', afm: null }],
+    parties: [
+      { role: 'buyer', name: 'Rouen Habitat', afm: null },
+      { role: 'supplier', name: 'Espaces Verts Lemire', afm: null },
+    ],
     procedure_type: 'open',
     tenders_received: 3,
     act_date: null,
@@ -218,10 +259,12 @@ t.test('when the eForms contract notices are normalized, then they are tender no
   t.notMatch(max.content, /^Lot GLO-0001/m, 'a group of lots is not a lot');
 
   // Without a procedure-level estimate, the lots' estimates are summed (the lot group is not counted).
-  const lotsOnly = xmlDoc(fixture('eforms_sdk_cn_24_maximal.xml').replace(
-    '<cbc:EstimatedOverallContractAmount currencyID="EUR">9999999.99</cbc:EstimatedOverallContractAmount>',
-    '<cbc:EstimatedOverallContractAmount currencyID="EUR">0</cbc:EstimatedOverallContractAmount>',
-  ));
+  const lotsOnly = xmlDoc(
+    fixture('eforms_sdk_cn_24_maximal.xml').replace(
+      '<cbc:EstimatedOverallContractAmount currencyID="EUR">9999999.99</cbc:EstimatedOverallContractAmount>',
+      '<cbc:EstimatedOverallContractAmount currencyID="EUR">0</cbc:EstimatedOverallContractAmount>',
+    ),
+  );
   t.strictSame(lotsOnly.amount, { value: 19999999.98, currency: 'EUR' });
 });
 
@@ -239,11 +282,20 @@ t.test('when a published Greek eForms notice is normalized, then the publication
   // The SDK sample turned into a published Greek notice: a Publication block (as published notices carry),
   // Greek countries and company ids, and a Greek title next to the French one.
   const body = fixture('eforms_sdk_can_24_minimal.xml')
-    .replace('<efac:NoticeSubType>', '<efac:Publication><efbc:NoticePublicationID schemeName="ojs-notice-id">00123456-2024</efbc:NoticePublicationID><efbc:GazetteID schemeName="ojs-id">45/2024</efbc:GazetteID><efbc:PublicationDate>2024-03-05+01:00</efbc:PublicationDate></efac:Publication><efac:NoticeSubType>')
-    .replaceAll('<cbc:IdentificationCode listName="country">FRA</cbc:IdentificationCode>', '<cbc:IdentificationCode listName="country">GRC</cbc:IdentificationCode>')
+    .replace(
+      '<efac:NoticeSubType>',
+      '<efac:Publication><efbc:NoticePublicationID schemeName="ojs-notice-id">00123456-2024</efbc:NoticePublicationID><efbc:GazetteID schemeName="ojs-id">45/2024</efbc:GazetteID><efbc:PublicationDate>2024-03-05+01:00</efbc:PublicationDate></efac:Publication><efac:NoticeSubType>',
+    )
+    .replaceAll(
+      '<cbc:IdentificationCode listName="country">FRA</cbc:IdentificationCode>',
+      '<cbc:IdentificationCode listName="country">GRC</cbc:IdentificationCode>',
+    )
     .replace('<cbc:CompanyID>123 456 789</cbc:CompanyID>', '<cbc:CompanyID>EL090252840</cbc:CompanyID>')
     .replace('<cbc:CompanyID>326 912 557</cbc:CompanyID>', '<cbc:CompanyID>094311152</cbc:CompanyID>')
-    .replace('<cbc:Name languageID="FRA">Service d\'entretien', '<cbc:Name languageID="ELL">Συντήρηση πρασίνου (ΑΔΑ ΨΘ82ΩΡΦ-7ΑΙ)</cbc:Name><cbc:Name languageID="FRA">Service d\'entretien');
+    .replace(
+      '<cbc:Name languageID="FRA">Service d\'entretien',
+      '<cbc:Name languageID="ELL">Συντήρηση πρασίνου (ΑΔΑ ΨΘ82ΩΡΦ-7ΑΙ)</cbc:Name><cbc:Name languageID="FRA">Service d\'entretien',
+    );
   const doc = xmlDoc(body);
   t.equal(doc.source_id, 'ted:123456-2024');
   t.equal(doc.source_url, 'https://ted.europa.eu/en/notice/-/detail/123456-2024');
@@ -258,7 +310,10 @@ t.test('when a published Greek eForms notice is normalized, then the publication
 });
 
 t.test('when the same notice arrives as JSON and as XML, then both get the same source_id', async (t) => {
-  const xml = fixture('eforms_sdk_cn_24_minimal.xml').replace('<efac:NoticeSubType>', '<efac:Publication><efbc:NoticePublicationID schemeName="ojs-notice-id">00449657-2026</efbc:NoticePublicationID></efac:Publication><efac:NoticeSubType>');
+  const xml = fixture('eforms_sdk_cn_24_minimal.xml').replace(
+    '<efac:NoticeSubType>',
+    '<efac:Publication><efbc:NoticePublicationID schemeName="ojs-notice-id">00449657-2026</efbc:NoticePublicationID></efac:Publication><efac:NoticeSubType>',
+  );
   const json = ted.normalize(ted.parse(fixture('search_v3_response_trimmed.json'))[0]!.record);
   t.equal(xmlDoc(xml).source_id, json.source_id);
 });
@@ -289,10 +344,20 @@ t.test('when a real notice is searched, then its labels are left out and their v
   t.match(searched, /^48510000, 48900000, 72000000, 79400000$/m);
   t.equal(searchedSummary(doc), '', 'the summary repeats the title, buyers and value after a label');
   t.equal(searchedContent({ ...doc, source: 'kimdis' }), doc.content, 'other sources as they are');
-  t.same(searchedTitles(doc), ['Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden', 'Sweden – Communication software package – Stöd för visselblåsarärenden'],
-    'the English title is searched as a title beside the Greek one');
+  t.same(
+    searchedTitles(doc),
+    ['Σουηδία – Πακέτα λογισμικού επικοινωνίας – Stöd för visselblåsarärenden', 'Sweden – Communication software package – Stöd för visselblåsarärenden'],
+    'the English title is searched as a title beside the Greek one',
+  );
   t.same(searchedTitles({ ...doc, source: 'kimdis' }), [doc.title]);
-  t.same(searchText(doc).slice(0, 2 * TITLE_WEIGHT), [...Array(TITLE_WEIGHT).fill(doc.title), ...Array(TITLE_WEIGHT).fill(searchedTitles(doc)[1])], 'Elasticsearch weighs both as titles');
+  t.same(
+    searchText(doc).slice(0, 2 * TITLE_WEIGHT),
+    [...Array(TITLE_WEIGHT).fill(doc.title), ...Array(TITLE_WEIGHT).fill(searchedTitles(doc)[1])],
+    'Elasticsearch weighs both as titles',
+  );
   const tokens = docText(doc, TEXT_VERSION).title;
-  t.ok(['sweden', 'commun', 'softwar', 'packag'].every((w) => tokens.includes(w)), 'and the embedded engine\'s title column holds the English words');
+  t.ok(
+    ['sweden', 'commun', 'softwar', 'packag'].every((w) => tokens.includes(w)),
+    "and the embedded engine's title column holds the English words",
+  );
 });

@@ -24,23 +24,42 @@ t.test('when an award and the contract that names it record one procurement, the
   t.teardown(() => documents.close());
   storeDocs(documents, docs);
   const entity = new EntityIndex(documents.db).resolve(parseEntityQuery(SUPPLIER.afm, 'afm'), { limit: 100, offset: 0, years: true });
-  const report = buildReport({ entity: { identifier: SUPPLIER.afm, type: 'afm' }, documents: docs, totals: totalsOf(entity), truncated: false, now: new Date('2026-01-01T00:00:00Z') });
+  const report = buildReport({
+    entity: { identifier: SUPPLIER.afm, type: 'afm' },
+    documents: docs,
+    totals: totalsOf(entity),
+    truncated: false,
+    now: new Date('2026-01-01T00:00:00Z'),
+  });
   t.equal(entity.total_contract_value, 1700.25, 'the larger of the shared procurement, plus the other contract');
   t.equal(report.sections.procurement.total_value, entity.total_contract_value, 'the report agrees');
-  t.same(report.sections.procurement.totals_by_year, [{ year: 2024, contracts: 2, value: 1200 }, { year: 2025, contracts: 1, value: 500.25 }], 'the years add up to the total');
+  t.same(
+    report.sections.procurement.totals_by_year,
+    [
+      { year: 2024, contracts: 2, value: 1200 },
+      { year: 2025, contracts: 1, value: 500.25 },
+    ],
+    'the years add up to the total',
+  );
 });
 
 t.test('when amounts are in another currency or documents are not contracts, then they add nothing', async (t) => {
-  t.equal(contractValue([
-    { id: 'a', category: 'contract', amount: 100, currency: 'SEK', adas: [] },
-    { id: 'b', category: 'tender_notice', amount: 100, currency: 'EUR', adas: [] },
-    { id: 'c', category: 'award', amount: 10.25, currency: 'EUR', adas: [] },
-    { id: 'd', category: 'award', amount: null, currency: null, adas: [] },
-  ]), 10.25);
+  t.equal(
+    contractValue([
+      { id: 'a', category: 'contract', amount: 100, currency: 'SEK', adas: [] },
+      { id: 'b', category: 'tender_notice', amount: 100, currency: 'EUR', adas: [] },
+      { id: 'c', category: 'award', amount: 10.25, currency: 'EUR', adas: [] },
+      { id: 'd', category: 'award', amount: null, currency: null, adas: [] },
+    ]),
+    10.25,
+  );
   // Three documents chained by two ΑΔΑs are one procurement.
-  t.equal(contractValue([
-    { id: 'x', category: 'award', amount: 10, currency: 'EUR', adas: ['Α1-Β'] },
-    { id: 'y', category: 'contract', amount: 30, currency: 'EUR', adas: ['Α1-Β', 'Α2-Β'] },
-    { id: 'z', category: 'contract', amount: 20, currency: 'EUR', adas: ['Α2-Β'] },
-  ]), 30);
+  t.equal(
+    contractValue([
+      { id: 'x', category: 'award', amount: 10, currency: 'EUR', adas: ['Α1-Β'] },
+      { id: 'y', category: 'contract', amount: 30, currency: 'EUR', adas: ['Α1-Β', 'Α2-Β'] },
+      { id: 'z', category: 'contract', amount: 20, currency: 'EUR', adas: ['Α2-Β'] },
+    ]),
+    30,
+  );
 });

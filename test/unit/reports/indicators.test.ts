@@ -14,9 +14,21 @@ function fact(over: Partial<DocumentFacts> = {}): DocumentFacts {
   n += 1;
   const published = over.published_at ?? '2024-05-01T10:00:00Z';
   return {
-    id: `kimdis:F${n}`, source: 'kimdis', title: `Σύμβαση ${n}`, source_url: `https://example.org/${n}`, published_at: published,
-    year: Number(published.slice(0, 4)), kind: 'contract', value: 50_000, buyers: [CITY], suppliers: [ME], procedure: null,
-    direct: null, bidders: null, actDate: null, ...over,
+    id: `kimdis:F${n}`,
+    source: 'kimdis',
+    title: `Σύμβαση ${n}`,
+    source_url: `https://example.org/${n}`,
+    published_at: published,
+    year: Number(published.slice(0, 4)),
+    kind: 'contract',
+    value: 50_000,
+    buyers: [CITY],
+    suppliers: [ME],
+    procedure: null,
+    direct: null,
+    bidders: null,
+    actDate: null,
+    ...over,
   };
 }
 
@@ -45,7 +57,11 @@ t.test('when most contracts with a known procedure are direct awards, then direc
   const flagged = indicator('direct_awards', [a, b, fact({ procedure: 'Ανοικτός', direct: false })]);
   t.equal(flagged.status, 'flagged');
   t.same(flagged.evidence, [a.id, b.id]);
-  t.equal(indicator('direct_awards', [fact({ direct: true }), fact({ direct: true }), fact({ direct: false }), fact({ direct: false })]).status, 'clear', '50% is not more than half');
+  t.equal(
+    indicator('direct_awards', [fact({ direct: true }), fact({ direct: true }), fact({ direct: false }), fact({ direct: false })]).status,
+    'clear',
+    '50% is not more than half',
+  );
   t.equal(indicator('direct_awards', [fact({ direct: true })]).status, 'clear', 'a single direct award is not a pattern');
   t.equal(indicator('direct_awards', [fact(), fact({ kind: 'payment', direct: true })]).status, 'not_assessable', 'no contract states a procedure');
 });
@@ -56,7 +72,11 @@ t.test('when two contracts sit just under a threshold, then near_threshold fires
   const flagged = indicator('near_threshold', [a, b, fact({ value: 80_000 })]);
   t.equal(flagged.status, 'flagged');
   t.same(flagged.evidence, [a.id, b.id]);
-  t.equal(indicator('near_threshold', [fact({ value: 30_000 }), fact({ value: 143_000 }), fact({ value: 26_000 })]).status, 'clear', 'at a threshold, or more than 10% under it');
+  t.equal(
+    indicator('near_threshold', [fact({ value: 30_000 }), fact({ value: 143_000 }), fact({ value: 26_000 })]).status,
+    'clear',
+    'at a threshold, or more than 10% under it',
+  );
   t.equal(indicator('near_threshold', [fact({ value: 29_900 }), fact({ value: 60_000 })]).status, 'clear', 'one contract under a threshold');
   t.equal(indicator('near_threshold', [fact({ value: null })]).status, 'not_assessable');
 });
@@ -69,8 +89,16 @@ t.test('when payments to a counterparty pass its awarded value by more than 10%,
   t.equal(flagged.status, 'flagged');
   t.same(flagged.evidence, [award.id, pay1.id, pay2.id]);
   t.equal(indicator('value_overrun', [fact({ value: 100_000 }), fact({ kind: 'payment', value: 110_000 })]).status, 'clear', 'exactly 10% over');
-  t.equal(indicator('value_overrun', [fact({ value: 100_000 }), fact({ kind: 'modification', value: 50_000, buyers: [REGION] })]).status, 'not_assessable', 'the amendment is with another buyer');
-  t.equal(indicator('value_overrun', [fact({ value: 100_000 }), fact({ kind: 'modification', value: 150_000 })]).status, 'flagged', 'amendments count as payments do');
+  t.equal(
+    indicator('value_overrun', [fact({ value: 100_000 }), fact({ kind: 'modification', value: 50_000, buyers: [REGION] })]).status,
+    'not_assessable',
+    'the amendment is with another buyer',
+  );
+  t.equal(
+    indicator('value_overrun', [fact({ value: 100_000 }), fact({ kind: 'modification', value: 150_000 })]).status,
+    'flagged',
+    'amendments count as payments do',
+  );
 });
 
 t.test('when an award is published more than 30 days after it was signed, then late_publication fires; on time it does not', async (t) => {
@@ -82,29 +110,52 @@ t.test('when an award is published more than 30 days after it was signed, then l
   t.equal(indicator('late_publication', [fact(), fact()]).status, 'not_assessable');
 });
 
-t.test('when one buyer holds most of a supplier\'s contract value, then counterparty_concentration fires; a spread or too few contracts do not', async (t) => {
+t.test("when one buyer holds most of a supplier's contract value, then counterparty_concentration fires; a spread or too few contracts do not", async (t) => {
   const a = fact({ value: 300_000 });
   const b = fact({ value: 100_000 });
   const flagged = indicator('counterparty_concentration', [a, b, fact({ value: 100_000, buyers: [REGION] })]);
   t.equal(flagged.status, 'flagged');
   t.same(flagged.evidence, [a.id, b.id]);
   t.equal(flagged.explanation, 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ accounts for 80% of the value of 3 contracts.');
-  t.equal(indicator('counterparty_concentration', [fact({ value: 100_000 }), fact({ value: 100_000, buyers: [REGION] }), fact({ value: 100_000, buyers: [{ name: 'ΔΗΜΟΣ ΠΕΙΡΑΙΑ', afm: '090153025' }] })]).status, 'clear');
+  t.equal(
+    indicator('counterparty_concentration', [
+      fact({ value: 100_000 }),
+      fact({ value: 100_000, buyers: [REGION] }),
+      fact({ value: 100_000, buyers: [{ name: 'ΔΗΜΟΣ ΠΕΙΡΑΙΑ', afm: '090153025' }] }),
+    ]).status,
+    'clear',
+  );
   t.equal(indicator('counterparty_concentration', [fact({ value: 100_000 }), fact({ value: 100_000 })]).status, 'not_assessable', 'two contracts');
 });
 
-t.test('when a supplier wins a large contract in its first year in the data, then new_supplier_large_contract fires; later or smaller it does not', async (t) => {
-  const big = fact({ value: 500_000, published_at: '2024-03-01T00:00:00Z' });
-  const flagged = indicator('new_supplier_large_contract', [fact({ published_at: '2024-01-10T00:00:00Z', kind: 'notice' }), big]);
-  t.equal(flagged.status, 'flagged');
-  t.same(flagged.evidence, [big.id]);
-  t.equal(indicator('new_supplier_large_contract', [fact({ published_at: '2020-01-10T00:00:00Z' }), fact({ value: 500_000, published_at: '2024-03-01T00:00:00Z' })]).status, 'clear', 'known for four years');
-  t.equal(indicator('new_supplier_large_contract', [fact({ value: 20_000 })]).status, 'clear', 'small contracts');
-  t.equal(indicator('new_supplier_large_contract', [fact({ value: 500_000, suppliers: [REGION], buyers: [ME] })]).status, 'not_assessable', 'the entity is the buyer');
-});
+t.test(
+  'when a supplier wins a large contract in its first year in the data, then new_supplier_large_contract fires; later or smaller it does not',
+  async (t) => {
+    const big = fact({ value: 500_000, published_at: '2024-03-01T00:00:00Z' });
+    const flagged = indicator('new_supplier_large_contract', [fact({ published_at: '2024-01-10T00:00:00Z', kind: 'notice' }), big]);
+    t.equal(flagged.status, 'flagged');
+    t.same(flagged.evidence, [big.id]);
+    t.equal(
+      indicator('new_supplier_large_contract', [fact({ published_at: '2020-01-10T00:00:00Z' }), fact({ value: 500_000, published_at: '2024-03-01T00:00:00Z' })])
+        .status,
+      'clear',
+      'known for four years',
+    );
+    t.equal(indicator('new_supplier_large_contract', [fact({ value: 20_000 })]).status, 'clear', 'small contracts');
+    t.equal(
+      indicator('new_supplier_large_contract', [fact({ value: 500_000, suppliers: [REGION], buyers: [ME] })]).status,
+      'not_assessable',
+      'the entity is the buyer',
+    );
+  },
+);
 
 t.test('when indicators are flagged, then the score is the sum of their weights, within 0..100, and flagging one more never lowers it', async (t) => {
-  t.equal(RULES.reduce((s, r) => s + r.weight, 0), 100, 'weights add up to 100');
+  t.equal(
+    RULES.reduce((s, r) => s + r.weight, 0),
+    100,
+    'weights add up to 100',
+  );
   const all = RULES.map((r) => ({ id: r.id, name: r.id, status: 'clear' as const, threshold: '', weight: r.weight, evidence: [], explanation: '' }));
   t.equal(riskScore(all), 0);
   let previous = 0;

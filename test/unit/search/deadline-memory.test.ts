@@ -21,7 +21,9 @@ async function settledHeap(): Promise<number> {
 
 t.test('when 300 reads of about 1 MB each end, each with its caller signal, then the heap keeps none of them', async (t) => {
   // An answer of ~0.8 MB of heap: 100,000 one-letter strings in an array.
-  const provider = { search: async () => ({ hits: Array.from({ length: 100_000 }, (_, i) => String.fromCharCode(97 + (i % 26))) }) } as unknown as SearchProvider;
+  const provider = {
+    search: async () => ({ hits: Array.from({ length: 100_000 }, (_, i) => String.fromCharCode(97 + (i % 26))) }),
+  } as unknown as SearchProvider;
   const engine = withReadDeadline(provider, 10_000);
   const reads = async (n: number) => {
     for (let i = 0; i < n; i++) await engine.search({ text: 'x', limit: 10, offset: 0 }, { signal: new AbortController().signal });
@@ -34,7 +36,10 @@ t.test('when 300 reads of about 1 MB each end, each with its caller signal, then
 });
 
 t.test('when the caller goes away or the deadline passes, then the read is refused with that reason', async (t) => {
-  const never = { search: (_q: unknown, opts: { signal: AbortSignal }) => new Promise((_r, reject) => opts.signal.addEventListener('abort', () => reject(new Error('engine saw the abort')))) } as unknown as SearchProvider;
+  const never = {
+    search: (_q: unknown, opts: { signal: AbortSignal }) =>
+      new Promise((_r, reject) => opts.signal.addEventListener('abort', () => reject(new Error('engine saw the abort')))),
+  } as unknown as SearchProvider;
   const gone = new AbortController();
   const read = withReadDeadline(never, 10_000).search({ text: 'x', limit: 10, offset: 0 }, { signal: gone.signal });
   gone.abort(new Error('client gone'));

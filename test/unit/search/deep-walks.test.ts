@@ -51,9 +51,19 @@ t.test('when walks are kept, then they expire when idle or old, and the least re
   cache.add('k2', c);
   cache.get('k1');
   t.same(cache.add('k3', d), [c], 'k2 was used least recently');
-  t.same(cache.add('k3', newWalk('e', 1, now)).map((w: Walk) => w.pitId), ['e'], 'a live walk is not replaced: the newcomer is handed back');
+  t.same(
+    cache.add('k3', newWalk('e', 1, now)).map((w: Walk) => w.pitId),
+    ['e'],
+    'a live walk is not replaced: the newcomer is handed back',
+  );
 
   for (now = 249; now < 1_300; now += 90) cache.get('k1');
   t.equal(cache.get('k1'), undefined, 'in use all along, but older than maxAgeMs');
-  t.same(cache.clear().map((w: Walk) => w.pitId).sort(), ['b', 'd']);
+  t.same(
+    cache
+      .clear()
+      .map((w: Walk) => w.pitId)
+      .sort(),
+    ['b', 'd'],
+  );
 });

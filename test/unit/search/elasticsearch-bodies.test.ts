@@ -20,9 +20,12 @@ t.test('when a Greek word is searched in one source, then it is folded, looked u
   });
 });
 
-t.test('when an English word is searched in every source, then it is looked up in the English analysis or as a Greek name\'s Latin key, with no filter', async (t) => {
-  t.same(buildTextQuery('harbour'), { bool: { must: [latinWord('harbour', 'xarbur')], filter: [] } });
-});
+t.test(
+  "when an English word is searched in every source, then it is looked up in the English analysis or as a Greek name's Latin key, with no filter",
+  async (t) => {
+    t.same(buildTextQuery('harbour'), { bool: { must: [latinWord('harbour', 'xarbur')], filter: [] } });
+  },
+);
 
 t.test('when an English name of a Greek place is searched, then its Greek name is looked up too', async (t) => {
   t.same(buildTextQuery('athens'), { bool: { must: [latinWord('athens', 'athens', 'αθηνα')], filter: [] } });
@@ -44,7 +47,7 @@ t.test('when the text holds no letter or digit, then the body matches nothing', 
   t.same(buildTextQuery('– 🙂'), { bool: { must: [{ match_none: {} }], filter: [] } });
 });
 
-t.test('when a source is listed since a day, then its filter and the day\'s end are the query', async (t) => {
+t.test("when a source is listed since a day, then its filter and the day's end are the query", async (t) => {
   t.same(buildListQuery('ted', '2024-01-31'), {
     bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-01-31T00:00:00.000Z' } } }] },
   });
@@ -52,7 +55,11 @@ t.test('when a source is listed since a day, then its filter and the day\'s end 
 });
 
 t.test('when the text order is reversed for a walk from the end, then every order and missing-value side flips', async (t) => {
-  const spec = [{ field: '_score', order: 'desc' }, { field: 'published_at', order: 'desc' }, { field: 'source_id', order: 'asc' }] as const;
+  const spec = [
+    { field: '_score', order: 'desc' },
+    { field: 'published_at', order: 'desc' },
+    { field: 'source_id', order: 'asc' },
+  ] as const;
   t.same(buildSort([...spec]), [
     { _score: { order: 'desc' } },
     { published_at: { order: 'desc', missing: '_last' } },
@@ -81,16 +88,18 @@ t.test('when neighbours of a vector are asked in one source without one document
 t.test('when documents like a text are asked, then more_like_this runs on the searched field', async (t) => {
   t.same(buildMoreLikeThis({ text: 'οδικό έργο', limit: 3 }), {
     bool: {
-      must: [{
-        more_like_this: {
-          fields: ['search_text', 'search_text.en'],
-          like: 'οδικό έργο',
-          min_term_freq: 1,
-          min_doc_freq: 1,
-          max_query_terms: 25,
-          minimum_should_match: '1',
+      must: [
+        {
+          more_like_this: {
+            fields: ['search_text', 'search_text.en'],
+            like: 'οδικό έργο',
+            min_term_freq: 1,
+            min_doc_freq: 1,
+            max_query_terms: 25,
+            minimum_should_match: '1',
+          },
         },
-      }],
+      ],
     },
   });
 });

@@ -36,7 +36,10 @@ t.test('when a text query is built, then each word is looked up in the fields of
   t.same([GREEK_QUERY_FIELDS, ENGLISH_QUERY_FIELDS], [['search_text'], ['search_text.en']], 'one field a word, in its analysis');
   // Quotes pair up left to right wherever they stand; one left over is ignored.
   t.same(groups('σύμβαση "ανοιχτό'), [['συμβαση ανοιχτο', GREEK_QUERY_FIELDS]]);
-  t.same(groups('a"b c"'), [['a', TEXT_QUERY_FIELDS], ['"b c"', ENGLISH_QUERY_FIELDS]]);
+  t.same(groups('a"b c"'), [
+    ['a', TEXT_QUERY_FIELDS],
+    ['"b c"', ENGLISH_QUERY_FIELDS],
+  ]);
 });
 
 t.test('when an index of an older mapping version serves, then each group also names the fields it searches', async (t) => {
@@ -50,7 +53,7 @@ t.test('when an index of an older mapping version serves, then each group also n
   t.equal((buildTextQuery('σύμβαση', undefined, true) as any).bool.must[0].simple_query_string.lenient, true, 'each index skips the fields it cannot search');
 });
 
-t.test('when a document\'s search text is built, then the title comes TITLE_WEIGHT times, then content, summary and every name', async (t) => {
+t.test("when a document's search text is built, then the title comes TITLE_WEIGHT times, then content, summary and every name", async (t) => {
   const doc = { source: 'rae' as const, title: 'Τίτλος', content: 'Κείμενο', summary: 'Περίληψη', entities: { afm: [], ada: [], names: ['Α', 'Β'] } };
   t.equal(TITLE_WEIGHT, 3);
   t.same(searchText(doc), ['Τίτλος', 'Τίτλος', 'Τίτλος', 'Κείμενο', 'Περίληψη', 'Α', 'Β']);
@@ -127,9 +130,13 @@ t.test('when a listing has since, then it filters on published_at after that day
     bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T00:00:00.000Z' } } }] },
   });
   t.same(buildListQuery('ted'), { bool: { filter: [{ term: { source: 'ted' } }] } });
-  t.same(buildListQuery('ted', '2024-05-01T14:00:00+02:00'), {
-    bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T12:00:00.000Z' } } }] },
-  }, 'a date-time: after that instant');
+  t.same(
+    buildListQuery('ted', '2024-05-01T14:00:00+02:00'),
+    {
+      bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T12:00:00.000Z' } } }] },
+    },
+    'a date-time: after that instant',
+  );
 });
 
 t.test('when a sort is reversed, then every order and missing placement flips', async (t) => {
@@ -171,8 +178,13 @@ t.test('when a text page is asked for by score, then the window reaches a quarte
 
 t.test('when no tie group reaches past the window, then the page is its slice in score, date, id order', async (t) => {
   // Window for offset 1, limit 3 (from 0, so nothing is before it).
-  const window = [hit('x:0', 9), hit('x:b', 5, '2024-01-01T00:00:00Z'), hit('x:c', 5, '2024-02-01T00:00:00Z'),
-    hit('x:a', 5, '2024-01-01T00:00:00Z'), hit('x:9', 1)];
+  const window = [
+    hit('x:0', 9),
+    hit('x:b', 5, '2024-01-01T00:00:00Z'),
+    hit('x:c', 5, '2024-02-01T00:00:00Z'),
+    hit('x:a', 5, '2024-01-01T00:00:00Z'),
+    hit('x:9', 1),
+  ];
   t.same(idsOf(pageFromScoreWindow(window, { from: 0, size: 6, lead: 1 }, 3)), ['x:c', 'x:a', 'x:b'], 'newest first, then source_id ascending');
   t.same(idsOf(pageFromScoreWindow([hit('x:1', 3), hit('x:2', 2)], { from: 0, size: 150, lead: 0 }, 100)), ['x:1', 'x:2'], 'a short last page');
   t.same(pageFromScoreWindow([], { from: 0, size: 15, lead: 0 }, 10), []);
@@ -181,24 +193,48 @@ t.test('when no tie group reaches past the window, then the page is its slice in
 
 t.test('when a tie group crosses a page edge but ends inside the window, then it is ordered here', async (t) => {
   // The window holds hits 1..6: a 9, four 5s, a 1. Offset 3, limit 2: the page starts and ends inside the group of 5s.
-  const window = [hit('x:0', 9), hit('x:d', 5, '2024-01-01T00:00:00Z'), hit('x:b', 5, '2024-03-01T00:00:00Z'),
-    hit('x:a', 5, '2024-01-01T00:00:00Z'), hit('x:c', 5, '2024-02-01T00:00:00Z'), hit('x:9', 1)];
+  const window = [
+    hit('x:0', 9),
+    hit('x:d', 5, '2024-01-01T00:00:00Z'),
+    hit('x:b', 5, '2024-03-01T00:00:00Z'),
+    hit('x:a', 5, '2024-01-01T00:00:00Z'),
+    hit('x:c', 5, '2024-02-01T00:00:00Z'),
+    hit('x:9', 1),
+  ];
   // Text order of the 5s: b (March), c (February), a, d (January, by id): offsets 2..5.
   t.same(idsOf(pageFromScoreWindow(window, { from: 1, size: 6, lead: 2 }, 2)), ['x:c', 'x:a'], 'offsets 3 and 4');
   t.same(idsOf(pageFromScoreWindow(window.slice(1), { from: 0, size: 6, lead: 0 }, 2)), ['x:b', 'x:c'], 'a group at the very first hit is complete');
 });
 
 t.test('when a tie group at a page edge may reach past the window, then the fast path gives up (null)', async (t) => {
-  t.equal(pageFromScoreWindow([hit('x:1', 5), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1), null, 'group at the start reaches the window\'s first hit');
-  t.equal(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 5)], { from: 3, size: 3, lead: 1 }, 1), null, 'group at the end reaches a full window\'s last hit');
+  t.equal(
+    pageFromScoreWindow([hit('x:1', 5), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1),
+    null,
+    "group at the start reaches the window's first hit",
+  );
+  t.equal(
+    pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 5)], { from: 3, size: 3, lead: 1 }, 1),
+    null,
+    "group at the end reaches a full window's last hit",
+  );
   t.equal(pageFromScoreWindow([hit('x:2', 5), hit('x:3', 5)], { from: 0, size: 2, lead: 0 }, 1), null, 'the same on a first page');
   t.same(idsOf(pageFromScoreWindow([hit('x:2', 5), hit('x:3', 5)], { from: 0, size: 3, lead: 0 }, 1)), ['x:2'], 'a window that is not full ends the results');
   t.same(idsOf(pageFromScoreWindow([hit('x:1', 6), hit('x:2', 5), hit('x:3', 4)], { from: 3, size: 3, lead: 1 }, 1)), ['x:2']);
 });
 
-t.test('when tie-breakers are read from a record\'s bytes, then they are what parsing it gives, or null to parse', async (t) => {
+t.test("when tie-breakers are read from a record's bytes, then they are what parsing it gives, or null to parse", async (t) => {
   const record = (fields: Record<string, unknown>) =>
-    Buffer.from(JSON.stringify({ source_id: 'diavgeia:Ψ4ΕΚ', source: 'diavgeia', country: 'GR', title: 'Σύμβαση', published_at: '2024-05-01T10:00:00Z', language: 'el', ...fields }));
+    Buffer.from(
+      JSON.stringify({
+        source_id: 'diavgeia:Ψ4ΕΚ',
+        source: 'diavgeia',
+        country: 'GR',
+        title: 'Σύμβαση',
+        published_at: '2024-05-01T10:00:00Z',
+        language: 'el',
+        ...fields,
+      }),
+    );
   const cases: Record<string, unknown>[] = [
     {},
     { published_at: null },
@@ -212,7 +248,7 @@ t.test('when tie-breakers are read from a record\'s bytes, then they are what pa
     const parsed = JSON.parse(json.toString('utf8'));
     t.same(recordTieFields(json), { source_id: parsed.source_id, published_at: parsed.published_at }, JSON.stringify(fields));
   }
-  t.equal(recordTieFields(record({ source_id: 'a\"b' })), null, 'an escape in source_id: parse instead');
+  t.equal(recordTieFields(record({ source_id: 'a"b' })), null, 'an escape in source_id: parse instead');
   t.equal(recordTieFields(record({ published_at: undefined })), null, 'no published_at key: parse instead');
   t.equal(recordTieFields(Buffer.from('{"source":"x","source_id":"a"}')), null, 'another shape: parse instead');
 });
@@ -232,7 +268,10 @@ t.test('when no score in the window ties, then no tie-breaker is read', async (t
   });
   const window = [hit(9, 'a'), hit(8, 'b'), hit(7, 'c'), hit(6, 'd'), hit(5, 'e')];
   const page = pageFromScoreWindow(window, { from: 0, size: 5, lead: 0 }, 3);
-  t.same(page!.map((h) => h.source_id), ['a', 'b', 'c']);
+  t.same(
+    page!.map((h) => h.source_id),
+    ['a', 'b', 'c'],
+  );
   reads = 0;
   pageFromScoreWindow(window, { from: 0, size: 5, lead: 0 }, 3);
   t.equal(reads, 0, 'records of hits with distinct scores are never parsed');
@@ -240,10 +279,13 @@ t.test('when no score in the window ties, then no tie-breaker is read', async (t
   reads = 0;
   const tiedPage = pageFromScoreWindow(tied, { from: 0, size: 5, lead: 0 }, 3)!;
   t.equal(reads, 4, 'only the tied pair is read, once each');
-  t.same(tiedPage.map((h) => h.source_id), ['a', 'b', 'c']);
+  t.same(
+    tiedPage.map((h) => h.source_id),
+    ['a', 'b', 'c'],
+  );
 });
 
-t.test('when tied hits are put in text order, then it matches Elasticsearch\'s sort, missing dates last', async (t) => {
+t.test("when tied hits are put in text order, then it matches Elasticsearch's sort, missing dates last", async (t) => {
   /** The ids of `hits` (a complete result: nothing before or after the window) in text order. */
   const order = (...hits: ReturnType<typeof hit>[]) => idsOf(pageFromScoreWindow(hits, { from: 0, size: hits.length + 1, lead: 0 }, hits.length));
   t.same(order(hit('b', 1), hit('a', 2)), ['a', 'b'], 'higher score first');

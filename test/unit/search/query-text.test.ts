@@ -13,16 +13,25 @@ t.test('when text holds words, a phrase and a prefix, then each is a part, folde
 });
 
 t.test('when a prefix has punctuation in it, then its last word is the prefix and the others are words', async (t) => {
-  t.same(readQuery('ν.4412*'), [{ kind: 'word', text: 'ν', tokens: ['ν'] }, { kind: 'prefix', text: '4412', tokens: ['4412'] }]);
+  t.same(readQuery('ν.4412*'), [
+    { kind: 'word', text: 'ν', tokens: ['ν'] },
+    { kind: 'prefix', text: '4412', tokens: ['4412'] },
+  ]);
 });
 
 t.test('when a star follows a short stem or no letter, then the word is plain', async (t) => {
-  t.same(readQuery('σ* ab-*'), [{ kind: 'word', text: 'σ', tokens: ['σ'] }, { kind: 'word', text: 'ab-', tokens: ['ab'] }]);
+  t.same(readQuery('σ* ab-*'), [
+    { kind: 'word', text: 'σ', tokens: ['σ'] },
+    { kind: 'word', text: 'ab-', tokens: ['ab'] },
+  ]);
 });
 
 t.test('when text has no letter or digit, stray quotes, emoji or repeats, then those give no part', async (t) => {
   t.same(readQuery('– 🙂 ""'), []);
-  t.same(readQuery('a"b'), [{ kind: 'word', text: 'a', tokens: ['a'] }, { kind: 'word', text: 'b', tokens: ['b'] }]);
+  t.same(readQuery('a"b'), [
+    { kind: 'word', text: 'a', tokens: ['a'] },
+    { kind: 'word', text: 'b', tokens: ['b'] },
+  ]);
   t.same(readQuery('road\u200droad Road'), [{ kind: 'word', text: 'road', tokens: ['road'] }], 'a joiner separates; a repeat is read once');
 });
 
