@@ -121,7 +121,7 @@ for (const engine of ENGINES) {
       }
       // B monitoring the entity A monitors, or reporting on it, is its own business: no 409 that would tell.
       const mine = await post(b, '/v1/monitor/entities', { entity_identifier: BUYER.afm, identifier_type: 'afm' });
-      t.equal(mine.status, 200, 'B monitors the entity A monitors without learning that A does');
+      t.equal(mine.status, 201, 'B monitors the entity A monitors without learning that A does');
       const bReport = await post(b, '/v1/reports', { entity_identifier: BUYER.afm, identifier_type: 'afm' });
       t.equal(bReport.status, 201);
       await app.app.jobs.idle();
