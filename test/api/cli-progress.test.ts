@@ -14,7 +14,8 @@ const skip = SCRIPT ? false : 'no util-linux `script` to run pdi on a pseudo-ter
 
 /** `pdi ...args` on a pseudo-terminal: what the terminal received (stdout and stderr together). */
 async function onTerminal(dataDir: string, args: string[]): Promise<string> {
-  const command = ['node', 'bin/pdi.js', ...args].join(' ');
+  // The Node running the tests (CI runs several versions), quoted for the shell that script starts.
+  const command = [process.execPath, 'bin/pdi.js', ...args].map((a) => `'${a}'`).join(' ');
   const { stdout } = await exec(SCRIPT!, ['-qec', command, '/dev/null'], { cwd: REPO_ROOT, env: cliEnv({ PDI_DATA_DIR: dataDir }) });
   return stdout;
 }
