@@ -6,9 +6,6 @@ import { printable } from '../lib/terminal.js';
 
 const tty = process.stderr.isTTY;
 
-/** When each source's run under way was first seen, for its rate. */
-const startedAt = new Map<string, number>();
-
 /** `12.5 documents/s`, and `about 3 min left` when `total` is known; empty before anything is done. */
 export function rate(done: number, ms: number, total: number | null = null): string {
   if (done <= 0 || ms <= 0) return '';
@@ -29,15 +26,14 @@ function line(p: Progress): string {
   return `${p.source}: pages ${p.pages}  fetched ${p.fetched}  new ${p.new}  updated ${p.updated}  unchanged ${p.unchanged}  failed ${p.failed}`;
 }
 
-export function showProgress(p: Progress): void {
+/** `ms` is since the run started: timed from its first page shown, the first rate read millions a second. */
+export function showProgress(p: Progress, ms: number): void {
   if (!tty) return;
-  if (!startedAt.has(p.source)) startedAt.set(p.source, performance.now());
-  const speed = rate(p.fetched, performance.now() - startedAt.get(p.source)!);
+  const speed = rate(p.fetched, ms);
   process.stderr.write(`\r\x1b[K${line(p)}${speed ? `  ${speed}` : ''}`);
 }
 
 export function showSummary(s: RunSummary): void {
-  startedAt.delete(s.source);
   if (tty) process.stderr.write('\r\x1b[K');
   // The error may quote an upstream's text.
   const outcome = s.status === 'succeeded' ? 'done' : `FAILED: ${printable(String(s.error))}`;

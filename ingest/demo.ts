@@ -27,7 +27,7 @@ export interface DemoLoad {
 /** Loads every source (or those given), going on past one that cannot start; stops when signalled. */
 export async function loadDemo(
   deps: PipelineDeps,
-  opts: { onProgress?: (p: Progress) => void; signal?: AbortSignal; dir?: string; sources?: SourceName[] } = {},
+  opts: { onProgress?: (p: Progress, ms: number) => void; signal?: AbortSignal; dir?: string; sources?: SourceName[] } = {},
 ): Promise<DemoLoad> {
   const load: DemoLoad = { runs: [], notLoaded: [] };
   const dir = opts.dir ?? DEMO_DIR;

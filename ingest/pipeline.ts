@@ -38,7 +38,8 @@ export interface IngestOptions {
   /** Upstream base URL (default: the module's production one). */
   baseUrl?: string;
   http?: HttpClient;
-  onProgress?: (progress: Progress) => void;
+  /** After each page: the counts so far, and the ms since the run started (a rate over the whole run). */
+  onProgress?: (progress: Progress, ms: number) => void;
   /**
    * Stops the run (the server's shutdown, Ctrl-C): a request under way ends at once, no further page is
    * read, and what was flushed stays checkpointed. Its reason (a string) is the run's error.
@@ -288,7 +289,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
         if (prepared) await commitPage(run, prepared);
         counts.pages++;
         if (!opts.fromDir) deps.state.saveCheckpoint(module.name, page.checkpoint);
-        opts.onProgress?.({ ...counts });
+        opts.onProgress?.({ ...counts }, Date.now() - started);
       })();
       // Awaited above or below; this only keeps a rejection from counting as unhandled meanwhile.
       inflight.catch(() => undefined);

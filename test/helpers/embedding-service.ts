@@ -30,12 +30,16 @@ export interface EmbeddingPeer {
   requests: RecordedRequest[];
   /** Every request that arrived, answered or not. */
   arrivals: number;
+  /** When each request arrived (performance.now()), answered or not. */
+  arrivedAt: number[];
   /** The most requests in flight at once. */
   maxInFlight: number;
   /** The next `n` requests are answered with `status` (and Retry-After when given). */
   failNext(n: number, status: number, retryAfter?: string): void;
   /** The next `n` requests get no answer until the peer closes. */
   holdNext(n: number): void;
+  /** The next `n` requests have their connection closed with no answer (a network error to the client). */
+  dropNext(n: number): void;
   /** Each answer waits this long first (to observe requests in flight). */
   delayMs: number;
   close(): Promise<void>;
@@ -45,6 +49,7 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
   const embedder = opts.embedder ?? new HashingEmbedder();
   const failures: { status: number; retryAfter?: string }[] = [];
   let holds = 0;
+  let drops = 0;
   let inFlight = 0;
   const held: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
@@ -52,6 +57,7 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       peer.arrivals++;
+      peer.arrivedAt.push(performance.now());
       inFlight++;
       peer.maxInFlight = Math.max(peer.maxInFlight, inFlight);
       try {
@@ -69,6 +75,11 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
 
   async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
     if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(res, 404, { error: { message: 'not found' } });
+    if (drops > 0) {
+      drops--;
+      res.socket?.destroy();
+      return;
+    }
     if (holds > 0) {
       holds--;
       held.push(res);
@@ -110,6 +121,7 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     embedder,
     requests: [],
     arrivals: 0,
+    arrivedAt: [],
     maxInFlight: 0,
     delayMs: 0,
     failNext: (n, status, retryAfter) => {
@@ -117,6 +129,9 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     },
     holdNext: (n) => {
       holds += n;
+    },
+    dropNext: (n) => {
+      drops += n;
     },
     close: async () => {
       for (const res of held) res.destroy();

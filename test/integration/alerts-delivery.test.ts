@@ -286,3 +286,36 @@ t.test('when two profiles share a webhook URL and two an email address, then a m
     );
   }
 });
+
+t.test(
+  'when the profile whose delivery stands for a shared address is deactivated before the send, then the event still goes once, as the other profile',
+  async (t) => {
+    const { hook, app, config } = await setup(t);
+    const key = app.key('enterprise');
+    const create = (name: string) =>
+      app.request('/v1/alerts/profiles', { key, method: 'POST', body: { name, channels: ['webhook'], webhook_url: hook.url, filters: { sources: ['ted'] } } });
+    const profiles = [await create('first'), await create('second')];
+    await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
+    const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
+    watcher.watermark();
+    store(app, [doc('26SYMV000000006')]);
+    await watcher.pass();
+    // The delivery recorded to be sent; the other is recorded `sent_with` it.
+    const standing = app.db.prepare('SELECT alert_profile_id FROM alert_deliveries WHERE sent_with IS NULL').pluck().all() as string[];
+    t.equal(standing.length, 1, 'one delivery to send for the two profiles');
+    const gone = profiles.find((p) => p.body.id === standing[0])!;
+    const kept = profiles.find((p) => p !== gone)!;
+    t.equal((await app.request(`/v1/alerts/profiles/${gone.body.id}`, { key, method: 'PUT', body: { is_active: false } })).status, 200);
+    hook.secret = kept.body.webhook_secret;
+
+    const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
+    t.teardown(() => alerts.stop());
+    const statusOf = async (p: { body: { id: string } }) =>
+      ((await app.request(`/v1/alerts/deliveries?profile_id=${p.body.id}`, { key })).body.items as { delivery_status: string }[]).map((d) => d.delivery_status);
+    await until(async () => (await statusOf(kept)).join() === 'sent', 'the kept profile lists the event as sent');
+    t.equal(hook.requests.length, 1, 'one request to the shared URL');
+    t.match(hook.requests[0]!.json, { type: 'monitor.event', profile_id: kept.body.id });
+    t.ok(hook.requests[0]!.verified, "signed with the kept profile's secret");
+    t.same(await statusOf(gone), ['failed'], 'the deactivated profile lists its delivery as not sent');
+  },
+);

@@ -117,6 +117,20 @@ t.test(
   },
 );
 
+t.test('when the service answers 429 or drops the connection, then the request is tried again after a backoff that doubles, and succeeds', async (t) => {
+  const peer = await peerFor(t);
+  const e = await ServiceEmbedder.connect({ ...service(peer, { retries: 3 }), backoffMs: 200 });
+  peer.arrivedAt.length = 0;
+  peer.failNext(1, 429);
+  peer.dropNext(1);
+  const vectors = await e.embed(texts.slice(0, 2));
+  t.equal(vectors.length, 2);
+  t.equal(peer.arrivedAt.length, 3, 'a 429, a dropped connection, then the answer');
+  const waits = peer.arrivedAt.slice(1).map((at, i) => at - peer.arrivedAt[i]);
+  // The n-th retry waits backoffMs * 2^(n-1), times 0.5-1 (jitter).
+  t.ok(waits[0] >= 100 && waits[1] >= 200, `waited ${waits.map((w) => Math.round(w))} ms`);
+});
+
 t.test('when the service does not answer within the timeout, then the call fails saying so', async (t) => {
   const peer = await peerFor(t);
   const e = await ServiceEmbedder.connect(service(peer, { timeoutMs: 300, retries: 1 }));
