@@ -101,7 +101,23 @@ export function addressKind(address: string): AddressKind {
   // when the IPv4 address is.
   if (g.slice(0, 6).every((x) => x === 0) && g[6] !== 0) return kindOf(v4Of(g[6]!, g[7]!), 'ipv4') === 'forbidden' ? 'forbidden' : 'private';
   const v4 = embeddedV4(bare);
-  return v4 !== null ? kindOf(v4, 'ipv4') : kindOf(bare, 'ipv6');
+  if (v4 !== null) return kindOf(v4, 'ipv4');
+  // Local-use NAT64 is private as a whole; with private ranges allowed it may still not carry a
+  // link-local or metadata address, at any place its prefix length may put one.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1 && localNat64V4(g).some((a) => kindOf(a, 'ipv4') === 'forbidden')) return 'forbidden';
+  return kindOf(bare, 'ipv6');
+}
+
+/** The IPv4 address a 64:ff9b:1::/48 address carries for each prefix length (RFC 6052 2.2: /48, /56, /64, /96). */
+function localNat64V4(g: number[]): string[] {
+  const b = g.flatMap((x) => [x >> 8, x & 255]);
+  // Bits 64-71 (byte 8) are never part of the address.
+  return [
+    [b[6], b[7], b[9], b[10]],
+    [b[7], b[9], b[10], b[11]],
+    [b[9], b[10], b[11], b[12]],
+    [b[12], b[13], b[14], b[15]],
+  ].map((a) => a.join('.'));
 }
 
 /** Whether a connection to `address` is refused; `allowPrivate` admits private ranges, never link-local. */

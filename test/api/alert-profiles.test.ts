@@ -88,6 +88,7 @@ t.test('when PDI_WEBHOOK_ALLOW_PRIVATE is set, then an http loopback target is a
     'http://[fe80::1]/hook',
     'http://[::a9fe:a9fe]/hook',
     'http://[64:ff9b::a9fe:a9fe]/hook',
+    'http://[64:ff9b:1::a9fe:a9fe]/hook',
     'http://[2002:a9fe:a9fe::]/hook',
   ]) {
     const refused = await app.request('/v1/alerts/profiles', {

@@ -185,3 +185,20 @@ t.test('when DIR holds anything, or the data folder has no account database, the
   t.equal(noAccounts.stderr.trim(), `${empty} holds no account database (accounts.db): is PDI_DATA_DIR right?`);
   t.notOk(fs.existsSync(nowhere));
 });
+
+t.test('when DIR exists readable by all and the umask is 022, then pdi backup makes it 0700 and writes every copy 0600', async (t) => {
+  const dataDir = tempDir(t);
+  // The child inherits the umask: SQLite and a plain write would create 0644 files under it.
+  const umask = process.umask(0o022);
+  t.teardown(() => void process.umask(umask));
+  t.equal((await pdi(dataDir, ['keys', 'create', '--org', 'Acme', '--tier', 'pro'])).code, 0);
+  const dir = tempDir(t);
+  fs.chmodSync(dir, 0o755);
+  const run = await pdi(dataDir, ['backup', dir]);
+  t.equal(run.code, 0, run.stderr);
+  t.equal(fs.statSync(dir).mode & 0o777, 0o700, 'the folder, though it existed');
+  const files = fs.readdirSync(dir);
+  t.ok(files.includes('accounts.db') && files.includes('manifest.json'), files.join(', '));
+  // A database copy is its partial file renamed: its mode is the one the partial file was written with.
+  for (const f of files) t.equal(fs.statSync(path.join(dir, f)).mode & 0o777, 0o600, `${f}: owner only`);
+});

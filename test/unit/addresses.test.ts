@@ -44,7 +44,10 @@ const CASES: [string, 'public' | 'private' | 'forbidden', string][] = [
   ['::ffff:a9fe:a9fe', 'forbidden', 'IPv4-mapped 169.254.169.254'],
   ['::ffff:0:a9fe:a9fe', 'forbidden', 'IPv4-translated 169.254.169.254'],
   ['64:ff9b::a9fe:a9fe', 'forbidden', 'NAT64 of 169.254.169.254'],
-  ['64:ff9b:1::a9fe:a9fe', 'private', 'local-use NAT64 (refused whole unless private ranges are allowed)'],
+  ['64:ff9b:1::a00:1', 'private', 'local-use NAT64 (refused whole unless private ranges are allowed)'],
+  ['64:ff9b:1::a9fe:a9fe', 'forbidden', 'local-use NAT64 /96 of 169.254.169.254'],
+  ['64:ff9b:1:a9fe:a9:fe00::', 'forbidden', 'local-use NAT64 /48 of 169.254.169.254'],
+  ['64:ff9b:1:0:a9:fea9:fe00:0', 'forbidden', 'local-use NAT64 /64 of 169.254.169.254'],
   ['2002:a9fe:a9fe::', 'forbidden', '6to4 of 169.254.169.254'],
   ['not-an-ip', 'forbidden', 'not an address'],
 ];
@@ -65,5 +68,7 @@ t.test('when a URL names an IPv6 literal, then the host the parser gives is judg
     const host = new URL(`https://${literal}/hook`).hostname.replace(/^\[(.*)\]$/, '$1');
     t.ok(isRefusedAddress(host, false), `${literal} (${host})`);
   }
-  t.ok(isRefusedAddress(new URL('https://[::a9fe:a9fe]/').hostname.slice(1, -1), true), '[::a9fe:a9fe] with private allowed');
+  for (const literal of ['[::a9fe:a9fe]', '[64:ff9b:1::a9fe:a9fe]', '[2002:a9fe:a9fe::]']) {
+    t.ok(isRefusedAddress(new URL(`https://${literal}/`).hostname.slice(1, -1), true), `${literal} with private allowed`);
+  }
 });

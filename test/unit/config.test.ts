@@ -23,6 +23,8 @@ t.test('when nothing is set, then the documented defaults apply', async (t) => {
   t.equal(c.maxInFlightPerKey, 8);
   t.equal(c.maxInFlightPerOrg, 16);
   t.equal(c.engineDeadlineMs, 10_000);
+  t.equal(c.webhookTimeoutMs, 10_000, "a webhook attempt's whole-request deadline, as docs/webhooks.md says");
+  t.equal(c.maxAlertProfiles, 25);
 });
 
 t.test('when a URL setting with a password is invalid, then the error shows the URL with the password masked', async (t) => {
@@ -125,6 +127,10 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
     [{ PDI_MODEL_DIR: '/nonexistent/model-folder' }, 'PDI_MODEL_DIR'],
     [{ PDI_MODEL_DIR: fileURLToPath(import.meta.url) }, 'PDI_MODEL_DIR'],
     [{ PDI_DATA_DIR: fileURLToPath(import.meta.url) }, 'PDI_DATA_DIR'],
+    [{ PDI_WEBHOOK_TIMEOUT: '0s' }, 'PDI_WEBHOOK_TIMEOUT'],
+    [{ PDI_WEBHOOK_TIMEOUT: '2m' }, 'PDI_WEBHOOK_TIMEOUT'],
+    [{ PDI_MAX_ALERT_PROFILES: '0' }, 'PDI_MAX_ALERT_PROFILES'],
+    [{ PDI_MAX_ALERT_PROFILES: 'many' }, 'PDI_MAX_ALERT_PROFILES'],
   ];
   for (const [env, name] of cases) {
     t.throws(() => loadConfig(env), new ConfigError(name, ''), name);
