@@ -52,6 +52,8 @@ export function fetchModel(opts: FetchModelOptions): Promise<string> {
     let stdout = '';
     // The script's own lines are its stages; pip's (warnings, errors) are kept for a failure's message.
     const others: string[] = [];
+    // The script's last stage: where it stops, its reason (`needs unzip`, `pip download … failed`).
+    let lastStage = '';
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => {
@@ -59,8 +61,10 @@ export function fetchModel(opts: FetchModelOptions): Promise<string> {
       pending = lines.pop() ?? '';
       for (const line of lines) {
         const stage = /^fetch-model\.sh: (.*)$/.exec(line)?.[1];
-        if (stage !== undefined) opts.log.info({ stage }, `embedding model fetch: ${stage}`);
-        else if (line.trim()) others.push(line.trim());
+        if (stage !== undefined) {
+          lastStage = stage;
+          opts.log.info({ stage }, `embedding model fetch: ${stage}`);
+        } else if (line.trim()) others.push(line.trim());
         if (others.length > 10) others.shift();
       }
     });
@@ -70,7 +74,10 @@ export function fetchModel(opts: FetchModelOptions): Promise<string> {
       if (opts.signal?.aborted) return reject(new Error('stopped'));
       const dir = stdout.trim().split('\n').pop() ?? '';
       if (code === 0 && dir) resolve(dir);
-      else reject(new Error(`scripts/fetch-model.sh exited with ${code}${others.length ? `: ${others.slice(-3).join(' / ')}` : ''}`));
+      else {
+        const why = [lastStage, ...others.slice(-3)].filter((l) => l !== '').join(' / ');
+        reject(new Error(`scripts/fetch-model.sh exited with ${code}${why ? `: ${why}` : ''}`));
+      }
     });
   });
 }

@@ -24,6 +24,8 @@ async function seeded(t: Test): Promise<TestApp> {
     [0, 1, 2].map(async (i) => {
       const d = makeDoc('diavgeia', `ΑΔΑ${i}ΜΤΛ-ΒΓΔ`, {
         title: `Ανάθεση σύμβασης καθαριότητας σχολείων ${i}`,
+        // One day, an hour apart: sort=date orders them 2, 1, 0.
+        published_at: `2024-05-01T1${i}:00:00Z`,
         summary: 'Απόφαση ανάθεσης υπηρεσιών καθαριότητας σχολικών μονάδων.',
         content: `Η απόφαση αφορά την ανάθεση υπηρεσιών καθαριότητας στην εταιρεία με ΑΦΜ ${AFM}. `.repeat(i === 0 ? 2000 : 1),
         entities: { afm: [AFM], ada: [], names: ['ΚΑΘΑΡΙΟΤΗΤΑ ΑΕ'] },
@@ -106,6 +108,12 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   t.match(first, { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\//, snippet: /υπηρεσιών <mark>καθαριότητας<\/mark> στην/ });
   const dated = await call(t, client, 'search_documents', { query: 'καθαριότητας', sort: 'date', since: '2024-05-01', until: '2024-05-01' });
   t.equal(dated.total, 3, 'published within the day');
+  const ids = (body: { results: { source_id: string }[] }) => body.results.map((r) => r.source_id);
+  t.same(ids(dated), ['diavgeia:ΑΔΑ2ΜΤΛ-ΒΓΔ', 'diavgeia:ΑΔΑ1ΜΤΛ-ΒΓΔ', 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ'], 'sort=date: newest first');
+  t.notSame(ids(await call(t, client, 'search_documents', { query: 'καθαριότητας' })), ids(dated), 'relevance, the default, orders otherwise');
+  t.same(ids(await call(t, client, 'search_documents', { query: 'καθαριότητας', since: '2024-05-01T10:30:00Z', until: '2024-05-01T11:30:00Z' })), [
+    'diavgeia:ΑΔΑ1ΜΤΛ-ΒΓΔ',
+  ]);
   t.equal((await call(t, client, 'search_documents', { query: 'καθαριότητας', since: '2024-05-02' })).total, 0, 'none after it');
 
   const doc = await call(t, client, 'get_document', { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', max_chars: 1000 });
@@ -144,9 +152,9 @@ t.test('when an Enterprise key connects over HTTP, then the SDK client lists the
   const app = await seeded(t);
   const key = app.key('enterprise');
   await everyTool(t, await connect(t, httpTransport(app, key)));
-  // Twelve tool calls, each counted once (listing the tools and initializing count nothing).
+  // Fourteen tool calls, each counted once (listing the tools and initializing count nothing).
   const usage = await app.request('/v1/usage', { key });
-  t.equal(usage.body.daily_used, 12 + 1);
+  t.equal(usage.body.daily_used, 14 + 1);
 });
 
 t.test('when an Enterprise key connects over stdio (pdi mcp, the key in PDI_API_KEY), then the same six tools answer', async (t) => {

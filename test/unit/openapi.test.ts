@@ -9,6 +9,7 @@ import { UPGRADE_HINT } from '../../api/presenters/document.js';
 import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
+import { SEARCH_SORTS } from '../../lib/search/provider.js';
 import { startTestApp, type TestResponse } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -464,6 +465,8 @@ t.test("when other parameters with contract rules are read, then enums and defau
   }
   t.equal(param(op('GET /v1/alerts/deliveries'), 'profile_id').schema.format, 'uuid');
   t.equal(param(op('GET /v1/search'), 'q').required, true);
+  const sort = deref(param(op('GET /v1/search'), 'sort').schema);
+  t.same([sort.enum, sort.default], [[...SEARCH_SORTS], 'relevance'], 'search orders: the ones the route and MCP accept, relevance first');
   t.ok(deref(param(op('GET /v1/{source}/documents'), 'source', 'path').schema).enum.includes('e_procurement'));
 });
 
