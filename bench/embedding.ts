@@ -8,14 +8,14 @@
 //
 // The model folder defaults to PDI_MODEL_DIR, else where scripts/fetch-model.sh puts it.
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import { mulberry32 } from '../data/generator/prng.js';
 import { HashingEmbedder, ModelEmbedder, defaultModelDir, embeddingText } from '../lib/embedding/index.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const { values: args } = parseArgs({
+  options: { docs: { type: 'string', default: '2000' }, 'model-dir': { type: 'string' }, 'no-model': { type: 'boolean', default: false } },
+});
 
 const EL = {
   titles: [
@@ -111,7 +111,7 @@ async function measure(e: Embedder, docs: string[], batchSize: number) {
   };
 }
 
-const n = Number(arg('--docs') ?? 2000);
+const n = Number(args.docs);
 const docs = corpus(n);
 const avgChars = Math.round(docs.reduce((s, d) => s + d.length, 0) / docs.length);
 const result: Record<string, unknown> = {
@@ -125,8 +125,8 @@ result.hashing = { id: hashing.id, runs: [await measure(hashing, docs, 16), awai
 const titles = docs.map((d) => d.slice(0, d.indexOf('. ') > 0 ? d.indexOf('. ') : 120));
 result.hashingShort = { avgChars: Math.round(titles.reduce((s, d) => s + d.length, 0) / titles.length), runs: [await measure(hashing, titles, 32)] };
 
-if (!process.argv.includes('--no-model')) {
-  const dir = arg('--model-dir') ?? process.env.PDI_MODEL_DIR ?? defaultModelDir();
+if (!args['no-model']) {
+  const dir = args['model-dir'] ?? process.env.PDI_MODEL_DIR ?? defaultModelDir();
   try {
     const model = await ModelEmbedder.load(dir);
     const tokenizer = await (await import('@xenova/transformers')).AutoTokenizer.from_pretrained(model.id);

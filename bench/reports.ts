@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { IndexedDocument, Party } from '../index-mappings/document.js';
 import { partyLines } from '../ingest/sources/parties.js';
 import { accountsDbPath, openDatabase } from '../api/db/database.js';
@@ -23,13 +24,11 @@ import { EmbeddedProvider } from '../lib/search/embedded.js';
 import { embeddedIndexPath } from '../lib/search/index.js';
 import type { StoredDocument } from '../lib/search/provider.js';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-const DOCS = arg('--docs', 1000);
-const QUEUED = arg('--queued', 20);
+const { values: args } = parseArgs({
+  options: { docs: { type: 'string', default: '1000' }, queued: { type: 'string', default: '20' }, 'keep-pdf': { type: 'boolean', default: false } },
+});
+const DOCS = Number(args.docs);
+const QUEUED = Number(args.queued);
 const SUPPLIER = { name: 'ΑΛΦΑ ΤΕΧΝΙΚΗ ΑΕ', afm: '094014201' };
 const BUYERS = [
   { name: 'ΔΗΜΟΣ ΑΘΗΝΑΙΩΝ', afm: '090025537' },
@@ -133,7 +132,7 @@ try {
   const pdf = renderPdf(twenty);
   const pdfMs = ms(t1);
   const pdfCpu = process.cpuUsage(cpu1);
-  if (process.argv.includes('--keep-pdf')) fs.writeFileSync('bench-report.pdf', pdf);
+  if (args['keep-pdf']) fs.writeFileSync('bench-report.pdf', pdf);
 
   const db = openDatabase(accountsDbPath(dir));
   db.prepare("INSERT INTO organizations (id, name, created_at) VALUES ('org_bench', 'Bench', '2026-01-01T00:00:00Z')").run();

@@ -196,3 +196,25 @@ t.test('when the lockfile is read, then the TypeScript loader and compiler are d
     t.equal(lock.packages[`node_modules/${name}`]?.dev, true, `${name} is dev-only`);
   }
 });
+
+const HIDDEN_LOCK = path.join('node_modules', '.package-lock.json');
+
+t.test(
+  'when the lockfile is compared with the one npm install wrote into node_modules, then they agree on which packages run an install script',
+  { skip: fs.existsSync(path.join(REPO_ROOT, HIDDEN_LOCK)) ? false : 'node_modules holds no lockfile of its install' },
+  async (t) => {
+    // npm install rewrites package-lock.json where they differ, leaving a fresh clone's tree dirty: a lockfile
+    // resolved without installing missed hasInstallScript on better-sqlite3 13 (its registry manifest has it).
+    const read = (file: string) =>
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8')) as { packages: Record<string, { integrity?: string; hasInstallScript?: boolean }> };
+    const committed = read('package-lock.json').packages;
+    const installed = Object.entries(read(HIDDEN_LOCK).packages).filter(
+      ([at, e]) => committed[at]?.integrity !== undefined && committed[at]?.integrity === e.integrity,
+    );
+    t.ok(installed.length > 100, `the installed packages were compared (${installed.length})`);
+    t.same(
+      installed.filter(([at, e]) => (e.hasInstallScript === true) !== (committed[at]!.hasInstallScript === true)).map(([at]) => at),
+      [],
+    );
+  },
+);

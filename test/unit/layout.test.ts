@@ -143,3 +143,21 @@ t.test('when the README is read, then its Layout names every top-level folder of
     .map((e) => e.name);
   t.same([...listed].sort(), [...tree].sort());
 });
+
+t.test('when the README is read, then the Layout line of api/, lib/ and ingest/ names each folder inside it', async (t) => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  for (const top of ['api', 'lib', 'ingest']) {
+    const line = block.split('\n').find((l) => l.startsWith(`${top}/`)) ?? '';
+    const folders = fs
+      .readdirSync(path.join(REPO_ROOT, top), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    t.ok(folders.length >= 3, `${top}/ has folders (${folders.join(', ')})`);
+    t.same(
+      folders.filter((f) => !new RegExp(String.raw`(^|[\s(,])${f}/`).test(line.slice(top.length + 1))),
+      [],
+      `${top}/: every folder is named`,
+    );
+  }
+});

@@ -239,6 +239,13 @@ t.test('when the document is read, then it is OpenAPI 3.1 version 1.0.0 with a r
   t.same(DOC.security, [{ bearer: [] }]);
 });
 
+t.test('when a linter reads the info object, then it states a licence with a name and an SPDX identifier', async (t) => {
+  // Redocly's recommended rules warn on a missing licence (info-license) and on one with neither url nor identifier.
+  t.type(DOC.info.license?.name, 'string');
+  t.match(DOC.info.license?.identifier, /^(LicenseRef-[\w.-]+|[\w.+-]+)$/);
+  t.notOk('url' in (DOC.info.license ?? {}), 'identifier and url exclude each other in OpenAPI 3.1');
+});
+
 t.test('when every $ref is followed, then each one resolves inside the document', async (t) => {
   const refs = allRefs(DOC);
   t.ok(refs.length > 50, `the document uses $ref (${refs.length})`);
