@@ -7,6 +7,9 @@
 // own record (a report) keeps what users see, and the table would otherwise grow forever.
 // Handlers must be idempotent: a job may run twice (a kill after its work was
 // written but before its row was marked done), and a job failed on timeout may still finish late.
+// A job that could not write its result or its own row (a full disk) is neither failed nor left
+// pending for ever: it runs again every `retryMs` while the server runs.
+import { isStorageFull, STORAGE_FULL } from './errors.js';
 import { base62 } from './random.js';
 import { FairQueue } from './search/embedded/fair-queue.js';
 import type { Logger } from './logger.js';
@@ -30,6 +33,8 @@ export interface JobQueueOptions {
   timeoutMs: number;
   /** Runs a job may start (the first included) before an interrupted one is failed. */
   maxAttempts: number;
+  /** Wait before running again a job that could not write its result or its row (ms; default 5 s). */
+  retryMs?: number;
   log: Logger;
   now?: () => Date;
 }
@@ -49,6 +54,7 @@ export class JobQueue {
   private readonly runningTurns = new Map<string, number>();
   private running = 0;
   private idleWaiters: (() => void)[] = [];
+  private readonly retries = new Set<NodeJS.Timeout>();
   private readonly now: () => Date;
   private started = false;
   private stopped = false;
@@ -106,13 +112,15 @@ export class JobQueue {
 
   /** Runs `id` now in this process (the CLI), outside the queue's concurrency; resolves when it ended. */
   async runNow(id: string): Promise<void> {
-    await this.execute(id, new AbortController().signal);
+    if ((await this.execute(id, new AbortController().signal)) === 'retry') throw new Error(STORAGE_FULL);
   }
 
   /** Takes no new jobs and waits for those running, up to `waitMs`; the rest run again at the next start. */
   async stop(waitMs = 10_000): Promise<void> {
     this.stopped = true;
     this.waiting.drain();
+    for (const timer of this.retries) clearTimeout(timer);
+    this.retries.clear();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.idle(), new Promise((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
@@ -165,7 +173,9 @@ export class JobQueue {
     const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.opts.timeoutMs)));
     try {
       const ran = this.execute(id, timeout.signal);
-      if ((await Promise.race([ran, timedOut])) !== 'timeout') return;
+      const outcome = await Promise.race([ran, timedOut]);
+      if (outcome === 'retry') return this.retryLater(id);
+      if (outcome !== 'timeout') return;
       // It may still finish late: its work is idempotent and a failed row stays failed.
       ran.catch(() => {});
       timeout.abort(new Error('job timed out'));
@@ -173,13 +183,28 @@ export class JobQueue {
       if (job?.status !== 'running') return;
       this.fail(job, `It took longer than ${duration(this.opts.timeoutMs)} and was stopped; try again later or for a narrower identifier`);
     } catch (err) {
-      this.opts.log.error({ job: id, err }, 'job bookkeeping failed');
+      this.opts.log.error({ job: id, err }, 'job bookkeeping failed; it runs again later');
+      this.retryLater(id);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  private async execute(id: string, signal: AbortSignal): Promise<void> {
+  /** Runs `id` again after `retryMs`, unless it ended meanwhile or the queue stopped (the next start takes it up). */
+  private retryLater(id: string): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.retries.delete(timer);
+      if (this.stopped) return;
+      const job = this.row(id);
+      if (job && (job.status === 'queued' || job.status === 'running')) this.schedule(job);
+    }, this.opts.retryMs ?? 5_000);
+    timer.unref();
+    this.retries.add(timer);
+  }
+
+  /** 'retry' when the work could not be written (storage full): the job stays open and runs again. */
+  private async execute(id: string, signal: AbortSignal): Promise<'retry' | undefined> {
     const job = this.row(id);
     if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
     const handler = this.kinds.get(job.kind);
@@ -192,6 +217,10 @@ export class JobQueue {
     try {
       await handler.run(JSON.parse(job.payload), { id, attempt, signal });
     } catch (err) {
+      if (isStorageFull(err)) {
+        this.opts.log.warn({ job: id, kind: job.kind, err }, 'job could not write its result (storage full); it runs again later');
+        return 'retry';
+      }
       this.opts.log.error({ job: id, kind: job.kind, err }, 'job failed');
       this.fail({ ...job, status: 'running' }, handler.messageOf(err));
       return;

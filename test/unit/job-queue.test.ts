@@ -15,7 +15,7 @@ function db(t: Test): Db {
   return d;
 }
 
-function queue(d: Db, opts: Partial<{ concurrency: number; timeoutMs: number; maxAttempts: number }> = {}): JobQueue {
+function queue(d: Db, opts: Partial<{ concurrency: number; timeoutMs: number; maxAttempts: number; retryMs: number }> = {}): JobQueue {
   return new JobQueue(d, { concurrency: 2, timeoutMs: 60_000, maxAttempts: 3, log: createLogger('silent'), ...opts });
 }
 
@@ -101,6 +101,39 @@ t.test("when a handler throws, then the job and its record end failed with the h
   await q.idle();
   t.same(failures, ['user words (Error)']);
   t.equal(status(d, id).status, 'failed');
+});
+
+t.test('when a job cannot write its result because the storage is full, then it stays open and completes once there is room', async (t) => {
+  const d = db(t);
+  d.exec('CREATE TABLE results (job TEXT PRIMARY KEY, body BLOB)');
+  const q = queue(d, { retryMs: 20 });
+  const failures: string[] = [];
+  let runs = 0;
+  q.register<{ n: number }>('write', {
+    run: async (_p, job) => {
+      runs++;
+      d.prepare('INSERT OR REPLACE INTO results VALUES (?, ?)').run(job.id, Buffer.alloc(256 * 1024));
+    },
+    failed: (_p, m) => failures.push(m),
+    messageOf: () => 'failed',
+  });
+  const id = q.enqueue('write', { n: 1 });
+  // A real SQLITE_FULL: the database may not grow past the pages it has.
+  const pages = d.pragma('page_count', { simple: true }) as number;
+  d.pragma(`max_page_count = ${pages}`);
+  q.start();
+  const until = async (done: () => boolean) => {
+    for (let waited = 0; !done() && waited < 5_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  };
+  await until(() => runs >= 2);
+  t.ok(runs >= 2, 'run again while the disk is full');
+  t.equal(status(d, id).status, 'running', 'still open while the disk is full, not failed');
+  t.same(failures, []);
+  d.pragma('max_page_count = 1073741823');
+  await until(() => status(d, id).status !== 'running');
+  t.equal(status(d, id).status, 'done');
+  t.equal(d.prepare('SELECT count(*) FROM results').pluck().get(), 1, 'its result written once there was room');
+  await q.stop();
 });
 
 t.test('when a report job runs twice (killed after writing its result, before marking the job done), then the report keeps its one result', async (t) => {
