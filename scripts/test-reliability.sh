@@ -17,8 +17,10 @@ fi
 
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(test/reliability/*.test.ts)
-timeout=()
+# One file at a time: each makes its own load (soaks, fuzzing, kills) and judges the server under it,
+# so a second file's load beside it skews what it measures (a 45 s memory soak beside schemathesis).
+tap_args=(--jobs=1)
 # tap's per-file timeout (package.json: 600 s) is too short for the long variants.
-[ "${PDI_RELIABILITY_LONG:-0}" = 1 ] && timeout=(--timeout=7200)
+[ "${PDI_RELIABILITY_LONG:-0}" = 1 ] && tap_args+=(--timeout=7200)
 export PDI_TEST_LOG=reliability
-exec bash scripts/test.sh "${timeout[@]}" "${files[@]}"
+exec bash scripts/test.sh "${tap_args[@]}" "${files[@]}"
