@@ -2,7 +2,7 @@
 # npm run test:reliability: the reliability suite (test/reliability/*.test.ts, which npm test leaves
 # out), through scripts/test.sh (its own Elasticsearch, the model, the "N passed, N failed" line).
 # Installs schemathesis first (scripts/fetch-schemathesis.sh) and hands its path to the tests in
-# PDI_SCHEMATHESIS. Bounded for CI (about 12 minutes on 2 cores); PDI_RELIABILITY_LONG=1 runs the long
+# PDI_SCHEMATHESIS. Bounded for CI (about 15 minutes on 2 cores); PDI_RELIABILITY_LONG=1 runs the long
 # variants (more examples, longer soaks) with a longer per-file timeout. docs/reliability.md has the
 # figures of each item. Arguments (test files) replace the whole suite.
 set -uo pipefail
