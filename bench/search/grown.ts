@@ -12,6 +12,7 @@
 import { mulberry32 } from '../../data/generator/prng.js';
 import type { NormalizedDocument, Party } from '../../index-mappings/document.js';
 import { formatAmount } from '../../ingest/sources/values.js';
+import { blend } from '../vectors/sample.js';
 
 const DAY_MS = 86_400_000;
 /** How far back a copy's dates move at most. */
@@ -145,12 +146,5 @@ export function grownVector(corpus: GrownCorpus, sample: readonly Float32Array[]
   const a = sample[base];
   const b = sample[donor];
   const w = i < sample.length ? 1 : 0.5 + 0.5 * mulberry32((corpus.seed ^ Math.imul(i + 7, 0x85ebca6b)) >>> 0)();
-  let norm = 0;
-  for (let j = 0; j < out.length; j++) {
-    out[j] = w * a[j] + (1 - w) * b[j];
-    norm += out[j] * out[j];
-  }
-  norm = Math.sqrt(norm);
-  for (let j = 0; j < out.length; j++) out[j] /= norm;
-  return out;
+  return blend(a, b, w, out);
 }

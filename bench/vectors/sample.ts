@@ -42,7 +42,11 @@ export function derivedVector(sample: Float32Array[], seed: number, i: number, o
   const rnd = mulberry32((seed ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0);
   const a = sample[Math.floor(rnd() * sample.length)];
   const b = sample[Math.floor(rnd() * sample.length)];
-  const w = 0.5 + 0.5 * rnd();
+  return blend(a, b, 0.5 + 0.5 * rnd(), out);
+}
+
+/** normalize(w·a + (1 − w)·b), written into `out`. */
+export function blend(a: Float32Array, b: Float32Array, w: number, out: Float32Array): Float32Array {
   let norm = 0;
   for (let j = 0; j < out.length; j++) {
     out[j] = w * a[j] + (1 - w) * b[j];
