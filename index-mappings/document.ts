@@ -94,6 +94,12 @@ export interface IndexedDocument extends NormalizedDocument {
   original: OriginalRef | null;
   /** Unit-length embedding of title + content, or null when not embedded. */
   embedding: number[] | null;
+  /**
+   * The English labels of its CPV codes learned from TED (ingest/state/cpv-labels.ts), for KIMDIS and
+   * Diavgeia documents: searched, so an English query finds a Greek-only document; not in its content
+   * hash, vector or API fields. Absent when none is known.
+   */
+  cpv_labels_en?: string[];
 }
 
 /**

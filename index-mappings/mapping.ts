@@ -3,7 +3,7 @@
 // field names and types; test/unit/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
 import type { IndexedDocument } from './document.js';
-import { searchedContent, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
+import { searchedContent, searchedCpvLabels, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
 import { MAPPING_VERSION } from './version.js';
 import { TITLE_WEIGHT } from './ranking.js';
 
@@ -24,8 +24,8 @@ const stored = { type: 'keyword', index: false, doc_values: false } as const;
 const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' } as const;
 
 /**
- * Every text a search looks in, in one field: the title, the content, the summary and the entity names
- * (so a search for an organisation finds documents that only list it as a party). One field, so a
+ * Every text a search looks in, in one field: the title, the content, the summary, the English CPV
+ * labels and the entity names (so a search for an organisation finds documents that only list it as a party). One field, so a
  * word is one postings list to score, where four fields made it four and their best match. At 1M
  * documents that gave a two-term query ~2x and the most common term 1.1-1.8x the throughput on
  * Elasticsearch alone (docs/benchmarks-history.md, "one searched field; Elasticsearch 9.5 beside 8.19").
@@ -41,7 +41,9 @@ export const SEARCH_TEXT_FIELD = 'search_text';
  */
 export function searchText(doc: SearchedFields): string[] {
   const title = searchedTitles(doc).flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t));
-  return [...title, searchedContent(doc), searchedSummary(doc), ...(doc.entities?.names ?? [])].filter((s): s is string => typeof s === 'string' && s !== '');
+  return [...title, searchedContent(doc), searchedSummary(doc), ...searchedCpvLabels(doc), ...(doc.entities?.names ?? [])].filter(
+    (s): s is string => typeof s === 'string' && s !== '',
+  );
 }
 
 /**
@@ -150,6 +152,8 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
         },
       },
       cpv: keyword,
+      // Searched through SEARCH_TEXT_FIELD; in `_source` so that a rebuild that copies a source keeps them.
+      cpv_labels_en: readText,
       region: { type: 'keyword', normalizer: FOLDED_NORMALIZER },
       sector: { type: 'keyword', normalizer: FOLDED_NORMALIZER },
       indexed_at: date,

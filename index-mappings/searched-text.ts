@@ -26,7 +26,7 @@ const CATEGORY = [...Object.values(TED_CATEGORY_LABELS), 'Notice'].join('|');
 /** `Notice: <category> (<type>), publication number <n>, notice id <id>`: the values kept. */
 const TED_NOTICE_LINE = new RegExp(`^Notice: (?:${CATEGORY}) \\(([^)\\n]*)\\)(?:, publication number (\\S+))?(?:, notice id ([^\\n]+))?$`, 'gm');
 
-export type SearchedFields = Pick<IndexedDocument, 'source' | 'title' | 'content' | 'summary' | 'entities'>;
+export type SearchedFields = Pick<IndexedDocument, 'source' | 'title' | 'content' | 'summary' | 'entities' | 'cpv_labels_en'>;
 
 /**
  * The titles as searched, each weighted as a title: the title, and a TED notice's English title beside
@@ -50,4 +50,9 @@ export function searchedContent(doc: Pick<SearchedFields, 'source' | 'content'>)
 /** The summary as searched: TED's is a sentence of its category label, title, parties and value, all searched elsewhere. */
 export function searchedSummary(doc: Pick<SearchedFields, 'source' | 'summary'>): string {
   return doc.source === 'ted' ? '' : (doc.summary ?? '');
+}
+
+/** The English labels of a KIMDIS or Diavgeia document's CPV codes (document.ts cpv_labels_en), searched as body text. */
+export function searchedCpvLabels(doc: Pick<SearchedFields, 'cpv_labels_en'>): string[] {
+  return doc.cpv_labels_en ?? [];
 }

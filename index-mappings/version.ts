@@ -12,4 +12,5 @@
 // 7: SEARCH_LATIN_FIELD, the Latin keys of the Greek words of titles and entity names.
 // 8: parties (nested role, name, afm), procedure_type, tenders_received and act_date.
 // 9: GENERATION_FIELD, and document ids carry their generation (one-source rebuilds in place).
-export const MAPPING_VERSION = 9;
+// 10: cpv_labels_en, the English labels of a document's CPV codes (searched through SEARCH_TEXT_FIELD).
+export const MAPPING_VERSION = 10;

@@ -3,9 +3,9 @@
 // engine and embedder, over the judged queries of test/fixtures/relevance/queries.json: for its tuning
 // half, its held-out half and the whole set, overall and per kind; and, for the English questions about
 // Greek documents (kind cross-language), the recall@10 of the Greek relevant documents alone. The AND
-// search of GET /v1/search is measured beside them for reference. --cpv-labels: a what-if, each KIMDIS
-// and Diavgeia document given a content line of the English labels of its CPV codes, learned from the
-// corpus's TED notices (cpv-labels.ts), its vector unchanged; not what ask ships.
+// search of GET /v1/search is measured beside them for reference. --cpv-labels: each KIMDIS and Diavgeia
+// document given the English labels of its CPV codes learned from the corpus's TED notices, as ingest
+// gives them (ingest/sources/ted/cpv-labels.ts; searched, its vector unchanged).
 //   node --import tsx bench/relevance/run.ts [--engines embedded,elasticsearch] [--embedders hashing,model]
 //     [--per-query] [--cpv-labels]
 // Elasticsearch runs when ELASTICSEARCH_URL is set; the model when PDI_MODEL_DIR (or the folder
@@ -21,7 +21,7 @@ import type { SearchProvider } from '../../lib/search/provider.js';
 import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
 import { retrieve } from '../../lib/semantic/ask.js';
 import { demoRecords, indexedEngine, withVectors } from './corpus.js';
-import { englishLabels, learnCpvLabels } from './cpv-labels.js';
+import { englishLabels, LABELLED_SOURCES, learnCpvLabels } from '../../ingest/sources/ted/cpv-labels.js';
 import { ndcgAt, recallAt } from './metrics.js';
 import { isGreekDocument, type JudgedQuery, judgedQueries } from './queries.js';
 
@@ -71,15 +71,15 @@ function summary(scored: Scored[]) {
   return Object.fromEntries(MODES.map((m) => [m, { ndcg10: mean(scored.map((s) => s.ndcg[m])), recall10: mean(scored.map((s) => s.recall[m])) }]));
 }
 
-/** The --cpv-labels what-if: the English labels as a content line of the Greek procurement documents. */
+/** --cpv-labels: the English labels of the Greek procurement documents' codes, as ingest gives them. */
 function withCpvLabels(docs: IndexedDocument[]): IndexedDocument[] {
   const table = learnCpvLabels(docs);
   let labelled = 0;
   const out = docs.map((doc) => {
-    const labels = doc.source === 'kimdis' || doc.source === 'diavgeia' ? englishLabels(doc, table) : [];
+    const labels = LABELLED_SOURCES.has(doc.source) ? englishLabels(doc, table) : [];
     if (labels.length === 0) return doc;
     labelled += 1;
-    return { ...doc, content: `${doc.content}\nCPV (English): ${labels.join('; ')}` };
+    return { ...doc, cpv_labels_en: labels };
   });
   process.stderr.write(`cpv labels: ${table.size} codes learned, ${labelled} documents labelled\n`);
   return out;

@@ -1,10 +1,13 @@
 // The normalized records and their embeddings (PDI_DATA_DIR/documents.db). The search index is a
 // projection of this store: `pdi reindex` rebuilds it from here, without refetching or re-embedding.
-// The entity index (entity-index.ts) lives here too, written in the transactions that store records.
+// The entity index (entity-index.ts) and the CPV label table (cpv-labels.ts) live here too, written in
+// the transactions that store records.
 import path from 'node:path';
 import type { FeedEntry, NormalizedDocument, OriginalRef } from '../../index-mappings/document.js';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../index-mappings/sources.js';
+import type { CpvLabel } from '../sources/ted/cpv-labels.js';
+import { CPV_LABELS_SCHEMA, cpvLabelTable, englishLabelReader, relearnCpvLabels, writeCpvVotes } from './cpv-labels.js';
 import { ensureEntityIndex, writeEntities } from './entity-index.js';
 
 export interface StoredRecord {
@@ -52,11 +55,15 @@ export class DocumentStore {
   readonly db: Sqlite;
   private readonly hashOf;
   private readonly vectorOf;
+  /** The English labels of CPV codes, as the label table holds them now. */
+  readonly englishCpvLabels: (codes: readonly string[]) => string[];
 
   constructor(file: string) {
     this.db = openSqlite(file);
     this.db.exec(SCHEMA);
+    this.db.exec(CPV_LABELS_SCHEMA);
     ensureEntityIndex(this.db);
+    this.englishCpvLabels = englishLabelReader(this.db);
     this.hashOf = this.db.prepare('SELECT content_hash FROM documents WHERE source_id = ?').pluck();
     this.vectorOf = this.db.prepare('SELECT vector FROM embeddings WHERE model = ? AND content_hash = ?').pluck();
   }
@@ -111,6 +118,10 @@ export class DocumentStore {
         this.db,
         records.map((r) => r.doc),
       );
+      writeCpvVotes(
+        this.db,
+        records.map((r) => r.doc),
+      );
     })();
   }
 
@@ -140,7 +151,21 @@ export class DocumentStore {
         this.db,
         records.map((r) => r.doc),
       );
+      writeCpvVotes(
+        this.db,
+        records.map((r) => r.doc),
+      );
     })();
+  }
+
+  /** Each CPV code's label (the label table). */
+  cpvLabels(): Map<string, CpvLabel> {
+    return cpvLabelTable(this.db);
+  }
+
+  /** Counts the CPV label votes again from the stored TED notices, in one transaction (`pdi reindex`). */
+  relearnCpvLabels(): void {
+    this.db.transaction(() => relearnCpvLabels(this.db, this.batches('ted')))();
   }
 
   reject(items: { source_id: string; source: SourceName; error: string }[]): void {

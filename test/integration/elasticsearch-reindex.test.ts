@@ -123,7 +123,9 @@ t.test('when the mapping version changed, then a one-source rebuild builds a new
   const prefix = randomPrefix();
   const p = open(t, prefix);
   await p.init();
-  await p.upsert([...docs('kimdis', 0, 3, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια')]);
+  // Its English CPV labels are searched text that only `_source` keeps through the copy.
+  const labelled = { ...makeDoc('diavgeia', 'ΦΩΤ1-ΑΒΓ', { title: 'Προμήθεια φωτιστικών' }), cpv_labels_en: ['Street-lighting equipment'] };
+  await p.upsert([...docs('kimdis', 0, 3, 'Σύμβαση'), ...docs('rae', 0, 5, 'Άδεια'), labelled]);
   const [serving] = await aliasTargets(url, readAlias(prefix));
   const meta = (await es(url, 'GET', `/${serving}/_mapping`)).body[serving].mappings._meta;
   t.equal((await es(url, 'PUT', `/${serving}/_mapping`, { _meta: { ...meta, mapping_version: meta.mapping_version - 1 } })).status, 200);
@@ -138,6 +140,12 @@ t.test('when the mapping version changed, then a one-source rebuild builds a new
   t.same(await indicesOf(url, prefix), [r.index], 'the old one is gone');
   t.equal((await q.list({ source: 'rae', limit: 0, offset: 0 })).total, 5, 'the other source carried over');
   t.equal((await q.list({ source: 'kimdis', limit: 0, offset: 0 })).total, 4);
+  const found = await q.search({ text: 'street lighting equipment', limit: 10, offset: 0 });
+  t.same(
+    found.hits.map((h) => h.doc.source_id),
+    [labelled.source_id],
+    'a carried-over document is still found by its English CPV labels',
+  );
 });
 
 t.test('when a rebuild of every source is killed midway, then the old generation keeps serving and taking writes, and the next one succeeds', async (t) => {

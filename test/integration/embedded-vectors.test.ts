@@ -10,6 +10,7 @@ import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { EmbeddedProvider, type EmbeddedOptions } from '../../lib/search/embedded.js';
+import { SCHEMA_VERSION } from '../../lib/search/embedded/schema.js';
 import { VectorIndex } from '../../lib/search/embedded/vector-index.js';
 import { VECTOR_LAYOUT } from '../../lib/search/embedded/vectors.js';
 import { Database } from '../../lib/sqlite.js';
@@ -324,16 +325,17 @@ for (const layout of [1, 2] as const) {
   );
 }
 
-t.test('when an index made before the party columns is opened, then they are added: old rows read without parties, new rows keep theirs', async (t) => {
+t.test('when an index made before the party and label columns is opened, then they are added: old rows read without, new rows keep theirs', async (t) => {
   const file = newFile();
   const docs = corpus(20, 12);
   const p = open(file);
   await p.upsert(docs);
   await p.close();
-  // The `_docs` of schema 4: without the columns schema 5 added.
+  // The `_docs` of schema 4: without the columns schemas 5 and 6 added.
   const raw = new Database(file);
   const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
-  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date']) raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
+  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date', 'cpv_labels_en'])
+    raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
   raw.exec(`UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
   raw.close();
 
@@ -341,11 +343,13 @@ t.test('when an index made before the party columns is opened, then they are add
   t.teardown(() => old.close());
   const before = await old.get(docs[0]!.source_id);
   t.same([before?.parties, before?.procedure_type, before?.tenders_received], [[], null, null], 'a row written before reads as a document stored then');
+  t.notOk(before && 'cpv_labels_en' in before, 'without CPV labels');
   const party = { role: 'supplier' as const, name: 'ΤΟΜΕΣ ΑΤΕ', afm: '094311152' };
-  await old.upsert([{ ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02' }]);
+  const labels = ['Street-lighting equipment'];
+  await old.upsert([{ ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02', cpv_labels_en: labels }]);
   const after = await old.get(docs[1]!.source_id);
-  t.same([after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date], [[party], 'open', 1, '2024-01-02']);
+  t.same([after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date, after?.cpv_labels_en], [[party], 'open', 1, '2024-01-02', labels]);
   const check = new Database(file);
-  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), '5', 'the index records schema 5');
+  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), SCHEMA_VERSION, 'the index records the current schema');
   check.close();
 });

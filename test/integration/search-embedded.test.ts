@@ -215,7 +215,11 @@ t.test(
     t.same(docText(d, 4).title, [...docText(d, 3).title, VALUE_GAP, `${LATIN_MARK}adia`]);
     t.same(docText(d, 5), docText(d, 4), 'version 5: the same for a source that writes no labels');
     t.same(docText(d, 6), docText(d, 5), 'version 6: the same for a document with one title');
-    t.throws(() => docText(d, 7), /unknown text version 7/);
+    t.same(docText(d, 7), docText(d, 6), 'version 7: the same for a document without CPV labels');
+    const labelled = { ...d, cpv_labels_en: ['Wind turbines'] };
+    t.same(docText(labelled, 6), docText(d, 6), 'which version 6 does not index');
+    t.same(docText(labelled, 7).body.slice(0, 6), ['αιολικ', 'παρκ', VALUE_GAP, 'wind', 'turbin', VALUE_GAP], 'version 7: after the content, before the names');
+    t.throws(() => docText(d, 8), /unknown text version 8/);
 
     const file = newFile();
     const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: 1 } });

@@ -22,15 +22,18 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
  * build refuses a version 4 index.
  * 5: `_docs` has the columns parties, procedure_type, tenders_received and act_date. Sets of an index
  * of version 2 to 4 get them on open (addDocumentColumns), empty until `pdi reindex` writes them.
+ * 6: `_docs` has the column cpv_labels_en (the English labels of the document's CPV codes), added on open
+ * to the sets of older indexes, as in 5.
  */
-export const SCHEMA_VERSION = '5';
+export const SCHEMA_VERSION = '6';
 
-/** The `_docs` columns schema 5 added, with their types, for sets made before. */
+/** The `_docs` columns schemas 5 and 6 added, with their types, for sets made before. */
 const ADDED_DOCUMENT_COLUMNS: [string, string][] = [
   ['parties', 'TEXT'],
   ['procedure_type', 'TEXT'],
   ['tenders_received', 'INTEGER'],
   ['act_date', 'TEXT'],
+  ['cpv_labels_en', 'TEXT'],
 ];
 
 /**
@@ -108,6 +111,7 @@ export function createTableSet(db: Database, name: string, textVersion: number):
       indexed_at    TEXT NOT NULL,
       content_hash  TEXT NOT NULL,
       original      TEXT,
+      cpv_labels_en TEXT,
       -- internal: the row id's block (publish second, descending), indexed_at in ms, token count
       pubkey        INTEGER NOT NULL,
       indexed_ms    INTEGER NOT NULL,

@@ -61,10 +61,10 @@ export class WriteContext {
 type Column<T> = T extends string | number | null ? T : string;
 
 /** The fields stored as JSON text. */
-const JSON_COLUMNS = ['entities', 'parties', 'amount', 'cpv', 'original'] as const satisfies readonly (keyof StoredDocument)[];
+const JSON_COLUMNS = ['entities', 'parties', 'amount', 'cpv', 'original', 'cpv_labels_en'] as const satisfies readonly (keyof StoredDocument)[];
 
-/** The stored document's fields as `_docs` columns (schema.ts, in the same order). */
-type DocColumns = { [K in keyof StoredDocument]: Column<StoredDocument[K]> };
+/** The stored document's fields as `_docs` columns (schema.ts, in the same order); NULL for no CPV labels. */
+type DocColumns = { [K in Exclude<keyof StoredDocument, 'cpv_labels_en'>]: Column<StoredDocument[K]> } & { cpv_labels_en: string | null };
 /** A `_docs` row as read: the document's columns and the internal ones. */
 type DocRow = DocColumns & { rid: bigint; pubkey: bigint; indexed_ms: bigint; ntok: bigint };
 
@@ -81,6 +81,8 @@ export function rowToStored(row: DocRow): StoredDocument {
   for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
   // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
   doc.parties ??= [];
+  // A document without CPV labels has none in its stored form either (as Elasticsearch's `_source`).
+  if (doc.cpv_labels_en === null) delete doc.cpv_labels_en;
   // Rows are read with safe integers (row ids): a count is a plain number.
   if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
   return doc as StoredDocument;
@@ -231,6 +233,7 @@ export class TableSet {
       indexed_at: doc.indexed_at,
       content_hash: doc.content_hash ?? '',
       original: doc.original ? JSON.stringify(doc.original) : null,
+      cpv_labels_en: doc.cpv_labels_en?.length ? JSON.stringify(doc.cpv_labels_en) : null,
     };
     const row = { rid, ...columns, pubkey: blockOf(rid), indexed_ms: Date.parse(doc.indexed_at), ntok };
     const names = Object.keys(row);

@@ -13,7 +13,7 @@
 import { fold } from '../../greek.js';
 import { stem } from '../../stem.js';
 import { exonymOf, latinKeysOf, latinPhraseKeys } from '../latin-names.js';
-import { searchedContent, searchedSummary, searchedTitles, type SearchedFields } from '../../../index-mappings/searched-text.js';
+import { searchedContent, searchedCpvLabels, searchedSummary, searchedTitles, type SearchedFields } from '../../../index-mappings/searched-text.js';
 import { readQuery } from '../query-text.js';
 
 /**
@@ -22,9 +22,10 @@ import { readQuery } from '../query-text.js';
  * the unstemmed words marked with RAW_MARK, for prefixes; 4: the Latin keys of the Greek words of the
  * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body;
  * 5: the content and summary as searched (index-mappings/searched-text.ts), without a source's labels;
- * 6: the title column holds every searched title (a TED notice's English title too), a gap between two.
+ * 6: the title column holds every searched title (a TED notice's English title too), a gap between two;
+ * 7: the body holds the English CPV labels (searched-text.ts searchedCpvLabels) after the summary.
  */
-export const TEXT_VERSION = 6;
+export const TEXT_VERSION = 7;
 
 /**
  * A token between two values of the body column (content, summary, each entity name), so that a quoted
@@ -118,10 +119,10 @@ export interface DocText {
 export function docText(doc: SearchedFields, version: number): DocText {
   // From version 5, the content and summary as searched (searched-text.ts: a source's labels left out).
   const [content, summary] = version >= 5 ? [searchedContent(doc), searchedSummary(doc)] : [doc.content ?? '', doc.summary ?? ''];
-  const values = [content, summary, ...(doc.entities?.names ?? [])];
+  const values = [content, summary, ...(version >= 7 ? searchedCpvLabels(doc) : []), ...(doc.entities?.names ?? [])];
   const title = version >= 6 ? withGaps(searchedTitles(doc)) : indexTokens(doc.title ?? '');
   if (version === 1) return { title, body: indexTokens(values.join('\n')) };
-  if (version < 2 || version > 6) throw new Error(`unknown text version ${version}`);
+  if (version < 2 || version > 7) throw new Error(`unknown text version ${version}`);
   const body = withGaps(values);
   if (version === 2) return { title, body };
   if (version === 3) return { title: stemmed(title), body: stemmed(body) };

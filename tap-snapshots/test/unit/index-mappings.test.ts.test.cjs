@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 9,
+      "mapping_version": 10,
     },
     "_source": Object {
       "excludes": Array [
@@ -48,6 +48,10 @@ Object {
       },
       "cpv": Object {
         "type": "keyword",
+      },
+      "cpv_labels_en": Object {
+        "index": false,
+        "type": "text",
       },
       "doc_category": Object {
         "type": "keyword",
