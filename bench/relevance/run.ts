@@ -3,11 +3,11 @@
 // engine and embedder, over the judged queries of test/fixtures/relevance/queries.json: for its tuning
 // half, its held-out half and the whole set, overall and per kind; and, for the English questions about
 // Greek documents (kind cross-language), the recall@10 of the Greek relevant documents alone. The AND
-// search of GET /v1/search is measured beside them for reference. --cpv-labels: each KIMDIS and Diavgeia
-// document given the English labels of its CPV codes learned from the corpus's TED notices, as ingest
-// gives them (ingest/sources/ted/cpv-labels.ts; searched, its vector unchanged).
+// search of GET /v1/search is measured beside them for reference. Each KIMDIS and Diavgeia document has
+// the English labels of its CPV codes learned from the corpus's TED notices, as ingest gives them
+// (ingest/sources/ted/cpv-labels.ts; searched, its vector unchanged); --without-cpv-labels leaves them out.
 //   node --import tsx bench/relevance/run.ts [--engines embedded,elasticsearch] [--embedders hashing,model]
-//     [--per-query] [--cpv-labels]
+//     [--per-query] [--without-cpv-labels]
 // Elasticsearch runs when ELASTICSEARCH_URL is set; the model when PDI_MODEL_DIR (or the folder
 // scripts/fetch-model.sh fills) holds one. Vectors are cached in ~/.cache/pdi/relevance.
 import fs from 'node:fs';
@@ -30,7 +30,7 @@ const { values } = parseArgs({
     engines: { type: 'string', default: 'embedded,elasticsearch' },
     embedders: { type: 'string', default: 'hashing,model' },
     'per-query': { type: 'boolean', default: false },
-    'cpv-labels': { type: 'boolean', default: false },
+    'without-cpv-labels': { type: 'boolean', default: false },
   },
 });
 const cacheDir = path.join(process.env.PDI_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'pdi'), 'relevance');
@@ -71,7 +71,7 @@ function summary(scored: Scored[]) {
   return Object.fromEntries(MODES.map((m) => [m, { ndcg10: mean(scored.map((s) => s.ndcg[m])), recall10: mean(scored.map((s) => s.recall[m])) }]));
 }
 
-/** --cpv-labels: the English labels of the Greek procurement documents' codes, as ingest gives them. */
+/** The English labels of the Greek procurement documents' codes, as ingest gives them. */
 function withCpvLabels(docs: IndexedDocument[]): IndexedDocument[] {
   const table = learnCpvLabels(docs);
   let labelled = 0;
@@ -94,7 +94,7 @@ for (const embedderName of values.embedders!.split(',')) {
     continue;
   }
   const vectored = await withVectors(records, embedder, cacheDir);
-  const docs = values['cpv-labels'] ? withCpvLabels(vectored) : vectored;
+  const docs = values['without-cpv-labels'] ? vectored : withCpvLabels(vectored);
   for (const engineName of values.engines!.split(',')) {
     const indexed = await indexedEngine(engineName, embedder, docs);
     if (!indexed) {
