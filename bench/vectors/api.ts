@@ -8,6 +8,8 @@
 //   similar   GET /v1/similar/<id>, 200 documents in turn (target: p50 ≤ 1x search)
 //   rare      GET /v1/search?q=<rare term>&limit=100
 //   entity    GET /v1/entity/<afm>, up to 200 distinct ΑΦΜs of the entity index in turn, when it has any (target: p50 ≤ 1x rare)
+// --search TEXT (repeatable) adds a search of TEXT (limit 100), --afm AFM (repeatable) the entity of one ΑΦΜ,
+// both set against rare; each search's total is asked once first (a baseline that finds nothing measures nothing).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +25,8 @@ const { values: args } = parseArgs({
     'data-dir': { type: 'string' },
     seconds: { type: 'string', default: '20' },
     rare: { type: 'string', default: 'Λεοντέλλης' },
+    search: { type: 'string', multiple: true, default: [] },
+    afm: { type: 'string', multiple: true, default: [] },
   },
 });
 const dataDir = args['data-dir'];
@@ -68,6 +72,7 @@ interface Case {
 
 function run(c: Case) {
   const env = { ...process.env, PDI_BENCH_KEYS: keysFile, ...c.env };
+  const loadBefore = os.loadavg();
   const script = path.join(root, 'bench', c.script);
   execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, c.url], { env });
   const out = execFileSync('wrk', ['-t1', '-c10', `-d${args.seconds}s`, '--latency', '-s', script, c.url], { encoding: 'utf8', env });
@@ -77,6 +82,9 @@ function run(c: Case) {
     p50_ms: wrkPercentile(out, 50),
     p99_ms: wrkPercentile(out, 99),
     non_2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+    // 1/5/15-minute load before the warm-up and at the end of the measured seconds.
+    load_before: loadBefore.map((l) => +l.toFixed(2)),
+    load_after: os.loadavg().map((l) => +l.toFixed(2)),
   };
 }
 
@@ -117,6 +125,13 @@ const cases: Case[] = [
   },
   { name: `rare-term search \`${args.rare}\``, url: `${base}/v1/search?q=${encodeURIComponent(args.rare!)}&limit=100`, script: 'rotate-keys.lua', env: {} },
 ];
+const extraSearches = args.search!.map((q) => ({
+  name: `search \`${q}\``,
+  url: `${base}/v1/search?q=${encodeURIComponent(q)}&limit=100`,
+  script: 'rotate-keys.lua',
+  env: {},
+}));
+const extraEntities = args.afm!.map((a) => ({ name: `entity by ΑΦΜ ${a}`, url: `${base}/v1/entity/${a}`, script: 'rotate-keys.lua', env: {} }));
 if (afms.length)
   cases.push({
     name: `entity by ΑΦΜ, ${afms.length} in turn`,
@@ -130,6 +145,21 @@ if (afms.length)
     },
   });
 
+cases.push(...extraSearches, ...extraEntities);
+
+// How many documents each search finds, and each extra ΑΦΜ's entity, asked once with one key.
+const key = fs.readFileSync(keysFile, 'utf8').split('\n')[0];
+const get = async (p: string) => (await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${key}` } })).json() as Promise<Record<string, unknown>>;
+const totalOf = (body: Record<string, unknown>) => (typeof body.total === 'number' ? body.total : null);
+const questionTotals = await Promise.all(questions.map(async (q) => totalOf(await get(`/v1/search?q=${encodeURIComponent(q)}&limit=10`))));
+const totals = {
+  questions: questionTotals,
+  rare: totalOf(await get(`/v1/search?q=${encodeURIComponent(args.rare!)}&limit=100`)),
+  searches: Object.fromEntries(await Promise.all(args.search!.map(async (q) => [q, totalOf(await get(`/v1/search?q=${encodeURIComponent(q)}&limit=100`))]))),
+  entities: Object.fromEntries(await Promise.all(args.afm!.map(async (a) => [a, JSON.stringify(await get(`/v1/entity/${a}`)).slice(0, 600)]))),
+};
+progress(`totals: ${JSON.stringify(totals).slice(0, 2000)}`);
+
 const results: ReturnType<typeof run>[] = [];
 try {
   for (const c of cases) {
@@ -142,7 +172,9 @@ try {
   fs.rmSync(work, { recursive: true, force: true });
 }
 const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? +(a / b).toFixed(2) : null);
-const [search, ask, similar, rare, entity] = results;
+const [search, ask, similar, rare] = results;
+const entity = afms.length ? results[4] : undefined;
+const extras = results.slice(afms.length ? 5 : 4);
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -151,11 +183,13 @@ process.stdout.write(
       seconds: Number(args.seconds),
       connections: 10,
       load_average: os.loadavg(),
+      totals,
       results,
       ask_p50_over_search: ratio(ask.p50_ms, search.p50_ms),
       ask_p99_over_search: ratio(ask.p99_ms, search.p99_ms),
       similar_p50_over_search: ratio(similar.p50_ms, search.p50_ms),
       entity_p50_over_rare: ratio(entity?.p50_ms, rare.p50_ms),
+      extra_over_rare: extras.map((r) => ({ case: r.case, p50: ratio(r.p50_ms, rare.p50_ms), p99: ratio(r.p99_ms, rare.p99_ms) })),
     },
     null,
     2,
