@@ -6,7 +6,7 @@
 //   search    GET /v1/search?q=<question>&limit=10, the judged questions in turn (54 in the 2026-11 runs, 112 since)
 //   ask       POST /v1/ask {question, limit: 5}, the same questions in turn (target: p50 ≤ 2x, p99 ≤ 2.5x search)
 //   similar   GET /v1/similar/<id>, 200 documents in turn (target: p50 ≤ 1x search)
-//   rare      GET /v1/search?q=<rare term>&limit=100
+//   rare      GET /v1/search?q=<rare term>&limit=100 (--page N: limit=N, for it and the --search cases)
 //   entity    GET /v1/entity/<afm>, up to 200 distinct ΑΦΜs of the entity index in turn, when it has any (target: p50 ≤ 1x rare)
 // --search TEXT (repeatable) adds a search of TEXT (limit 100), --afm AFM (repeatable) the entity of one ΑΦΜ,
 // both set against rare; each search's total is asked once first (a baseline that finds nothing measures nothing),
@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     search: { type: 'string', multiple: true, default: [] },
     afm: { type: 'string', multiple: true, default: [] },
     matching: { type: 'boolean', default: false },
+    page: { type: 'string', default: '100' },
   },
 });
 const dataDir = args['data-dir'];
@@ -104,7 +105,7 @@ const totalOf = async (q: string, limit: number) => (await get(`/v1/search?q=${e
 const questionTotals: number[] = [];
 for (const q of questions) questionTotals.push(await totalOf(q, 10));
 const searchTotals: Record<string, number> = {};
-for (const q of args.search!) searchTotals[q] = await totalOf(q, 100);
+for (const q of args.search!) searchTotals[q] = await totalOf(q, Number(args.page));
 const entityTotals: Record<string, unknown> = {};
 for (const a of args.afm!) entityTotals[a] = (await get(`/v1/entity/${a}`)).total;
 // --matching: only the questions that find documents (a search finding nothing is no baseline).
@@ -114,7 +115,7 @@ const totals = {
   questions_asked: asked.length,
   questions_finding_none: questionTotals.filter((t) => t === 0).length,
   questions_median: [...questionTotals].sort((a, b) => a - b)[Math.floor(questionTotals.length / 2)],
-  rare: await totalOf(args.rare!, 100),
+  rare: await totalOf(args.rare!, Number(args.page)),
   searches: searchTotals,
   entities: entityTotals,
 };
@@ -154,11 +155,16 @@ const cases: Case[] = [
       ),
     },
   },
-  { name: `rare-term search \`${args.rare}\``, url: `${base}/v1/search?q=${encodeURIComponent(args.rare!)}&limit=100`, script: 'rotate-keys.lua', env: {} },
+  {
+    name: `rare-term search \`${args.rare}\``,
+    url: `${base}/v1/search?q=${encodeURIComponent(args.rare!)}&limit=${args.page}`,
+    script: 'rotate-keys.lua',
+    env: {},
+  },
 ];
 const extraSearches = args.search!.map((q) => ({
   name: `search \`${q}\``,
-  url: `${base}/v1/search?q=${encodeURIComponent(q)}&limit=100`,
+  url: `${base}/v1/search?q=${encodeURIComponent(q)}&limit=${args.page}`,
   script: 'rotate-keys.lua',
   env: {},
 }));
@@ -199,6 +205,7 @@ process.stdout.write(
       engine: engineEnv.ELASTICSEARCH_URL ? 'elasticsearch' : 'embedded',
       documents: count,
       seconds: Number(args.seconds),
+      page: Number(args.page),
       connections: 10,
       load_average: os.loadavg(),
       totals,
