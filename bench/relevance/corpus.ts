@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { IndexedDocument, NormalizedDocument } from '../../index-mappings/document.js';
 import { loadDemo } from '../../ingest/demo.js';
+import { englishLabels, LABELLED_SOURCES, learnCpvLabels } from '../../ingest/sources/ted/cpv-labels.js';
 import { embedAll } from '../../ingest/stages/embed.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
@@ -69,6 +70,20 @@ export async function withVectors(records: DemoRecord[], embedder: Embedder, cac
   } finally {
     store.close();
   }
+}
+
+/** The English labels of the Greek procurement documents' codes, as ingest gives them. */
+export function withCpvLabels(docs: IndexedDocument[]): IndexedDocument[] {
+  const table = learnCpvLabels(docs);
+  let labelled = 0;
+  const out = docs.map((doc) => {
+    const labels = LABELLED_SOURCES.has(doc.source) ? englishLabels(doc, table) : [];
+    if (labels.length === 0) return doc;
+    labelled += 1;
+    return { ...doc, cpv_labels_en: labels };
+  });
+  process.stderr.write(`cpv labels: ${table.size} codes learned, ${labelled} documents labelled\n`);
+  return out;
 }
 
 /** The documents indexed in a fresh index of engine `name` (null: Elasticsearch without ELASTICSEARCH_URL); close() removes it. */

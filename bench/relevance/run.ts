@@ -15,13 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultModelDir, HashingEmbedder, ModelEmbedder } from '../../lib/embedding/index.js';
-import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
 import { retrieve } from '../../lib/semantic/ask.js';
-import { demoRecords, indexedEngine, withVectors } from './corpus.js';
-import { englishLabels, LABELLED_SOURCES, learnCpvLabels } from '../../ingest/sources/ted/cpv-labels.js';
+import { demoRecords, indexedEngine, withCpvLabels, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
 import { isGreekDocument, type JudgedQuery, judgedQueries } from './queries.js';
 
@@ -69,20 +67,6 @@ const mean = (xs: number[]) => (xs.length ? +(xs.reduce((s, x) => s + x, 0) / xs
 const inHalf = (half: (typeof HALVES)[number]) => (s: Scored) => half === 'all' || s.q.split === half;
 function summary(scored: Scored[]) {
   return Object.fromEntries(MODES.map((m) => [m, { ndcg10: mean(scored.map((s) => s.ndcg[m])), recall10: mean(scored.map((s) => s.recall[m])) }]));
-}
-
-/** The English labels of the Greek procurement documents' codes, as ingest gives them. */
-function withCpvLabels(docs: IndexedDocument[]): IndexedDocument[] {
-  const table = learnCpvLabels(docs);
-  let labelled = 0;
-  const out = docs.map((doc) => {
-    const labels = LABELLED_SOURCES.has(doc.source) ? englishLabels(doc, table) : [];
-    if (labels.length === 0) return doc;
-    labelled += 1;
-    return { ...doc, cpv_labels_en: labels };
-  });
-  process.stderr.write(`cpv labels: ${table.size} codes learned, ${labelled} documents labelled\n`);
-  return out;
 }
 
 const records = await demoRecords();
