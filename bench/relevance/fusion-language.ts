@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
 import { defaultModelDir, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { SearchHit } from '../../lib/search/provider.js';
-import { retrieve } from '../../lib/semantic/ask.js';
+import { latinQuestion, retrieve, semanticWeight } from '../../lib/semantic/ask.js';
 import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { demoRecords, indexedEngine, withCpvLabels, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
@@ -37,11 +37,6 @@ type Variant = (legs: Legs) => string[] | null;
 
 const id = (h: SearchHit) => h.doc.source_id;
 
-/** Latin letters and no Greek ones, and no token that reads as a code (ΑΦΜ, CPV code, TED number: 5+ digits). */
-export function latinQuestion(q: string): boolean {
-  return /\p{Script=Latin}/u.test(q) && !/\p{Script=Greek}/u.test(q) && !/\d{5,}/.test(q);
-}
-
 /** Score fusion with the semantic leg at `semanticOf(legs)`, the full-text first hit kept within ten (ask.ts retrieve). */
 const fusion =
   (semanticOf: (legs: Legs) => number): Variant =>
@@ -58,12 +53,12 @@ const fusion =
     return keepWithin(fused, id, legs.text[0] && id(legs.text[0]), KEEP_TEXT_FIRST_WITHIN).map((f) => id(f.item));
   };
 
-/** The semantic weight `latin` for Latin-script questions that name no code, today's otherwise. */
+/** The semantic weight `latin` for Latin-script questions that name no code, 0.7 (SEMANTIC_WEIGHT) otherwise. */
 const scriptAware = (latin: number) => fusion(({ q }) => (latinQuestion(q.query) ? latin : SEMANTIC_WEIGHT));
 
 /**
  * The full-text leg's weight grown with its own lead: its tenth hit's BM25 over its first (`gap` 0..1:
- * 1 when the first stands alone). Semantic weight = today's − `k` × gap, floored at 0.2.
+ * 1 when the first stands alone). Semantic weight = 0.7 (SEMANTIC_WEIGHT) − `k` × gap, floored at 0.2.
  */
 const textGap = (k: number, latinOnly: boolean) =>
   fusion(({ q, text }) => {
@@ -76,13 +71,14 @@ const textGap = (k: number, latinOnly: boolean) =>
 
 /**
  * The model's own doubt: the semantic weight `low` when the semantic leg's best cosine is under `below`
- * (the question near nothing the model knows), today's otherwise.
+ * (the question near nothing the model knows), 0.7 otherwise.
  */
 const semanticDoubt = (below: number, low: number) => fusion(({ semantic }) => ((semantic[0]?.score ?? 0) < below ? low : SEMANTIC_WEIGHT));
 
 const variants: Record<string, Variant> = {
-  '(a) today: semantic 0.7, text first kept within 10 (ask.ts)': (l) => l.shipped,
-  '(a) the same, re-fused here (must equal the row above)': fusion(() => SEMANTIC_WEIGHT),
+  '(a) today: semantic 0.2 for Latin no code, 0.7 otherwise, text first kept within 10 (ask.ts)': (l) => l.shipped,
+  '(a) the same, re-fused here (must equal the row above)': fusion(({ q }) => semanticWeight(model, q.query)),
+  'before: semantic 0.7 for every question': fusion(() => SEMANTIC_WEIGHT),
   '(b) Latin, no code: semantic 0.5': scriptAware(0.5),
   '(b) Latin, no code: semantic 0.4': scriptAware(0.4),
   '(b) Latin, no code: semantic 0.3': scriptAware(0.3),

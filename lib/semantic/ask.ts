@@ -10,7 +10,7 @@ import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../
 import { keepWithin, scoreFusion } from './fusion.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
-import { FALLBACK_SEMANTIC_WEIGHT, FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
+import { FALLBACK_SEMANTIC_WEIGHT, FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, LATIN_SEMANTIC_WEIGHT, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
 
 /** The longest context_preview, in characters. */
 export const PREVIEW_CHARS = 2000;
@@ -46,6 +46,17 @@ export interface RetrieveOptions {
   vectors?: QueryVectors;
 }
 
+/** Latin letters and no Greek ones, and no token that reads as a code (ΑΦΜ, CPV code, TED number: 5+ digits). */
+export function latinQuestion(question: string): boolean {
+  return /\p{Script=Latin}/u.test(question) && !/\p{Script=Greek}/u.test(question) && !/\d{5,}/.test(question);
+}
+
+/** The semantic ranking's weight in the fusion for this question; the full-text ranking weighs the rest. */
+export function semanticWeight(embedder: Embedder, question: string): number {
+  if (embedder.fallback) return FALLBACK_SEMANTIC_WEIGHT;
+  return latinQuestion(question) ? LATIN_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT;
+}
+
 /** Runs both legs (the question embedded, and best-match full text) and fuses them. */
 export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, options: RetrieveOptions = {}): Promise<Retrieval> {
   const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors } = options;
@@ -58,12 +69,12 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     throw err;
   });
   const [semantic, textHits] = await Promise.all([search.knn({ vector, limit: depth }, opts), search.moreLikeThis({ text, limit: depth }, opts)]);
-  const semanticWeight = embedder.fallback ? FALLBACK_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT;
+  const weight = semanticWeight(embedder, question);
   const keyOf = (h: SearchHit) => h.doc.source_id;
   const scored = scoreFusion(
     [
-      { hits: semantic, weight: semanticWeight },
-      { hits: textHits, weight: 1 - semanticWeight },
+      { hits: semantic, weight },
+      { hits: textHits, weight: 1 - weight },
     ],
     keyOf,
     (h) => h.score,

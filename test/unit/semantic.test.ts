@@ -1,5 +1,7 @@
 // The pieces of ask: the fusion of its rankings, passage choice, the generator's URL and prompt.
 import t from 'tap';
+import type { Embedder } from '../../lib/embedding/embedder.js';
+import { semanticWeight } from '../../lib/semantic/ask.js';
 import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { completionsUrl, groundedMessages } from '../../lib/semantic/generator.js';
 import { bestPassage, questionWords } from '../../lib/semantic/passages.js';
@@ -87,4 +89,16 @@ t.test('when the prompt is built, then it numbers the passages and says the lang
   t.match(system.content, /the language the question is written in/);
   t.equal(user.content, 'Passages:\n\n[1] T (ted:1)\nBeds were bought.\n\nQuestion: What was bought?');
   t.match(groundedMessages('Τι αγοράστηκε;', [])[0].content, /Write the answer in Greek/);
+});
+
+t.test('when a question is in Latin letters and names no code, then the fusion weighs the semantic ranking 0.2; otherwise as before', async (t) => {
+  const model = { fallback: false } as Embedder;
+  t.equal(semanticWeight(model, 'Which contracts buy a communication software package?'), 0.2);
+  t.equal(semanticWeight(model, 'anathesi katharismou sxoleion'), 0.2, 'Greeklish too');
+  t.equal(semanticWeight(model, 'Ποιες συμβάσεις καθαρισμού έχει ο Δήμος;'), 0.7, 'Greek');
+  t.equal(semanticWeight(model, 'contracts of the Δήμος Αθηναίων'), 0.7, 'any Greek letter');
+  t.equal(semanticWeight(model, 'contracts with CPV 48510000'), 0.7, 'a code');
+  t.equal(semanticWeight(model, 'contracts of company 094019245'), 0.7, 'an ΑΦΜ');
+  t.equal(semanticWeight(model, '2024 contracts'), 0.2, 'a year is not a code');
+  t.equal(semanticWeight({ fallback: true } as Embedder, 'Which contracts?'), 0.5, 'the lexical fallback weighs both alike');
 });
