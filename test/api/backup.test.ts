@@ -8,6 +8,7 @@ import t from 'tap';
 import { startServer } from '../../api/server.js';
 import { loadConfig } from '../../lib/config.js';
 import { Database, type Sqlite } from '../../lib/sqlite.js';
+import { until } from '../helpers/alert-peers.js';
 import { request, tempDir } from '../helpers/app.js';
 import { pdi } from '../helpers/cli.js';
 
@@ -59,6 +60,14 @@ t.test('when pdi backup runs while the server counts requests, then the copies p
   keys.revoke(revoked.id);
   for (let i = 0; i < 7; i++) t.equal((await request(server.url, '/v1/usage', { key: steady })).status, 200);
   t.ok(server.app.context.usage.flush());
+  // The watcher walks the demo's feed in batches after the load: its watermark moves until it is at the end.
+  const feed = open(path.join(dataDir, 'documents.db'));
+  const feedEnd = feed.prepare('SELECT max(seq) FROM feed').pluck().get() as number;
+  feed.close();
+  const accounts = open(path.join(dataDir, 'accounts.db'));
+  const watermarkSeq = accounts.prepare("SELECT seq FROM watcher_state WHERE name = 'documents'").pluck();
+  await until(() => watermarkSeq.get() === feedEnd, "the watcher at the feed's end");
+  accounts.close();
 
   // Requests of `busy` go on through the backup; their counts are written behind every second.
   let loading = true;
