@@ -82,10 +82,8 @@ t.test(
     );
 
     // Waits on the store, not the API: a poll every 50 ms through the API would spend the key's daily quota.
-    await until(
-      () => app.db.prepare('SELECT 1 FROM alert_deliveries WHERE alert_profile_id = ? AND last_error IS NOT NULL').get(slowProfiles[0]),
-      'a dripping attempt ended',
-    );
+    const ended = app.db.prepare('SELECT 1 FROM alert_deliveries WHERE alert_profile_id = ? AND last_error IS NOT NULL');
+    await until(() => ended.get(slowProfiles[0]), 'a dripping attempt ended');
     const res = await app.request(`/v1/alerts/deliveries?profile_id=${slowProfiles[0]}`, { key: slow });
     t.equal(res.status, 200);
     const timedOut = (res.body.items as { last_error: string | null }[]).find((d) => d.last_error !== null)!;
