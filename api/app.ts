@@ -107,6 +107,7 @@ export function createApp(deps: AppDeps): App {
       embedder: deps.embedder,
       generator: deps.config.llm ? new ChatCompletions(deps.config.llm) : null,
       log: logFor('ask'),
+      entities: deps.entityReaders,
     }),
   };
 

@@ -3,7 +3,7 @@
 // returns (decisions.md "Entity resolution"). Shared by the API, the MCP tool and reports. Every read
 // is a lookup: what an entity of 30,000 documents costs is what one of 3 costs.
 import { ValidationError } from './errors.js';
-import { isValidAfm, normalizeAda, normalizeAfm } from './identifiers.js';
+import { extractIdentifiers, isValidAfm, normalizeAda, normalizeAfm } from './identifiers.js';
 import { nameKeyWords } from './names.js';
 import type { Sqlite } from './sqlite.js';
 
@@ -99,6 +99,20 @@ export function totalsOf(a: EntityAggregate): EntityTotals {
   };
 }
 
+/** An identifier a free text names that the index knows, and its documents, the most recent first. */
+export interface NamedKey {
+  kind: 'afm' | 'ada' | 'name';
+  key: string;
+  source_ids: string[];
+}
+
+/**
+ * The longest run of a text's words read as a name (a name key of more words is not looked for). One
+ * word alone is never a name: too many names are a common word (`ΤΕΧΝΙΚΗ`), and a question is mostly
+ * common words.
+ */
+const NAME_RUN = { min: 2, max: 8 };
+
 /** A page of matches; `years` asks for the per-year totals too. */
 export interface EntityPage {
   limit: number;
@@ -148,6 +162,8 @@ export class EntityIndex {
       decisionParties: db.prepare(`SELECT p.role, p.afm, p.name FROM entity_parties p JOIN entity_keys k ON k.source_id = p.source_id
         WHERE k.kind = 'ada' AND k.key = ? AND p.source_id = ? ORDER BY p.rowid`),
       nameKeys: db.prepare('SELECT key FROM entity_name_words WHERE entity_name_words MATCH ? ORDER BY rank LIMIT ?').pluck(),
+      isNameKey: db.prepare('SELECT 1 FROM entity_name_keys WHERE key = ?').pluck(),
+      newest: db.prepare(`SELECT source_id FROM entity_keys ${ofKey} ORDER BY published_at DESC, source_id LIMIT ?`).pluck(),
     };
     this.snapshot = db.transaction((query: EntityQuery, page: EntityPage) => this.read(query, page));
   }
@@ -155,6 +171,30 @@ export class EntityIndex {
   /** The entity's aggregates and a page of its documents, in one snapshot. */
   resolve(query: EntityQuery, page: EntityPage = { limit: 20, offset: 0 }): EntityAggregate {
     return this.snapshot(query, page);
+  }
+
+  /**
+   * The identifiers `text` names that the index knows, in the order the text names them: each valid
+   * ΑΦΜ and each ΑΔΑ, and each run of words that is a party's name (lib/names.ts nameKey: any case,
+   * accents, script or legal form), the longest first, runs not overlapping. Each with its newest
+   * `limit` documents.
+   */
+  namedIn(text: string, limit: number): NamedKey[] {
+    const { afm, ada } = extractIdentifiers(text);
+    const keys: { kind: NamedKey['kind']; key: string }[] = [...afm.map((key) => ({ kind: 'afm' as const, key })), ...ada.map((key) => ({ kind: 'ada' as const, key }))];
+    const words = nameKeyWords(text);
+    for (let i = 0; i < words.length; ) {
+      let n = Math.min(NAME_RUN.max, words.length - i);
+      while (n >= NAME_RUN.min && !this.s.isNameKey.get(words.slice(i, i + n).join(' '))) n--;
+      if (n < NAME_RUN.min) i++;
+      else {
+        keys.push({ kind: 'name', key: words.slice(i, i + n).join(' ') });
+        i += n;
+      }
+    }
+    return keys
+      .map((k) => ({ ...k, source_ids: this.s.newest.all(k.kind, k.key, limit) as string[] }))
+      .filter((k) => k.source_ids.length > 0);
   }
 
   private read(query: EntityQuery, page: EntityPage): EntityAggregate {

@@ -5,7 +5,7 @@
 // search. With Elasticsearch (no reader threads of the engine) the pool is one of entities only.
 import type { Logger } from './logger.js';
 import type { Sqlite } from './sqlite.js';
-import { EntityIndex, type EntityAggregate, type EntityPage, type EntityQuery } from './entities.js';
+import { EntityIndex, type EntityAggregate, type EntityPage, type EntityQuery, type NamedKey } from './entities.js';
 import { EmbeddedProvider } from './search/embedded.js';
 import { ReadPool } from './search/embedded/read-pool.js';
 import type { ReadOptions, SearchProvider } from './search/provider.js';
@@ -13,6 +13,8 @@ import type { ReadOptions, SearchProvider } from './search/provider.js';
 /** Resolves entities; ReadOptions as a search takes them (the caller's signal, the key's turn). */
 export interface EntityReads {
   resolve(query: EntityQuery, page?: EntityPage, opts?: ReadOptions): Promise<EntityAggregate>;
+  /** The identifiers a free text names (EntityIndex.namedIn), each with its newest `limit` documents. */
+  named(text: string, limit: number, opts?: ReadOptions): Promise<NamedKey[]>;
 }
 
 export interface EntityReadersOptions {
@@ -52,6 +54,11 @@ export class EntityReaders implements EntityReads {
   resolve(query: EntityQuery, page: EntityPage = { limit: 20, offset: 0 }, opts: ReadOptions = {}): Promise<EntityAggregate> {
     if (this.inThread) return Promise.resolve().then(() => this.inThread!.resolve(query, page));
     return this.pool!.call<EntityAggregate>('entity', { query, page }, opts);
+  }
+
+  named(text: string, limit: number, opts: ReadOptions = {}): Promise<NamedKey[]> {
+    if (this.inThread) return Promise.resolve().then(() => this.inThread!.namedIn(text, limit));
+    return this.pool!.call<NamedKey[]>('named', { text, limit }, opts);
   }
 
   async close(): Promise<void> {

@@ -30,7 +30,10 @@ export function withReadDeadline(provider: SearchProvider, ms: number): SearchPr
 
 /** `reads` with a deadline of `ms` on each entity resolution, as on the engine's reads. */
 export function withEntityDeadline(reads: EntityReads, ms: number): EntityReads {
-  return { resolve: (query, page, opts = {}) => byDeadline(ms, opts, (withSignal) => reads.resolve(query, page, withSignal)) };
+  return {
+    resolve: (query, page, opts = {}) => byDeadline(ms, opts, (withSignal) => reads.resolve(query, page, withSignal)),
+    named: (text, limit, opts = {}) => byDeadline(ms, opts, (withSignal) => reads.named(text, limit, withSignal)),
+  };
 }
 
 function byDeadline<T>(ms: number, opts: ReadOptions, read: (opts: ReadOptions) => Promise<T>): Promise<T> {

@@ -7,7 +7,9 @@ import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
 import type { Logger } from '../logger.js';
 import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
+import type { EntityReads } from '../entity-readers.js';
 import { keepWithin, scoreFusion } from './fusion.js';
+import { namedDocuments } from './named.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
 import { FALLBACK_SEMANTIC_WEIGHT, FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, LATIN_SEMANTIC_WEIGHT, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
@@ -83,6 +85,43 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
   return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
 }
 
+export interface SourceReaders {
+  search: SearchProvider;
+  embedder: Embedder;
+  /** Where the identifiers a question names are looked up (named.ts); none: no identifier leads. */
+  entities?: EntityReads;
+}
+
+/**
+ * Ask's sources, best first, at most `limit`: the documents carrying an identifier the question names
+ * (named.ts; relevance 1, the most recent first), then the fusion of the two legs.
+ */
+export async function askSources(
+  readers: SourceReaders,
+  question: string,
+  limit: number,
+  options: RetrieveOptions = {},
+): Promise<{ doc: StoredDocument; relevance: number }[]> {
+  const { search, embedder, entities } = readers;
+  const opts = options.read ?? {};
+  const [{ hybrid }, named] = await Promise.all([
+    retrieve(search, embedder, question, Math.max(FUSION_DEPTH, limit), { ...options, shown: limit }),
+    entities ? namedDocuments(question, limit, { entities, search }, opts) : [],
+  ]);
+  if (named.length === 0) return hybrid.slice(0, limit);
+  const found = new Map(hybrid.map((h) => [h.doc.source_id, h.doc]));
+  const docs = await Promise.all(named.map(async (id) => found.get(id) ?? (await search.get(id, opts))));
+  const lead = docs.filter((d): d is StoredDocument => d !== null).map((doc) => ({ doc: withoutEmbedding(doc), relevance: 1 }));
+  const led = new Set(lead.map((l) => l.doc.source_id));
+  return [...lead, ...hybrid.filter((h) => !led.has(h.doc.source_id))].slice(0, limit);
+}
+
+/** A document as the index returns it by id, without its vector (get() returns the whole record). */
+function withoutEmbedding(doc: StoredDocument & { embedding?: unknown }): StoredDocument {
+  const { embedding: _vector, ...stored } = doc;
+  return stored;
+}
+
 /** The contract's answer when no generator answers: fixed text, `documents` even for 1 (clients match it). */
 export function placeholderAnswer(found: number): string {
   return `Found ${found} relevant documents. Generated answers are not yet available.`;
@@ -94,6 +133,8 @@ export interface AskDeps {
   /** Null when PDI_LLM_URL and PDI_LLM_KEY are not set. */
   generator: ChatCompletions | null;
   log: Logger;
+  /** Where identifiers named in a question are looked up (named.ts). */
+  entities?: EntityReads;
 }
 
 export class AskService {
@@ -102,12 +143,7 @@ export class AskService {
   constructor(private readonly deps: AskDeps) {}
 
   async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
-    const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), {
-      read: opts,
-      shown: limit,
-      vectors: this.vectors,
-    });
-    const top = hybrid.slice(0, limit);
+    const top = await askSources(this.deps, question, limit, { read: opts, vectors: this.vectors });
     const words = questionWords(question);
     const weights = wordWeights(
       words,

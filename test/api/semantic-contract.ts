@@ -127,15 +127,60 @@ export function corpus(): IndexedDocument[] {
   return docs;
 }
 
+/** ΑΦΜ with valid check digits: a supplier of twelve contracts, and one of a single contract. */
+const BUSY_SUPPLIER = '094914368';
+const ONE_CONTRACT = '090273846';
+const DECISION = 'ΩΡΘ1ΑΒΓ-ΔΕΖ';
+
+/**
+ * Documents ask finds by the identifiers they carry, in the index and in the entity index: their words
+ * are the corpus's most common (stationery), so neither leg ranks them first on their own.
+ */
+export function namedCorpus(): IndexedDocument[] {
+  const stationery = {
+    summary: 'Δαπάνη για προμήθεια γραφικής ύλης.',
+    content: 'Δαπάνη για προμήθεια γραφικής ύλης και χαρτιού φωτοτυπικού.',
+    doc_type: 'contract',
+  };
+  const busy = { role: 'supplier' as const, name: 'ΓΡΑΦΙΚΗ ΥΛΗ ΠΑΠΑΔΟΠΟΥΛΟΥ ΟΕ', afm: BUSY_SUPPLIER };
+  const docs = Array.from({ length: 12 }, (_, i) =>
+    doc('kimdis', `25SYMV00000050${String(i).padStart(2, '0')}`, {
+      ...stationery,
+      title: `Προμήθεια γραφικής ύλης ${i}`,
+      published_at: `2025-0${1 + (i % 9)}-${10 + i}T10:00:00Z`,
+      parties: [busy],
+      entities: { afm: [BUSY_SUPPLIER], ada: [], names: [busy.name] },
+    }),
+  );
+  const one = { role: 'supplier' as const, name: 'ΧΑΡΤΟΠΩΛΕΙΟ ΑΙΓΑΙΟΥ ΑΕ', afm: ONE_CONTRACT };
+  docs.push(
+    doc('kimdis', '25SYMV0000006000', { ...stationery, title: 'Προμήθεια χαρτιού', parties: [one], entities: { afm: [ONE_CONTRACT], ada: [], names: [one.name] } }),
+    doc('diavgeia', DECISION, { ...stationery, title: 'Έγκριση δαπάνης γραφικής ύλης', entities: { afm: [], ada: [DECISION], names: [] } }),
+    ...[1, 2].map((i) =>
+      doc('diavgeia', `ΚΩΔ${i}ΑΒΓ-ΔΕΖ`, {
+        ...stationery,
+        title: `Έγκριση δαπάνης γραφικής ύλης ${i}`,
+        content: `${stationery.content}\nCPV: 30192000`,
+        cpv: ['30192000'],
+        published_at: `2025-0${i}-01T10:00:00Z`,
+      }),
+    ),
+  );
+  return docs;
+}
+
 const ask = (app: TestApp, key: string, body: unknown) => app.request('/v1/ask', { key, method: 'POST', body });
 
 export function semanticContract(t: Test, engine: string, open: (t: Test) => Promise<SearchProvider>): void {
   t.test(`${engine}: ask and similar API contract`, async (t) => {
     const search = await open(t);
     const app = await startTestApp(t, { search });
-    const result = await search.upsert(corpus());
+    const named = namedCorpus();
+    const result = await search.upsert([...corpus(), ...named]);
     t.equal(result.failed.length, 0);
     await search.refresh();
+    // The entity index, as ingest writes it beside the documents.
+    app.documents.save(named.map(({ embedding: _e, ...d }) => ({ doc: d, content_hash: d.content_hash, original: null, indexed_at: d.indexed_at })));
     const ent = app.key('enterprise');
     const pro = app.key('pro');
 
@@ -165,6 +210,30 @@ export function semanticContract(t: Test, engine: string, open: (t: Test) => Pro
       t.equal(res.body.sources.length, 3);
       for (const s of res.body.sources) t.match(s.title, /καθαριότητας/);
       t.equal(res.body.answer, 'Found 3 relevant documents. Generated answers are not yet available.');
+    });
+
+    t.test('when a question names an ΑΦΜ, an ΑΔΑ or a party by name, then the documents carrying it lead the sources, the newest first', async (t) => {
+      const newest = (afm: string) =>
+        named
+          .filter((d) => d.parties.some((p) => p.afm === afm))
+          .sort((a, b) => (a.published_at < b.published_at ? 1 : -1))
+          .map((d) => d.source_id);
+      const ids = (res: { body: { sources: { source_id: string; relevance: number }[] } }) => res.body.sources.map((s) => s.source_id);
+      const byAfm = await ask(app, ent, { question: `Ποιες αποφάσεις και συμβάσεις αφορούν τον ΑΦΜ ${BUSY_SUPPLIER};`, limit: 10 });
+      t.equal(byAfm.status, 200);
+      t.same(ids(byAfm), newest(BUSY_SUPPLIER).slice(0, 10), 'ten of its twelve, the newest first');
+      t.ok(
+        byAfm.body.sources.every((s: { relevance: number }) => s.relevance === 1),
+        'each at relevance 1',
+      );
+      const single = await ask(app, ent, { question: `contracts of VAT number ${ONE_CONTRACT}`, limit: 5 });
+      t.same(ids(single).slice(0, 1), newest(ONE_CONTRACT), 'its one contract first');
+      const byAda = await ask(app, ent, { question: `What does decision ${DECISION} approve?`, limit: 3 });
+      t.equal(ids(byAda)[0], `diavgeia:${DECISION}`);
+      const byName = await ask(app, ent, { question: 'Τι προμήθευσε η Γραφική Ύλη Παπαδοπούλου στους δήμους;', limit: 5 });
+      t.same(ids(byName), newest(BUSY_SUPPLIER).slice(0, 5), 'a name as written in any case and accent, its legal form left out');
+      const byCode = await ask(app, ent, { question: 'office supplies under CPV 30192000-1', limit: 3 });
+      t.same(ids(byCode).slice(0, 2), ['diavgeia:ΚΩΔ2ΑΒΓ-ΔΕΖ', 'diavgeia:ΚΩΔ1ΑΒΓ-ΔΕΖ'], 'a CPV code with its check digit');
     });
 
     t.test('when the answer sits mid-document, then context_preview carries that passage, not the opening', async (t) => {

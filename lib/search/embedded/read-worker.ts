@@ -20,6 +20,11 @@ const provider = options.index ? new EmbeddedProvider({ ...options.index, logger
 const entities = options.entities ? new EntityIndex(openSqlite(options.entities)) : null;
 const NO_COUNTERS: Counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0, pruned: 0 };
 
+function entityIndex(): EntityIndex {
+  if (!entities) throw new Error('This reader thread opens no entity index');
+  return entities;
+}
+
 function index(): EmbeddedProvider {
   if (!provider) throw new Error('This reader thread opens no embedded index');
   return provider;
@@ -36,10 +41,8 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   knn: (q: KnnQuery) => index().knn(q),
   moreLikeThis: (q: MoreLikeThisQuery) => index().moreLikeThis(q),
   stats: () => index().stats(),
-  entity: async ({ query, page }: { query: EntityQuery; page: EntityPage }) => {
-    if (!entities) throw new Error('This reader thread opens no entity index');
-    return entities.resolve(query, page);
-  },
+  entity: async ({ query, page }: { query: EntityQuery; page: EntityPage }) => entityIndex().resolve(query, page),
+  named: async ({ text, limit }: { text: string; limit: number }) => entityIndex().namedIn(text, limit),
 };
 
 port.on('message', async ({ id, op, arg }: ReadRequest) => {
