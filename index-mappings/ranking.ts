@@ -60,3 +60,20 @@ export const FALLBACK_SEMANTIC_WEIGHT = 0.5;
  * ask's two rankings").
  */
 export const KEEP_TEXT_FIRST_WITHIN = 10;
+
+/** How ask weighs a question's legs and sources (lib/semantic/retrieve.ts); benchmarks try others. */
+export interface AskTuning {
+  /** The weights of the four legs of a question translated into Greek (lib/translation). */
+  legs: { semantic: number; text: number; greek: number; greekSemantic: number };
+  /** The weight of a source's concept coverage (lib/translation/concepts.ts) against its fused relevance, 0..1. */
+  coverage: number;
+  /** A source is kept when it holds at least `coverage` of the question's concepts or is `similarity` near it. */
+  floor: { coverage: number; similarity: number };
+}
+
+/** Chosen on the relevance set's tuning half (docs/benchmarks.md "Query translation"). */
+export const ASK_TUNING: AskTuning = {
+  legs: { semantic: 0.1, text: 0.3, greek: 0.3, greekSemantic: 0.3 },
+  coverage: 0,
+  floor: { coverage: 0, similarity: 0 },
+};

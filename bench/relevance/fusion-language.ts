@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
 import { defaultModelDir, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { SearchHit } from '../../lib/search/provider.js';
-import { latinQuestion, retrieve, semanticWeight } from '../../lib/semantic/ask.js';
+import { latinQuestion, retrieve, semanticWeight } from '../../lib/semantic/retrieve.js';
 import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { demoRecords, indexedEngine, withCpvLabels, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { defaultModelDir, ModelEmbedder } from '../../lib/embedding/index.js';
 import type { SearchHit } from '../../lib/search/provider.js';
 import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
-import { retrieve } from '../../lib/semantic/ask.js';
+import { retrieve } from '../../lib/semantic/retrieve.js';
 import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { demoRecords, indexedEngine, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';

@@ -18,7 +18,7 @@ import { defaultModelDir, HashingEmbedder, ModelEmbedder } from '../../lib/embed
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
 import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
-import { retrieve } from '../../lib/semantic/ask.js';
+import { retrieve } from '../../lib/semantic/retrieve.js';
 import { demoRecords, indexedEngine, withCpvLabels, withVectors } from './corpus.js';
 import { ndcgAt, recallAt } from './metrics.js';
 import { isGreekDocument, type JudgedQuery, judgedQueries } from './queries.js';

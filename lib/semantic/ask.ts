@@ -2,17 +2,14 @@
 // configured, the contract's placeholder otherwise). How it ranks: docs/api.md "How ask ranks".
 import type { Embedder } from '../embedding/embedder.js';
 import { QueryVectors } from '../embedding/query-vectors.js';
-import { EmbeddingServiceError } from '../embedding/service-embedder.js';
-import { EngineUnavailableError } from '../errors.js';
-import { greekLetters } from '../greek.js';
 import type { Logger } from '../logger.js';
-import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
+import type { ReadOptions, SearchProvider, StoredDocument } from '../search/provider.js';
 import type { EntityReads } from '../entity-readers.js';
-import { keepWithin, scoreFusion } from './fusion.js';
 import { namedDocuments } from './named.js';
+import { retrieve, type RetrieveOptions } from './retrieve.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
-import { FALLBACK_SEMANTIC_WEIGHT, FUSION_DEPTH, KEEP_TEXT_FIRST_WITHIN, LATIN_SEMANTIC_WEIGHT, SEMANTIC_WEIGHT } from '../../index-mappings/ranking.js';
+import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
 
 /** The longest context_preview, in characters. */
 export const PREVIEW_CHARS = 2000;
@@ -31,58 +28,6 @@ export interface AskResult {
   answer: string;
   sources: AskSource[];
   context_preview: string;
-}
-
-/** The two legs and their fusion, best first: what ask answers from and what bench/relevance measures. */
-export interface Retrieval {
-  text: SearchHit[];
-  semantic: SearchHit[];
-  hybrid: { doc: StoredDocument; relevance: number }[];
-}
-
-export interface RetrieveOptions {
-  read?: ReadOptions;
-  /** The full-text leg's first hit is kept within the first this many (at most KEEP_TEXT_FIRST_WITHIN). */
-  shown?: number;
-  /** Where the question's vector is kept for the next time it is asked; none: embedded every time. */
-  vectors?: QueryVectors;
-}
-
-/** Latin letters and no Greek ones, and no token that reads as a code (ΑΦΜ, CPV code, TED number: 5+ digits). */
-export function latinQuestion(question: string): boolean {
-  return /\p{Script=Latin}/u.test(question) && !/\p{Script=Greek}/u.test(question) && !/\d{5,}/.test(question);
-}
-
-/** The semantic ranking's weight in the fusion for this question; the full-text ranking weighs the rest. */
-export function semanticWeight(embedder: Embedder, question: string): number {
-  if (embedder.fallback) return FALLBACK_SEMANTIC_WEIGHT;
-  return latinQuestion(question) ? LATIN_SEMANTIC_WEIGHT : SEMANTIC_WEIGHT;
-}
-
-/** Runs both legs (the question embedded, and best-match full text) and fuses them. */
-export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, options: RetrieveOptions = {}): Promise<Retrieval> {
-  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors } = options;
-  // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
-  const text = greekLetters(question);
-  const embedded = vectors ? vectors.vector(embedder, text) : embedder.embed([text], 'query').then(([v]) => v);
-  const vector = await embedded.catch((err: unknown) => {
-    // Clients learn that it is down, not where it runs; the log has the endpoint and its answer.
-    if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
-    throw err;
-  });
-  const [semantic, textHits] = await Promise.all([search.knn({ vector, limit: depth }, opts), search.moreLikeThis({ text, limit: depth }, opts)]);
-  const weight = semanticWeight(embedder, question);
-  const keyOf = (h: SearchHit) => h.doc.source_id;
-  const scored = scoreFusion(
-    [
-      { hits: semantic, weight },
-      { hits: textHits, weight: 1 - weight },
-    ],
-    keyOf,
-    (h) => h.score,
-  );
-  const fused = keepWithin(scored, keyOf, textHits[0] && keyOf(textHits[0]), Math.min(shown, KEEP_TEXT_FIRST_WITHIN));
-  return { text: textHits, semantic, hybrid: fused.map((f) => ({ doc: f.item.doc, relevance: f.relevance })) };
 }
 
 export interface SourceReaders {

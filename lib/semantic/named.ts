@@ -5,6 +5,7 @@
 // full-text leg ranks X among the question's other words).
 import type { EntityReads } from '../entity-readers.js';
 import type { ReadOptions, SearchProvider } from '../search/provider.js';
+import { cpvLabel } from '../vocabulary/cpv.js';
 
 /** A CPV code as written: 8 digits, with or without its check digit (`50232100-0`), not inside a longer number. */
 const CPV_IN_TEXT = /(?<![\p{N}\p{L}])(\d{8})(?:-\d)?(?![\p{N}\p{L}]|[.,]\d)/gu;
@@ -14,9 +15,9 @@ export interface NamedDeps {
   search: SearchProvider;
 }
 
-/** The CPV codes a text names, each once, in order. */
+/** The CPV codes a text names (codes of the CPV 2008 vocabulary: not any 8-digit number), each once, in order. */
 export function cpvCodesIn(text: string): string[] {
-  return [...new Set([...text.matchAll(CPV_IN_TEXT)].map((m) => m[1]!))];
+  return [...new Set([...text.matchAll(CPV_IN_TEXT)].map((m) => m[1]!).filter((code) => cpvLabel(code) !== undefined))];
 }
 
 /**

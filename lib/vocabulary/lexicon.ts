@@ -29,7 +29,8 @@ function keyOf(english: string): string {
 function singulars(key: string): string[] {
   const out: string[] = [];
   if (key.endsWith('ies')) out.push(`${key.slice(0, -3)}y`);
-  if (key.endsWith('es')) out.push(key.slice(0, -2));
+  // `boxes` → `box`, but `tyres` → `tyre` (not `tyr`): -es is a plural's ending after s, x, z, ch, sh.
+  if (/(?:s|x|z|ch|sh)es$/.test(key)) out.push(key.slice(0, -2));
   if (key.endsWith('s') && !key.endsWith('ss')) out.push(key.slice(0, -1));
   return out;
 }

@@ -5,13 +5,13 @@ import { isGreekDocument, judgedQueries } from '../../bench/relevance/queries.js
 
 const queries = judgedQueries();
 
-t.test('when the judged set is read, then it has at least 100 queries of every kind, each with relevant documents', async (t) => {
+t.test('when the judged set is read, then it has at least 100 queries of every kind, each with relevant documents but those on absent topics', async (t) => {
   t.ok(queries.length >= 100, `${queries.length} queries`);
   t.equal(new Set(queries.map((q) => q.id)).size, queries.length, 'ids are unique');
   const kinds = new Set(queries.map((q) => q.category));
-  t.same([...kinds].sort(), ['cross-language', 'english', 'entity', 'greek', 'greeklish', 'paraphrase']);
+  t.same([...kinds].sort(), ['absent', 'cross-language', 'english', 'entity', 'greek', 'greeklish', 'identifier', 'paraphrase']);
   for (const q of queries) {
-    t.ok(q.relevant.length > 0 && q.query.trim() && q.criterion, q.id);
+    t.ok((q.category === 'absent') === (q.relevant.length === 0) && q.query.trim() && q.criterion, q.id);
     t.equal(new Set(q.relevant).size, q.relevant.length, `${q.id}: no document twice`);
     t.ok(
       q.relevant.every((id) => /^[a-z_]+:./.test(id)),
@@ -27,6 +27,13 @@ t.test('when the judged set is read, then every query is in one half and each ki
     const tune = of.filter((q) => q.split === 'tune').length;
     t.ok(tune - (of.length - tune) === 0 || tune - (of.length - tune) === 1, `${kind}: ${tune} tune of ${of.length}`);
   }
+});
+
+t.test('when the judged set is read, then at least ten questions are on absent topics and ten name an identifier', async (t) => {
+  t.ok(queries.filter((q) => q.category === 'absent').length >= 10);
+  const named = queries.filter((q) => q.category === 'identifier');
+  t.ok(named.length >= 10);
+  t.ok(named.some((q) => /[α-ω]/i.test(q.query)) && named.some((q) => !/[α-ω]/i.test(q.query)), 'in Greek and English sentences');
 });
 
 t.test('when the judged set is read, then at least 38 English questions have Greek documents to find', async (t) => {

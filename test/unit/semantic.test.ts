@@ -1,7 +1,7 @@
 // The pieces of ask: the fusion of its rankings, passage choice, the generator's URL and prompt.
 import t from 'tap';
 import type { Embedder } from '../../lib/embedding/embedder.js';
-import { semanticWeight } from '../../lib/semantic/ask.js';
+import { semanticWeight } from '../../lib/semantic/retrieve.js';
 import { keepWithin, scoreFusion } from '../../lib/semantic/fusion.js';
 import { completionsUrl, groundedMessages } from '../../lib/semantic/generator.js';
 import { bestPassage, questionWords } from '../../lib/semantic/passages.js';
