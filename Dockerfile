@@ -37,9 +37,11 @@ COPY --from=deps /app/node_modules node_modules
 COPY package.json package-lock.json ./
 COPY --from=build /app/dist dist
 # What the compiled code reads by path from the project root (lib/paths.ts): the OpenAPI document
-# served at /openapi.json and /docs, and the demo corpus (loaded when PDI_DEMO=1 and the index is empty).
+# served at /openapi.json and /docs, the demo corpus (loaded when PDI_DEMO=1 and the index is empty),
+# and the CPV table and lexicon (lib/vocabulary/), with their licences.
 COPY docs/openapi.json docs/
 COPY data/demo data/demo
+COPY data/vocabulary/cpv.tsv data/vocabulary/lexicon-en-el.tsv data/vocabulary/README.md data/vocabulary/
 COPY bin bin
 # /data: accounts, ingest state, documents, embedded index. /models: an embedding model folder
 # (PDI_MODEL_DIR). Both owned by the unprivileged user that the base image provides (node, uid 1000).

@@ -1,12 +1,5 @@
-// Codes the sources share: CPV (and the sector its division implies), NUTS regions, ISO country and
-// language codes.
-
-/** `50000000-5`, `48510000` → `50000000` (the 8-digit code; the check digit adds nothing); else null. */
-export function normalizeCpv(v: unknown): string | null {
-  if (typeof v !== 'string') return null;
-  const m = /^(\d{8})(?:-\d)?$/.exec(v.trim());
-  return m ? m[1]! : null;
-}
+// Codes the sources share: the sector a CPV division implies (the codes themselves:
+// lib/vocabulary/cpv.ts), NUTS regions, ISO country and language codes.
 
 // CPV division (first two digits) → a coarse sector slug. The alert filter `sectors` matches these.
 const SECTOR_BY_DIVISION: Record<string, string> = {
