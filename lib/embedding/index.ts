@@ -1,7 +1,7 @@
 // Picks the embedder: the embeddings service when one is configured (its start fails when it does not
-// answer within PDI_EMBED_TIMEOUT), else the sentence model when a model folder is configured and loads, otherwise the lexical
-// fallback, with a warning that semantic search runs on it (at once, or before the first text it embeds
-// for a command that may never embed). Never throws for a missing model.
+// answer within PDI_EMBED_TIMEOUT), else the sentence model when a model folder is configured and loads,
+// otherwise the lexical fallback, with a warning that semantic search runs on it (at once, or before the
+// first text it embeds for a command that may never embed). Never throws for a missing model.
 import os from 'node:os';
 import path from 'node:path';
 import type { Embedder } from './embedder.js';
