@@ -77,6 +77,12 @@ export class DocumentStore {
     return (this.hashOf.get(sourceId) as string | undefined) ?? null;
   }
 
+  /** The length of the vectors cached under `model`, or null when none is. */
+  cachedDimension(model: string): number | null {
+    const bytes = this.db.prepare('SELECT length(vector) FROM embeddings WHERE model = ? LIMIT 1').pluck().get(model) as number | undefined;
+    return bytes === undefined ? null : bytes / Float32Array.BYTES_PER_ELEMENT;
+  }
+
   vector(model: string, contentHash: string): number[] | null {
     const blob = this.vectorOf.get(model, contentHash) as Buffer | undefined;
     return blob ? Array.from(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4)) : null;
