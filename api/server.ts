@@ -11,6 +11,7 @@ import { DocumentStore } from '../ingest/state/documents.js';
 import { EntityReaders } from '../lib/entity-readers.js';
 import { SqliteBlobStore } from '../lib/blob-store.js';
 import { createSearchProvider } from '../lib/search/index.js';
+import { warnPastEnvelope } from '../lib/search/envelope.js';
 import { pipelineOn } from '../ingest/runtime.js';
 import { startIngestJobs, type IngestJobs } from '../ingest/schedule.js';
 import { automaticModel, chooseEmbedder, startModelSwitch } from '../ingest/model-switch.js';
@@ -57,6 +58,7 @@ async function startLocked(config: Config, logger: Logger, lock: ServerLock, tls
   const ingestState = new IngestState(IngestState.pathIn(config.dataDir));
   const { embedder, upgrade } = await chooseEmbedder(config, logger);
   const search = await createSearchProvider(config, embedder, logger, { entities: DocumentStore.pathIn(config.dataDir) });
+  await warnPastEnvelope(search, config.embeddedEnvelope, logger);
   const blobs = new SqliteBlobStore(SqliteBlobStore.pathIn(config.dataDir));
   // Opened before listening: a store without an entity index gets it built here, once.
   const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));

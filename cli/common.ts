@@ -67,7 +67,7 @@ export function stopOnSignals(): AbortSignal {
 export const SOURCES = SOURCE_NAMES.join(', ');
 
 /** Warnings and errors as sentences on stderr; the log lines themselves when LOG_LEVEL asks for them. */
-function cliLogger(): Logger {
+export function cliLogger(): Logger {
   const level = process.env.LOG_LEVEL?.trim();
   return level ? createLogger(level, 2) : createSentenceLogger('pdi');
 }

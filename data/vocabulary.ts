@@ -9,11 +9,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
-
-/** Greek alternatives kept per English headword: the English–Greek dictionary's first, then the reversed ones. */
-export const MAX_SENSES = 8;
-/** English headwords of more words than this are left out: a question is matched word by word and by short phrases. */
-const MAX_HEADWORD_WORDS = 3;
+import { LEXICON_MAX_SENSES, LEXICON_MAX_WORDS } from '../lib/vocabulary/lexicon.js';
 
 export interface CpvRow {
   code: string;
@@ -135,7 +131,7 @@ function byRank(a: Reversed, b: Reversed): number {
 }
 
 /**
- * English headword → Greek alternatives, MAX_SENSES at most: first those both dictionaries give (the
+ * English headword → Greek alternatives, LEXICON_MAX_SENSES at most: first those both dictionaries give (the
  * English–Greek one lists `service` as ρουσφέτι before υπηρεσία), then the rest of the English–Greek
  * senses in its order, then the Greek headwords whose Greek–English entry glosses the word (which add
  * the adjectives and other forms the first lacks: σχολικός for `school`), best ranked first.
@@ -155,11 +151,11 @@ export function buildLexicon(engEll: { headword: string; text: string }[], ellEn
   }
   const lexicon = new Map<string, string[]>();
   for (const key of new Set([...direct.keys(), ...reversed.keys()])) {
-    if (key.split(' ').length > MAX_HEADWORD_WORDS || !LATIN.test(key) || key.includes('\t')) continue;
+    if (key.split(' ').length > LEXICON_MAX_WORDS || !LATIN.test(key) || key.includes('\t')) continue;
     const first = direct.get(key) ?? [];
     const ranked = (reversed.get(key) ?? []).sort(byRank).map((r) => r.greek);
     const both = ranked.filter((g) => first.includes(g));
-    const senses = [...new Set([...both, ...first, ...ranked])].slice(0, MAX_SENSES);
+    const senses = [...new Set([...both, ...first, ...ranked])].slice(0, LEXICON_MAX_SENSES);
     if (senses.length > 0) lexicon.set(key, senses);
   }
   return lexicon;

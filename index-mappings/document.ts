@@ -95,11 +95,13 @@ export interface IndexedDocument extends NormalizedDocument {
   /** Unit-length embedding of title + content, or null when not embedded. */
   embedding: number[] | null;
   /**
-   * The English labels of its CPV codes learned from TED (ingest/state/cpv-labels.ts), for KIMDIS and
-   * Diavgeia documents: searched, so an English query finds a Greek-only document; not in its content
-   * hash, vector or API fields. Absent when none is known.
+   * The English labels of its CPV codes (ingest/stages/cpv-labels.ts: the official vocabulary's, or for a
+   * code it lacks, one learned from TED): searched, so an English query finds a Greek-only document; not
+   * in its content hash, vector or API fields. Absent when none is known or its text holds them all.
    */
   cpv_labels_en?: string[];
+  /** The Greek labels of its CPV codes, as cpv_labels_en: a Greek query finds a document that writes only the codes. */
+  cpv_labels_el?: string[];
 }
 
 /**

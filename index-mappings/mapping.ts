@@ -24,8 +24,8 @@ const stored = { type: 'keyword', index: false, doc_values: false } as const;
 const date = { type: 'date', format: 'strict_date_optional_time||epoch_millis' } as const;
 
 /**
- * Every text a search looks in, in one field: the title, the content, the summary, the English CPV
- * labels and the entity names (so a search for an organisation finds documents that only list it as a party). One field, so a
+ * Every text a search looks in, in one field: the title, the content, the summary, the CPV labels
+ * (English and Greek) and the entity names (so a search for an organisation finds documents that only list it as a party). One field, so a
  * word is one postings list to score, where four fields made it four and their best match. At 1M
  * documents that gave a two-term query ~2x and the most common term 1.1-1.8x the throughput on
  * Elasticsearch alone (docs/benchmarks-history.md, "one searched field; Elasticsearch 9.5 beside 8.19").
@@ -154,6 +154,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
       cpv: keyword,
       // Searched through SEARCH_TEXT_FIELD; in `_source` so that a rebuild that copies a source keeps them.
       cpv_labels_en: readText,
+      cpv_labels_el: readText,
       region: { type: 'keyword', normalizer: FOLDED_NORMALIZER },
       sector: { type: 'keyword', normalizer: FOLDED_NORMALIZER },
       indexed_at: date,

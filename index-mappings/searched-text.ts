@@ -26,7 +26,7 @@ const CATEGORY = [...Object.values(TED_CATEGORY_LABELS), 'Notice'].join('|');
 /** `Notice: <category> (<type>), publication number <n>, notice id <id>`: the values kept. */
 const TED_NOTICE_LINE = new RegExp(`^Notice: (?:${CATEGORY}) \\(([^)\\n]*)\\)(?:, publication number (\\S+))?(?:, notice id ([^\\n]+))?$`, 'gm');
 
-export type SearchedFields = Pick<IndexedDocument, 'source' | 'title' | 'content' | 'summary' | 'entities' | 'cpv_labels_en'>;
+export type SearchedFields = Pick<IndexedDocument, 'source' | 'title' | 'content' | 'summary' | 'entities' | 'cpv_labels_en' | 'cpv_labels_el'>;
 
 /**
  * The titles as searched, each weighted as a title: the title, and a TED notice's English title beside
@@ -52,7 +52,11 @@ export function searchedSummary(doc: Pick<SearchedFields, 'source' | 'summary'>)
   return doc.source === 'ted' ? '' : (doc.summary ?? '');
 }
 
-/** The English labels of a KIMDIS or Diavgeia document's CPV codes (document.ts cpv_labels_en), searched as body text. */
-export function searchedCpvLabels(doc: Pick<SearchedFields, 'cpv_labels_en'>): string[] {
-  return doc.cpv_labels_en ?? [];
+/**
+ * The labels of a document's CPV codes (document.ts cpv_labels_en, cpv_labels_el), English then Greek,
+ * searched as body text: each analysis of the searched field reads them as it reads the rest, so an
+ * English word meets the English label's stem and a Greek word the Greek label's.
+ */
+export function searchedCpvLabels(doc: Pick<SearchedFields, 'cpv_labels_en' | 'cpv_labels_el'>): string[] {
+  return [...(doc.cpv_labels_en ?? []), ...(doc.cpv_labels_el ?? [])];
 }

@@ -6,7 +6,15 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import type { Config } from '../lib/config.js';
-import { createEmbedder, fallbackEmbedder, HashingEmbedder, ModelEmbedder, PINNED_MODEL_ID, pinnedModelDir } from '../lib/embedding/index.js';
+import {
+  createEmbedder,
+  type CreateEmbedderOptions,
+  fallbackEmbedder,
+  HashingEmbedder,
+  ModelEmbedder,
+  PINNED_MODEL_ID,
+  pinnedModelDir,
+} from '../lib/embedding/index.js';
 import { fetchModel, modelComplete, NO_PYTHON_WARNING, pythonProblem } from '../lib/embedding/model-fetch.js';
 import { SwitchableEmbedder } from '../lib/embedding/switchable-embedder.js';
 import type { Logger } from '../lib/logger.js';
@@ -33,7 +41,11 @@ export function automaticModel(config: Config): config is Config & { cacheDir: s
  * The embedder a process opens the engine with. Automatic: the cached model, unless the index holds the
  * lexical fallback's vectors (a switch not yet made, or cut short), or the model is not fetched yet.
  */
-export async function chooseEmbedder(config: Config, log: Logger, opts: { warnOnEmbed?: boolean } = {}): Promise<ChosenEmbedder> {
+export async function chooseEmbedder(
+  config: Config,
+  log: Logger,
+  opts: Pick<CreateEmbedderOptions, 'warnOnEmbed' | 'serviceDimension'> = {},
+): Promise<ChosenEmbedder> {
   if (!automaticModel(config)) {
     return {
       embedder: new SwitchableEmbedder(await createEmbedder({ modelDir: config.modelDir, service: config.embedService, logger: log, ...opts })),

@@ -15,8 +15,8 @@ import { HttpClient } from './http.js';
 import { embedAll } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 import { sink } from './stages/bulk-sink.js';
+import { withCpvLabels } from './stages/cpv-labels.js';
 import { composedText } from './sources/text.js';
-import { LABELLED_SOURCES } from './sources/ted/cpv-labels.js';
 import { plausiblyDated } from './sources/values.js';
 import type { DocumentStore, StoredRecord } from './state/documents.js';
 import type { IngestState, RunCounts } from './state/store.js';
@@ -183,27 +183,12 @@ async function preparePage(run: PageRun, page: FetchedPage): Promise<Prepared | 
     items.map((c) => ({ doc: c.doc, contentHash: c.hash })),
   );
   const indexedAt = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // With the labels of its CPV codes; one the store learns later reaches it at the next `pdi reindex`.
   const indexed: IndexedDocument[] = items.map((c, i) =>
-    withCpvLabels(deps.documents, {
-      ...c.doc,
-      indexed_at: indexedAt,
-      content_hash: c.hash,
-      original: originals[i],
-      embedding: vectors[i],
-    }),
+    withCpvLabels({ ...c.doc, indexed_at: indexedAt, content_hash: c.hash, original: originals[i], embedding: vectors[i] }, deps.documents.learnedCpvLabel),
   );
   for (const c of items) pending.set(c.doc.source_id, c.hash);
   return { items, indexed };
-}
-
-/**
- * A KIMDIS or Diavgeia document with the English labels of its CPV codes that the store has learned so
- * far (a document stored before TED taught a label gets it at the next `pdi reindex`).
- */
-export function withCpvLabels(documents: DocumentStore, doc: IndexedDocument): IndexedDocument {
-  if (!LABELLED_SOURCES.has(doc.source) || doc.cpv.length === 0) return doc;
-  const labels = documents.englishCpvLabels(doc.cpv);
-  return labels.length > 0 ? { ...doc, cpv_labels_en: labels } : doc;
 }
 
 /** Bulk write → record in the document store → counts. */

@@ -1,7 +1,7 @@
 // `pdi reindex`: rebuilds a source's index (or every source's) from the stored normalized records and
 // cached embeddings (no refetch; only embeddings missing for the current model and text recipe are
-// computed: all of them after a change of either), then swaps atomically. The CPV label table is
-// learned again from the stored TED notices first (ingest/state/cpv-labels.ts).
+// computed: all of them after a change of either), then swaps atomically. The learned CPV label table
+// is counted again from the stored TED notices first (ingest/state/cpv-labels.ts).
 // The records' text is read as ingest reads it today (composedText: Greek letters, NFC), so a record
 // stored before a change of that reading is served, embedded and stored again as a new fetch would
 // store it.
@@ -10,8 +10,8 @@ import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import type { RebuildResult, RebuildScope } from '../lib/search/provider.js';
-import { type PipelineDeps, withCpvLabels } from './pipeline.js';
-import { LABELLED_SOURCES } from './sources/ted/cpv-labels.js';
+import type { PipelineDeps } from './pipeline.js';
+import { CPV_SOURCES, withCpvLabels } from './stages/cpv-labels.js';
 import { composedText } from './sources/text.js';
 import { embedAll, embeddingCacheKey } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
@@ -39,9 +39,9 @@ export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: Rei
     let embedded = 0;
     const { documents, embedder } = deps;
     const cacheKey = embeddingCacheKey(embedder);
-    // The CPV label table counted again from the stored TED notices, so the KIMDIS and Diavgeia
-    // documents below get every label TED teaches, whichever order the sources were ingested in.
-    if (sources.some((s) => s === 'ted' || LABELLED_SOURCES.has(s))) documents.relearnCpvLabels();
+    // The learned CPV label table counted again from the stored TED notices, so the documents below get
+    // every label TED teaches, whichever order the sources were ingested in.
+    if (sources.some((s) => CPV_SOURCES.has(s))) documents.relearnCpvLabels();
     for (const source of sources) {
       opts.onStart?.({ source, documents: documents.count(source), uncached: documents.uncached(source, cacheKey), cacheKey });
     }
@@ -68,7 +68,10 @@ export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: Rei
           done += batch.length;
           opts.onBatch?.(done);
           yield records.map((r, i) =>
-            withCpvLabels(documents, { ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] }),
+            withCpvLabels(
+              { ...r.doc, indexed_at: r.indexed_at, content_hash: r.content_hash, original: r.original, embedding: vectors[i] },
+              documents.learnedCpvLabel,
+            ),
           );
         }
       }

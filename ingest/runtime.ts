@@ -4,6 +4,8 @@ import { SqliteBlobStore } from '../lib/blob-store.js';
 import type { Config } from '../lib/config.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import { createEmbedder } from '../lib/embedding/index.js';
+import { serviceEmbedderId } from '../lib/embedding/service-embedder.js';
+import { embeddingCacheKey } from './stages/embed.js';
 import { chooseEmbedder } from './model-switch.js';
 import type { Logger } from '../lib/logger.js';
 import { createSearchProvider, type CreateOptions } from '../lib/search/index.js';
@@ -35,8 +37,11 @@ export function pipelineOn(config: Config, search: SearchProvider, embedder: Emb
 }
 
 export async function openRuntime(config: Config, log: Logger, opts: CreateOptions = {}): Promise<Runtime> {
-  // Warned of when a command embeds: `pdi status` and `pdi report` never do, a reindex only for texts without a cached vector.
-  const { embedder, upgrade } = await chooseEmbedder(config, log, { warnOnEmbed: true });
+  // Warned of when a command embeds: `pdi report` never does, a reindex only for texts without a cached vector.
+  const { embedder, upgrade } = await chooseEmbedder(config, log, {
+    warnOnEmbed: true,
+    serviceDimension: opts.rebuilding ? cachedServiceDimension(config) : null,
+  });
   const search = await createSearchProvider(config, embedder, log, opts);
   if (upgrade?.dir && opts.rebuilding) {
     // pdi reindex: the engine opened as its index was built, the rebuild made with the cached model.
@@ -52,4 +57,19 @@ export async function openRuntime(config: Config, log: Logger, opts: CreateOptio
       state.close();
     },
   };
+}
+
+/**
+ * The length of the embedding service's vectors cached in documents.db, or null. `pdi reindex` takes it
+ * instead of asking the service: rebuilding from cached vectors (moving to Elasticsearch) needs no
+ * service, and only a record without one reaches it.
+ */
+function cachedServiceDimension(config: Config): number | null {
+  if (!config.embedService) return null;
+  const documents = new DocumentStore(DocumentStore.pathIn(config.dataDir));
+  try {
+    return documents.cachedDimension(embeddingCacheKey({ id: serviceEmbedderId(config.embedService) }));
+  } finally {
+    documents.close();
+  }
 }

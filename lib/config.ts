@@ -6,6 +6,11 @@ import path from 'node:path';
 import { projectPath } from './paths.js';
 
 const DEFAULT_DATA_DIR = projectPath('var');
+/**
+ * The largest corpus measured where every read of the embedded engine kept p50 ≤ 100 ms and p99 ≤ 500 ms
+ * with 10 clients on two cores: 100,000 documents (docs/scaling.md "The embedded engine's envelope").
+ */
+const DEFAULT_EMBEDDED_ENVELOPE = 100_000;
 
 export class ConfigError extends Error {
   constructor(
@@ -31,6 +36,8 @@ export interface Config {
   esReplicas: number | null;
   /** Reader threads of the embedded engine; 0 runs its reads on the main thread. */
   embeddedReaders: number;
+  /** Documents past which the embedded engine warns that Elasticsearch should serve (PDI_EMBEDDED_ENVELOPE). */
+  embeddedEnvelope: number;
   smtpUrl: string | null;
   modelDir: string | null;
   /**
@@ -240,6 +247,7 @@ export function loadConfig(env: Env = process.env): Config {
     // One per core, at most four: each runs one query at a time on a core of its own, and more than
     // the cores would only queue in the OS instead of here.
     embeddedReaders: integer(env, 'PDI_EMBEDDED_READERS', Math.min(4, os.availableParallelism()), 0, 64),
+    embeddedEnvelope: integer(env, 'PDI_EMBEDDED_ENVELOPE', DEFAULT_EMBEDDED_ENVELOPE, 1, 1_000_000_000),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     modelDir: modelDir(env),
     modelFetch: flag(env, 'PDI_MODEL_FETCH', true),

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { IndexedDocument, NormalizedDocument } from '../../index-mappings/document.js';
 import { loadDemo } from '../../ingest/demo.js';
-import { englishLabels, LABELLED_SOURCES, learnCpvLabels } from '../../ingest/sources/ted/cpv-labels.js';
+import { learnCpvLabels } from '../../ingest/sources/ted/cpv-labels.js';
+import { withCpvLabels as labelled } from '../../ingest/stages/cpv-labels.js';
 import { embedAll } from '../../ingest/stages/embed.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { IngestState } from '../../ingest/state/store.js';
@@ -72,17 +73,12 @@ export async function withVectors(records: DemoRecord[], embedder: Embedder, cac
   }
 }
 
-/** The English labels of the Greek procurement documents' codes, as ingest gives them. */
+/** The documents with the labels of their CPV codes, as ingest gives them (ingest/stages/cpv-labels.ts). */
 export function withCpvLabels(docs: IndexedDocument[]): IndexedDocument[] {
-  const table = learnCpvLabels(docs);
-  let labelled = 0;
-  const out = docs.map((doc) => {
-    const labels = LABELLED_SOURCES.has(doc.source) ? englishLabels(doc, table) : [];
-    if (labels.length === 0) return doc;
-    labelled += 1;
-    return { ...doc, cpv_labels_en: labels };
-  });
-  process.stderr.write(`cpv labels: ${table.size} codes learned, ${labelled} documents labelled\n`);
+  const learned = learnCpvLabels(docs);
+  const out = docs.map((doc) => labelled(doc, (code) => learned.get(code)));
+  const count = out.filter((d) => d.cpv_labels_en || d.cpv_labels_el).length;
+  process.stderr.write(`cpv labels: ${learned.size} codes learned from TED, ${count} documents labelled\n`);
   return out;
 }
 

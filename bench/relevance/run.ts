@@ -3,9 +3,9 @@
 // engine and embedder, over the judged queries of test/fixtures/relevance/queries.json: for its tuning
 // half, its held-out half and the whole set, overall and per kind; and, for the English questions about
 // Greek documents (kind cross-language), the recall@10 of the Greek relevant documents alone. The AND
-// search of GET /v1/search is measured beside them for reference. Each KIMDIS and Diavgeia document has
-// the English labels of its CPV codes learned from the corpus's TED notices, as ingest gives them
-// (ingest/sources/ted/cpv-labels.ts; searched, its vector unchanged); --without-cpv-labels leaves them out.
+// search of GET /v1/search is measured beside them for reference. Each document has the official English
+// and Greek labels of its CPV codes, as ingest gives them (ingest/stages/cpv-labels.ts; searched, its
+// vector unchanged); --without-cpv-labels leaves them out.
 //   node --import tsx bench/relevance/run.ts [--engines embedded,elasticsearch] [--embedders hashing,model]
 //     [--per-query] [--without-cpv-labels]
 // Elasticsearch runs when ELASTICSEARCH_URL is set; the model when PDI_MODEL_DIR (or the folder

@@ -11,7 +11,7 @@ export interface ToEmbed {
 }
 
 /** The embedding cache's key: model and text recipe, since either changing means new vectors. */
-export function embeddingCacheKey(embedder: Embedder): string {
+export function embeddingCacheKey(embedder: Pick<Embedder, 'id'>): string {
   return `${embedder.id}@text-v${DOCUMENT_TEXT_VERSION}`;
 }
 

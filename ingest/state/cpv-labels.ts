@@ -1,77 +1,98 @@
-// The CPV label table beside the document store (documents.db): each TED notice's vote for the label of
-// its main code (ingest/sources/ted/cpv-labels.ts), and the votes counted per code and label. Written in
-// the transactions that store records (DocumentStore.save and correct), so an updated notice moves its
-// vote; `pdi reindex` counts them again from the stored notices (relearnCpvLabels).
+// The learned CPV label table beside the document store (documents.db): each TED notice's vote for the
+// label of its main code, with its buyer (ingest/sources/ted/cpv-labels.ts noticeCpvVote), and each
+// code's label as chooseLabel picks it from the votes and the label it had. Written in the transactions
+// that store records (DocumentStore.save and correct), so an updated notice moves its vote; `pdi reindex`
+// counts the votes again from the stored notices (relearnCpvLabels), keeping each code's label on a tie.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import type { Sqlite } from '../../lib/sqlite.js';
-import { type CpvLabel, noticeCpvLabel } from '../sources/ted/cpv-labels.js';
+import { chooseLabel, type CpvLabel, type LabelTally, noticeCpvVote } from '../sources/ted/cpv-labels.js';
 
 export const CPV_LABELS_SCHEMA = `
-  CREATE TABLE IF NOT EXISTS cpv_label_votes (
+  -- The tables of builds before a vote named its buyer: their votes are counted again at pdi reindex.
+  DROP TABLE IF EXISTS cpv_label_votes;
+  DROP TABLE IF EXISTS cpv_labels;
+  CREATE TABLE IF NOT EXISTS cpv_votes (
     source_id TEXT PRIMARY KEY,
     code      TEXT NOT NULL,
     el        TEXT NOT NULL,
-    en        TEXT NOT NULL
+    en        TEXT NOT NULL,
+    buyer     TEXT NOT NULL
   ) WITHOUT ROWID;
-  -- A code's label is its most voted (ties: the first by el, en).
-  CREATE TABLE IF NOT EXISTS cpv_labels (
-    code  TEXT NOT NULL,
-    el    TEXT NOT NULL,
-    en    TEXT NOT NULL,
-    votes INTEGER NOT NULL,
-    PRIMARY KEY (code, el, en)
+  CREATE INDEX IF NOT EXISTS cpv_votes_by_code ON cpv_votes (code);
+  CREATE TABLE IF NOT EXISTS cpv_learned (
+    code TEXT PRIMARY KEY,
+    el   TEXT NOT NULL,
+    en   TEXT NOT NULL
   ) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS cpv_labels_best ON cpv_labels (code, votes DESC, el, en);
 `;
 
-/** Records the votes of the TED notices among `docs`, replacing each one's earlier vote (call within a transaction). */
-export function writeCpvVotes(db: Sqlite, docs: readonly NormalizedDocument[]): void {
-  const notices = docs.filter((d) => d.source === 'ted');
-  if (notices.length === 0) return;
-  const earlier = db.prepare('SELECT code, el, en FROM cpv_label_votes WHERE source_id = ?');
-  const drop = db.prepare('DELETE FROM cpv_label_votes WHERE source_id = ?');
-  const less = db.prepare('UPDATE cpv_labels SET votes = votes - 1 WHERE code = ? AND el = ? AND en = ?');
-  const none = db.prepare('DELETE FROM cpv_labels WHERE code = ? AND el = ? AND en = ? AND votes <= 0');
-  const vote = db.prepare('INSERT INTO cpv_label_votes (source_id, code, el, en) VALUES (?, ?, ?, ?)');
-  const more = db.prepare(
-    `INSERT INTO cpv_labels (code, el, en, votes) VALUES (?, ?, ?, 1)
-     ON CONFLICT (code, el, en) DO UPDATE SET votes = votes + 1`,
-  );
-  for (const doc of notices) {
-    const old = earlier.get(doc.source_id) as { code: string; el: string; en: string } | undefined;
-    if (old) {
+/** Records the votes of the TED notices among `docs`, each replacing its earlier one; returns the codes whose votes changed. */
+function recordVotes(db: Sqlite, docs: readonly NormalizedDocument[]): Set<string> {
+  const touched = new Set<string>();
+  const earlier = db.prepare('SELECT code FROM cpv_votes WHERE source_id = ?').pluck();
+  const drop = db.prepare('DELETE FROM cpv_votes WHERE source_id = ?');
+  const put = db.prepare('INSERT INTO cpv_votes (source_id, code, el, en, buyer) VALUES (?, ?, ?, ?, ?)');
+  for (const doc of docs) {
+    if (doc.source !== 'ted') continue;
+    const old = earlier.get(doc.source_id) as string | undefined;
+    if (old !== undefined) {
       drop.run(doc.source_id);
-      less.run(old.code, old.el, old.en);
-      none.run(old.code, old.el, old.en);
+      touched.add(old);
     }
-    const found = noticeCpvLabel(doc);
-    if (!found) continue;
-    vote.run(doc.source_id, found.code, found.label.el, found.label.en);
-    more.run(found.code, found.label.el, found.label.en);
+    const vote = noticeCpvVote(doc);
+    if (!vote) continue;
+    put.run(doc.source_id, vote.code, vote.label.el, vote.label.en, vote.buyer);
+    touched.add(vote.code);
+  }
+  return touched;
+}
+
+/** Picks each code's label again from its votes and the label it has (chooseLabel). */
+function chooseLabels(db: Sqlite, codes: Iterable<string>): void {
+  const tallies = db.prepare(`SELECT el, en, count(DISTINCT NULLIF(buyer, '')) AS buyers, count(*) AS notices FROM cpv_votes WHERE code = ? GROUP BY el, en`);
+  const current = db.prepare('SELECT el, en FROM cpv_learned WHERE code = ?');
+  const set = db.prepare('INSERT INTO cpv_learned (code, el, en) VALUES (?, ?, ?) ON CONFLICT (code) DO UPDATE SET el = excluded.el, en = excluded.en');
+  const unset = db.prepare('DELETE FROM cpv_learned WHERE code = ?');
+  for (const code of codes) {
+    const rows = tallies.all(code) as (CpvLabel & { buyers: number; notices: number })[];
+    const label = chooseLabel(
+      rows.map((r): LabelTally => ({ label: { el: r.el, en: r.en }, buyers: r.buyers, notices: r.notices })),
+      current.get(code) as CpvLabel | undefined,
+    );
+    if (label) set.run(code, label.el, label.en);
+    else unset.run(code);
   }
 }
 
-/** Counts the votes again from the stored notices alone, read in batches (call within a transaction). */
+/** Records the votes of the TED notices among `docs` and picks their codes' labels again (call within a transaction). */
+export function writeCpvVotes(db: Sqlite, docs: readonly NormalizedDocument[]): void {
+  const touched = recordVotes(db, docs);
+  if (touched.size > 0) chooseLabels(db, touched);
+}
+
+/**
+ * Counts the votes again from the stored notices alone, read in batches, then picks every code's label
+ * once they are all counted, the label each had staying on a tie (call within a transaction).
+ */
 export function relearnCpvLabels(db: Sqlite, notices: Iterable<{ doc: NormalizedDocument }[]>): void {
-  db.exec('DELETE FROM cpv_label_votes; DELETE FROM cpv_labels;');
-  for (const batch of notices) {
-    writeCpvVotes(
+  db.exec('DELETE FROM cpv_votes');
+  for (const batch of notices)
+    recordVotes(
       db,
       batch.map((r) => r.doc),
     );
-  }
+  const codes = db.prepare('SELECT code FROM cpv_votes UNION SELECT code FROM cpv_learned').pluck().all() as string[];
+  chooseLabels(db, codes);
 }
 
-/** Each code's label, as the table holds it. */
+/** Each code's learned label. */
 export function cpvLabelTable(db: Sqlite): Map<string, CpvLabel> {
-  const rows = db.prepare('SELECT code, el, en FROM cpv_labels ORDER BY code, votes DESC, el, en').all() as ({ code: string } & CpvLabel)[];
-  const table = new Map<string, CpvLabel>();
-  for (const r of rows) if (!table.has(r.code)) table.set(r.code, { el: r.el, en: r.en });
-  return table;
+  const rows = db.prepare('SELECT code, el, en FROM cpv_learned ORDER BY code').all() as ({ code: string } & CpvLabel)[];
+  return new Map(rows.map((r) => [r.code, { el: r.el, en: r.en }]));
 }
 
-/** A reader of the English labels of codes, in the codes' order, each once (codes without one left out). */
-export function englishLabelReader(db: Sqlite): (codes: readonly string[]) => string[] {
-  const best = db.prepare('SELECT en FROM cpv_labels WHERE code = ? ORDER BY votes DESC, el, en LIMIT 1').pluck();
-  return (codes) => [...new Set(codes.map((c) => best.get(c) as string | undefined).filter((l): l is string => l !== undefined))];
+/** A reader of one code's learned label. */
+export function learnedLabelReader(db: Sqlite): (code: string) => CpvLabel | undefined {
+  const read = db.prepare('SELECT el, en FROM cpv_learned WHERE code = ?');
+  return (code) => read.get(code) as CpvLabel | undefined;
 }

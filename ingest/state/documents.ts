@@ -7,7 +7,7 @@ import type { FeedEntry, NormalizedDocument, OriginalRef } from '../../index-map
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import type { CpvLabel } from '../sources/ted/cpv-labels.js';
-import { CPV_LABELS_SCHEMA, cpvLabelTable, englishLabelReader, relearnCpvLabels, writeCpvVotes } from './cpv-labels.js';
+import { CPV_LABELS_SCHEMA, cpvLabelTable, learnedLabelReader, relearnCpvLabels, writeCpvVotes } from './cpv-labels.js';
 import { ensureEntityIndex, writeEntities } from './entity-index.js';
 
 export interface StoredRecord {
@@ -55,15 +55,15 @@ export class DocumentStore {
   readonly db: Sqlite;
   private readonly hashOf;
   private readonly vectorOf;
-  /** The English labels of CPV codes, as the label table holds them now. */
-  readonly englishCpvLabels: (codes: readonly string[]) => string[];
+  /** A CPV code's label learned from TED, as the label table holds it now. */
+  readonly learnedCpvLabel: (code: string) => CpvLabel | undefined;
 
   constructor(file: string) {
     this.db = openSqlite(file);
     this.db.exec(SCHEMA);
     this.db.exec(CPV_LABELS_SCHEMA);
     ensureEntityIndex(this.db);
-    this.englishCpvLabels = englishLabelReader(this.db);
+    this.learnedCpvLabel = learnedLabelReader(this.db);
     this.hashOf = this.db.prepare('SELECT content_hash FROM documents WHERE source_id = ?').pluck();
     this.vectorOf = this.db.prepare('SELECT vector FROM embeddings WHERE model = ? AND content_hash = ?').pluck();
   }
@@ -75,6 +75,12 @@ export class DocumentStore {
   /** The stored content hash of a document, or null when it was never stored. */
   hash(sourceId: string): string | null {
     return (this.hashOf.get(sourceId) as string | undefined) ?? null;
+  }
+
+  /** The length of the vectors cached under `model`, or null when none is. */
+  cachedDimension(model: string): number | null {
+    const bytes = this.db.prepare('SELECT length(vector) FROM embeddings WHERE model = ? LIMIT 1').pluck().get(model) as number | undefined;
+    return bytes === undefined ? null : bytes / Float32Array.BYTES_PER_ELEMENT;
   }
 
   vector(model: string, contentHash: string): number[] | null {
@@ -158,7 +164,7 @@ export class DocumentStore {
     })();
   }
 
-  /** Each CPV code's label (the label table). */
+  /** Each CPV code's learned label (the label table). */
   cpvLabels(): Map<string, CpvLabel> {
     return cpvLabelTable(this.db);
   }

@@ -1,7 +1,7 @@
 // Picks the embedder: the embeddings service when one is configured (its start fails when it does not
-// answer), else the sentence model when a model folder is configured and loads, otherwise the lexical
-// fallback, with a warning that semantic search runs on it (at once, or before the first text it embeds
-// for a command that may never embed). Never throws for a missing model.
+// answer within PDI_EMBED_TIMEOUT), else the sentence model when a model folder is configured and loads,
+// otherwise the lexical fallback, with a warning that semantic search runs on it (at once, or before the
+// first text it embeds for a command that may never embed). Never throws for a missing model.
 import os from 'node:os';
 import path from 'node:path';
 import type { Embedder } from './embedder.js';
@@ -26,6 +26,8 @@ export interface CreateEmbedderOptions extends ModelEmbedderOptions {
   modelDir?: string | null;
   /** The embeddings service (PDI_EMBED_URL ...); it takes precedence over modelDir. */
   service?: EmbedService | null;
+  /** The length of the service's vectors when known (ServiceEmbedder.assume): then it is not probed. */
+  serviceDimension?: number | null;
   logger?: EmbedderLogger;
   /** Dimension of the fallback (default 384). */
   fallbackDimension?: number;
@@ -37,10 +39,10 @@ export interface CreateEmbedderOptions extends ModelEmbedderOptions {
 }
 
 export async function createEmbedder(options: CreateEmbedderOptions = {}): Promise<Embedder> {
-  const { modelDir, service, logger, fallbackDimension, warnOnEmbed, ...modelOptions } = options;
+  const { modelDir, service, serviceDimension, logger, fallbackDimension, warnOnEmbed, ...modelOptions } = options;
   const fallbackWarning = (warn: (id: string) => void) => fallbackEmbedder(new HashingEmbedder(fallbackDimension), warn, warnOnEmbed ?? false);
   if (service) {
-    const embedder = await ServiceEmbedder.connect(service);
+    const embedder = serviceDimension ? ServiceEmbedder.assume(service, serviceDimension) : await ServiceEmbedder.connect(service);
     logger?.info({ embedder: embedder.id, dimension: embedder.dimension, endpoint: embedder.endpoint }, 'embeddings come from the service');
     return embedder;
   }

@@ -34,7 +34,7 @@ export interface ServiceEmbedderOptions {
 export class EmbeddingServiceError extends Error {
   constructor(
     readonly endpoint: string,
-    problem: string,
+    readonly problem: string,
     readonly status: number | null = null,
   ) {
     super(`embedding service ${endpoint}: ${problem}`);
@@ -63,13 +63,32 @@ export class ServiceEmbedder implements Embedder {
 
   /**
    * The embedder, after one probe embedding that gives the vector length (checked against the index at
-   * start) and proves the endpoint, the key and the model name work.
+   * start) and proves the endpoint, the key and the model name work. The probe, retries included, ends
+   * within `deadlineMs` (one request's timeout unless given): a service that accepts connections and
+   * never answers held a start through every retry's timeout, 150 s by default.
    */
-  static async connect(opts: ServiceEmbedderOptions): Promise<ServiceEmbedder> {
+  static async connect(opts: ServiceEmbedderOptions, deadlineMs = opts.timeoutMs): Promise<ServiceEmbedder> {
     const embedder = new ServiceEmbedder(serviceEmbedderId(opts), 0, opts);
-    const [probe] = await embedder.request(['probe']);
-    embedder.dimension = probe.length;
+    try {
+      const [probe] = await embedder.request(['probe'], performance.now() + deadlineMs);
+      embedder.dimension = probe.length;
+    } catch (err) {
+      if (!(err instanceof EmbeddingServiceError)) throw err;
+      throw new EmbeddingServiceError(
+        embedder.endpoint,
+        `${err.problem}: check that the service runs at PDI_EMBED_URL and serves PDI_EMBED_MODEL ${opts.model}${opts.key ? ' for PDI_EMBED_KEY' : ''}`,
+        err.status,
+      );
+    }
     return embedder;
+  }
+
+  /**
+   * The embedder without a probe, its vectors known to be `dimension` long (those cached for it): a
+   * reindex that embeds nothing needs no service at all, and one that embeds meets a failure then.
+   */
+  static assume(opts: ServiceEmbedderOptions, dimension: number): ServiceEmbedder {
+    return new ServiceEmbedder(serviceEmbedderId(opts), dimension, opts);
   }
 
   /** One unit vector per text, in order; `kind` picks the prefix. */
@@ -96,20 +115,24 @@ export class ServiceEmbedder implements Embedder {
     }
   }
 
-  /** One request, retried after a 429, a 5xx, a timeout or a network error. */
-  private async request(input: string[]): Promise<number[][]> {
+  /** One request, retried after a 429, a 5xx, a timeout or a network error, until `deadline` (performance.now()) if given. */
+  private async request(input: string[], deadline = Infinity): Promise<number[][]> {
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(input);
+      const outcome = await this.attempt(input, Math.max(1, Math.ceil(Math.min(this.opts.timeoutMs, deadline - performance.now()))));
       if ('vectors' in outcome) return outcome.vectors;
       if (!outcome.retry || attempt >= this.opts.retries) throw outcome.error;
       const backoff = Math.min(MAX_BACKOFF_MS, (this.opts.backoffMs ?? 500) * 2 ** attempt);
       // Jitter keeps the requests of several processes from coming back together.
       const wait = outcome.retryAfterMs ?? backoff * (0.5 + Math.random() / 2);
+      if (performance.now() + wait >= deadline) throw outcome.error;
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
-  private async attempt(input: string[]): Promise<{ vectors: number[][] } | { error: EmbeddingServiceError; retry: boolean; retryAfterMs?: number }> {
+  private async attempt(
+    input: string[],
+    timeoutMs: number,
+  ): Promise<{ vectors: number[][] } | { error: EmbeddingServiceError; retry: boolean; retryAfterMs?: number }> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
     if (this.opts.key) headers.Authorization = `Bearer ${this.opts.key}`;
     let res: Response;
@@ -119,13 +142,13 @@ export class ServiceEmbedder implements Embedder {
         method: 'POST',
         headers,
         body: JSON.stringify({ model: this.opts.model, input }),
-        signal: AbortSignal.timeout(this.opts.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
       const problem =
-        e.name === 'TimeoutError' ? `no answer within ${this.opts.timeoutMs / 1000} s` : `unreachable (${e.cause?.code ?? e.cause?.message ?? e.message})`;
+        e.name === 'TimeoutError' ? `no answer within ${seconds(timeoutMs)} s` : `unreachable (${e.cause?.code ?? e.cause?.message ?? e.message})`;
       return { error: new EmbeddingServiceError(this.endpoint, problem), retry: true };
     }
     if (!res.ok) {
@@ -183,6 +206,11 @@ function retryAfter(value: string | null): number | undefined {
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Milliseconds as seconds, to a tenth at most: "0.3", "30". */
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 function unit(v: number[]): number[] {

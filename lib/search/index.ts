@@ -1,24 +1,19 @@
 // Picks the engine: Elasticsearch when ELASTICSEARCH_URL is set, else the embedded one under
 // PDI_DATA_DIR. The embedder's model id and dimension go into the index metadata.
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { type Config, withoutPassword } from '../config.js';
 import type { Embedder } from '../embedding/embedder.js';
 import { EngineUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { EmbeddedIndexDamagedError, EmbeddedProvider } from './embedded.js';
+import { EmbeddedProvider } from './embedded.js';
 import { ElasticsearchProvider } from './elasticsearch.js';
-import type { EmbeddingIdentity, SearchProvider } from './provider.js';
+import type { EmbeddingIdentity, IndexStats, SearchProvider } from './provider.js';
 
 export function embeddedIndexPath(dataDir: string): string {
   return path.join(dataDir, 'index.db');
 }
 
 export interface CreateOptions {
-  /**
-   * Return the provider even when the embedded index is damaged (its calls then fail as unavailable):
-   * `pdi status` still shows what the stores hold. The server and the other commands refuse to start.
-   */
-  tolerateDamage?: boolean;
   /** documents.db, whose entities the embedded engine's reader threads also resolve (EmbeddedOptions.entities). */
   entities?: string;
   /**
@@ -75,6 +70,23 @@ export async function recordedEmbedding(config: Config, logger: Logger): Promise
   }
 }
 
+/**
+ * What the configured engine's index holds, read with the embedder its index records (none is needed),
+ * no reader threads and no init: nothing is created, repaired or checked (`pdi status`). Throws as the
+ * engine's reads do: a damaged embedded index as unavailable, saying why.
+ */
+export async function readIndexStats(config: Config, logger: Logger, signal: AbortSignal): Promise<IndexStats> {
+  const recorded = config.elasticsearchUrl ? undefined : await recordedEmbedding(config, logger).catch(() => undefined);
+  // An embedded index that records no embedder holds no document; one that cannot be read is opened to say why.
+  if (recorded === null) return { total_documents: 0, sources: {} };
+  const provider = openProvider(config, { id: recorded?.model ?? 'unknown', dimension: recorded?.dimension ?? 384 }, logger, { readers: 0 });
+  try {
+    return await provider.stats({ signal });
+  } finally {
+    await provider.close();
+  }
+}
+
 export async function createSearchProvider(config: Config, embedder: Embedder, logger: Logger, opts: CreateOptions = {}): Promise<SearchProvider> {
   const provider = openProvider(config, embedder, logger, opts);
   try {
@@ -86,14 +98,16 @@ export async function createSearchProvider(config: Config, embedder: Embedder, l
       if (other !== undefined) throw new EmbeddingDimensionError(embedder, other, `the Elasticsearch index ${config.indexPrefix}`);
     }
   } catch (err) {
-    if (opts.tolerateDamage && err instanceof EmbeddedIndexDamagedError) {
-      logger.error(err.message);
-      return provider;
-    }
     // An engine that is down at start must not keep the API down: index routes answer 503 until it
     // returns, and the Elasticsearch adapter creates missing indices on its first write.
     if (!(err instanceof EngineUnavailableError)) throw err;
-    logger.warn('search engine unavailable at start; index routes answer 503 until it is reachable');
+    const es = config.elasticsearchUrl && withoutPassword(config.elasticsearchUrl);
+    logger.warn(
+      { why: err.why },
+      es
+        ? `Elasticsearch at ${es} did not answer at start: index routes answer 503 until it does; check that it runs there, that ELASTICSEARCH_URL names it and that this machine reaches it`
+        : `the embedded index ${embeddedIndexPath(config.dataDir)} could not be opened at start: index routes answer 503 until it can`,
+    );
   }
   return provider;
 }

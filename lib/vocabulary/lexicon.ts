@@ -1,11 +1,15 @@
 // The English→Greek lexicon: a lower-case English word or short phrase → its Greek translations, best
-// first, at most eight (data/vocabulary/lexicon-en-el.tsv, from FreeDict's English–Greek dictionary and
+// first (data/vocabulary/lexicon-en-el.tsv, from FreeDict's English–Greek dictionary and
 // its Greek–English one reversed; data/vocabulary/README.md says where from and under which licence).
 // Read once, on first use.
 import fs from 'node:fs';
 import { projectPath } from '../paths.js';
 
 export const LEXICON_FILE = projectPath('data', 'vocabulary', 'lexicon-en-el.tsv');
+/** The most Greek translations an English headword has. */
+export const LEXICON_MAX_SENSES = 8;
+/** The most words an English headword has: a question is looked up word by word and in phrases this long at most. */
+export const LEXICON_MAX_WORDS = 3;
 
 // Each line's translations kept as one string and split when asked: as arrays, its 46,000 lines took
 // 11 MB of heap, as strings 7.5 MB.
@@ -36,7 +40,7 @@ function singulars(key: string): string[] {
 }
 
 /**
- * The Greek translations of an English word or phrase of up to three words, best first; [] when the
+ * The Greek translations of an English word or phrase (LEXICON_MAX_WORDS), best first; [] when the
  * lexicon has none. Case and spacing do not matter; a plural it lacks is looked up as its singular
  * (`schools` as `school`), the last word of a phrase too.
  */

@@ -1,9 +1,9 @@
 // GET /healthz: 200 when the engine answers, 503 with a detail when it refuses or stays silent.
-import net from 'node:net';
 import t from 'tap';
 import { HEALTH_DEADLINE_MS } from '../../api/routes/health.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { startTestApp } from '../helpers/app.js';
+import { silentPeer } from '../helpers/silent-peer.js';
 
 const engineAt = (url: string, prefix: string, requestTimeoutMs: number) =>
   new ElasticsearchProvider({ url, prefix, dimension: 384, embeddingModel: 'pdi/hashing-384', requestTimeoutMs });
@@ -31,17 +31,9 @@ t.test('when the engine refuses connections, then /healthz is 503 with a detail 
 });
 
 t.test('when the engine accepts but never answers, then /healthz is 503 once the deadline passes', async (t) => {
-  // A real peer on loopback that holds every connection open without a word.
-  const sockets = new Set<net.Socket>();
-  const silent = net.createServer((s) => sockets.add(s));
-  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-  t.teardown(() => {
-    for (const s of sockets) s.destroy();
-    silent.close();
-  });
-  const { port } = silent.address() as net.AddressInfo;
+  const silent = await silentPeer(t);
   // The client's own timeout is longer than the health deadline: the deadline must be what ends it.
-  const search = engineAt(`http://127.0.0.1:${port}`, 'health-silent', HEALTH_DEADLINE_MS * 3);
+  const search = engineAt(silent.url, 'health-silent', HEALTH_DEADLINE_MS * 3);
   t.teardown(() => search.close());
   const app = await startTestApp(t, { search });
   const res = await app.request('/healthz');

@@ -48,7 +48,7 @@ t.test('when Elasticsearch is unreachable at start, then the API starts and inde
   const key = running.app.context.keys.create('Acme', 'pro').key;
   const stats = await request(running.url, '/v1/stats', { key });
   t.equal(stats.status, 503);
-  t.same(stats.body, { detail: 'The search engine is unavailable; try again shortly' });
+  t.same(stats.body, { detail: 'The search engine (elasticsearch) is unavailable; try again shortly' });
   const usage = await request(running.url, '/v1/usage', { key });
   t.equal(usage.status, 200, 'routes that do not need the engine keep working');
 });

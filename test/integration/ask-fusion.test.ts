@@ -97,7 +97,7 @@ async function exactTerm(t: Test, search: SearchProvider, model: ModelEmbedder):
   t.equal(text[0]?.doc.source_id, 'diavgeia:ΓΡΦ1-ΑΒΓ', 'the full-text leg ranks the ΑΦΜ first');
   const semantic = await search.knn({ vector: (await model.embed([question]))[0], limit: 50 });
   // Where the model puts it moves with the CPU's int8 arithmetic (AVX2 or AVX-512 VNNI): what matters is
-  // that street lighting fills the model's first ten, so that ask keeps it there only by the fusion.
+  // that street lighting fills the model's first twenty, so that ask keeps it in ten only by the fusion.
   const byModel = semantic.findIndex((h) => h.doc.source_id === 'diavgeia:ΓΡΦ1-ΑΒΓ');
   t.ok(byModel === -1 || byModel >= 20, `the semantic leg ranks street lighting above it (at ${byModel})`);
   const ask = new AskService({ search, embedder: model, generator: null, log: createLogger('silent') });

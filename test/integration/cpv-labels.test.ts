@@ -1,7 +1,8 @@
-// English finds Greek through a learned CPV label, on both engines, through the real pipeline and the
-// real TED and KIMDIS fixtures: ingesting TED teaches the store a code's English label, a KIMDIS
-// document carrying the code is then found by an English search and question although its text is
-// Greek, and `pdi reindex` learns the table again and gives the label to documents stored before it.
+// English finds Greek through the official CPV vocabulary, on both engines, through the real pipeline
+// and the real KIMDIS and Diavgeia fixtures: a Greek-only KIMDIS contract is found by an English search
+// and question, and a Diavgeia decision that writes only its code by English and Greek words of its
+// code's labels, codes no TED notice of the corpus teaches; `pdi reindex` gives the labels to documents
+// indexed without them.
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -16,30 +17,37 @@ import { FIXTURES, skipWithoutFixtures } from '../helpers/paths.js';
 
 skipWithoutFixtures();
 
-const template = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
-const item = template.content[0];
+const kimdisTemplate = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'kimdis/contract_page_anonymized_shape.json'), 'utf8'));
+const item = kimdisTemplate.content[0];
+const diavgeiaTemplate = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'diavgeia/search_page_reserialized_trimmed.json'), 'utf8'));
+const notice = diavgeiaTemplate.decisions.find((d: { ada: string }) => d.ada === '9ΓΤΕ469ΗΖΞ-ΩΜ1');
 
-/** A KIMDIS contract of the fixture's shape, Greek only, with one object of `cpv` (code and Greek label). */
+/** A KIMDIS contract of the fixture's shape, Greek only, with one object of `cpv` (code and Greek label, as KIMDIS writes them). */
 function contract(ref: string, title: string, cpv: [string, string]) {
   const [object] = item.objectDetailsList;
   return { ...item, referenceNumber: ref, title, objectDetailsList: [{ ...object, shortDescription: title, cpvs: [{ key: cpv[0], value: cpv[1] }] }] };
 }
 
-/** A folder of one saved KIMDIS page that `ingestSource --from` replays. */
-function kimdisPage(t: Test, contracts: unknown[]): string {
+/** A Diavgeia contest notice of the fixture's shape: its code is in its extra fields only. */
+function decision(ada: string, subject: string, cpv: string) {
+  return { ...notice, ada, subject, versionId: `v-${ada}`, extraFieldValues: { ...notice.extraFieldValues, cpv: [cpv] } };
+}
+
+/** A folder holding one saved page that `ingestSource --from` replays. */
+function savedPage(t: Test, page: unknown): string {
   const dir = tempDir(t);
-  fs.writeFileSync(
-    path.join(dir, 'page.json'),
-    JSON.stringify({ ...template, content: contracts, numberOfElements: contracts.length, totalElements: contracts.length }),
-  );
+  fs.writeFileSync(path.join(dir, 'page.json'), JSON.stringify(page));
   return dir;
 }
 
-const SOFTWARE: [string, string] = ['48510000-6', 'Πακέτα λογισμικού επικοινωνίας'];
-const TITLE = 'Προμήθεια συστήματος τηλεδιάσκεψης για τα σχολεία του Δήμου';
+const LIGHTING: [string, string] = ['50232100-0', 'Συντήρηση εγκαταστάσεων δημόσιου φωτισμού'];
+const TITLE = 'Ετήσια σύμβαση για τις εγκαταστάσεις του Δήμου';
 const TARGET = 'kimdis:26SYMV000000001';
 const TWIN = 'kimdis:26SYMV000000002';
 const DECOYS = ['Συντήρηση πυροσβεστήρων', 'Καθαρισμός σχολικών κτιρίων', 'Προμήθεια καυσίμων', 'Κλάδεμα δέντρων', 'Επισκευή οδοστρωμάτων'];
+const SUBJECT = 'ΠΡΟΚΗΡΥΞΗ ΑΝΟΙΚΤΟΥ ΔΙΑΓΩΝΙΣΜΟΥ ΓΙΑ ΤΟ ΟΔΙΚΟ ΔΙΚΤΥΟ ΤΟΥ ΔΗΜΟΥ';
+const SNOW = 'diavgeia:ΨΧΙΟ469ΗΖΞ-ΑΑ1';
+const ROADS = 'diavgeia:ΨΧΙΟ469ΗΖΞ-ΑΑ2';
 
 async function scenario(t: Test, app: TestApp) {
   const deps: PipelineDeps = {
@@ -51,42 +59,43 @@ async function scenario(t: Test, app: TestApp) {
     log: createLogger('silent'),
   };
   const key = app.key('enterprise');
-  const english = 'communication software package';
-  const found = async (q = english) =>
+  const found = async (q: string) =>
     (await app.request(`/v1/search?q=${encodeURIComponent(q)}&limit=50`, { key })).body.results.map((r: { source_id: string }) => r.source_id);
 
-  // The twin: the same Greek text, a code TED teaches nothing of.
+  // TED's notices teach 48510000 and 72222300 at most: not the codes below.
+  const tedDir = tempDir(t);
+  fs.copyFileSync(path.join(FIXTURES, 'ted/search_v3_response_trimmed.json'), path.join(tedDir, 'search.json'));
+  t.equal((await ingestSource(deps, SOURCE_MODULES.ted, { fromDir: tedDir })).status, 'succeeded');
+
+  // The twins: the same Greek text, a code whose labels say something else.
   const contracts = [
-    contract('26SYMV000000001', TITLE, SOFTWARE),
+    contract('26SYMV000000001', TITLE, LIGHTING),
     contract('26SYMV000000002', TITLE, ['30213000-5', 'Προσωπικοί ηλεκτρονικοί υπολογιστές']),
     ...DECOYS.flatMap((d, i) => [0, 1, 2].map((j) => contract(`26SYMV00000010${i}${j}`, `${d} ${j + 1}`, ['75251000-0', 'Πυροσβεστικές υπηρεσίες']))),
   ];
-  const kimdis = await ingestSource(deps, SOURCE_MODULES.kimdis, { fromDir: kimdisPage(t, contracts) });
+  const kimdisPage = { ...kimdisTemplate, content: contracts, numberOfElements: contracts.length, totalElements: contracts.length };
+  const kimdis = await ingestSource(deps, SOURCE_MODULES.kimdis, { fromDir: savedPage(t, kimdisPage) });
   t.equal(kimdis.new, contracts.length, kimdis.error ?? 'the KIMDIS page is stored');
-  t.notOk((await found()).includes(TARGET), 'before TED taught the label, an English search misses the Greek contract');
+  const decisions = [decision('ΨΧΙΟ469ΗΖΞ-ΑΑ1', SUBJECT, '90620000-9'), decision('ΨΧΙΟ469ΗΖΞ-ΑΑ2', SUBJECT, '45233141-9')];
+  const diavgeia = await ingestSource(deps, SOURCE_MODULES.diavgeia, { fromDir: savedPage(t, { ...diavgeiaTemplate, decisions }) });
+  t.equal(diavgeia.new, 2, diavgeia.error ?? 'the Diavgeia page is stored');
 
-  const tedDir = tempDir(t);
-  fs.copyFileSync(path.join(FIXTURES, 'ted/search_v3_response_trimmed.json'), path.join(tedDir, 'search.json'));
-  const ted = await ingestSource(deps, SOURCE_MODULES.ted, { fromDir: tedDir });
-  t.equal(ted.status, 'succeeded', ted.error ?? 'TED ingested');
-  t.strictSame(
-    app.documents.cpvLabels().get('48510000'),
-    { el: 'Πακέτα λογισμικού επικοινωνίας', en: 'Communication software package' },
-    'the store learned the label from the real notices',
-  );
+  const indexed = await app.search.get(TARGET);
+  t.same(indexed?.cpv_labels_en, ['Street-lighting maintenance services'], 'the contract is indexed with its official English label');
+  t.notOk(indexed && 'cpv_labels_el' in indexed, 'not its Greek one, which its content already writes');
+  t.equal(indexed?.content_hash, app.documents.hash(TARGET), 'its content hash is the stored one, the label left out');
+  t.same((await app.search.get(SNOW))?.cpv_labels_el, ['Υπηρεσίες εκχιονισμού'], 'the decision with its Greek label too');
 
-  // What was stored before the label was known gets it at the next reindex; the table is learned again.
-  app.documents.db.exec('DELETE FROM cpv_label_votes; DELETE FROM cpv_labels;');
-  await reindex(deps, 'kimdis');
-  t.equal(app.documents.cpvLabels().get('48510000')?.en, 'Communication software package', 'reindex learned the table again from the stored notices');
-  const stored = await app.search.get(TARGET);
-  t.same(stored?.cpv_labels_en, ['Communication software package'], 'the indexed contract carries the label');
-  t.equal(stored?.content_hash, app.documents.hash(TARGET), 'its content hash is the stored one, the label left out');
-
-  const hits = await found();
+  const english = 'street lighting maintenance';
+  let hits = await found(english);
   t.ok(hits.includes(TARGET), 'an English search finds the Greek-only contract by its code');
   t.notOk(hits.includes(TWIN), 'and not its twin of another code: the label is the reason');
-  const question = 'Which contracts buy a communication software package?';
+  hits = await found('snow clearing');
+  t.ok(hits.includes(SNOW) && !hits.includes(ROADS), 'an English search finds the Diavgeia decision by its code, and not its twin');
+  hits = await found('εκχιονισμός');
+  t.ok(hits.includes(SNOW) && !hits.includes(ROADS), 'so does a Greek word of its Greek label, in another case');
+
+  const question = 'Which contracts cover street lighting maintenance services?';
   const textLeg = (await app.search.moreLikeThis({ text: question, limit: 50 })).map((h) => h.doc.source_id);
   t.ok(textLeg.includes(TARGET) && !textLeg.includes(TWIN), "ask's full-text leg finds it for an English question, and not its twin");
   const asked = await app.request('/v1/ask', { key, method: 'POST', body: { question, limit: 10 } });
@@ -98,18 +107,21 @@ async function scenario(t: Test, app: TestApp) {
   const listed = listing.body.documents.find((d: { source_id: string }) => d.source_id === TARGET);
   t.ok(listed && !('cpv_labels_en' in listed), 'the label is searched, not a field of the API document');
 
-  // Now that TED taught it, a contract of the code is searched by its label as it is ingested.
-  const later = await ingestSource(deps, SOURCE_MODULES.kimdis, {
-    fromDir: kimdisPage(t, [contract('26SYMV000000003', 'Αναβάθμιση τηλεφωνικού κέντρου', SOFTWARE)]),
-  });
-  t.equal(later.new, 1);
-  t.ok((await found()).includes('kimdis:26SYMV000000003'), 'a contract ingested after TED is found at once');
-  // A rebuild of TED alone leaves the other sources' labels in place.
-  await reindex(deps, 'ted');
-  t.ok((await found()).includes(TARGET), 'after a TED-only reindex, still found');
+  // Indexed as a build before the vocabulary did: `pdi reindex` gives the labels.
+  for (const id of [TARGET, SNOW]) {
+    const { cpv_labels_en: _en, cpv_labels_el: _el, ...bare } = (await app.search.get(id))!;
+    await app.search.upsert([bare]);
+  }
+  await app.search.refresh();
+  t.notOk((await found(english)).includes(TARGET), 'without its labels, the English search misses the contract');
+  t.notOk((await found('εκχιονισμός')).includes(SNOW), 'and the Greek one the decision');
+  await reindex(deps, 'kimdis');
+  await reindex(deps, 'diavgeia');
+  t.ok((await found(english)).includes(TARGET), 'after reindex, found again');
+  t.ok((await found('εκχιονισμός')).includes(SNOW));
 }
 
-t.test('when TED teaches a CPV code its English label, then KIMDIS documents of that code are found in English', async (t) => {
+t.test('when a document carries a CPV code, then it is found by the official English and Greek labels of its code', async (t) => {
   t.test('embedded', async (t) => {
     await scenario(t, await startTestApp(t));
   });

@@ -42,7 +42,12 @@ t.test('when the demo corpus is loaded, then the shipped file holds a vector of 
   t.equal(seedDemoVectors(deps.documents, 'pdi/hashing-384@text-v2'), 0, 'another model is not seeded');
 });
 
-t.test('when a sample of demo documents is embedded with the real model, then the shipped vectors equal its own within 1e-3 cosine', { skip }, async (t) => {
+// The model's int8 matrix products round differently on CPUs with and without AVX-512 VNNI: the same
+// text gave cosine 0.9984 against the shipped vector on a Sapphire Rapids machine. Another model or
+// another text version lands far below.
+const SAME_VECTOR = 1 - 5e-3;
+
+t.test('when a sample of demo documents is embedded with the real model, then the shipped vectors equal its own within 5e-3 cosine', { skip }, async (t) => {
   const model = await ModelEmbedder.load(modelDir);
   t.teardown(() => model.dispose());
   t.equal(embeddingCacheKey(model), header.cacheKey);
@@ -57,6 +62,6 @@ t.test('when a sample of demo documents is embedded with the real model, then th
     const [own] = await model.embed([documentText(r.doc)]);
     const shipped = byHash.get(r.content_hash)!;
     const cos = own.reduce((s, x, i) => s + x * shipped[i], 0);
-    t.ok(cos >= 1 - 1e-3, `${r.doc.source_id}: cosine ${cos.toFixed(5)}`);
+    t.ok(cos >= SAME_VECTOR, `${r.doc.source_id}: cosine ${cos.toFixed(5)}`);
   }
 });

@@ -331,10 +331,10 @@ t.test('when an index made before the party and label columns is opened, then th
   const p = open(file);
   await p.upsert(docs);
   await p.close();
-  // The `_docs` of schema 4: without the columns schemas 5 and 6 added.
+  // The `_docs` of schema 4: without the columns schemas 5 to 7 added.
   const raw = new Database(file);
   const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
-  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date', 'cpv_labels_en'])
+  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date', 'cpv_labels_en', 'cpv_labels_el'])
     raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
   raw.exec(`UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
   raw.close();
@@ -343,12 +343,18 @@ t.test('when an index made before the party and label columns is opened, then th
   t.teardown(() => old.close());
   const before = await old.get(docs[0]!.source_id);
   t.same([before?.parties, before?.procedure_type, before?.tenders_received], [[], null, null], 'a row written before reads as a document stored then');
-  t.notOk(before && 'cpv_labels_en' in before, 'without CPV labels');
+  t.notOk(before && ('cpv_labels_en' in before || 'cpv_labels_el' in before), 'without CPV labels');
   const party = { role: 'supplier' as const, name: 'ΤΟΜΕΣ ΑΤΕ', afm: '094311152' };
   const labels = ['Street-lighting equipment'];
-  await old.upsert([{ ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02', cpv_labels_en: labels }]);
+  const greek = ['Εξοπλισμός οδικού φωτισμού'];
+  await old.upsert([
+    { ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02', cpv_labels_en: labels, cpv_labels_el: greek },
+  ]);
   const after = await old.get(docs[1]!.source_id);
-  t.same([after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date, after?.cpv_labels_en], [[party], 'open', 1, '2024-01-02', labels]);
+  t.same(
+    [after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date, after?.cpv_labels_en, after?.cpv_labels_el],
+    [[party], 'open', 1, '2024-01-02', labels, greek],
+  );
   const check = new Database(file);
   t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), SCHEMA_VERSION, 'the index records the current schema');
   check.close();

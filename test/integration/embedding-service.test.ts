@@ -156,7 +156,10 @@ t.test('when nothing listens at the URL, then connecting fails naming the endpoi
     passagePrefix: '',
     backoffMs: 1,
   }).catch((e: Error) => e);
-  t.equal((err as Error).message, `embedding service ${gone.url}/embeddings: unreachable (ECONNREFUSED)`);
+  t.equal(
+    (err as Error).message,
+    `embedding service ${gone.url}/embeddings: unreachable (ECONNREFUSED): check that the service runs at PDI_EMBED_URL and serves PDI_EMBED_MODEL m for PDI_EMBED_KEY`,
+  );
 });
 
 /** The environment of a server or CLI embedding through `peer` into the data folder `dir`. */
@@ -226,7 +229,7 @@ for (const engine of ['embedded', 'elasticsearch'] as const) {
 
       const status = await pdi(dir, ['status', '--json'], env(peer, dir, extra));
       t.equal(status.code, 0, status.stderr);
-      t.same(JSON.parse(status.stdout).embedding, { model, dimension: 384, fallback: false, service: true, endpoint: `${peer.url}/embeddings` });
+      t.same(JSON.parse(status.stdout).embedding, { model, dimension: 384, fallback: false, service: true, endpoint: `${peer.url}/embeddings`, error: null });
 
       // Another model behind the same variables, with vectors of another length: nothing is written with them.
       const other = await peerFor(t, { key: 'sk-test', embedder: new HashingEmbedder(128) });

@@ -624,12 +624,13 @@ t.test('when pdi status runs, then it shows per source the last run, its error, 
   t.equal(down.code, 1);
   t.match(
     down.stdout,
-    /^engine elasticsearch; .*; UNAVAILABLE \(The search engine is unavailable; try again shortly \(stats: ConnectionError: .*ECONNREFUSED.*\)\): indexed counts unknown$/m,
+    /^engine elasticsearch at http:\/\/127\.0\.0\.1:\d+; .*; UNAVAILABLE \(The search engine \(elasticsearch\) is unavailable; try again shortly \(stats: ConnectionError: .*ECONNREFUSED.*\)\): indexed counts unknown$/m,
   );
   t.match(down.stdout, /kimdis +\? indexed +20 stored +last ingest succeeded/);
   const downJson = JSON.parse((await runCli(dataDir, ['status', '--json'], { ELASTICSEARCH_URL: closed.url })).stdout);
   t.match(downJson, {
-    engine_error: /^The search engine is unavailable; try again shortly \(stats: ConnectionError: .*ECONNREFUSED/,
+    engine_url: closed.url,
+    engine_error: /^The search engine \(elasticsearch\) is unavailable; try again shortly \(stats: ConnectionError: .*ECONNREFUSED/,
     total_documents: null,
     sources: { kimdis: { indexed: null, stored: 20 } },
   });

@@ -219,7 +219,15 @@ t.test(
     const labelled = { ...d, cpv_labels_en: ['Wind turbines'] };
     t.same(docText(labelled, 6), docText(d, 6), 'which version 6 does not index');
     t.same(docText(labelled, 7).body.slice(0, 6), ['αιολικ', 'παρκ', VALUE_GAP, 'wind', 'turbin', VALUE_GAP], 'version 7: after the content, before the names');
-    t.throws(() => docText(d, 8), /unknown text version 8/);
+    t.same(docText(d, 8), docText(d, 7), 'version 8: the same for a document without CPV labels');
+    const bilingual = { ...labelled, cpv_labels_el: ['Ανεμογεννήτριες'] };
+    t.same(docText(bilingual, 7), docText(labelled, 7), 'whose Greek labels version 7 does not index');
+    t.same(
+      docText(bilingual, 8).body.slice(0, 8),
+      ['αιολικ', 'παρκ', VALUE_GAP, 'wind', 'turbin', VALUE_GAP, 'ανεμογεννητρ', VALUE_GAP],
+      'version 8: the English labels, then the Greek ones, stemmed as Greek',
+    );
+    t.throws(() => docText(d, 9), /unknown text version 9/);
 
     const file = newFile();
     const p = new EmbeddedProvider({ file, dimension: 2, embeddingModel: 'm', tuning: { hotMinDf: 1 } });

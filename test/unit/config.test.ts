@@ -20,6 +20,8 @@ t.test('when nothing is set, then the documented defaults apply', async (t) => {
   t.equal(c.ingestEveryMs, null);
   t.equal(c.embeddedReaders, Math.min(4, os.availableParallelism()));
   t.equal(loadConfig({ PDI_EMBEDDED_READERS: '0' }).embeddedReaders, 0);
+  t.equal(c.embeddedEnvelope, 100_000);
+  t.equal(loadConfig({ PDI_EMBEDDED_ENVELOPE: '5' }).embeddedEnvelope, 5);
   t.equal(c.maxInFlightPerKey, 8);
   t.equal(c.maxInFlightPerOrg, 16);
   t.equal(c.engineDeadlineMs, 10_000);
@@ -123,6 +125,8 @@ t.test('when a variable is invalid, then loading fails with a message naming it'
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ PDI_EMBEDDED_READERS: 'two' }, 'PDI_EMBEDDED_READERS'],
     [{ PDI_EMBEDDED_READERS: '-1' }, 'PDI_EMBEDDED_READERS'],
+    [{ PDI_EMBEDDED_ENVELOPE: '0' }, 'PDI_EMBEDDED_ENVELOPE'],
+    [{ PDI_EMBEDDED_ENVELOPE: '100k' }, 'PDI_EMBEDDED_ENVELOPE'],
     // Set, so meant: a typo must not quietly embed everything with the lexical fallback instead.
     [{ PDI_MODEL_DIR: '/nonexistent/model-folder' }, 'PDI_MODEL_DIR'],
     [{ PDI_MODEL_DIR: fileURLToPath(import.meta.url) }, 'PDI_MODEL_DIR'],

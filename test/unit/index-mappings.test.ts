@@ -56,6 +56,7 @@ t.test(
       original: { sha256: '', content_type: '' },
       embedding: null,
       cpv_labels_en: [],
+      cpv_labels_el: [],
     };
     const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;
     // metadata_json, search_text and search_latin are written by the adapter from the document's own fields

@@ -1,9 +1,10 @@
 // The committed vocabulary (data/vocabulary/) as lib/vocabulary/ reads it, and how data/vocabulary.ts
 // reads FreeDict's entries (samples in the dictionaries' own form).
+import fs from 'node:fs';
 import t from 'tap';
 import { cpvEntries, cpvLabel, normalizeCpv } from '../../lib/vocabulary/cpv.js';
-import { lookup } from '../../lib/vocabulary/lexicon.js';
-import { buildLexicon, englishGreekSenses, greekEnglishGlosses, MAX_SENSES } from '../../data/vocabulary.js';
+import { LEXICON_FILE, LEXICON_MAX_SENSES, LEXICON_MAX_WORDS, lookup } from '../../lib/vocabulary/lexicon.js';
+import { buildLexicon, englishGreekSenses, greekEnglishGlosses } from '../../data/vocabulary.js';
 
 t.test('when the CPV table is read, then every code of CPV 2008 has its parent and its English and Greek labels', async (t) => {
   t.same(cpvLabel('50232100'), {
@@ -51,7 +52,16 @@ t.test('when the lexicon is asked an English word, then it answers its Greek tra
   t.same(lookup('schools'), school, 'a plural the lexicon lacks is looked up as its singular');
   t.ok(lookup('municipalities').includes('δήμος'), '-ies → -y');
   t.same(lookup('zzzz'), []);
-  t.ok(lookup('service').length <= MAX_SENSES);
+  const lines = fs.readFileSync(LEXICON_FILE, 'utf8').trimEnd().split('\n');
+  t.ok(lines.length > 40_000, `${lines.length} headwords`);
+  t.same(
+    lines.filter((l) => {
+      const [english, ...greek] = l.split('\t');
+      return english !== english!.toLowerCase() || english!.split(' ').length > LEXICON_MAX_WORDS || greek.length < 1 || greek.length > LEXICON_MAX_SENSES;
+    }),
+    [],
+    'each a lower-case headword of at most three words with one to eight translations',
+  );
   t.equal(lookup('service')[0], 'υπηρεσία', 'not ρουσφέτι, which the English–Greek dictionary lists first');
 });
 

@@ -9,6 +9,9 @@ import { Client, errors, Transport } from '@elastic/elasticsearch';
 import { EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 
+/** What clients are told when Elasticsearch cannot serve: the service named, never its address or its words. */
+export const UNAVAILABLE = 'The search engine (elasticsearch) is unavailable; try again shortly';
+
 /** How long a node that could not be reached gets to answer a ping before a call is given up. */
 export const PING_TIMEOUT_MS = 2_000;
 
@@ -92,7 +95,7 @@ export class EngineClient {
       if (isOutage(err)) {
         if (err instanceof errors.TimeoutError || err instanceof errors.ConnectionError) this.unanswered = true;
         this.log.warn({ op, ms, error: describe(err) }, 'engine unavailable');
-        throw new EngineUnavailableError(undefined, `${op}: ${err instanceof errors.TimeoutError ? `no answer within ${ms} ms` : describe(err)}`);
+        throw new EngineUnavailableError(UNAVAILABLE, `${op}: ${err instanceof errors.TimeoutError ? `no answer within ${ms} ms` : describe(err)}`);
       }
       if (err instanceof errors.ResponseError) {
         const { type, reason } = responseInfo(err);

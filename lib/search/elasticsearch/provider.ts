@@ -30,7 +30,7 @@ import type {
   StoredDocument,
   TextQuery,
 } from '../provider.js';
-import { EngineClient, EngineResponseError, isIndexNotFound, isTransientRead } from './client.js';
+import { EngineClient, EngineResponseError, isIndexNotFound, isTransientRead, UNAVAILABLE } from './client.js';
 import { IndexLifecycle } from './lifecycle.js';
 import { Pager, PLAIN_WINDOW } from './paging.js';
 import {
@@ -156,7 +156,7 @@ export class ElasticsearchProvider implements SearchProvider {
       this.brokenLoggedAt = performance.now();
       this.log.error({ why }, 'reads answer 503 until the search indices are repaired');
     }
-    return new EngineUnavailableError(undefined, why);
+    return new EngineUnavailableError(UNAVAILABLE, why);
   }
 
   async upsert(docs: IndexedDocument[]): Promise<BulkResult> {

@@ -24,16 +24,18 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
  * of version 2 to 4 get them on open (addDocumentColumns), empty until `pdi reindex` writes them.
  * 6: `_docs` has the column cpv_labels_en (the English labels of the document's CPV codes), added on open
  * to the sets of older indexes, as in 5.
+ * 7: `_docs` has the column cpv_labels_el (their Greek labels), added on open, as in 5.
  */
-export const SCHEMA_VERSION = '6';
+export const SCHEMA_VERSION = '7';
 
-/** The `_docs` columns schemas 5 and 6 added, with their types, for sets made before. */
+/** The `_docs` columns schemas 5 to 7 added, with their types, for sets made before. */
 const ADDED_DOCUMENT_COLUMNS: [string, string][] = [
   ['parties', 'TEXT'],
   ['procedure_type', 'TEXT'],
   ['tenders_received', 'INTEGER'],
   ['act_date', 'TEXT'],
   ['cpv_labels_en', 'TEXT'],
+  ['cpv_labels_el', 'TEXT'],
 ];
 
 /**
@@ -112,6 +114,7 @@ export function createTableSet(db: Database, name: string, textVersion: number):
       content_hash  TEXT NOT NULL,
       original      TEXT,
       cpv_labels_en TEXT,
+      cpv_labels_el TEXT,
       -- internal: the row id's block (publish second, descending), indexed_at in ms, token count
       pubkey        INTEGER NOT NULL,
       indexed_ms    INTEGER NOT NULL,

@@ -61,10 +61,21 @@ export class WriteContext {
 type Column<T> = T extends string | number | null ? T : string;
 
 /** The fields stored as JSON text. */
-const JSON_COLUMNS = ['entities', 'parties', 'amount', 'cpv', 'original', 'cpv_labels_en'] as const satisfies readonly (keyof StoredDocument)[];
+const JSON_COLUMNS = [
+  'entities',
+  'parties',
+  'amount',
+  'cpv',
+  'original',
+  'cpv_labels_en',
+  'cpv_labels_el',
+] as const satisfies readonly (keyof StoredDocument)[];
+
+/** The optional fields, a column each that is NULL when the document has none. */
+type Optional = 'cpv_labels_en' | 'cpv_labels_el';
 
 /** The stored document's fields as `_docs` columns (schema.ts, in the same order); NULL for no CPV labels. */
-type DocColumns = { [K in Exclude<keyof StoredDocument, 'cpv_labels_en'>]: Column<StoredDocument[K]> } & { cpv_labels_en: string | null };
+type DocColumns = { [K in Exclude<keyof StoredDocument, Optional>]: Column<StoredDocument[K]> } & { [K in Optional]: string | null };
 /** A `_docs` row as read: the document's columns and the internal ones. */
 type DocRow = DocColumns & { rid: bigint; pubkey: bigint; indexed_ms: bigint; ntok: bigint };
 
@@ -83,6 +94,7 @@ export function rowToStored(row: DocRow): StoredDocument {
   doc.parties ??= [];
   // A document without CPV labels has none in its stored form either (as Elasticsearch's `_source`).
   if (doc.cpv_labels_en === null) delete doc.cpv_labels_en;
+  if (doc.cpv_labels_el === null) delete doc.cpv_labels_el;
   // Rows are read with safe integers (row ids): a count is a plain number.
   if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
   return doc as StoredDocument;
@@ -234,6 +246,7 @@ export class TableSet {
       content_hash: doc.content_hash ?? '',
       original: doc.original ? JSON.stringify(doc.original) : null,
       cpv_labels_en: doc.cpv_labels_en?.length ? JSON.stringify(doc.cpv_labels_en) : null,
+      cpv_labels_el: doc.cpv_labels_el?.length ? JSON.stringify(doc.cpv_labels_el) : null,
     };
     const row = { rid, ...columns, pubkey: blockOf(rid), indexed_ms: Date.parse(doc.indexed_at), ntok };
     const names = Object.keys(row);

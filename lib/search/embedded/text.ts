@@ -23,9 +23,10 @@ import { readQuery } from '../query-text.js';
  * title and of each entity name, marked with LATIN_MARK (latin-names.ts), after the title and the body;
  * 5: the content and summary as searched (index-mappings/searched-text.ts), without a source's labels;
  * 6: the title column holds every searched title (a TED notice's English title too), a gap between two;
- * 7: the body holds the English CPV labels (searched-text.ts searchedCpvLabels) after the summary.
+ * 7: the body holds the English CPV labels after the summary; 8: the English, then the Greek ones
+ * (searched-text.ts searchedCpvLabels).
  */
-export const TEXT_VERSION = 7;
+export const TEXT_VERSION = 8;
 
 /**
  * A token between two values of the body column (content, summary, each entity name), so that a quoted
@@ -119,10 +120,11 @@ export interface DocText {
 export function docText(doc: SearchedFields, version: number): DocText {
   // From version 5, the content and summary as searched (searched-text.ts: a source's labels left out).
   const [content, summary] = version >= 5 ? [searchedContent(doc), searchedSummary(doc)] : [doc.content ?? '', doc.summary ?? ''];
-  const values = [content, summary, ...(version >= 7 ? searchedCpvLabels(doc) : []), ...(doc.entities?.names ?? [])];
+  const labels = version >= 8 ? searchedCpvLabels(doc) : version === 7 ? (doc.cpv_labels_en ?? []) : [];
+  const values = [content, summary, ...labels, ...(doc.entities?.names ?? [])];
   const title = version >= 6 ? withGaps(searchedTitles(doc)) : indexTokens(doc.title ?? '');
   if (version === 1) return { title, body: indexTokens(values.join('\n')) };
-  if (version < 2 || version > 7) throw new Error(`unknown text version ${version}`);
+  if (version < 2 || version > 8) throw new Error(`unknown text version ${version}`);
   const body = withGaps(values);
   if (version === 2) return { title, body };
   if (version === 3) return { title: stemmed(title), body: stemmed(body) };

@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 10,
+      "mapping_version": 11,
     },
     "_source": Object {
       "excludes": Array [
@@ -48,6 +48,10 @@ Object {
       },
       "cpv": Object {
         "type": "keyword",
+      },
+      "cpv_labels_el": Object {
+        "index": false,
+        "type": "text",
       },
       "cpv_labels_en": Object {
         "index": false,
