@@ -27,18 +27,20 @@ const queries = judgedQueries();
 const model: Embedder = await ModelEmbedder.load(process.env.PDI_MODEL_DIR ?? defaultModelDir());
 
 const with_ = (change: Partial<AskTuning>): AskTuning => ({ ...ASK_TUNING, ...change });
+const legs = (semantic: number, text: number, greek: number, greekSemantic: number) => ({ semantic, text, greek, greekSemantic });
 const ALL_VARIANTS: Record<string, AskTuning> = {
   shipped: ASK_TUNING,
-  'no translation legs': with_({ legs: { semantic: 0.2, text: 0.8, greek: 0, greekSemantic: 0 } }),
-  'greek text 0.4': with_({ legs: { semantic: 0.2, text: 0.4, greek: 0.4, greekSemantic: 0 } }),
-  'legs 0.1/0.3/0.3/0.3': with_({ legs: { semantic: 0.1, text: 0.3, greek: 0.3, greekSemantic: 0.3 } }),
-  'legs 0.1/0.3/0.4/0.2': with_({ legs: { semantic: 0.1, text: 0.3, greek: 0.4, greekSemantic: 0.2 } }),
+  'before: no translation, no coverage, no floor': { legs: legs(0.2, 0.8, 0, 0), coverage: 0, floor: 0 },
+  'translation legs only': with_({ coverage: 0, floor: 0 }),
+  'legs 0.1/0.3/0.3/0.3': with_({ legs: legs(0.1, 0.3, 0.3, 0.3) }),
+  'legs 0.1/0.3/0.4/0.2': with_({ legs: legs(0.1, 0.3, 0.4, 0.2) }),
+  'legs 0.1/0.2/0.4/0.3': with_({ legs: legs(0.1, 0.2, 0.4, 0.3) }),
+  'legs 0.2/0.3/0.3/0.2': with_({ legs: legs(0.2, 0.3, 0.3, 0.2) }),
   'coverage 0.3': with_({ coverage: 0.3 }),
-  'coverage 0.5': with_({ coverage: 0.5 }),
-  'floor 0.3 / 0.9': with_({ floor: { coverage: 0.3, similarity: 0.9 } }),
-  'floor 0.5 / 0.9': with_({ floor: { coverage: 0.5, similarity: 0.9 } }),
-  'floor 0.5 / 0.92': with_({ floor: { coverage: 0.5, similarity: 0.92 } }),
-  'coverage 0.3, floor 0.5 / 0.9': with_({ coverage: 0.3, floor: { coverage: 0.5, similarity: 0.9 } }),
+  'coverage 0.6': with_({ coverage: 0.6 }),
+  'floor 0': with_({ floor: 0 }),
+  'floor 0.5': with_({ floor: 0.5 }),
+  'floor 0.6': with_({ floor: 0.6 }),
 };
 const VARIANTS = values.variants ? Object.fromEntries(values.variants.split(',').map((n) => [n, ALL_VARIANTS[n]!])) : ALL_VARIANTS;
 

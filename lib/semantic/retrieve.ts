@@ -3,7 +3,7 @@
 // (text). An English question translated into Greek (lib/translation) runs two more, the Greek as full
 // text and its Greek rendering's vector, so that Greek documents are found by Greek words. The fused
 // ranking is then weighed by how much of the question's concepts each document holds, and documents
-// that hold too little and are not near the question's meaning are dropped: better no source than noise.
+// that hold too little of it are dropped: better no source than noise.
 import { ASK_TUNING, FALLBACK_SEMANTIC_WEIGHT, KEEP_TEXT_FIRST_WITHIN, LATIN_SEMANTIC_WEIGHT, SEMANTIC_WEIGHT, type AskTuning } from '../../index-mappings/ranking.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { QueryVectors } from '../embedding/query-vectors.js';
@@ -91,15 +91,14 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
   const keyOf = (h: SearchHit) => h.doc.source_id;
   const fused = scoreFusion(legs, keyOf, (h) => h.score).slice(0, WEIGHED);
   const concepts = questionConcepts(text, translation);
-  // The nearest a document is to the question's meaning, either vector's (cosine mapped to 0..1).
-  const near = new Map<string, number>();
-  for (const h of [...semantic, ...greekSemantic]) near.set(keyOf(h), Math.max(near.get(keyOf(h)) ?? 0, h.score));
   const weighed = fused
     .map((f) => {
+      // A question of no known concept (a name, Greek in Latin letters) holds all of them.
       const held = concepts.length > 0 ? coverage(concepts, documentStems(f.item.doc)) : 1;
       return { ...f, held, relevance: (1 - tuning.coverage) * f.relevance + tuning.coverage * held };
     })
-    .filter((f) => embedder.fallback || f.held >= tuning.floor.coverage || (near.get(keyOf(f.item)) ?? 0) >= tuning.floor.similarity)
+    // The floor was chosen with the sentence model; the fallback's rankings are both lexical.
+    .filter((f) => embedder.fallback || f.held >= tuning.floor)
     .sort((a, b) => b.relevance - a.relevance);
   const kept = keepWithin(weighed, keyOf, textHits[0] && keyOf(textHits[0]), Math.min(shown, KEEP_TEXT_FIRST_WITHIN));
   return {

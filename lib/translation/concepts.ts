@@ -8,7 +8,7 @@ import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../index-mappings/setti
 import { searchedContent, searchedCpvLabels, searchedSummary, searchedTitles, type SearchedFields } from '../../index-mappings/searched-text.js';
 import { tokens } from '../greek.js';
 import { stem } from '../stem.js';
-import type { Translation } from './translate.js';
+import { englishQuestion, type Translation } from './translate.js';
 
 /**
  * Words that say what kind of document or purchase is meant, not what about: in every other procurement
@@ -22,12 +22,13 @@ const KIND_STEMS = new Set(
     'αναθεση', 'αναθεσησ', 'αποφαση', 'αποφασεισ', 'δαπανη', 'δαπανησ', 'προιοντα', 'προιοντων', 'ειδη', 'ειδων', 'δημοσ', 'δημου', 'δημοτικοσ', 'δημοσιου',
   ].map(stem),
 );
-/** Words of a question that ask, not name: `What did …`, `Ποιες …`. */
+/** Words of a question that ask, not name (`What did …`, `Ποιες …`), and Greek articles and prepositions Lucene's stop set lacks. */
 const QUESTION_WORDS = new Set(
   [
     'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'do', 'does', 'did', 'done', 'has', 'have', 'had', 'were', 'been',
     'about', 'any', 'all', 'some', 'from', 'me', 'my', 'our', 'your', 'show', 'find', 'list', 'give', 'tell', 'there', 'than',
-    'τι', 'ποιεσ', 'ποιοι', 'ποια', 'ποιο', 'ποιοσ', 'πόσα', 'ποσα', 'ποσο', 'πωσ', 'ποτε', 'ειχε', 'εχει', 'εχουν', 'αφορα', 'αφορουν', 'ολεσ', 'ολα', 'οι',
+    'τι', 'ποιεσ', 'ποιοι', 'ποια', 'ποιο', 'ποιοσ', 'ποσα', 'ποσο', 'πωσ', 'ποτε', 'ειχε', 'εχει', 'εχουν', 'αφορα', 'αφορουν', 'ολεσ', 'ολα',
+    'τουσ', 'τισ', 'στουσ', 'στισ', 'στα', 'στων', 'ενα', 'ενασ', 'μια', 'μιασ', 'ηταν', 'εγινε', 'εγιναν',
   ].flatMap((w) => tokens(w)),
 );
 const STOP = new Set([...GREEK_STOP_WORDS, ...ENGLISH_STOP_WORDS, ...QUESTION_WORDS]);
@@ -50,22 +51,26 @@ export function contentStems(text: string): string[] {
 }
 
 /**
- * The concepts of a question: each group of its translation (English words and Greek alternatives),
- * and each other content word on its own.
+ * The concepts of a question: each group of an English question's translation (its English words and
+ * their Greek alternatives), or each content word of a question in Greek. A word of an English question
+ * that the vocabulary does not know (a name, Greek in Latin letters, an acronym) is no concept: what it
+ * means is unknown, so no document is judged by it.
  */
 export function questionConcepts(question: string, translation: Translation): Concept[] {
-  const concepts: Concept[] = [];
-  const grouped = new Set<string>();
-  for (const g of translation.groups) {
-    const english = contentStems(g.english);
-    for (const s of english) grouped.add(s);
-    const forms = [english, ...g.greek.map((alt) => contentStems(alt).filter((s) => !KIND_STEMS.has(s)))].filter((f) => f.length > 0);
-    if (forms.length > 0) concepts.push({ forms, weight: english.every((s) => KIND_STEMS.has(s)) ? KIND_WEIGHT : 1 });
+  if (englishQuestion(question)) {
+    return translation.groups.flatMap((g) => {
+      const english = contentStems(g.english);
+      const forms = [english, ...g.greek.map(contentStems)].map(withoutKindWords).filter((f) => f.length > 0);
+      return forms.length > 0 ? [{ forms, weight: english.every((s) => KIND_STEMS.has(s)) ? KIND_WEIGHT : 1 }] : [];
+    });
   }
-  for (const s of new Set(contentStems(question))) {
-    if (!grouped.has(s)) concepts.push({ forms: [[s]], weight: KIND_STEMS.has(s) ? KIND_WEIGHT : 1 });
-  }
-  return concepts;
+  return [...new Set(contentStems(question))].map((s) => ({ forms: [[s]], weight: KIND_STEMS.has(s) ? KIND_WEIGHT : 1 }));
+}
+
+/** A form's kind words left out, unless it has nothing else (`services` alone stays a form). */
+function withoutKindWords(form: Form): Form {
+  const rest = form.filter((s) => !KIND_STEMS.has(s));
+  return rest.length > 0 ? rest : form;
 }
 
 /** How much of a document is read: what makes it match is near its start (title, summary, first lines). */
