@@ -68,6 +68,8 @@ export interface App {
   context: AppContext;
   /** Background jobs (reports): the caller starts them once listening and stops them before close. */
   jobs: JobQueue;
+  /** What each key and organization has in flight (/v1 requests and MCP calls): `ofKey` reads a key's count. */
+  inFlight: InFlight;
   /** Flushes quota counts; call after the server stopped accepting requests. */
   close(): void;
 }
@@ -151,6 +153,7 @@ export function createApp(deps: AppDeps): App {
     server,
     context,
     jobs,
+    inFlight,
     close: () => context.usage.close(),
   };
 }
