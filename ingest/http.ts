@@ -62,6 +62,14 @@ export class UpstreamError extends Error {
   }
 }
 
+/** No answer came, in time or whole (a network error, a timeout, a truncated body), after every retry. */
+export class UpstreamNoAnswer extends UpstreamError {
+  constructor(message: string) {
+    super(message, null);
+    this.name = 'UpstreamNoAnswer';
+  }
+}
+
 const defaultSleep = (ms: number, signal?: AbortSignal) => wait(ms, undefined, { signal });
 
 /**
@@ -140,7 +148,7 @@ export class HttpClient {
       } catch (err) {
         if (this.signal?.aborted) throw stopped();
         if (err instanceof UpstreamError) throw err;
-        lastError = new UpstreamError(`${method} ${url} failed: ${describe(err as Error)}`, null);
+        lastError = new UpstreamNoAnswer(`${method} ${url} failed: ${describe(err as Error)}`);
         retryAfterMs = 0;
         continue;
       }

@@ -34,8 +34,8 @@ export interface EmbeddingPeer {
   arrivedAt: number[];
   /** The most requests in flight at once. */
   maxInFlight: number;
-  /** The next `n` requests are answered with `status` (and Retry-After when given). */
-  failNext(n: number, status: number, retryAfter?: string): void;
+  /** The next `n` requests are answered with `status` (and Retry-After when given), with `body` when given. */
+  failNext(n: number, status: number, retryAfter?: string, body?: unknown): void;
   /** The next `n` requests get no answer until the peer closes. */
   holdNext(n: number): void;
   /** The next `n` requests have their connection closed with no answer (a network error to the client). */
@@ -47,7 +47,7 @@ export interface EmbeddingPeer {
 
 export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promise<EmbeddingPeer> {
   const embedder = opts.embedder ?? new HashingEmbedder();
-  const failures: { status: number; retryAfter?: string }[] = [];
+  const failures: { status: number; retryAfter?: string; body?: unknown }[] = [];
   let holds = 0;
   let drops = 0;
   let inFlight = 0;
@@ -90,7 +90,7 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
       return send(
         res,
         failure.status,
-        { error: { message: `failing on purpose (${failure.status})` } },
+        failure.body ?? { error: { message: `failing on purpose (${failure.status})` } },
         failure.retryAfter ? { 'Retry-After': failure.retryAfter } : {},
       );
     }
@@ -124,8 +124,8 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     arrivedAt: [],
     maxInFlight: 0,
     delayMs: 0,
-    failNext: (n, status, retryAfter) => {
-      for (let i = 0; i < n; i++) failures.push({ status, retryAfter });
+    failNext: (n, status, retryAfter, body) => {
+      for (let i = 0; i < n; i++) failures.push({ status, retryAfter, body });
     },
     holdNext: (n) => {
       holds += n;
