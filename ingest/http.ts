@@ -10,6 +10,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { Agent, fetch, type Response } from 'undici';
 import { AddressRefused, pinnedLookup, resolveAllowed } from '../lib/addresses.js';
+import { BodyTooLarge, readCapped } from '../lib/capped-body.js';
 import { stopReason } from '../lib/errors.js';
 
 export interface HttpClientOptions {
@@ -251,23 +252,12 @@ export class HttpClient {
 
   /** The body's bytes, refused (not retried: the next answer would be as large) past maxBodyBytes. */
   private async readBody(res: Response, request: string): Promise<Buffer> {
-    const max = this.opts.maxBodyBytes;
-    const bound = max % 2 ** 20 === 0 ? `${max / 2 ** 20} MiB` : `${max} bytes`;
-    const tooLarge = () =>
-      new UpstreamError(`${request} sent a body over ${bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
-    if (Number(res.headers.get('content-length')) > max) {
-      await res.body?.cancel();
-      throw tooLarge();
+    try {
+      return await readCapped(res, this.opts.maxBodyBytes);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      throw new UpstreamError(`${request} sent a body over ${err.bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    // Leaving the loop by a throw cancels the stream, closing the connection.
-    for await (const chunk of res.body ?? []) {
-      size += chunk.byteLength;
-      if (size > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks, size);
   }
 }
 
