@@ -2,11 +2,10 @@
 // abandoned and the client gets a 504 that says so, on either engine, and the API keeps serving. Ask's
 // question embedding has it too: a silent embeddings service is a 503 that names the service.
 import t from 'tap';
-import { ServiceEmbedder } from '../../lib/embedding/service-embedder.js';
 import { ElasticsearchProvider } from '../../lib/search/elasticsearch.js';
 import { startTestApp } from '../helpers/app.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
-import { startEmbeddingPeer } from '../helpers/embedding-service.js';
+import { connectToPeer, startEmbeddingPeer } from '../helpers/embedding-service.js';
 import { startHoldingApp } from '../helpers/holding-engine.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
 
@@ -71,17 +70,7 @@ t.test(
     const peer = await startEmbeddingPeer();
     t.teardown(() => peer.close());
     // The service's own bounds as configured by default: 30 s a request, 4 retries (about 2.6 minutes).
-    const embedder = await ServiceEmbedder.connect({
-      url: peer.url,
-      key: null,
-      model: 'test/hashing',
-      batchSize: 32,
-      concurrency: 4,
-      timeoutMs: 30_000,
-      retries: 4,
-      queryPrefix: '',
-      passagePrefix: '',
-    });
+    const embedder = await connectToPeer(peer);
     const app = await startTestApp(t, { embedder, env: { PDI_ENGINE_DEADLINE: '1s' } });
     const key = app.key('enterprise');
     const arrived = peer.arrivals;

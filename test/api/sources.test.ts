@@ -6,13 +6,12 @@ import { ingestSource } from '../../ingest/pipeline.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { IngestState } from '../../ingest/state/store.js';
 import { loadConfig } from '../../lib/config.js';
-import { ServiceEmbedder } from '../../lib/embedding/service-embedder.js';
 import { createLogger } from '../../lib/logger.js';
 import { projectPath } from '../../lib/paths.js';
 import { Database } from '../../lib/sqlite.js';
 import { startTestApp, tempDir } from '../helpers/app.js';
 import { pdi } from '../helpers/cli.js';
-import { startEmbeddingPeer } from '../helpers/embedding-service.js';
+import { connectToPeer, startEmbeddingPeer } from '../helpers/embedding-service.js';
 
 t.test('when a source has never been ingested, then it is unavailable with no last run', async (t) => {
   const app = await startTestApp(t);
@@ -88,17 +87,7 @@ t.test(
     const app = await startTestApp(t);
     const peer = await startEmbeddingPeer();
     t.teardown(() => peer.close());
-    const embedder = await ServiceEmbedder.connect({
-      url: peer.url,
-      key: null,
-      model: 'test/hashing',
-      batchSize: 64,
-      concurrency: 1,
-      timeoutMs: 5_000,
-      retries: 0,
-      queryPrefix: '',
-      passagePrefix: '',
-    });
+    const embedder = await connectToPeer(peer, { batchSize: 64, concurrency: 1, timeoutMs: 5_000, retries: 0 });
     const secret = 'sk-live-7f3a9c2e5b1d4068a9e7c3f1';
     // A 400 is not retried: the run fails on the first batch, as a proxy that echoes the key would make it.
     peer.failNext(100, 400, undefined, { error: { message: `invalid api key ${secret}` } });

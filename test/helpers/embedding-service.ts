@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
+import { ServiceEmbedder, type ServiceEmbedderOptions } from '../../lib/embedding/service-embedder.js';
 
 export interface EmbeddingPeerOptions {
   embedder?: Embedder;
@@ -140,6 +141,22 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     },
   };
   return peer;
+}
+
+/** The embedder of a server pointed at `peer` with PDI_EMBED_* left at their defaults (30 s a request, 4 retries), `over` changed. */
+export function connectToPeer(peer: EmbeddingPeer, over: Partial<ServiceEmbedderOptions> = {}): Promise<ServiceEmbedder> {
+  return ServiceEmbedder.connect({
+    url: peer.url,
+    key: null,
+    model: 'test/hashing',
+    batchSize: 32,
+    concurrency: 4,
+    timeoutMs: 30_000,
+    retries: 4,
+    queryPrefix: '',
+    passagePrefix: '',
+    ...over,
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
