@@ -13,7 +13,7 @@ import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import { withEntityDeadline, withReadDeadline } from '../lib/search/deadline.js';
+import { withEmbedDeadline, withEntityDeadline, withReadDeadline } from '../lib/search/deadline.js';
 import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
@@ -68,6 +68,8 @@ export interface App {
   context: AppContext;
   /** Background jobs (reports): the caller starts them once listening and stops them before close. */
   jobs: JobQueue;
+  /** What each key and organization has in flight (/v1 requests and MCP calls): `ofKey` reads a key's count. */
+  inFlight: InFlight;
   /** Flushes quota counts; call after the server stopped accepting requests. */
   close(): void;
 }
@@ -84,6 +86,9 @@ export function createApp(deps: AppDeps): App {
     log: logFor('jobs'),
   });
   const reportStore = new ReportStore(deps.db);
+  // Every engine read of a request ends by the deadline: a 504 rather than a client left waiting.
+  const deadline = deps.config.engineDeadlineMs;
+  const search = withReadDeadline(deps.search, deadline);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
@@ -92,19 +97,19 @@ export function createApp(deps: AppDeps): App {
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, logFor('usage')),
     sourceRuns: deps.sourceRuns,
-    // Every engine read of a request ends by the deadline: a 504 rather than a client left waiting.
-    search: withReadDeadline(deps.search, deps.config.engineDeadlineMs),
+    search,
     blobs: deps.blobs,
     embedder: deps.embedder,
-    entityReaders: withEntityDeadline(deps.entityReaders, deps.config.engineDeadlineMs),
+    entityReaders: withEntityDeadline(deps.entityReaders, deadline),
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
     reports: new ReportService(reportStore, jobs, deps.entityReaders, deps.search, deps.clock ?? systemClock, logFor('reports')),
     reportStore,
     asking: new AskService({
-      search: deps.search,
-      embedder: deps.embedder,
+      search,
+      // The question is embedded within the deadline too: a silent embedding service is a 503.
+      embedder: withEmbedDeadline(deps.embedder, deadline),
       generator: deps.config.llm ? new ChatCompletions(deps.config.llm) : null,
       log: logFor('ask'),
     }),
@@ -151,6 +156,7 @@ export function createApp(deps: AppDeps): App {
     server,
     context,
     jobs,
+    inFlight,
     close: () => context.usage.close(),
   };
 }

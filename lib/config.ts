@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { proxyEntry } from './client-address.js';
 import { projectPath } from './paths.js';
 
 const DEFAULT_DATA_DIR = projectPath('var');
@@ -79,6 +80,11 @@ export interface Config {
   publicUrl: string | null;
   /** PDI_ADMIN_TOKEN: signs the operator in to /dashboard; null leaves the dashboard off (404). */
   adminToken: string | null;
+  /**
+   * PDI_TRUST_PROXY: addresses and CIDR blocks of the reverse proxies in front; from them the client's
+   * address is read from X-Forwarded-For (lib/client-address.ts). Empty: the socket's address.
+   */
+  trustProxy: string[];
 }
 
 export interface EmbedService {
@@ -271,7 +277,22 @@ export function loadConfig(env: Env = process.env): Config {
     engineDeadlineMs,
     publicUrl: url(env, 'PDI_PUBLIC_URL', ['http:', 'https:']),
     adminToken,
+    trustProxy: trustProxy(env),
   };
+}
+
+/** PDI_TRUST_PROXY: comma-separated addresses or CIDR blocks, each checked. */
+function trustProxy(env: Env): string[] {
+  const entries = (text(env, 'PDI_TRUST_PROXY') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    if (proxyEntry(entry) === null) {
+      throw new ConfigError('PDI_TRUST_PROXY', `must list IP addresses or CIDR blocks of the proxies in front (e.g. 127.0.0.1,10.0.0.0/8), got "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 /** Whether clients reach the API over https through a proxy in front (PDI_PUBLIC_URL). */
