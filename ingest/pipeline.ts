@@ -16,8 +16,8 @@ import { embedAll } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 import { sink } from './stages/bulk-sink.js';
 import { composedText } from './sources/text.js';
-import { LABELLED_SOURCES } from './sources/ted/cpv-labels.js';
 import { plausiblyDated } from './sources/values.js';
+import { withCpvLabels } from './state/cpv-labels.js';
 import type { DocumentStore, StoredRecord } from './state/documents.js';
 import type { IngestState, RunCounts } from './state/store.js';
 import type { FetchedPage, ParsedRecord, SourceModule } from './sources/types.js';
@@ -194,16 +194,6 @@ async function preparePage(run: PageRun, page: FetchedPage): Promise<Prepared | 
   );
   for (const c of items) pending.set(c.doc.source_id, c.hash);
   return { items, indexed };
-}
-
-/**
- * A KIMDIS or Diavgeia document with the English labels of its CPV codes that the store has learned so
- * far (a document stored before TED taught a label gets it at the next `pdi reindex`).
- */
-export function withCpvLabels(documents: DocumentStore, doc: IndexedDocument): IndexedDocument {
-  if (!LABELLED_SOURCES.has(doc.source) || doc.cpv.length === 0) return doc;
-  const labels = documents.englishCpvLabels(doc.cpv);
-  return labels.length > 0 ? { ...doc, cpv_labels_en: labels } : doc;
 }
 
 /** Bulk write → record in the document store → counts. */

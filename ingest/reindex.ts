@@ -10,9 +10,10 @@ import type { IndexedDocument } from '../index-mappings/document.js';
 import { operatorMessage, stopReason } from '../lib/errors.js';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import type { RebuildResult, RebuildScope } from '../lib/search/provider.js';
-import { type PipelineDeps, withCpvLabels } from './pipeline.js';
+import type { PipelineDeps } from './pipeline.js';
 import { LABELLED_SOURCES } from './sources/ted/cpv-labels.js';
 import { composedText } from './sources/text.js';
+import { withCpvLabels } from './state/cpv-labels.js';
 import { embedAll, embeddingCacheKey } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 

@@ -2,9 +2,9 @@
 // its main code (ingest/sources/ted/cpv-labels.ts), and the votes counted per code and label. Written in
 // the transactions that store records (DocumentStore.save and correct), so an updated notice moves its
 // vote; `pdi reindex` counts them again from the stored notices (relearnCpvLabels).
-import type { NormalizedDocument } from '../../index-mappings/document.js';
+import type { IndexedDocument, NormalizedDocument } from '../../index-mappings/document.js';
 import type { Sqlite } from '../../lib/sqlite.js';
-import { type CpvLabel, noticeCpvLabel } from '../sources/ted/cpv-labels.js';
+import { type CpvLabel, LABELLED_SOURCES, noticeCpvLabel } from '../sources/ted/cpv-labels.js';
 
 export const CPV_LABELS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS cpv_label_votes (
@@ -74,4 +74,18 @@ export function cpvLabelTable(db: Sqlite): Map<string, CpvLabel> {
 export function englishLabelReader(db: Sqlite): (codes: readonly string[]) => string[] {
   const best = db.prepare('SELECT en FROM cpv_labels WHERE code = ? ORDER BY votes DESC, el, en LIMIT 1').pluck();
   return (codes) => [...new Set(codes.map((c) => best.get(c) as string | undefined).filter((l): l is string => l !== undefined))];
+}
+
+/**
+ * A KIMDIS or Diavgeia document with the English labels of its CPV codes that the store has learned so
+ * far (a document stored before TED taught a label gets it at the next `pdi reindex`): as it is indexed,
+ * and as the feed gives it to alert matching, which searches what search does.
+ */
+export function withCpvLabels<T extends NormalizedDocument & Pick<IndexedDocument, 'cpv_labels_en'>>(
+  documents: { englishCpvLabels(codes: readonly string[]): string[] },
+  doc: T,
+): T {
+  if (!LABELLED_SOURCES.has(doc.source) || doc.cpv.length === 0) return doc;
+  const labels = documents.englishCpvLabels(doc.cpv);
+  return labels.length > 0 ? { ...doc, cpv_labels_en: labels } : doc;
 }

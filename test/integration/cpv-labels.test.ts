@@ -2,6 +2,7 @@
 // real TED and KIMDIS fixtures: ingesting TED teaches the store a code's English label, a KIMDIS
 // document carrying the code is then found by an English search and question although its text is
 // Greek, and `pdi reindex` learns the table again and gives the label to documents stored before it.
+// The feed gives alert matching the document with its label, so an alert keyword meets it as search does.
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -10,6 +11,7 @@ import { reindex } from '../../ingest/reindex.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { createLogger } from '../../lib/logger.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
+import { alertedBy } from '../helpers/alert-profile.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { apiTestProvider } from '../helpers/elasticsearch.js';
 import { FIXTURES, skipWithoutFixtures } from '../helpers/paths.js';
@@ -104,6 +106,10 @@ async function scenario(t: Test, app: TestApp) {
   });
   t.equal(later.new, 1);
   t.ok((await found()).includes('kimdis:26SYMV000000003'), 'a contract ingested after TED is found at once');
+  const fed = app.documents.feedAfter(0, 1000).map((e) => e.doc);
+  const alerted = alertedBy([english], fed);
+  t.ok(alerted.includes(TARGET) && !alerted.includes(TWIN), 'an alert on the English label matches the Greek contract as the feed gives it');
+  t.same(alerted, (await found()).sort(), 'and every document the search finds, no other');
   // A rebuild of TED alone leaves the other sources' labels in place.
   await reindex(deps, 'ted');
   t.ok((await found()).includes(TARGET), 'after a TED-only reindex, still found');
