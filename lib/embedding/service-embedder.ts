@@ -1,29 +1,13 @@
 // Embeddings from an OpenAI-compatible endpoint (POST {PDI_EMBED_URL}/embeddings): Text Embeddings
 // Inference, vLLM, Infinity, Ollama, llama.cpp's server or a hosted provider. The model then runs on
 // the service's hardware, and this process only sends text and receives vectors.
-import { withoutPassword } from '../config.js';
+import { type EmbedService, withoutPassword } from '../config.js';
 import { printable } from '../terminal.js';
 import type { Embedder, EmbedKind } from './embedder.js';
 import { clip } from './model-embedder.js';
 
-export interface ServiceEmbedderOptions {
-  /** Base URL as OpenAI clients take it, e.g. http://gpu-box:8080/v1 (no trailing slash). */
-  url: string;
-  /** Sent as `Authorization: Bearer <key>`; never shown in a message. */
-  key: string | null;
-  /** The request's `model` member. */
-  model: string;
-  /** Texts per request (the `input` array). */
-  batchSize: number;
-  /** Requests in flight at once, over every caller of this embedder. */
-  concurrency: number;
-  /** One request's time limit, ms. */
-  timeoutMs: number;
-  /** Retries of a request after a 429, a 5xx, a timeout or a network error. */
-  retries: number;
-  /** Put before each query (ask's question) and each passage (a document's text). */
-  queryPrefix: string;
-  passagePrefix: string;
+/** The service as configured (config.ts EmbedService), and what tests tune. */
+export interface ServiceEmbedderOptions extends EmbedService {
   /** First wait before a retry, ms (doubled each time). Default 500. */
   backoffMs?: number;
   /** Texts are cut to this many characters (at a word boundary). Default 1000, as the local model. */
