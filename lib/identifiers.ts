@@ -7,7 +7,7 @@ import { LATIN_TWINS } from './greek.js';
 export const IDENTIFIER_TYPES = ['afm', 'name', 'ada'] as const;
 export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
-// No official ADA grammar exists; this is the permissive form from sources.md §1.1 (7–10 characters in
+// No official ADA grammar exists; this is the permissive form from docs/upstream-sources.md §1.1 (7–10 characters in
 // modern ADAs, 4–5 in the 2010–11 ones, then a hyphen and 1–3 characters).
 const ADA_RE = /^[0-9Α-Ω]{4,10}-[0-9Α-Ω]{1,3}$/;
 const ADAM_RE = /^\d{2}(REQ|PROC|AWRD|SYMV|PAY|DIAB)\d{9}$/;

@@ -11,7 +11,10 @@ const TOP = ['api', 'ingest', 'index-mappings', 'lib', 'cli', 'data', 'test', 'b
 // A path: a top-level folder of the repository, then segments, ending in a file extension or a slash
 // ("docs/s" in "docs/s per second" is not one).
 const PATH = new RegExp(String.raw`(?<![\w./-])((?:${TOP.join('|')})/[\w.\-/]*(?:\.[a-z]{1,5}|/))(?![\w/])`, 'g');
-const OUTSIDE = [/\bresearch\/\w+\.md/, /\bshared\/(spec|research|DESIGN|STYLE)/, /\bcontract \d+\.\d+/i, /\bsession[ -]\d+/i];
+// The research notes (sources.md, limits.md, stack.md) and the house style (STYLE.md, DESIGN.md) by
+// their bare names too: the repository's own copies are docs/upstream-sources.md, docs/machine-limits.md.
+const NOTES = /(?<![\w/.-])(STYLE|DESIGN|sources|limits|stack)\.md\b/;
+const OUTSIDE = [/\bresearch\/\w+\.md/, /\bshared\/(spec|research|DESIGN|STYLE)/, NOTES, /\bcontract \d+\.\d+/i, /\bsession[ -]\d+/i];
 
 /** The comment part of each line of a source file (//, /* … *\/ bodies, # in shell and Python). */
 function comments(file: string, text: string): { line: number; text: string }[] {
@@ -55,6 +58,13 @@ t.test('when a comment cites something, then it is in this repository, not notes
     }
   }
   t.same(outside, []);
+});
+
+t.test("when a comment names the research notes or the house style by a bare name, then it is outside; the repository's docs are not", async (t) => {
+  const outside = (s: string) => OUTSIDE.some((re) => re.test(s));
+  for (const s of ['// (STYLE.md "Index lifecycle")', '// from sources.md §1.1', '// (limits.md: ανάθεση AND δήμος)', "// limits.md's figures"])
+    t.ok(outside(s), s);
+  for (const s of ['// docs/upstream-sources.md §1.1', '// docs/machine-limits.md', '// README.md', '// docs/api.md']) t.notOk(outside(s), s);
 });
 
 t.test('when the path pattern reads prose, then it tells paths from words', async (t) => {

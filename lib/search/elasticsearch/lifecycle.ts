@@ -1,4 +1,4 @@
-// Index lifecycle of the Elasticsearch adapter (STYLE.md "Index lifecycle"): create the first
+// Index lifecycle of the Elasticsearch adapter (docs/operations.md "Elasticsearch"): create the first
 // generation, check the node's version and what serves (mapping version, model, the per-source layout
 // of older builds), and rebuild. Every source: a new physical index, loaded, writes made meanwhile
 // caught up, counts verified per source, one atomic alias swap, the old one pruned. One source of a
