@@ -3,7 +3,7 @@
 // field names and types; test/unit/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
 import type { IndexedDocument } from './document.js';
-import { searchedContent, searchedCpvLabels, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
+import { searchedValues, type SearchedFields } from './searched-text.js';
 import { MAPPING_VERSION } from './version.js';
 import { TITLE_WEIGHT } from './ranking.js';
 
@@ -40,10 +40,8 @@ export const SEARCH_TEXT_FIELD = 'search_text';
  * postings lists again and gave back most of the gain.
  */
 export function searchText(doc: SearchedFields): string[] {
-  const title = searchedTitles(doc).flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t));
-  return [...title, searchedContent(doc), searchedSummary(doc), ...searchedCpvLabels(doc), ...(doc.entities?.names ?? [])].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  const { titles, body } = searchedValues(doc);
+  return [...titles.flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t)), ...body];
 }
 
 /**

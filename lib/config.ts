@@ -87,16 +87,23 @@ export interface Config {
   trustProxy: string[];
 }
 
+/** The embeddings service (PDI_EMBED_*), as lib/embedding/service-embedder.ts calls it. */
 export interface EmbedService {
-  /** Base URL as OpenAI clients take it; requests go to `${url}/embeddings`. */
+  /** Base URL as OpenAI clients take it, e.g. http://gpu-box:8080/v1 (no trailing slash); requests go to `${url}/embeddings`. */
   url: string;
+  /** Sent as `Authorization: Bearer <key>`; never shown in a message. */
   key: string | null;
+  /** The request's `model` member. */
   model: string;
+  /** Texts per request (the `input` array). */
   batchSize: number;
+  /** Requests in flight at once, over every caller of the embedder. */
   concurrency: number;
+  /** One request's time limit, ms. */
   timeoutMs: number;
+  /** Retries of a request after a 429, a 5xx, a timeout or a network error. */
   retries: number;
-  /** Put before each question (ask) and each document's text; empty by default. */
+  /** Put before each query (ask's question) and each passage (a document's text); empty by default. */
   queryPrefix: string;
   passagePrefix: string;
 }

@@ -97,6 +97,11 @@ export function timeBoundParam(req: Request, name: 'since' | 'until'): string | 
 export const MAX_IDENTIFIER_LENGTH = 200;
 const CONTROL = /\p{Cc}/u;
 
+/** Whether `value` holds a control character (C0, DEL, C1): refused in a client's text that reaches e-mails, PDFs or logs. */
+export function hasControl(value: string): boolean {
+  return CONTROL.test(value);
+}
+
 /**
  * The entity_identifier of a report or a monitored entity, trimmed, or a 422. Control characters are
  * refused: the identifier (or a label) is written into report PDFs and alert e-mails, where an escape
@@ -119,5 +124,5 @@ export function entityIdentifierOf(id: unknown, type: IdentifierType): string {
 
 /** A 422 when `value` holds a control character (C0, DEL, C1). */
 export function refuseControl(name: string, value: string): void {
-  if (CONTROL.test(value)) throw new ValidationError(`${name} must not contain control characters`);
+  if (hasControl(value)) throw new ValidationError(`${name} must not contain control characters`);
 }

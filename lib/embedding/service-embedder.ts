@@ -5,29 +5,13 @@
 // from it alone), and an answer is read with a byte cap as it streams.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BodyTooLarge, readCapped } from '../capped-body.js';
-import { withoutPassword } from '../config.js';
+import { type EmbedService, withoutPassword } from '../config.js';
 import { printable } from '../terminal.js';
 import type { Embedder, EmbedKind } from './embedder.js';
 import { clip } from './model-embedder.js';
 
-export interface ServiceEmbedderOptions {
-  /** Base URL as OpenAI clients take it, e.g. http://gpu-box:8080/v1 (no trailing slash). */
-  url: string;
-  /** Sent as `Authorization: Bearer <key>`; never shown in a message. */
-  key: string | null;
-  /** The request's `model` member. */
-  model: string;
-  /** Texts per request (the `input` array). */
-  batchSize: number;
-  /** Requests in flight at once, over every caller of this embedder. */
-  concurrency: number;
-  /** One request's time limit, ms. */
-  timeoutMs: number;
-  /** Retries of a request after a 429, a 5xx, a timeout or a network error. */
-  retries: number;
-  /** Put before each query (ask's question) and each passage (a document's text). */
-  queryPrefix: string;
-  passagePrefix: string;
+/** The service as configured (config.ts EmbedService), and what tests tune. */
+export interface ServiceEmbedderOptions extends EmbedService {
   /** First wait before a retry, ms (doubled each time). Default 500. */
   backoffMs?: number;
   /** Texts are cut to this many characters (at a word boundary). Default 1000, as the local model. */

@@ -113,6 +113,13 @@ export interface EmbeddingIdentity {
   dimension: number;
 }
 
+/**
+ * Documents indexed this long before a rebuild started are copied again from the serving generation at
+ * its swap: what other processes ingested meanwhile (indexed_at comes from the writer's clock, hence the
+ * margin). Both engines' rebuilds use it.
+ */
+export const CATCH_UP_MARGIN_MS = 5 * 60_000;
+
 /** What a rebuild loads from its batches: one source (every other carried over), or every source. */
 export type RebuildScope = SourceName | 'all';
 

@@ -25,6 +25,7 @@ import type {
   SearchResult,
   TextQuery,
 } from '../provider.js';
+import { CATCH_UP_MARGIN_MS } from '../provider.js';
 import { likeWords } from './more-like-this.js';
 import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
 import { publishedWindow, sinceMs } from '../published-window.js';
@@ -113,13 +114,6 @@ export class EmbeddedIndexDamagedError extends Error {
 function damaged(err: unknown): boolean {
   return DAMAGED.has((err as { code?: string }).code ?? '');
 }
-
-/**
- * Documents indexed this long before a rebuild of every source started are copied again from the
- * serving sets at its swap: what other processes ingested meanwhile (indexed_at comes from the
- * writer's clock, hence the margin; Elasticsearch's lifecycle.ts uses the same).
- */
-const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 /** The deepest kNN answered (sqlite-vec's limit, which vector search had before it had a graph). */
 const MAX_KNN = 4096;
