@@ -143,7 +143,12 @@ export class DocumentStore {
         WHERE f.seq > ? ORDER BY f.seq LIMIT ?`,
       )
       .all(seq, limit) as { seq: number; kind: FeedEntry['kind']; stored_at: string; doc: string }[];
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, stored_at: r.stored_at, doc: withCpvLabels(JSON.parse(r.doc) as NormalizedDocument, this.learnedCpvLabel) }));
+    return rows.map((r) => ({
+      seq: r.seq,
+      kind: r.kind,
+      stored_at: r.stored_at,
+      doc: withCpvLabels(JSON.parse(r.doc) as NormalizedDocument, this.learnedCpvLabel),
+    }));
   }
 
   /** The feed's last seq, 0 when empty. */
