@@ -13,4 +13,5 @@
 // 8: parties (nested role, name, afm), procedure_type, tenders_received and act_date.
 // 9: GENERATION_FIELD, and document ids carry their generation (one-source rebuilds in place).
 // 10: cpv_labels_en, the English labels of a document's CPV codes (searched through SEARCH_TEXT_FIELD).
-export const MAPPING_VERSION = 10;
+// 11: ANALYSIS_FIELD (analysis.ts), the keys filters, aggregates and facets read.
+export const MAPPING_VERSION = 11;

@@ -5,15 +5,16 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
+import { SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { parseEntityQuery } from '../../lib/entities.js';
-import { AppError, NotFoundError } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { greekLetters } from '../../lib/greek.js';
 import { similarTo } from '../../lib/semantic/similar.js';
 import type { AppContext } from '../context.js';
 import { listingOf } from '../presenters/document.js';
 import { findDocument, MAX_QUERY_LENGTH, searchDocuments } from '../routes/documents.js';
 import { SEARCH_SORTS, type SearchSort } from '../../lib/search/provider.js';
+import { FILTER_NAMES, filterArgument, filtersFromJson, type FilterName, type Filters, type JsonType } from '../../lib/search/filters.js';
 import { askBody } from '../routes/semantic.js';
 import { sourceList } from '../routes/sources.js';
 import { ASK_OUTPUT, DOCUMENT_OUTPUT, ENTITY_OUTPUT, SEARCH_OUTPUT, SIMILAR_OUTPUT, SOURCES_OUTPUT } from './output-schemas.js';
@@ -26,7 +27,24 @@ const DEFAULT_MAX_CHARS = 20_000;
 
 const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
 
-type SearchArgs = { query: string; source?: string; since?: string; until?: string; sort: SearchSort; limit: number; offset: number };
+type SearchArgs = { query: string; sort: SearchSort; limit: number; offset: number } & Partial<Record<FilterName, unknown>>;
+
+const ZOD_OF: Record<JsonType, () => z.ZodType> = { string: () => z.string(), number: () => z.number().min(0), boolean: () => z.literal(true) };
+
+/** Each filter (lib/search/filters.ts) as a tool argument, of the JSON type a body takes it in. */
+function filterArguments(): Record<FilterName, z.ZodOptional<z.ZodType>> {
+  return Object.fromEntries(
+    FILTER_NAMES.map((name) => {
+      const { description, json } = filterArgument(name);
+      return [name, ZOD_OF[json]().optional().describe(description)];
+    }),
+  ) as Record<FilterName, z.ZodOptional<z.ZodType>>;
+}
+
+/** The filters among a tool's arguments, checked as the REST routes check them (a 422's detail as the tool error). */
+function filtersOf(args: Partial<Record<FilterName, unknown>>): Filters {
+  return filtersFromJson(Object.fromEntries(FILTER_NAMES.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])));
+}
 
 /**
  * An identifier a client sent as a JSON number, as its digits: assistants often type a VAT number as a
@@ -80,18 +98,10 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     'search_documents',
     {
       title: 'Search documents',
-      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date with since/until, order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
+      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date (since/until), source, buyer, supplier or any party (AFM), CPV code or prefix, amount in EUR, procedure, region, category or single-bid; order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
       inputSchema: {
         query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
-        source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
-        since: z
-          .string()
-          .optional()
-          .describe('YYYY-MM-DD or an ISO 8601 date-time (UTC without an offset): only documents published after that day began, or after that instant.'),
-        until: z
-          .string()
-          .optional()
-          .describe('YYYY-MM-DD or an ISO 8601 date-time: only documents published on that day or before, or at that instant or before.'),
+        ...filterArguments(),
         sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
         limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
         offset: z.number().int().min(0).default(0).describe('Results to skip.'),
@@ -99,10 +109,8 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       outputSchema: SEARCH_OUTPUT,
       annotations: readOnly,
     },
-    tool(ctx, tenant, 'search_documents', async ({ query, source, since, until, sort, limit, offset }: SearchArgs, read) => {
-      const name = source === undefined ? undefined : resolveSource(source);
-      if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
-      const body = await searchDocuments(ctx, { q: query, source: name, limit, offset, since, until, sort }, read);
+    tool(ctx, tenant, 'search_documents', async ({ query, sort, limit, offset, ...args }: SearchArgs, read) => {
+      const body = await searchDocuments(ctx, { q: query, filters: filtersOf(args), limit, offset, sort }, read);
       return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
     }),
   );
@@ -134,7 +142,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     {
       title: 'Ask a question',
       description:
-        'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
+        'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together, optionally only among those that pass filters. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
       inputSchema: {
         question: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question.'),
         limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),
@@ -142,13 +150,17 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
           .enum(ctx.config.askModels as [string, ...string[]])
           .optional()
           .describe('Answer model (GET /v1/models); the first by default.'),
+        filters: z
+          .strictObject(filterArguments())
+          .optional()
+          .describe('Only documents that pass every filter given, as search_documents takes them (source, since, until, buyer, supplier, cpv, …).'),
       },
       outputSchema: ASK_OUTPUT,
       annotations: readOnly,
     },
-    tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
-      const { question, limit, model } = askBody(args, ctx.config.askModels);
-      return ctx.asking.ask(question, limit, model, read);
+    tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string; filters?: object }, read) => {
+      const { question, limit, model, filters } = askBody(args, ctx.config.askModels);
+      return ctx.asking.ask(question, limit, model, read, filters);
     }),
   );
 

@@ -2,7 +2,6 @@
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { timeBoundOf, timeBoundProblem } from '../../lib/clock.js';
 import { embedderInfo } from '../../lib/embedding/index.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
@@ -11,18 +10,24 @@ import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { intParam, offsetParam, stringParam, timeBoundParam } from '../middleware/validate.js';
+import { filtersParam, intParam, offsetParam, onlyParams, stringParam } from '../middleware/validate.js';
 import { metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
 import { listingOf, searchBody, UPGRADE_HINT, withStringField } from '../presenters/document.js';
 import { queryMatcher, snippetOf } from '../../lib/search/snippet.js';
-import { publishedWindow } from '../../lib/search/published-window.js';
 import { downloadHeaders, downloadType } from '../presenters/download.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 import { SEARCH_SORTS, type ReadOptions, type SearchSort } from '../../lib/search/provider.js';
+import { FILTER_NAMES, type Filters } from '../../lib/search/filters.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
+
+/** The query parameters of GET /v1/search; anything else is a 422. */
+const SEARCH_PARAMS = ['q', ...FILTER_NAMES, 'sort', 'limit', 'offset'];
+/** The filters a source's listing takes: all but `source`, which its path gives. */
+const LISTING_FILTERS = FILTER_NAMES.filter((name) => name !== 'source');
+const LISTING_PARAMS = [...LISTING_FILTERS, 'limit', 'offset'];
 
 function sourceOf(name: string): SourceName {
   const source = resolveSource(name);
@@ -48,11 +53,9 @@ function pathParam(req: Request, name: string): string {
 /** A search's parameters (GET /v1/search, the MCP tool search_documents), checked. */
 export interface SearchParams {
   q: string;
-  source?: SourceName;
+  filters: Filters;
   limit: number;
   offset: number;
-  since?: string;
-  until?: string;
   sort?: SearchSort;
 }
 
@@ -68,18 +71,10 @@ export function sortOf(v: string): SearchSort {
  * .metadataJson): the snippet is added to them as they are, not parsed and re-serialised.
  */
 export async function searchDocuments(ctx: AppContext, p: SearchParams, read: ReadOptions): Promise<Buffer | Record<string, unknown>> {
-  for (const [name, bound] of [
-    ['since', p.since],
-    ['until', p.until],
-  ] as const) {
-    if (bound !== undefined && timeBoundOf(bound) === null) throw new ValidationError(timeBoundProblem(name));
-  }
-  const window = publishedWindow(p.since, p.until);
-  if (window?.afterMs != null && window.beforeMs != null && window.beforeMs <= window.afterMs) throw new ValidationError('until must not be before since');
   // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
   const text = greekLetters(p.q);
-  const { q, source, limit, offset, since, until, sort } = p;
-  const result = await ctx.search.search({ text, source, limit, offset, since, until, sort, view: 'text' }, read);
+  const { q, filters, limit, offset, sort } = p;
+  const result = await ctx.search.search({ text, filters, limit, offset, sort, view: 'text' }, read);
   const match = queryMatcher(text);
   const snippets = result.hits.map((h) => snippetOf(h.doc, match));
   const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
@@ -89,18 +84,16 @@ export async function searchDocuments(ctx: AppContext, p: SearchParams, read: Re
 
 export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('get', '/v1/search', async (req, res) => {
+    onlyParams(req, SEARCH_PARAMS);
     const q = stringParam(req, 'q', { required: true, maxLength: MAX_QUERY_LENGTH })!;
-    const sourceName = stringParam(req, 'source');
     const sort = stringParam(req, 'sort');
     const body = await searchDocuments(
       ctx,
       {
         q,
-        source: sourceName === undefined ? undefined : sourceOf(sourceName),
+        filters: filtersParam(req),
         limit: intParam(req, 'limit', 100, 1, 1000),
         offset: offsetParam(req),
-        since: timeBoundParam(req, 'since'),
-        until: timeBoundParam(req, 'until'),
         sort: sort === undefined ? undefined : sortOf(sort),
       },
       readOptionsFor(res),
@@ -111,11 +104,12 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
 
   routes.add('get', '/v1/:source/documents', async (req, res) => {
     const source = sourceOf(pathParam(req, 'source'));
+    onlyParams(req, LISTING_PARAMS);
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
-    const since = timeBoundParam(req, 'since');
+    const filters = filtersParam(req, LISTING_FILTERS);
     const full = tierAllows(principalOf(req).tier, 'pro');
-    const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
+    const result = await ctx.search.list({ source, filters, limit, offset }, readOptionsFor(res));
     const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };
     // Every Free-key listing carries _upgrade_hint, an empty page included.
     if (!full) body._upgrade_hint = UPGRADE_HINT;

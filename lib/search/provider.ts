@@ -3,6 +3,7 @@
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
+import type { Filters } from './filters.js';
 
 export type EngineName = 'elasticsearch' | 'embedded';
 
@@ -41,7 +42,8 @@ export interface TextQuery {
    * accents (precomposed or combining), case and final sigma fold.
    */
   text: string;
-  source?: SourceName;
+  /** Only documents that pass every filter (filters.ts), source and publication window included. */
+  filters?: Filters;
   limit: number;
   offset: number;
   /**
@@ -50,10 +52,6 @@ export interface TextQuery {
    * `text`: the metadata fields and the texts a snippet is cut from (content, summary).
    */
   view?: 'metadata' | 'text' | 'full';
-  /** Only documents published after it: a date (after its 00:00:00Z) or a date-time (published-window.ts). */
-  since?: string;
-  /** Only documents published at it or before: a date includes that whole day. */
-  until?: string;
   /** `relevance` (default): BM25 order; `date`: published_at desc, then source_id asc, as listings. */
   sort?: SearchSort;
 }
@@ -63,8 +61,8 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface ListQuery {
   source: SourceName;
-  /** Only documents published after it, as TextQuery's `since`. */
-  since?: string;
+  /** Only the source's documents that pass these too (a `source` among them is ignored). */
+  filters?: Filters;
   limit: number;
   offset: number;
 }
@@ -72,7 +70,8 @@ export interface ListQuery {
 export interface KnnQuery {
   vector: number[];
   limit: number;
-  source?: SourceName;
+  /** Only documents that pass these; the k nearest of them come back. */
+  filters?: Filters;
   /** A source_id to leave out (the document itself, for similar-document queries). */
   excludeId?: string;
 }
@@ -86,6 +85,8 @@ export interface KnnQuery {
 export interface MoreLikeThisQuery {
   text: string;
   limit: number;
+  /** Only documents that pass these. */
+  filters?: Filters;
 }
 
 /** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */

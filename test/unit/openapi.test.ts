@@ -10,6 +10,7 @@ import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { SEARCH_SORTS } from '../../lib/search/provider.js';
+import { FILTER_NAMES, filterParameterName, filterParameters, filtersObjectSchema } from '../../lib/search/filters.js';
 import { startTestApp, type TestResponse } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -433,6 +434,23 @@ t.test('when limit parameters are read, then min, max and default equal the cont
     .map((o) => o.key)
     .sort();
   t.same(withLimit, Object.keys(CONTRACT_LIMITS).sort(), 'no other operation takes a limit parameter');
+});
+
+t.test('when the filters are read, then each is the parameter lib/search/filters.ts declares, and every route that takes filters names them all', async (t) => {
+  const declared = filterParameters();
+  for (const [name, parameter] of Object.entries(declared)) t.same(DOC.components.parameters[name], parameter, `${name} as declared`);
+  const { description: _description, ...filters } = DOC.components.schemas.Filters;
+  t.same(filters, filtersObjectSchema(), 'the Filters object of a body as declared');
+  const refs = (key: string) => (op(key).parameters as Json[]).map((p) => p.$ref).filter((r: unknown) => typeof r === 'string' && r.includes('/Filter_'));
+  const all = FILTER_NAMES.map((name) => `#/components/parameters/${filterParameterName(name)}`);
+  t.same(refs('GET /v1/search'), all, 'search takes every filter');
+  t.same(
+    refs('GET /v1/{source}/documents'),
+    all.filter((r) => !r.endsWith('Filter_source')),
+    'a listing every filter but source, which its path gives',
+  );
+  t.equal(deref(op('POST /v1/ask').requestBody).content['application/json'].schema.$ref, '#/components/schemas/AskRequest');
+  t.equal(DOC.components.schemas.AskRequest.properties.filters.$ref, '#/components/schemas/Filters', 'ask takes the filters as an object');
 });
 
 t.test('when the ask body is read, then question is required and limit is 1..20 default 5', async (t) => {

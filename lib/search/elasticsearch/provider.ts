@@ -53,7 +53,6 @@ import {
 import { emptyStats, totalOf } from './records.js';
 import { docId, servingGenerations, sourceOf } from './generations.js';
 import { bulkWrite, type BulkOutcome } from './writes.js';
-import { publishedWindow } from '../published-window.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
@@ -214,7 +213,7 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.source, await this.lifecycle.olderIndicesServe(), publishedWindow(q.since, q.until));
+    const query = buildTextQuery(text, q.filters, await this.lifecycle.olderIndicesServe());
     const target = this.target(query, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     const projection = q.view === 'metadata' ? METADATA : q.view === 'text' ? METADATA_AND_TEXT : WHOLE;
@@ -224,7 +223,7 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
-    const target = this.target(buildListQuery(q.source, q.since), opts.signal);
+    const target = this.target(buildListQuery(q.source, q.filters), opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     return this.paged(target, LIST_SORT, q.offset, q.limit);
   }
