@@ -4,6 +4,7 @@
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import type { Filters } from './filters.js';
+import type { AggregateQuery, AggregateResult } from './aggregate.js';
 
 export type EngineName = 'elasticsearch' | 'embedded';
 
@@ -195,6 +196,8 @@ export interface SearchProvider {
   /** Best-match text retrieval (MoreLikeThisQuery); score is the engine's BM25, higher is better. */
   moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
   stats(opts?: ReadOptions): Promise<IndexStats>;
+  /** Totals and buckets of the documents a text and filters match, exact (aggregate.ts). */
+  aggregate(q: AggregateQuery, opts?: ReadOptions): Promise<AggregateResult>;
   /** Checks storage the engine keeps itself (the embedded file) before every source is rebuilt; throws when it is damaged. */
   checkStorage?(): void;
   /** Makes every acknowledged write visible to reads. */

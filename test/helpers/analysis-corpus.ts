@@ -26,6 +26,8 @@ const ADAS = ['ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ', 'Ω6Η2ΟΡΡ9-Β9Ω', '6ΡΑΖ46ΜΤ�
 
 /** The word every document holds, so that a search of it matches the whole corpus. */
 export const EVERY_WORD = 'προμήθεια';
+/** Words a share of the documents hold, one each (document i the i-th modulo their number). */
+export const SOME_WORDS = ['οδοφωτισμού', 'καθαριότητας', 'καυσίμων'];
 
 /** `n` procurement documents of three sources, seeded; every filter and grouping has documents on both sides. */
 export function analysisCorpus(n = 90, seed = 40): IndexedDocument[] {
@@ -60,7 +62,7 @@ export function analysisCorpus(n = 90, seed = 40): IndexedDocument[] {
     docs.push(
       makeDoc(source, `A${String(i).padStart(4, '0')}`, {
         title: `Σύμβαση ${EVERY_WORD}ς αρ. ${i}`,
-        content: `${EVERY_WORD} υλικών και υπηρεσιών ${i}`,
+        content: `${EVERY_WORD} υλικών και υπηρεσιών ${SOME_WORDS[i % SOME_WORDS.length]} ${i}`,
         doc_type: category,
         doc_category: category,
         published_at: published,

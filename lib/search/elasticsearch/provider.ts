@@ -53,6 +53,9 @@ import {
 import { emptyStats, totalOf } from './records.js';
 import { docId, servingGenerations, sourceOf } from './generations.js';
 import { bulkWrite, type BulkOutcome } from './writes.js';
+import { ElasticAggregation } from './aggregations.js';
+import { filterClauses } from './filter-query.js';
+import { EMPTY_METRICS, runPlan, type AggregateQuery, type AggregateResult } from '../aggregate.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
@@ -379,6 +382,22 @@ export class ElasticsearchProvider implements SearchProvider {
       };
     }
     return out;
+  }
+
+  /** aggregations.ts: composite aggregations paged to their end, so exact on any number of shards. */
+  async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
+    const filters = q.filters ?? {};
+    const query =
+      q.text === undefined ? { bool: { filter: filterClauses(filters) } } : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe());
+    try {
+      return await this.read(async () => {
+        const aggregation = new ElasticAggregation(this.engineClient, readAlias(this.prefix), query, opts.signal);
+        if (q.metrics === 'all') await aggregation.countValues();
+        return runPlan(q, (r) => aggregation.answer(r));
+      });
+    } catch (err) {
+      return this.missingIndex(err, { totals: { ...EMPTY_METRICS }, buckets: [], other: q.other ? { ...EMPTY_METRICS } : null });
+    }
   }
 
   async refresh(): Promise<void> {

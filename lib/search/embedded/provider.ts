@@ -30,6 +30,8 @@ import { blockOf, isoSeconds, ridWindow, type RidWindow } from './keys.js';
 import { publishedWindow } from '../published-window.js';
 import { filterKey } from '../filters.js';
 import { filterSql, type FilterSql } from './filter-sql.js';
+import { runPlanSync, type AggregateQuery, type AggregateResult } from '../aggregate.js';
+import { EmbeddedAggregation } from './aggregate-sql.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import {
@@ -561,6 +563,30 @@ export class EmbeddedProvider implements SearchProvider {
       }
       return stats;
     }, opts.signal);
+  }
+
+  /** aggregate-sql.ts: the whole plan in one read transaction, so every step sees one state of the index. */
+  async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
+    if (this.pool) return this.pool.call('aggregate', q, opts);
+    const started = performance.now();
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
+    const rids = ridWindow(window?.afterMs ?? null, window?.beforeMs ?? null);
+    const filter = filterSql(filters);
+    const items = q.text === undefined ? null : parseQuery(q.text);
+    const result = this.read(() => {
+      // Text without a letter or digit matches nothing, as a search of it.
+      const sets = items?.length === 0 ? [] : this.serving(filters.source);
+      const matched = sets.map((set) => ({ docs: set.docs, fts: set.fts, match: items === null ? null : queryFor(items, set.textVersion).match }));
+      const aggregation = new EmbeddedAggregation(this.open(), matched, rids, filter, q.metrics);
+      try {
+        return runPlanSync(q, (r) => aggregation.answer(r));
+      } finally {
+        aggregation.dropTemp();
+      }
+    }, opts.signal);
+    this.debug('aggregate', started, { groupBy: q.groupBy, documents: result.totals.documents });
+    return result;
   }
 
   /** Every committed write is already visible to reads in SQLite. */

@@ -1,0 +1,131 @@
+// Analysis across the corpus (Pro): GET /v1/aggregate. Validation here, the aggregates in the engines
+// (lib/search/aggregate.ts), the labels of the keys from documents.db (lib/bucket-labels.ts).
+import type { Request } from 'restify';
+import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
+import type { BucketLabel } from '../../lib/bucket-labels.js';
+import { ValidationError } from '../../lib/errors.js';
+import { greekLetters } from '../../lib/greek.js';
+import { AGGREGATE_ORDERS, type AggregateOrder } from '../../lib/search/aggregate.js';
+import { canonicalFilters, FILTER_NAMES, type Filters } from '../../lib/search/filters.js';
+import type { ReadOptions } from '../../lib/search/provider.js';
+import type { AppContext } from '../context.js';
+import { readOptionsFor } from '../middleware/client-gone.js';
+import { replyJson } from '../middleware/reply.js';
+import { filtersParam, intParam, onlyParams, stringParam } from '../middleware/validate.js';
+import { publicBucket, publicMetrics, type PublicBucket, type PublicMetrics } from '../presenters/aggregate.js';
+import type { ContractRoutes } from './contract-routes.js';
+import { MAX_QUERY_LENGTH } from './documents.js';
+
+const AGGREGATE_PARAMS = ['q', ...FILTER_NAMES, 'group_by', 'then_by', 'order_by', 'limit'];
+/** Buckets listed at each level at most. */
+export const MAX_BUCKETS = 100;
+
+export interface AggregateParams {
+  q?: string;
+  filters: Filters;
+  groupBy: Grouping;
+  thenBy?: Grouping;
+  orderBy: AggregateOrder;
+  limit: number;
+}
+
+export interface AggregateBody {
+  query: string | null;
+  filters: Filters;
+  group_by: Grouping;
+  then_by: Grouping | null;
+  order_by: AggregateOrder;
+  limit: number;
+  totals: PublicMetrics;
+  buckets: PublicBucket[];
+  other: PublicMetrics | null;
+}
+
+export function groupingOf(name: string, value: unknown): Grouping {
+  const grouping = GROUPINGS.find((g) => g === value);
+  if (!grouping) throw new ValidationError(`${name} must be one of ${GROUPINGS.join(', ')}`);
+  return grouping;
+}
+
+export function orderOf(value: unknown): AggregateOrder {
+  const order = AGGREGATE_ORDERS.find((o) => o === value);
+  if (!order) throw new ValidationError(`order_by must be one of ${AGGREGATE_ORDERS.join(', ')}`);
+  return order;
+}
+
+/** GET /v1/aggregate's parameters, each checked (422 naming it). */
+function aggregateParams(req: Request): AggregateParams {
+  onlyParams(req, AGGREGATE_PARAMS);
+  const groupBy = groupingOf('group_by', stringParam(req, 'group_by', { required: true }));
+  const then = stringParam(req, 'then_by');
+  const thenBy = then === undefined ? undefined : groupingOf('then_by', then);
+  if (thenBy === groupBy) throw new ValidationError('then_by must differ from group_by');
+  const order = stringParam(req, 'order_by');
+  return {
+    q: stringParam(req, 'q', { maxLength: MAX_QUERY_LENGTH }),
+    filters: filtersParam(req),
+    groupBy,
+    thenBy,
+    orderBy: order === undefined ? 'value' : orderOf(order),
+    limit: intParam(req, 'limit', 10, 1, MAX_BUCKETS),
+  };
+}
+
+/** Labels of the keys of a grouping, read in one call. */
+async function labelsOf(ctx: AppContext, grouping: Grouping, keys: string[], read: ReadOptions): Promise<(key: string) => BucketLabel> {
+  const unique = [...new Set(keys)];
+  const found = unique.length ? await ctx.entityReaders.labels({ grouping, keys: unique }, read) : [];
+  const byKey = new Map(unique.map((k, i) => [k, found[i]!]));
+  return (key) => byKey.get(key) ?? { label: null, label_el: null };
+}
+
+/** The aggregate answer (GET /v1/aggregate, the MCP tool `aggregate`). */
+export async function aggregateDocuments(ctx: AppContext, p: AggregateParams, read: ReadOptions): Promise<AggregateBody> {
+  const result = await ctx.search.aggregate(
+    {
+      // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
+      text: p.q === undefined ? undefined : greekLetters(p.q),
+      filters: p.filters,
+      groupBy: p.thenBy ? [p.groupBy, p.thenBy] : [p.groupBy],
+      orderBy: p.orderBy,
+      limit: p.limit,
+      metrics: 'all',
+      other: true,
+    },
+    read,
+  );
+  const [outer, inner] = await Promise.all([
+    labelsOf(
+      ctx,
+      p.groupBy,
+      result.buckets.map((b) => b.key),
+      read,
+    ),
+    p.thenBy
+      ? labelsOf(
+          ctx,
+          p.thenBy,
+          result.buckets.flatMap((b) => (b.buckets ?? []).map((s) => s.key)),
+          read,
+        )
+      : undefined,
+  ]);
+  return {
+    query: p.q ?? null,
+    filters: canonicalFilters(p.filters),
+    group_by: p.groupBy,
+    then_by: p.thenBy ?? null,
+    order_by: p.orderBy,
+    limit: p.limit,
+    totals: publicMetrics(result.totals),
+    buckets: result.buckets.map((b) => publicBucket(b, outer, inner)),
+    other: result.other && publicMetrics(result.other),
+  };
+}
+
+export function registerAnalysis(routes: ContractRoutes, ctx: AppContext): void {
+  routes.add('get', '/v1/aggregate', async (req, res) => {
+    const params = aggregateParams(req);
+    replyJson(res, await aggregateDocuments(ctx, params, readOptionsFor(res)));
+  });
+}

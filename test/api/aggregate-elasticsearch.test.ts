@@ -1,0 +1,5 @@
+import t from 'tap';
+import { apiTestProvider } from '../helpers/elasticsearch.js';
+import { aggregateContract } from './aggregate-contract.js';
+
+aggregateContract(t, 'elasticsearch', apiTestProvider);
