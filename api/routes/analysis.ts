@@ -2,7 +2,6 @@
 // (lib/search/aggregate.ts), the labels of the keys from documents.db (lib/bucket-labels.ts).
 import type { Request } from 'restify';
 import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
-import type { BucketLabel } from '../../lib/bucket-labels.js';
 import { ValidationError } from '../../lib/errors.js';
 import { greekLetters } from '../../lib/greek.js';
 import { AGGREGATE_ORDERS, type AggregateOrder } from '../../lib/search/aggregate.js';
@@ -14,6 +13,7 @@ import { replyJson } from '../middleware/reply.js';
 import { filtersParam, intParam, onlyParams, stringParam } from '../middleware/validate.js';
 import { publicBucket, publicMetrics, type PublicBucket, type PublicMetrics } from '../presenters/aggregate.js';
 import type { ContractRoutes } from './contract-routes.js';
+import { labelsOf } from './labels.js';
 import { MAX_QUERY_LENGTH } from './documents.js';
 
 const AGGREGATE_PARAMS = ['q', ...FILTER_NAMES, 'group_by', 'then_by', 'order_by', 'limit'];
@@ -69,14 +69,6 @@ function aggregateParams(req: Request): AggregateParams {
     orderBy: order === undefined ? 'value' : orderOf(order),
     limit: intParam(req, 'limit', 10, 1, MAX_BUCKETS),
   };
-}
-
-/** Labels of the keys of a grouping, read in one call. */
-async function labelsOf(ctx: AppContext, grouping: Grouping, keys: string[], read: ReadOptions): Promise<(key: string) => BucketLabel> {
-  const unique = [...new Set(keys)];
-  const found = unique.length ? await ctx.entityReaders.labels({ grouping, keys: unique }, read) : [];
-  const byKey = new Map(unique.map((k, i) => [k, found[i]!]));
-  return (key) => byKey.get(key) ?? { label: null, label_el: null };
 }
 
 /** The aggregate answer (GET /v1/aggregate, the MCP tool `aggregate`). */

@@ -19,12 +19,14 @@ import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 import { SEARCH_SORTS, type ReadOptions, type SearchSort } from '../../lib/search/provider.js';
 import { FILTER_NAMES, type Filters } from '../../lib/search/filters.js';
+import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
+import { facetsOf } from './labels.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
 
 /** The query parameters of GET /v1/search; anything else is a 422. */
-const SEARCH_PARAMS = ['q', ...FILTER_NAMES, 'sort', 'limit', 'offset'];
+const SEARCH_PARAMS = ['q', ...FILTER_NAMES, 'sort', 'limit', 'offset', 'facets', 'facet_limit'];
 /** The filters a source's listing takes: all but `source`, which its path gives. */
 const LISTING_FILTERS = FILTER_NAMES.filter((name) => name !== 'source');
 const LISTING_PARAMS = [...LISTING_FILTERS, 'limit', 'offset'];
@@ -57,6 +59,19 @@ export interface SearchParams {
   limit: number;
   offset: number;
   sort?: SearchSort;
+  /** Groupings whose top buckets over the whole match the answer adds (`facets`), and how many of each. */
+  facets?: Grouping[];
+  facetLimit?: number;
+}
+
+/** `facets`: a comma-separated list of distinct groupings. */
+function facetsParam(value: string | undefined): Grouping[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',');
+  const problem = `facets must be a comma-separated list of distinct groupings: ${GROUPINGS.join(', ')}`;
+  const facets = names.map((name) => GROUPINGS.find((g) => g === name));
+  if (facets.some((g) => g === undefined) || new Set(facets).size !== facets.length) throw new ValidationError(problem);
+  return facets as Grouping[];
 }
 
 export function sortOf(v: string): SearchSort {
@@ -74,12 +89,16 @@ export async function searchDocuments(ctx: AppContext, p: SearchParams, read: Re
   // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
   const text = greekLetters(p.q);
   const { q, filters, limit, offset, sort } = p;
-  const result = await ctx.search.search({ text, filters, limit, offset, sort, view: 'text' }, read);
+  const [result, facets] = await Promise.all([
+    ctx.search.search({ text, filters, limit, offset, sort, view: 'text' }, read),
+    p.facets ? facetsOf(ctx, text, filters, p.facets, p.facetLimit ?? 10, read) : undefined,
+  ]);
+  const extra = facets ? { facets } : {};
   const match = queryMatcher(text);
   const snippets = result.hits.map((h) => snippetOf(h.doc, match));
   const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
-  if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset);
-  return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset };
+  if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset, extra);
+  return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset, ...extra };
 }
 
 export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void {
@@ -95,6 +114,8 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
         limit: intParam(req, 'limit', 100, 1, 1000),
         offset: offsetParam(req),
         sort: sort === undefined ? undefined : sortOf(sort),
+        facets: facetsParam(stringParam(req, 'facets')),
+        facetLimit: intParam(req, 'facet_limit', 10, 1, 100),
       },
       readOptionsFor(res),
     );

@@ -93,16 +93,14 @@ export const EMPTY_METRICS: Metrics = {
   medianCents: null,
 };
 
-/** Larger first by the order asked for, then by the other measure, then by key (code point order). */
+/**
+ * `value`: the largest value first, then the most documents; `documents`: the most documents first
+ * (what a facet lists, which knows no values). Then by key, in code point order.
+ */
 function compareBuckets(order: AggregateOrder) {
   return (a: RawBucket, b: RawBucket): number => {
-    const [x, y] = order === 'value' ? ['valueCents', 'documents'] : ['documents', 'valueCents'];
-    const ax = a[x as 'valueCents'];
-    const bx = b[x as 'valueCents'];
-    if (ax !== bx) return bx - ax;
-    const ay = a[y as 'valueCents'];
-    const by = b[y as 'valueCents'];
-    if (ay !== by) return by - ay;
+    const by = order === 'value' ? b.valueCents - a.valueCents || b.documents - a.documents : b.documents - a.documents;
+    if (by !== 0) return by;
     const ka = a.keys.join('\u0000');
     const kb = b.keys.join('\u0000');
     return ka < kb ? -1 : ka > kb ? 1 : 0;

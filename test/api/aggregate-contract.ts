@@ -9,6 +9,7 @@ import type { SearchProvider } from '../../lib/search/provider.js';
 import {
   analysisCorpus,
   countedValues,
+  EVERY_WORD,
   FILTER_EXAMPLES,
   filterQuery,
   keysFor,
@@ -32,12 +33,10 @@ interface Case {
 
 type OracleBucket = OracleMetrics & { key: string; buckets?: OracleBucket[]; other?: OracleMetrics };
 
-/** Larger first by the order asked for, then by the other measure, then by key: as the API orders buckets. */
+/** By value then documents, or by documents, then by key: as the API orders buckets. */
 function order(by: Case['orderBy']) {
-  return (a: OracleBucket, b: OracleBucket) => {
-    const [x, y] = by === 'value' ? (['value_sum', 'documents'] as const) : (['documents', 'value_sum'] as const);
-    return b[x] - a[x] || b[y] - a[y] || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-  };
+  return (a: OracleBucket, b: OracleBucket) =>
+    (by === 'value' ? b.value_sum - a.value_sum || b.documents - a.documents : b.documents - a.documents) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
 /** What GET /v1/aggregate must answer, recomputed from the documents. */
@@ -133,6 +132,38 @@ export function aggregateContract(t: Test, engine: string, open: (t: Test) => Pr
           'the request echoed',
         );
       }
+    });
+
+    t.test('when a search asks for facets, then each is the aggregate of its grouping by documents, over the whole match', async (t) => {
+      const facets = ['source', 'year', 'cpv_division', 'buyer', 'supplier', 'procedure_type'];
+      for (const [q, f, limit] of [
+        [EVERY_WORD, {}, 10],
+        [SOME_WORDS[0]!, FILTER_EXAMPLES[5]!, 3],
+        [EVERY_WORD, { doc_category: 'contract', since: '2023-01-01' }, 2],
+      ] as const) {
+        const filters = Object.keys(f).length ? `&${filterQuery(f)}` : '';
+        const res = await get(`/v1/search?q=${encodeURIComponent(q)}${filters}&facets=${facets.join(',')}&facet_limit=${limit}&limit=1`);
+        t.equal(res.status, 200);
+        t.same(Object.keys(res.body.facets), facets, 'every facet asked, in order');
+        for (const g of facets) {
+          const agg = (await get(`/v1/aggregate?q=${encodeURIComponent(q)}${filters}&group_by=${g}&order_by=documents&limit=${limit}`)).body;
+          const want = agg.buckets.map((b: Record<string, unknown>) => ({ key: b.key, label: b.label, label_el: b.label_el, documents: b.documents }));
+          t.same(res.body.facets[g], want, `${q} ${filters} ${g}`);
+          const oracleKeys = oracle(docs, { q: q === EVERY_WORD ? undefined : q, filters: f, groupBy: g as Grouping, orderBy: 'documents', limit }).buckets;
+          t.same(
+            res.body.facets[g].map((b: { key: string; documents: number }) => [b.key, b.documents]),
+            oracleKeys.map((b) => [b.key, b.documents]),
+            `${g} as recomputed`,
+          );
+        }
+        t.equal(res.body.results.length, 1, 'the page is as asked');
+      }
+      for (const bad of ['facets=', 'facets=source,source', 'facets=vendor', 'facets=year&facet_limit=0']) {
+        const res = await get(`/v1/search?q=${EVERY_WORD}&${bad}`);
+        t.equal(res.status, 422, bad);
+        t.match(res.body.detail, /^facet/, bad);
+      }
+      t.notOk('facets' in (await get(`/v1/search?q=${EVERY_WORD}`)).body, 'no facets unless asked');
     });
 
     t.test('when a grouping has one key per document, then the buckets and other add up to the totals', async (t) => {

@@ -53,6 +53,7 @@ t.test('when the built endpoints answer, then each body validates against the se
     { url: '/v1/ted/documents', path: '/v1/{source}/documents', key: ent, status: 200 },
     { url: '/v1/nope/documents', path: '/v1/{source}/documents', key: ent, status: 404 },
     { url: '/v1/search?q=%CF%83%CF%8D%CE%BC%CE%B2%CE%B1%CF%83%CE%B7', path: '/v1/search', key: ent, status: 200 },
+    { url: '/v1/search?q=%CF%83%CF%8D%CE%BC%CE%B2%CE%B1%CF%83%CE%B7&facets=source,year,supplier', path: '/v1/search', key: ent, status: 200 },
     { url: '/v1/search', path: '/v1/search', key: ent, status: 422 },
     { url: '/v1/search?q=x', path: '/v1/search', key: free, status: 403 },
     { url: '/v1/aggregate?group_by=supplier&then_by=month&limit=3', path: '/v1/aggregate', key: pro, status: 200 },

@@ -741,6 +741,12 @@ t.test('when the built routes answer, then their bodies and headers match the do
     t.equal(agg.body.totals.documents, agg.body.filters.buyer ? 0 : 1, `${query}: the sample document is aggregated`);
   }
   await check('GET /v1/aggregate', '/v1/aggregate?group_by=nothing', 'pro', 422);
+  const faceted = await check(
+    'GET /v1/search',
+    '/v1/search?q=%CF%85%CF%80%CE%BF%CE%BB%CE%BF%CE%B3%CE%B9%CF%83%CF%84%CF%8E%CE%BD&facets=source,cpv_division',
+    'pro',
+  );
+  t.same(faceted.body.facets.source, [{ key: 'ted', label: 'TED — Tenders Electronic Daily', label_el: null, documents: 1 }], 'a facet of the sample document');
   await check('GET /v1/aggregate', '/v1/aggregate?group_by=year', 'free', 403);
   const free = await check('GET /v1/{source}/documents', '/v1/ted/documents', 'free');
   t.equal(free.body.documents[0]._upgrade_hint, UPGRADE_HINT);
