@@ -57,6 +57,27 @@ export interface TextQuery {
   sort?: SearchSort;
 }
 
+/** Every document a text (optional) and filters match, in listing order, a batch at a time (GET /v1/export). */
+export interface ExportQuery {
+  text?: string;
+  filters?: Filters;
+  /** Documents per batch. */
+  size: number;
+}
+
+/** What an export writes of a document besides its metadata record: the fields of an analysis. */
+export const EXPORT_FIELDS = ['parties', 'amount', 'cpv', 'procedure_type', 'tenders_received', 'region'] as const;
+export type ExportRow = MetadataDocument & Pick<StoredDocument, (typeof EXPORT_FIELDS)[number]>;
+
+/** Where an export goes on from: opaque, the engine's (JSON, so a reader thread can take it). */
+export type ExportCursor = Record<string, unknown>;
+
+export interface ExportBatch {
+  rows: ExportRow[];
+  /** The next batch's cursor; null when this batch was the last. */
+  cursor: ExportCursor | null;
+}
+
 export const SEARCH_SORTS = ['relevance', 'date'] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
@@ -198,6 +219,13 @@ export interface SearchProvider {
   stats(opts?: ReadOptions): Promise<IndexStats>;
   /** Totals and buckets of the documents a text and filters match, exact (aggregate.ts). */
   aggregate(q: AggregateQuery, opts?: ReadOptions): Promise<AggregateResult>;
+  /**
+   * A batch of an export: published_at desc, then source_id asc, from `cursor` (null: the first). Every
+   * match comes once whatever its size, memory bounded by one batch per call.
+   */
+  exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts?: ReadOptions): Promise<ExportBatch>;
+  /** Releases what an export left unfinished holds (Elasticsearch: its point in time). */
+  endExport(cursor: ExportCursor): Promise<void>;
   /** Checks storage the engine keeps itself (the embedded file) before every source is rebuilt; throws when it is damaged. */
   checkStorage?(): void;
   /** Makes every acknowledged write visible to reads. */

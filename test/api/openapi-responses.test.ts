@@ -59,6 +59,7 @@ t.test('when the built endpoints answer, then each body validates against the se
     { url: '/v1/aggregate?group_by=supplier&then_by=month&limit=3', path: '/v1/aggregate', key: pro, status: 200 },
     { url: '/v1/aggregate?group_by=cpv&q=x&since=2024-01-01', path: '/v1/aggregate', key: pro, status: 200 },
     { url: '/v1/aggregate', path: '/v1/aggregate', key: pro, status: 422 },
+    { url: '/v1/export?format=pdf', path: '/v1/export', key: pro, status: 422 },
     { url: '/v1/sources', path: '/v1/sources', status: 401 },
     { url: '/v1/entity/090252840', path: '/v1/entity/{identifier}', key: ent, status: 200 },
     { url: '/v1/reports', path: '/v1/reports', key: pro, status: 200 },

@@ -178,6 +178,7 @@ const CONTRACT_TIERS: Record<string, Tier | 'none'> = {
   'GET /v1/search': 'pro',
   // Beyond the contract's section 4: analysis across the corpus, with the tier of search.
   'GET /v1/aggregate': 'pro',
+  'GET /v1/export': 'pro',
   'GET /v1/{source}/documents': 'free',
   'GET /v1/documents/{source_id}/content': 'enterprise',
   'GET /v1/stats': 'free',
@@ -451,6 +452,7 @@ t.test('when the filters are read, then each is the parameter lib/search/filters
   const all = FILTER_NAMES.map((name) => `#/components/parameters/${filterParameterName(name)}`);
   t.same(refs('GET /v1/search'), all, 'search takes every filter');
   t.same(refs('GET /v1/aggregate'), all, 'aggregate takes every filter');
+  t.same(refs('GET /v1/export'), all, 'export takes every filter');
   t.same(
     refs('GET /v1/{source}/documents'),
     all.filter((r) => !r.endsWith('Filter_source')),
@@ -600,6 +602,7 @@ t.test('when engine-backed operations are read, then they document 503; the othe
   const engine = [
     'GET /v1/search',
     'GET /v1/aggregate',
+    'GET /v1/export',
     'GET /v1/{source}/documents',
     'GET /v1/documents/{source_id}/content',
     'GET /v1/stats',
@@ -741,6 +744,13 @@ t.test('when the built routes answer, then their bodies and headers match the do
     t.equal(agg.body.totals.documents, agg.body.filters.buyer ? 0 : 1, `${query}: the sample document is aggregated`);
   }
   await check('GET /v1/aggregate', '/v1/aggregate?group_by=nothing', 'pro', 422);
+  for (const format of ['csv', 'ndjson']) {
+    const exported = await check('GET /v1/export', `/v1/export?format=${format}`, 'pro');
+    t.ok(
+      Object.keys(deref(op('GET /v1/export').responses['200']).content).includes(exported.headers.get('content-type')!.split(';')[0]!),
+      `${format}: a documented type`,
+    );
+  }
   const faceted = await check(
     'GET /v1/search',
     '/v1/search?q=%CF%85%CF%80%CE%BF%CE%BB%CE%BF%CE%B3%CE%B9%CF%83%CF%84%CF%8E%CE%BD&facets=source,cpv_division',

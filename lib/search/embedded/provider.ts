@@ -12,6 +12,10 @@ import { BUSY_TIMEOUT_MS, Database, openSqlite, type Sqlite } from '../../sqlite
 import type {
   BulkResult,
   EmbeddingIdentity,
+  ExportBatch,
+  ExportCursor,
+  ExportQuery,
+  ExportRow,
   IndexStats,
   KnnQuery,
   ListQuery,
@@ -588,6 +592,37 @@ export class EmbeddedProvider implements SearchProvider {
     this.debug('aggregate', started, { groupBy: q.groupBy, documents: result.totals.documents });
     return result;
   }
+
+  /**
+   * A batch of an export: each set read from the first document after the cursor (its published second's
+   * block and source_id, the listing order), the sets' rows merged. Each batch is its own read: a write
+   * between two batches is seen from the next one on, and no document is repeated or skipped for it.
+   */
+  async exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts: ReadOptions = {}): Promise<ExportBatch> {
+    if (this.pool) return this.pool.call('exportBatch', { q, cursor }, opts);
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
+    const rids = window && ridWindow(window.afterMs, window.beforeMs);
+    const filter = filterSql(filters);
+    const items = q.text === undefined ? null : parseQuery(q.text);
+    const after = cursor as { block: number; sid: string } | null;
+    const size = Math.max(1, Math.floor(q.size));
+    return this.read(() => {
+      const candidates: (Candidate & { row: ExportRow })[] = [];
+      for (const set of items?.length === 0 ? [] : this.serving(filters.source)) {
+        const from = after === null ? ridWindow(null, null).from : set.firstAfter(after.block, after.sid);
+        if (from === null) continue;
+        const match = items === null ? null : queryFor(items, set.textVersion).match;
+        for (const { rid, row } of set.exportRows(match, from, rids, filter, size)) candidates.push({ set, rid, s: 0, sid: row.source_id, row });
+      }
+      const rows = candidates.sort(compareCandidates).slice(0, size);
+      const last = rows.at(-1);
+      return { rows: rows.map((c) => c.row), cursor: rows.length === size && last ? { block: blockOf(last.rid), sid: last.row.source_id } : null };
+    }, opts.signal);
+  }
+
+  /** An embedded export holds nothing between batches. */
+  async endExport(): Promise<void> {}
 
   /** Every committed write is already visible to reads in SQLite. */
   async refresh(): Promise<void> {

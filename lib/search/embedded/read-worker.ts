@@ -4,7 +4,7 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
-import type { KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
+import type { ExportCursor, ExportQuery, KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
 import type { AggregateQuery } from '../aggregate.js';
 import { EntityIndex, type EntityPage, type EntityQuery } from '../../entities.js';
 import { BucketLabels, type LabelRequest } from '../../bucket-labels.js';
@@ -41,6 +41,7 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   moreLikeThis: (q: MoreLikeThisQuery) => index().moreLikeThis(q),
   stats: () => index().stats(),
   aggregate: (q: AggregateQuery) => index().aggregate(q),
+  exportBatch: ({ q, cursor }: { q: ExportQuery; cursor: ExportCursor | null }) => index().exportBatch(q, cursor),
   entity: async ({ query, page }: { query: EntityQuery; page: EntityPage }) => {
     if (!entities) throw new Error('This reader thread opens no entity index');
     return entities.resolve(query, page);

@@ -3,7 +3,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
-import type { SourceStats, StoredDocument } from '../provider.js';
+import { EXPORT_FIELDS, type ExportRow, type SourceStats, type StoredDocument } from '../provider.js';
+import { METADATA_FIELDS } from '../../../index-mappings/document.js';
 import { BM25_B as B, BM25_K1 as K1, BODY_WEIGHT, TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 import { avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWindow, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
@@ -45,6 +46,12 @@ interface HotMeta {
   theta: number | null;
   n: number;
   dirty: boolean;
+}
+
+/** An exported document and its row id (the set's listing order). */
+export interface ExportedRow {
+  rid: bigint;
+  row: ExportRow;
 }
 
 /** State of one write transaction on a table set; flushed by endWrite(). */
@@ -576,6 +583,45 @@ export class TableSet {
   list(limit: number, offset: number): { total: number; rids: bigint[] } {
     const rids = this.st(`SELECT rid FROM ${this.docs} ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true).pluck().all(limit, offset) as bigint[];
     return { total: this.documents(), rids };
+  }
+
+  /**
+   * The row id of the first document after (published_at second's block, source_id) in listing order,
+   * or null when none is after it: where an export goes on in this set (keys.ts).
+   */
+  firstAfter(block: number, sourceId: string): bigint | null {
+    return (
+      (this.st(`SELECT rid FROM ${this.docs} WHERE (pubkey, source_id) > (?, ?) ORDER BY pubkey, source_id LIMIT 1`, true).pluck().get(block, sourceId) as
+        | bigint
+        | undefined) ?? null
+    );
+  }
+
+  /**
+   * Up to `size` documents from row id `from` on, in listing order, inside a window, passing `filter`
+   * and, with `match`, matching it: FTS5 walks its matches in row-id order and stops at `size`.
+   */
+  exportRows(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): ExportedRow[] {
+    const { from: low, to } = rids ?? ridWindow(null, null);
+    const cols = `d.rid, ${[...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ')}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const params = { ...filter?.params, from: from > low ? from : low, to, size };
+    const sql =
+      match === null
+        ? `SELECT ${cols} FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @size`
+        : `SELECT ${cols} FROM ${this.fts} f JOIN ${this.docs} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
+           ORDER BY f.rowid LIMIT @size`;
+    const rows = this.st(sql, true).all(match === null ? params : { ...params, match }) as (Record<string, unknown> & { rid: bigint })[];
+    return rows.map(({ rid, ...row }) => ({
+      rid,
+      row: {
+        ...row,
+        parties: row.parties === null ? [] : JSON.parse(row.parties as string),
+        amount: row.amount === null ? null : JSON.parse(row.amount as string),
+        cpv: JSON.parse(row.cpv as string),
+        tenders_received: row.tenders_received === null ? null : Number(row.tenders_received),
+      } as unknown as ExportRow,
+    }));
   }
 
   /** The k nearest vectors, by exact distance, of the documents inside a published_at window that pass `filter`. */
