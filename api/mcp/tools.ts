@@ -17,9 +17,13 @@ import { SEARCH_SORTS, type SearchSort } from '../../lib/search/provider.js';
 import { FILTER_NAMES, filterArgument, filtersFromJson, type FilterName, type Filters, type JsonType } from '../../lib/search/filters.js';
 import { askBody } from '../routes/semantic.js';
 import { sourceList } from '../routes/sources.js';
-import { ASK_OUTPUT, DOCUMENT_OUTPUT, ENTITY_OUTPUT, SEARCH_OUTPUT, SIMILAR_OUTPUT, SOURCES_OUTPUT } from './output-schemas.js';
+import { AGGREGATE_OUTPUT, ASK_OUTPUT, DOCUMENT_OUTPUT, ENTITY_OUTPUT, SEARCH_OUTPUT, SIMILAR_OUTPUT, SOURCES_OUTPUT } from './output-schemas.js';
+import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
+import { AGGREGATE_ORDERS, type AggregateOrder } from '../../lib/search/aggregate.js';
+import { aggregateDocuments, MAX_BUCKETS } from '../routes/analysis.js';
+import { ValidationError } from '../../lib/errors.js';
 
-export const TOOL_NAMES = ['search_documents', 'get_document', 'ask_question', 'resolve_entity', 'similar_documents', 'list_sources'] as const;
+export const TOOL_NAMES = ['search_documents', 'aggregate', 'get_document', 'ask_question', 'resolve_entity', 'similar_documents', 'list_sources'] as const;
 
 const SOURCES_TEXT = `${SOURCE_NAMES.join(', ')} (e_procurement means kimdis)`;
 /** The longest document text get_document returns by default: a whole decision fits, a 300-page tender does not. */
@@ -83,7 +87,7 @@ function tool<A, V extends object>(
   };
 }
 
-/** A new MCP server holding the six tools over `ctx` for one API key (one per HTTP request in stateless mode). */
+/** A new MCP server holding the seven tools over `ctx` for one API key (one per HTTP request in stateless mode). */
 export function mcpServer(ctx: AppContext, tenant: string): McpServer {
   const server = new McpServer(
     { name: 'public-data-intelligence', version: '1.0.0' },
@@ -113,6 +117,49 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       const body = await searchDocuments(ctx, { q: query, filters: filtersOf(args), limit, offset, sort }, read);
       return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
     }),
+  );
+
+  server.registerTool(
+    'aggregate',
+    {
+      title: 'Aggregate documents',
+      description:
+        'Totals and buckets of the documents matching a query (optional) and filters, grouped by buyer, supplier (AFM), CPV division/group/code, year, month, source, region, procedure type or category, and optionally by a second grouping within each. Each bucket (and the totals, and `other`: what the listed buckets leave) has documents, contracts with a value, value_sum and value_median in EUR (a procurement whose award and contract share an ADA counted once), mean tenders received, single-bid share, first and last date, and a label (a party\'s name, a CPV label). One call answers "how much did buyer X spend on CPV division 45 by year": {buyer: X, cpv: "45", group_by: "year"}; "which suppliers win most of X\'s contracts": {buyer: X, group_by: "supplier"}.',
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .max(MAX_QUERY_LENGTH)
+          .optional()
+          .describe('Only documents a search of these words finds; leave out for every document that passes the filters.'),
+        ...filterArguments(),
+        group_by: z.enum(GROUPINGS).describe('What the buckets are keyed by.'),
+        then_by: z.enum(GROUPINGS).optional().describe('A second grouping within each bucket (not the same as group_by).'),
+        order_by: z.enum(AGGREGATE_ORDERS).default('value').describe('value (largest value first) or documents (most documents first).'),
+        limit: z.number().int().min(1).max(MAX_BUCKETS).default(10).describe(`Buckets listed at each level, 1 to ${MAX_BUCKETS}.`),
+      },
+      outputSchema: AGGREGATE_OUTPUT,
+      annotations: readOnly,
+    },
+    tool(
+      ctx,
+      tenant,
+      'aggregate',
+      async (
+        {
+          query,
+          group_by,
+          then_by,
+          order_by,
+          limit,
+          ...args
+        }: { query?: string; group_by: Grouping; then_by?: Grouping; order_by: AggregateOrder; limit: number } & Partial<Record<FilterName, unknown>>,
+        read,
+      ) => {
+        if (then_by === group_by) throw new ValidationError('then_by must differ from group_by');
+        return aggregateDocuments(ctx, { q: query, filters: filtersOf(args), groupBy: group_by, thenBy: then_by, orderBy: order_by, limit }, read);
+      },
+    ),
   );
 
   server.registerTool(
