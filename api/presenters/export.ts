@@ -41,21 +41,17 @@ export function csvHeader(): string {
 }
 
 export function csvLine(row: ExportRow): string {
-  const role = (r: 'buyer' | 'supplier') => (row.parties ?? []).filter((p) => p.role === r);
+  const parties = (role: 'buyer' | 'supplier', field: 'name' | 'afm') =>
+    (row.parties ?? [])
+      .filter((p) => p.role === role)
+      .map((p) => p[field] ?? '')
+      .join(JOIN);
   const values: Record<(typeof CSV_COLUMNS)[number], unknown> = {
     ...(metadataOf(row) as Record<(typeof METADATA_FIELDS)[number], unknown>),
-    buyer_names: role('buyer')
-      .map((p) => p.name ?? '')
-      .join(JOIN),
-    buyer_afms: role('buyer')
-      .map((p) => p.afm ?? '')
-      .join(JOIN),
-    supplier_names: role('supplier')
-      .map((p) => p.name ?? '')
-      .join(JOIN),
-    supplier_afms: role('supplier')
-      .map((p) => p.afm ?? '')
-      .join(JOIN),
+    buyer_names: parties('buyer', 'name'),
+    buyer_afms: parties('buyer', 'afm'),
+    supplier_names: parties('supplier', 'name'),
+    supplier_afms: parties('supplier', 'afm'),
     amount: row.amount?.value,
     currency: row.amount?.currency,
     cpv: (row.cpv ?? []).join(JOIN),

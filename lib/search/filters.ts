@@ -92,6 +92,14 @@ const AFM_SCHEMA = {
 };
 const TEXT_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_FILTER_TEXT };
 
+/** A filter on an ΑΦΜ, an amount in EUR or a text value, as the declarations below take them. */
+const afmFilter = <K extends 'buyer' | 'supplier' | 'party'>(name: K, description: string): FilterSpec<K> =>
+  ({ name, json: 'string', description, schema: AFM_SCHEMA, parse: (raw: unknown) => afm(name, raw) }) as FilterSpec<K>;
+const amountFilter = <K extends 'amount_min' | 'amount_max'>(name: K, description: string): FilterSpec<K> =>
+  ({ name, json: 'number', description, schema: { type: 'number', minimum: 0, maximum: 1e15 }, parse: (raw: unknown) => amount(name, raw) }) as FilterSpec<K>;
+const textFilter = <K extends 'procedure_type' | 'region' | 'doc_category'>(name: K, description: string): FilterSpec<K> =>
+  ({ name, json: 'string', description, schema: TEXT_SCHEMA, parse: (raw: unknown) => text(name, raw) }) as FilterSpec<K>;
+
 const SPECS: { [K in FilterName]: FilterSpec<K> } = {
   source: {
     name: 'source',
@@ -122,27 +130,9 @@ const SPECS: { [K in FilterName]: FilterSpec<K> } = {
     example: '2024-12-31',
     parse: (raw) => timeBound('until', raw),
   },
-  buyer: {
-    name: 'buyer',
-    json: 'string',
-    description: 'Only documents naming a party with role `buyer` and this ΑΦΜ (9 digits; `EL` prefix, spaces and dots tolerated).',
-    schema: AFM_SCHEMA,
-    parse: (raw) => afm('buyer', raw),
-  },
-  supplier: {
-    name: 'supplier',
-    json: 'string',
-    description: 'Only documents naming a party with role `supplier` (contractor, winner, payee) and this ΑΦΜ.',
-    schema: AFM_SCHEMA,
-    parse: (raw) => afm('supplier', raw),
-  },
-  party: {
-    name: 'party',
-    json: 'string',
-    description: 'Only documents naming a party with this ΑΦΜ, in any role.',
-    schema: AFM_SCHEMA,
-    parse: (raw) => afm('party', raw),
-  },
+  buyer: afmFilter('buyer', 'Only documents naming a party with role `buyer` and this ΑΦΜ (9 digits; `EL` prefix, spaces and dots tolerated).'),
+  supplier: afmFilter('supplier', 'Only documents naming a party with role `supplier` (contractor, winner, payee) and this ΑΦΜ.'),
+  party: afmFilter('party', 'Only documents naming a party with this ΑΦΜ, in any role.'),
   cpv: {
     name: 'cpv',
     json: 'string',
@@ -155,41 +145,14 @@ const SPECS: { [K in FilterName]: FilterSpec<K> } = {
       return m[1];
     },
   },
-  amount_min: {
-    name: 'amount_min',
-    json: 'number',
-    description: 'Only documents whose amount is in EUR and at least this (documents without an amount are left out).',
-    schema: { type: 'number', minimum: 0, maximum: 1e15 },
-    parse: (raw) => amount('amount_min', raw),
-  },
-  amount_max: {
-    name: 'amount_max',
-    json: 'number',
-    description: 'Only documents whose amount is in EUR and at most this. Not below `amount_min`.',
-    schema: { type: 'number', minimum: 0, maximum: 1e15 },
-    parse: (raw) => amount('amount_max', raw),
-  },
-  procedure_type: {
-    name: 'procedure_type',
-    json: 'string',
-    description: "Only documents whose `procedure_type` is this, as the source writes it (TED's `open`, KIMDIS's `Ανοιχτή διαδικασία`).",
-    schema: TEXT_SCHEMA,
-    parse: (raw) => text('procedure_type', raw),
-  },
-  region: {
-    name: 'region',
-    json: 'string',
-    description: 'Only documents whose `region` is this, as the source writes it (a NUTS code such as `EL303`).',
-    schema: TEXT_SCHEMA,
-    parse: (raw) => text('region', raw),
-  },
-  doc_category: {
-    name: 'doc_category',
-    json: 'string',
-    description: 'Only documents of this `doc_category` (`award`, `contract`, `tender_notice`, `payment`, …).',
-    schema: TEXT_SCHEMA,
-    parse: (raw) => text('doc_category', raw),
-  },
+  amount_min: amountFilter('amount_min', 'Only documents whose amount is in EUR and at least this (documents without an amount are left out).'),
+  amount_max: amountFilter('amount_max', 'Only documents whose amount is in EUR and at most this. Not below `amount_min`.'),
+  procedure_type: textFilter(
+    'procedure_type',
+    "Only documents whose `procedure_type` is this, as the source writes it (TED's `open`, KIMDIS's `Ανοιχτή διαδικασία`).",
+  ),
+  region: textFilter('region', 'Only documents whose `region` is this, as the source writes it (a NUTS code such as `EL303`).'),
+  doc_category: textFilter('doc_category', 'Only documents of this `doc_category` (`award`, `contract`, `tender_notice`, `payment`, …).'),
   single_bid: {
     name: 'single_bid',
     json: 'boolean',

@@ -1,6 +1,7 @@
 // A small seeded procurement corpus for the filter, aggregate, facet and export suites, and the oracle
 // they are checked against: every filter's rule and every aggregate recomputed in JavaScript from the
 // documents themselves (analysisKeysOf and lib/contract-value.ts are the definitions the engines follow).
+import type { PublicMetrics } from '../../api/presenters/aggregate.js';
 import { mulberry32 } from '../../data/generator/prng.js';
 import { afmCheckDigit } from '../../data/generator/afm.js';
 import { analysisKeysOf, type Grouping } from '../../index-mappings/analysis.js';
@@ -133,17 +134,7 @@ export function filterQuery(f: Filters): string {
 }
 
 /** What /v1/aggregate states of a set of documents (the `totals`, a bucket, `other`). */
-export interface OracleMetrics {
-  documents: number;
-  contracts: number;
-  value_sum: number;
-  value_median: number | null;
-  tenders_stated: number;
-  tenders_mean: number | null;
-  single_bid_share: number | null;
-  first_published: string | null;
-  last_published: string | null;
-}
+export type OracleMetrics = PublicMetrics;
 
 /**
  * Each matched document's contract value (lib/contract-value.ts over the whole match: a procurement
