@@ -4,7 +4,7 @@
 // scope of keys), each exact; the plan asks for the buckets, orders and cuts them, then asks for what
 // the listed buckets leave (`other`). The embedded engine runs the plan in one read transaction
 // (embedded/aggregate-sql.ts), Elasticsearch request by request (elasticsearch/aggregations.ts).
-import { type Grouping, MULTI_VALUED } from '../../index-mappings/analysis.js';
+import type { Grouping } from '../../index-mappings/analysis.js';
 import type { Filters } from './filters.js';
 
 export const AGGREGATE_ORDERS = ['value', 'documents'] as const;
@@ -188,11 +188,6 @@ export async function runPlan(q: AggregateQuery, answer: (r: BucketsRequest) => 
   let step = plan.next();
   while (!step.done) step = plan.next(await Promise.all(step.value.map(answer)));
   return step.value;
-}
-
-/** Whether buckets of a grouping can overlap (a document with two keys counts in both). */
-export function overlapping(grouping: Grouping): boolean {
-  return MULTI_VALUED.has(grouping);
 }
 
 /** The median of sorted (value, count) pairs: the middle value, or the mean of the two middle ones. */
