@@ -34,6 +34,7 @@ import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './alerts/routes.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerAnalysis } from './routes/analysis.js';
 import { registerEntity } from './routes/entity.js';
 import { registerHealth } from './routes/health.js';
 import { registerModels } from './routes/models.js';
@@ -145,6 +146,7 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerAnalysis(routes, context);
   registerEntity(routes, context);
   registerReports(routes, context);
   registerSemantic(routes, context);

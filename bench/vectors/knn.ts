@@ -145,7 +145,7 @@ async function measure(provider: SearchProvider, k: number, source?: SourceName)
   let found = 0;
   for (let q = 0; q < queries.length; q++) {
     const started = performance.now();
-    const hits = await provider.knn({ vector: Array.from(queries[q]), limit: k, source });
+    const hits = await provider.knn({ vector: Array.from(queries[q]), limit: k, filters: { source } });
     ms.push(performance.now() - started);
     const want = new Set((source ? exact.smallest : exact.all)[q]);
     found += hits.slice(0, 10).filter((h) => want.has(h.doc.source_id)).length;

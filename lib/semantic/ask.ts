@@ -7,6 +7,7 @@ import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
 import type { Logger } from '../logger.js';
 import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
+import type { Filters } from '../search/filters.js';
 import { keepWithin, scoreFusion } from './fusion.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
@@ -44,6 +45,8 @@ export interface RetrieveOptions {
   shown?: number;
   /** Where the question's vector is kept for the next time it is asked; none: embedded every time. */
   vectors?: QueryVectors;
+  /** Both legs find only documents that pass these (filters.ts). */
+  filters?: Filters;
 }
 
 /** Latin letters and no Greek ones, and no token that reads as a code (ΑΦΜ, CPV code, TED number: 5+ digits). */
@@ -59,7 +62,7 @@ export function semanticWeight(embedder: Embedder, question: string): number {
 
 /** Runs both legs (the question embedded, and best-match full text) and fuses them. */
 export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, options: RetrieveOptions = {}): Promise<Retrieval> {
-  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors } = options;
+  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors, filters } = options;
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
   const embedded = vectors ? vectors.vector(embedder, text) : embedder.embed([text], 'query').then(([v]) => v);
@@ -68,7 +71,10 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
     throw err;
   });
-  const [semantic, textHits] = await Promise.all([search.knn({ vector, limit: depth }, opts), search.moreLikeThis({ text, limit: depth }, opts)]);
+  const [semantic, textHits] = await Promise.all([
+    search.knn({ vector, limit: depth, filters }, opts),
+    search.moreLikeThis({ text, limit: depth, filters }, opts),
+  ]);
   const weight = semanticWeight(embedder, question);
   const keyOf = (h: SearchHit) => h.doc.source_id;
   const scored = scoreFusion(
@@ -101,11 +107,12 @@ export class AskService {
 
   constructor(private readonly deps: AskDeps) {}
 
-  async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
+  async ask(question: string, limit: number, model: string, opts: ReadOptions = {}, filters: Filters = {}): Promise<AskResult> {
     const { hybrid } = await retrieve(this.deps.search, this.deps.embedder, question, Math.max(FUSION_DEPTH, limit), {
       read: opts,
       shown: limit,
       vectors: this.vectors,
+      filters,
     });
     const top = hybrid.slice(0, limit);
     const words = questionWords(question);
