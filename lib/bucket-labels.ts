@@ -1,12 +1,14 @@
 // What an aggregate's bucket keys are called (GET /v1/aggregate, facets), read from the document store's
 // database (documents.db) whichever engine serves: an ΑΦΜ by the name its parties go by most often (the
 // entity index, as GET /v1/entity's first name), a CPV code, group or division by its Greek and English
-// label (the CPV label table learned from TED, ingest/state/cpv-labels.ts; a group or a division by the
-// label of its own code, 45000000 for `45`), a source by its catalogue label.
+// label (the official CPV vocabulary, lib/vocabulary/cpv.ts, then the labels learned from TED for a code
+// it lacks; a group or a division by the label of its own code, 45000000 for `45`), a source by its
+// catalogue label.
 import type { Grouping } from '../index-mappings/analysis.js';
 import { resolveSource } from '../index-mappings/sources.js';
 import { SOURCES } from './sources.js';
 import type { Sqlite } from './sqlite.js';
+import { cpvLabel } from './vocabulary/cpv.js';
 
 export interface BucketLabel {
   /** A party's name, a CPV code's English label, a source's title; null when none is known. */
@@ -32,9 +34,9 @@ export class BucketLabels {
 
   constructor(db: Sqlite) {
     this.name = db.prepare(`SELECT value FROM entity_identity WHERE kind = 'afm' AND key = ? AND field = 'name' ORDER BY n DESC, value LIMIT 1`).pluck();
-    // A store opened by a build before CPV labels has no table of them: no labels then.
-    const hasCpv = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'cpv_labels'`).get() !== undefined;
-    this.cpv = hasCpv ? db.prepare('SELECT el, en FROM cpv_labels WHERE code = ? ORDER BY votes DESC, el, en LIMIT 1') : null;
+    // A store opened by a build before learned labels has no table of them: official labels only then.
+    const hasLearned = db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'cpv_learned'`).get() !== undefined;
+    this.cpv = hasLearned ? db.prepare('SELECT el, en FROM cpv_learned WHERE code = ?') : null;
   }
 
   /** Each key's label, in the order asked. */
@@ -50,7 +52,8 @@ export class BucketLabels {
       case 'cpv':
       case 'cpv_division':
       case 'cpv_group': {
-        const found = this.cpv?.get(cpvCodeOf(key)) as { el: string; en: string } | undefined;
+        const code = cpvCodeOf(key);
+        const found = cpvLabel(code) ?? (this.cpv?.get(code) as { el: string; en: string } | undefined);
         return found ? { label: found.en, label_el: found.el } : NONE;
       }
       case 'source': {

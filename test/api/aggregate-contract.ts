@@ -219,6 +219,12 @@ export function aggregateContract(t: Test, engine: string, open: (t: Test) => Pr
       }
     });
 
+    t.test('when buckets are CPV codes or divisions, then they carry the official English and Greek labels', async (t) => {
+      const res = await get('/v1/aggregate?group_by=cpv_division&limit=50');
+      const works = res.body.buckets.find((b: { key: string }) => b.key === '45');
+      t.same([works?.label, works?.label_el], ['Construction work', 'Κατασκευαστικές εργασίες'], 'division 45 by the label of 45000000');
+    });
+
     t.test('when a parameter is missing, malformed or unknown, then 422 names it', async (t) => {
       for (const [query, detail] of [
         ['', 'group_by is required'],
