@@ -13,7 +13,7 @@ import type { EntityReaders } from '../lib/entity-readers.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import { withEntityDeadline, withReadDeadline } from '../lib/search/deadline.js';
+import { withEmbedDeadline, withEntityDeadline, withReadDeadline } from '../lib/search/deadline.js';
 import type { AppContext, SourceRuns } from './context.js';
 import type { Db } from './db/database.js';
 import { WebhookSecrets } from './alerts/secret.js';
@@ -34,6 +34,7 @@ import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './alerts/routes.js';
 import { registerDocuments } from './routes/documents.js';
+import { registerAnalysis } from './routes/analysis.js';
 import { registerEntity } from './routes/entity.js';
 import { registerHealth } from './routes/health.js';
 import { registerModels } from './routes/models.js';
@@ -68,6 +69,8 @@ export interface App {
   context: AppContext;
   /** Background jobs (reports): the caller starts them once listening and stops them before close. */
   jobs: JobQueue;
+  /** What each key and organization has in flight (/v1 requests and MCP calls): `ofKey` reads a key's count. */
+  inFlight: InFlight;
   /** Flushes quota counts; call after the server stopped accepting requests. */
   close(): void;
 }
@@ -84,6 +87,10 @@ export function createApp(deps: AppDeps): App {
     log: logFor('jobs'),
   });
   const reportStore = new ReportStore(deps.db);
+  // Every engine read of a request ends by the deadline: a 504 rather than a client left waiting.
+  const deadline = deps.config.engineDeadlineMs;
+  const search = withReadDeadline(deps.search, deadline);
+  const entityReaders = withEntityDeadline(deps.entityReaders, deadline);
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
@@ -92,22 +99,22 @@ export function createApp(deps: AppDeps): App {
     keys: new KeyStore(deps.db),
     usage: new UsageCounter(deps.db, deps.usageFlushMs, logFor('usage')),
     sourceRuns: deps.sourceRuns,
-    // Every engine read of a request ends by the deadline: a 504 rather than a client left waiting.
-    search: withReadDeadline(deps.search, deps.config.engineDeadlineMs),
+    search,
     blobs: deps.blobs,
     embedder: deps.embedder,
-    entityReaders: withEntityDeadline(deps.entityReaders, deps.config.engineDeadlineMs),
+    entityReaders,
     alerts: new AlertStore(deps.db),
     monitor: new MonitorStore(deps.db),
     webhookSecrets: WebhookSecrets.inDataDir(deps.config.dataDir),
     reports: new ReportService(reportStore, jobs, deps.entityReaders, deps.search, deps.clock ?? systemClock, logFor('reports')),
     reportStore,
     asking: new AskService({
-      search: deps.search,
-      embedder: deps.embedder,
+      search,
+      // The question is embedded within the deadline too: a silent embedding service is a 503.
+      embedder: withEmbedDeadline(deps.embedder, deadline),
       generator: deps.config.llm ? new ChatCompletions(deps.config.llm) : null,
       log: logFor('ask'),
-      entities: deps.entityReaders,
+      entities: entityReaders,
     }),
   };
 
@@ -141,6 +148,7 @@ export function createApp(deps: AppDeps): App {
   registerSources(routes, context);
   registerUsage(routes, context);
   registerDocuments(routes, context);
+  registerAnalysis(routes, context);
   registerEntity(routes, context);
   registerReports(routes, context);
   registerSemantic(routes, context);
@@ -152,6 +160,7 @@ export function createApp(deps: AppDeps): App {
     server,
     context,
     jobs,
+    inFlight,
     close: () => context.usage.close(),
   };
 }

@@ -43,8 +43,11 @@ export interface AppContext {
   asking: AskService;
 }
 
-/** What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). */
+/**
+ * What routes read of ingest: each source's last run (ingest/state/store.ts IngestState is one). Its
+ * `reason` is what clients may read of a failure; `error` is the operator's and is never served.
+ */
 export interface SourceRuns {
-  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed'; finished_at: string | null; error: string | null }>;
+  lastRuns(): ReadonlyMap<SourceName, { status: 'running' | 'succeeded' | 'failed'; finished_at: string | null; reason: string | null }>;
   everSucceeded(): ReadonlySet<SourceName>;
 }

@@ -31,6 +31,8 @@ export async function freePort(): Promise<number> {
 export interface BenchApi {
   port: number;
   url: string;
+  /** The server's process id (its memory can be read in /proc). */
+  pid: number;
   stop(): void;
 }
 
@@ -61,5 +63,5 @@ export async function startBenchApi(dataDir: string, env: Record<string, string>
     if (i > 300) throw new Error(`the API of ${serverDir} did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { port, url, stop };
+  return { port, url, pid: server.pid!, stop };
 }

@@ -1,4 +1,4 @@
-// One key flooding the API must not stall another (issue 27): key B's GET /v1/stats latency alone, then
+// One key flooding the API must not stall another: key B's GET /v1/stats latency alone, then
 // while key A keeps FLOOD searches in flight at once (a long phrase, limit=1000), each sent again as
 // soon as it is answered (200 or 429). Target: B's p99 under the flood within 2x of its p99 alone.
 //   node --import tsx bench/tenant-fairness.ts [--data DIR] [--flood 150] [--samples 200] [--honour-retry-after] [--server DIR]

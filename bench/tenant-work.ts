@@ -1,4 +1,4 @@
-// One organization's heavy work must not slow another's requests (issue 34). Organization B's latencies
+// One organization's heavy work must not slow another's requests. Organization B's latencies
 // alone, then while organization A works:
 //   --scenario reports: A generates three reports for the name ΔΗΜΟΣ at once (--reports N of --report
 //     ID --report-type afm|ada|name); B measures GET /healthz and GET /v1/search until all are written.

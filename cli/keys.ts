@@ -38,7 +38,7 @@ function withStore<T>(fn: (store: KeyStore) => T, absent?: () => T): T {
  */
 async function warnIfAnotherServer(dataDir: string): Promise<void> {
   if (ServerLock.isHeld(dataDir)) return;
-  const port = process.env.PORT?.trim() || '8000';
+  const { port } = config();
   const answered = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(500) }).then(
     (res) => res.status < 500 || res.status === 503,
     () => false,

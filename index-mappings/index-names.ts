@@ -1,4 +1,4 @@
-// Naming of indices and aliases (STYLE.md "Index lifecycle"):
+// Naming of indices and aliases (docs/operations.md "Elasticsearch"):
 //   physical index  <prefix>-docs-m<MAPPING_VERSION>-<stamp>   one per generation, every source in it
 //   alias           <prefix>-docs                              reads and writes (its one write index)
 // A rebuild creates a new physical index and moves the alias to it in one atomic update.

@@ -2,8 +2,9 @@
 // declared here is a rejected write, never a silently guessed type. The one home of Elasticsearch
 // field names and types; test/unit/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
+import { ANALYSIS_FIELD } from './analysis.js';
 import type { IndexedDocument } from './document.js';
-import { searchedContent, searchedCpvLabels, searchedSummary, searchedTitles, type SearchedFields } from './searched-text.js';
+import { searchedValues, type SearchedFields } from './searched-text.js';
 import { MAPPING_VERSION } from './version.js';
 import { TITLE_WEIGHT } from './ranking.js';
 
@@ -40,10 +41,8 @@ export const SEARCH_TEXT_FIELD = 'search_text';
  * postings lists again and gave back most of the gain.
  */
 export function searchText(doc: SearchedFields): string[] {
-  const title = searchedTitles(doc).flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t));
-  return [...title, searchedContent(doc), searchedSummary(doc), ...searchedCpvLabels(doc), ...(doc.entities?.names ?? [])].filter(
-    (s): s is string => typeof s === 'string' && s !== '',
-  );
+  const { titles, body } = searchedValues(doc);
+  return [...titles.flatMap((t) => Array<string>(TITLE_WEIGHT).fill(t)), ...body];
 }
 
 /**
@@ -105,7 +104,7 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
   }
   return {
     dynamic: 'strict',
-    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD] },
+    _source: { excludes: [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD, ANALYSIS_FIELD] },
     _meta: { mapping_version: MAPPING_VERSION, embedding_dimension: dimension, ...meta },
     properties: {
       source_id: keyword,
@@ -169,6 +168,20 @@ export function buildMapping(dimension: number, meta: Record<string, unknown> = 
       [SEARCH_LATIN_FIELD]: { type: 'text', analyzer: 'standard' },
       [METADATA_JSON_FIELD]: { type: 'binary', doc_values: true },
       [GENERATION_FIELD]: keyword,
+      // analysis.ts analysisKeysOf, written by the adapter: what filters, aggregates and facets read.
+      [ANALYSIS_FIELD]: {
+        properties: {
+          buyer: keyword,
+          supplier: keyword,
+          party: keyword,
+          cpv: keyword,
+          cpv_division: keyword,
+          cpv_group: keyword,
+          year: keyword,
+          month: keyword,
+          region: keyword,
+        },
+      },
       [EMBEDDING_FIELD]: {
         type: 'dense_vector',
         dims: dimension,

@@ -60,3 +60,14 @@ export function searchedSummary(doc: Pick<SearchedFields, 'source' | 'summary'>)
 export function searchedCpvLabels(doc: Pick<SearchedFields, 'cpv_labels_en' | 'cpv_labels_el'>): string[] {
   return [...(doc.cpv_labels_en ?? []), ...(doc.cpv_labels_el ?? [])];
 }
+
+/**
+ * Everything of a document that is searched, as values: its titles, then the body (the content, the
+ * summary, the CPV labels and the entity names). Elasticsearch writes these into SEARCH_TEXT_FIELD
+ * (mapping.ts searchText) and alert keywords match them (api/alerts/match.ts), so a keyword meets the
+ * words a search would.
+ */
+export function searchedValues(doc: SearchedFields): { titles: string[]; body: string[] } {
+  const body = [searchedContent(doc), searchedSummary(doc), ...searchedCpvLabels(doc), ...(doc.entities?.names ?? [])];
+  return { titles: searchedTitles(doc), body: body.filter((s) => typeof s === 'string' && s !== '') };
+}

@@ -14,4 +14,5 @@
 // 9: GENERATION_FIELD, and document ids carry their generation (one-source rebuilds in place).
 // 10: cpv_labels_en, the English labels of a document's CPV codes (searched through SEARCH_TEXT_FIELD).
 // 11: cpv_labels_el, their Greek labels, and both from the official CPV vocabulary for every source.
-export const MAPPING_VERSION = 11;
+// 12: ANALYSIS_FIELD (analysis.ts), the keys filters, aggregates and facets read.
+export const MAPPING_VERSION = 12;

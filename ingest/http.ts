@@ -10,6 +10,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import { Agent, fetch, type Response } from 'undici';
 import { AddressRefused, pinnedLookup, resolveAllowed } from '../lib/addresses.js';
+import { BodyTooLarge, readCapped } from '../lib/capped-body.js';
 import { stopReason } from '../lib/errors.js';
 
 export interface HttpClientOptions {
@@ -59,6 +60,14 @@ export class UpstreamError extends Error {
   ) {
     super(message);
     this.name = 'UpstreamError';
+  }
+}
+
+/** No answer came, in time or whole (a network error, a timeout, a truncated body), after every retry. */
+export class UpstreamNoAnswer extends UpstreamError {
+  constructor(message: string) {
+    super(message, null);
+    this.name = 'UpstreamNoAnswer';
   }
 }
 
@@ -140,7 +149,7 @@ export class HttpClient {
       } catch (err) {
         if (this.signal?.aborted) throw stopped();
         if (err instanceof UpstreamError) throw err;
-        lastError = new UpstreamError(`${method} ${url} failed: ${describe(err as Error)}`, null);
+        lastError = new UpstreamNoAnswer(`${method} ${url} failed: ${describe(err as Error)}`);
         retryAfterMs = 0;
         continue;
       }
@@ -243,23 +252,12 @@ export class HttpClient {
 
   /** The body's bytes, refused (not retried: the next answer would be as large) past maxBodyBytes. */
   private async readBody(res: Response, request: string): Promise<Buffer> {
-    const max = this.opts.maxBodyBytes;
-    const bound = max % 2 ** 20 === 0 ? `${max / 2 ** 20} MiB` : `${max} bytes`;
-    const tooLarge = () =>
-      new UpstreamError(`${request} sent a body over ${bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
-    if (Number(res.headers.get('content-length')) > max) {
-      await res.body?.cancel();
-      throw tooLarge();
+    try {
+      return await readCapped(res, this.opts.maxBodyBytes);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge)) throw err;
+      throw new UpstreamError(`${request} sent a body over ${err.bound}, more than this client accepts (a page this large is an upstream fault)`, res.status);
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    // Leaving the loop by a throw cancels the stream, closing the connection.
-    for await (const chunk of res.body ?? []) {
-      size += chunk.byteLength;
-      if (size > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks, size);
   }
 }
 

@@ -23,6 +23,7 @@ import { seedDemoVectors } from './demo-vectors.js';
 import type { PipelineDeps } from './pipeline.js';
 import { reindex } from './reindex.js';
 import { embeddingCacheKey } from './stages/embed.js';
+import { type RunFailure, runFailure } from './run-failure.js';
 import { SourceBusyError } from './state/store.js';
 
 export interface ChosenEmbedder {
@@ -140,18 +141,18 @@ async function switchToModel(deps: ModelSwitchDeps, upgrade: { dir: string | nul
       signal.throwIfAborted();
       const seeded = seedDemoVectors(deps.pipeline.documents, embeddingCacheKey(loaded));
       const runs = await holdSources(deps.pipeline, signal);
-      let error: string | null = null;
+      let failure: RunFailure | null = null;
       let result: Awaited<ReturnType<typeof reindex>> | null = null;
       try {
         result = await reindex({ ...deps.pipeline, embedder: loaded }, 'all', { signal });
         deps.embedder.switchTo(loaded);
       } catch (err) {
-        error = (err as Error).message;
+        failure = runFailure(err, signal);
         throw err;
       } finally {
         for (const [source, id] of runs) {
           const n = result?.bySource[source] ?? 0;
-          deps.pipeline.state.endRun(source, id, { fetched: n, new: 0, updated: n, unchanged: 0, failed: 0 }, error, log);
+          deps.pipeline.state.endRun(source, id, { fetched: n, new: 0, updated: n, unchanged: 0, failed: 0 }, failure, log);
         }
       }
       log.info(
@@ -192,7 +193,7 @@ async function holdSources(deps: PipelineDeps, signal: AbortSignal): Promise<Map
     return runs;
   } catch (err) {
     for (const [source, id] of runs)
-      deps.state.endRun(source, id, { fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 }, (err as Error).message, deps.log);
+      deps.state.endRun(source, id, { fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 }, runFailure(err, signal), deps.log);
     throw err;
   }
 }

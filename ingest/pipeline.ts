@@ -7,11 +7,11 @@ import path from 'node:path';
 import type { IndexedDocument, NormalizedDocument } from '../index-mappings/document.js';
 import type { BlobStore } from '../lib/blob-store.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
-import { operatorMessage, stopReason } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { SourceName } from '../index-mappings/sources.js';
 import type { SearchProvider } from '../lib/search/provider.js';
-import { HttpClient } from './http.js';
+import { HttpClient, UpstreamError } from './http.js';
+import { type RunFailure, runFailure } from './run-failure.js';
 import { embedAll } from './stages/embed.js';
 import { contentHash } from './stages/hash.js';
 import { sink } from './stages/bulk-sink.js';
@@ -67,8 +67,12 @@ export async function replayableFiles(dir: string): Promise<string[]> {
   return (await fs.readdir(dir)).filter((n) => REPLAYABLE.test(n)).sort();
 }
 
-/** A saved body that its source's parser refuses: in a replay, skipped and named when the run ends. */
-class UnparsableBody extends Error {}
+/** A body that its source's parser refuses: in a replay, skipped and named when the run ends. */
+class UnparsableBody extends UpstreamError {
+  constructor(message: string) {
+    super(message, null);
+  }
+}
 
 /** Saved response bodies of a folder, in name order, as pages. */
 async function* replay(module: SourceModule, dir: string): AsyncIterable<FetchedPage> {
@@ -112,8 +116,9 @@ class SeenPages {
     const key = createHash('sha256').update(ids.join('\n')).digest('base64');
     const earlier = this.pages.get(key);
     if (earlier !== undefined) {
-      throw new Error(
+      throw new UpstreamError(
         `${module.name}: page ${n} of this run holds the same ${ids.length} records as page ${earlier}: the upstream ignored the page asked for, or its paging loops; stopped before page ${n}'s checkpoint, so the next run asks for it again`,
+        null,
       );
     }
     this.pages.set(key, n);
@@ -229,7 +234,7 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
   const started = Date.now();
   const runId = deps.state.beginRun(module.name, 'ingest'); // throws SourceBusyError while another run holds it
   const counts: Progress = { source: module.name, pages: 0, fetched: 0, new: 0, updated: 0, unchanged: 0, failed: 0 };
-  let error: string | null = null;
+  let failure: RunFailure | null = null;
   let inflight: Promise<void> | null = null;
   try {
     // A base URL the operator named may be on a private network, and an upstream may redirect there.
@@ -297,18 +302,18 @@ export async function ingestSource(deps: PipelineDeps, module: SourceModule, opt
     if (cut) throw new Error('stopped');
     if (unparsable.length > 0) {
       const named = unparsable.slice(0, 5).join(', ') + (unparsable.length > 5 ? ` and ${unparsable.length - 5} more` : '');
-      throw new Error(`${unparsable.length} of the saved bodies could not be parsed as ${module.name} responses: ${named}`);
+      throw new UnparsableBody(`${unparsable.length} of the saved bodies could not be parsed as ${module.name} responses: ${named}`);
     }
   } catch (err) {
     // However the stop surfaced (a request ended, the loop left), the run says why it stopped.
-    error = opts.signal?.aborted ? `stopped before the end: ${stopReason(opts.signal)}` : operatorMessage(err);
-    log.error({ error }, 'ingest run failed');
+    failure = runFailure(err, opts.signal);
+    log.error({ error: failure.error }, 'ingest run failed');
     // A write still in flight finishes (and checkpoints) before the run is closed and unlocked.
     await Promise.resolve(inflight).catch(() => undefined);
   } finally {
-    deps.state.endRun(module.name, runId, counts, error, log);
+    deps.state.endRun(module.name, runId, counts, failure, log);
   }
-  const summary: RunSummary = { ...counts, runId, status: error ? 'failed' : 'succeeded', error, ms: Date.now() - started };
+  const summary: RunSummary = { ...counts, runId, status: failure ? 'failed' : 'succeeded', error: failure?.error ?? null, ms: Date.now() - started };
   // `source` is already in the logger's bindings; twice in one JSON object, readers disagree on it.
   const { source: _source, ...fields } = summary;
   log.info(fields, 'ingest run finished');

@@ -7,10 +7,11 @@
 // store it.
 import { setImmediate } from 'node:timers/promises';
 import type { IndexedDocument } from '../index-mappings/document.js';
-import { operatorMessage, stopReason } from '../lib/errors.js';
+import { stopReason } from '../lib/errors.js';
 import { SOURCE_NAMES, type SourceName } from '../index-mappings/sources.js';
 import type { RebuildResult, RebuildScope } from '../lib/search/provider.js';
 import type { PipelineDeps } from './pipeline.js';
+import { runFailure } from './run-failure.js';
 import { CPV_SOURCES, withCpvLabels } from './stages/cpv-labels.js';
 import { composedText } from './sources/text.js';
 import { embedAll, embeddingCacheKey } from './stages/embed.js';
@@ -82,7 +83,13 @@ export async function reindex(deps: PipelineDeps, scope: RebuildScope, opts: Rei
       return { ...result, embedded };
     } catch (err) {
       if (runId !== null)
-        deps.state.endRun(scope as SourceName, runId, { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done }, operatorMessage(err), deps.log);
+        deps.state.endRun(
+          scope as SourceName,
+          runId,
+          { fetched: done, new: 0, updated: 0, unchanged: 0, failed: done },
+          runFailure(err, opts.signal),
+          deps.log,
+        );
       throw err;
     }
   } finally {

@@ -59,7 +59,7 @@ const privateList = list(V4_PRIVATE, V6_PRIVATE);
 const forbiddenList = list(V4_FORBIDDEN, V6_FORBIDDEN);
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 read as two groups). */
-function groups(v6: string): number[] {
+export function groups(v6: string): number[] {
   let text = v6.toLowerCase().replace(/%.*$/, '');
   const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted) {
@@ -73,7 +73,7 @@ function groups(v6: string): number[] {
   return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
 }
 
-const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+export const v4Of = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 
 /** The IPv4 address an IPv6 address delivers to (mapped, translated, NAT64 /96, 6to4), else null. */
 function embeddedV4(v6: string): string | null {

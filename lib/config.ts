@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { proxyEntry } from './client-address.js';
 import { projectPath } from './paths.js';
 
 const DEFAULT_DATA_DIR = projectPath('var');
@@ -79,18 +80,30 @@ export interface Config {
   publicUrl: string | null;
   /** PDI_ADMIN_TOKEN: signs the operator in to /dashboard; null leaves the dashboard off (404). */
   adminToken: string | null;
+  /**
+   * PDI_TRUST_PROXY: addresses and CIDR blocks of the reverse proxies in front; from them the client's
+   * address is read from X-Forwarded-For (lib/client-address.ts). Empty: the socket's address.
+   */
+  trustProxy: string[];
 }
 
+/** The embeddings service (PDI_EMBED_*), as lib/embedding/service-embedder.ts calls it. */
 export interface EmbedService {
-  /** Base URL as OpenAI clients take it; requests go to `${url}/embeddings`. */
+  /** Base URL as OpenAI clients take it, e.g. http://gpu-box:8080/v1 (no trailing slash); requests go to `${url}/embeddings`. */
   url: string;
+  /** Sent as `Authorization: Bearer <key>`; never shown in a message. */
   key: string | null;
+  /** The request's `model` member. */
   model: string;
+  /** Texts per request (the `input` array). */
   batchSize: number;
+  /** Requests in flight at once, over every caller of the embedder. */
   concurrency: number;
+  /** One request's time limit, ms. */
   timeoutMs: number;
+  /** Retries of a request after a 429, a 5xx, a timeout or a network error. */
   retries: number;
-  /** Put before each question (ask) and each document's text; empty by default. */
+  /** Put before each query (ask's question) and each passage (a document's text); empty by default. */
   queryPrefix: string;
   passagePrefix: string;
 }
@@ -271,7 +284,22 @@ export function loadConfig(env: Env = process.env): Config {
     engineDeadlineMs,
     publicUrl: url(env, 'PDI_PUBLIC_URL', ['http:', 'https:']),
     adminToken,
+    trustProxy: trustProxy(env),
   };
+}
+
+/** PDI_TRUST_PROXY: comma-separated addresses or CIDR blocks, each checked. */
+function trustProxy(env: Env): string[] {
+  const entries = (text(env, 'PDI_TRUST_PROXY') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  for (const entry of entries) {
+    if (proxyEntry(entry) === null) {
+      throw new ConfigError('PDI_TRUST_PROXY', `must list IP addresses or CIDR blocks of the proxies in front (e.g. 127.0.0.1,10.0.0.0/8), got "${entry}"`);
+    }
+  }
+  return entries;
 }
 
 /** Whether clients reach the API over https through a proxy in front (PDI_PUBLIC_URL). */

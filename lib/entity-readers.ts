@@ -6,6 +6,7 @@
 import type { Logger } from './logger.js';
 import type { Sqlite } from './sqlite.js';
 import { EntityIndex, type EntityAggregate, type EntityPage, type EntityQuery, type NamedKey } from './entities.js';
+import { BucketLabels, type BucketLabel, type LabelRequest } from './bucket-labels.js';
 import { EmbeddedProvider } from './search/embedded.js';
 import { ReadPool } from './search/embedded/read-pool.js';
 import type { ReadOptions, SearchProvider } from './search/provider.js';
@@ -15,6 +16,8 @@ export interface EntityReads {
   resolve(query: EntityQuery, page?: EntityPage, opts?: ReadOptions): Promise<EntityAggregate>;
   /** The identifiers a free text names (EntityIndex.namedIn), each with its newest `limit` documents. */
   named(text: string, limit: number, opts?: ReadOptions): Promise<NamedKey[]>;
+  /** The labels of an aggregate's bucket keys (bucket-labels.ts), read from the same database. */
+  labels(req: LabelRequest, opts?: ReadOptions): Promise<BucketLabel[]>;
 }
 
 export interface EntityReadersOptions {
@@ -33,10 +36,10 @@ export class EntityReaders implements EntityReads {
   private readonly pool: ReadPool | null;
   /** A pool of our own (closed with us), rather than the engine's. */
   private readonly owned: boolean;
-  private readonly inThread: EntityIndex | null;
+  private readonly inThread: { entities: EntityIndex; labels: BucketLabels } | null;
 
   constructor(db: Sqlite, opts: EntityReadersOptions = {}) {
-    this.inThread = db.memory ? new EntityIndex(db) : null;
+    this.inThread = db.memory ? { entities: new EntityIndex(db), labels: new BucketLabels(db) } : null;
     const shared = opts.search instanceof EmbeddedProvider ? opts.search.readPool : null;
     if (this.inThread) {
       this.pool = null;
@@ -52,13 +55,18 @@ export class EntityReaders implements EntityReads {
   }
 
   resolve(query: EntityQuery, page: EntityPage = { limit: 20, offset: 0 }, opts: ReadOptions = {}): Promise<EntityAggregate> {
-    if (this.inThread) return Promise.resolve().then(() => this.inThread!.resolve(query, page));
+    if (this.inThread) return Promise.resolve().then(() => this.inThread!.entities.resolve(query, page));
     return this.pool!.call<EntityAggregate>('entity', { query, page }, opts);
   }
 
   named(text: string, limit: number, opts: ReadOptions = {}): Promise<NamedKey[]> {
-    if (this.inThread) return Promise.resolve().then(() => this.inThread!.namedIn(text, limit));
+    if (this.inThread) return Promise.resolve().then(() => this.inThread!.entities.namedIn(text, limit));
     return this.pool!.call<NamedKey[]>('named', { text, limit }, opts);
+  }
+
+  labels(req: LabelRequest, opts: ReadOptions = {}): Promise<BucketLabel[]> {
+    if (this.inThread) return Promise.resolve().then(() => this.inThread!.labels.labels(req));
+    return this.pool!.call<BucketLabel[]>('labels', req, opts);
   }
 
   async close(): Promise<void> {

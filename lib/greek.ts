@@ -10,6 +10,9 @@ export function fold(text: string): string {
   return text.normalize('NFD').replace(COMBINING, '').toLowerCase().replace(/ς/g, 'σ');
 }
 
+/** A folded word (fold) of Greek letters alone: what the Greek stemmer and the Latin keys of names take. */
+export const GREEK_WORD = /^[α-ω]+$/;
+
 /** Words of folded text: letters and digits in any script. */
 export function tokens(text: string): string[] {
   return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -41,9 +44,10 @@ const LOOKALIKE = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'gu');
  * Latin letters drawn like Greek ones: the capitals, and the small o. Typed inside a Greek word (a
  * keyboard left on Latin for a letter, OCR), they made the word one no Greek spelling finds: KIMDIS
  * labels a region `Aνατολική Μακεδονία, Θράκη` with a Latin A. Small letters other than o are not
- * twins (v ν, u υ, p ρ differ in most fonts), so a word with one of them is left as it is.
+ * twins (v ν, u υ, p ρ differ in most fonts), so a word with one of them is left as it is. Also how an
+ * ADA typed on a Latin keyboard is read (identifiers.ts normalizeAda).
  */
-const LATIN_TWINS: Record<string, string> = {
+export const LATIN_TWINS: Readonly<Record<string, string>> = {
   A: 'Α',
   B: 'Β',
   E: 'Ε',

@@ -1,30 +1,13 @@
 // Greek and EU public-sector identifiers: ΑΦΜ (VAT number), ΑΔΑ (Diavgeia decision id),
 // ΑΔΑΜ (KIMDIS registry id) and TED publication numbers. Formats: docs/upstream-sources.md §1.1, §1.3, §1.9.
 import { resolveSource } from '../index-mappings/sources.js';
+import { LATIN_TWINS } from './greek.js';
 
 /** How a client names an entity: its ΑΦΜ, its name, or a Diavgeia decision (ΑΔΑ) about it. */
 export const IDENTIFIER_TYPES = ['afm', 'name', 'ada'] as const;
 export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
 
-/** Latin capitals that look like Greek capitals; people type ADAs on Latin keyboards (`4AΓΤΛ-8`). */
-const LATIN_TO_GREEK: Record<string, string> = {
-  A: 'Α',
-  B: 'Β',
-  E: 'Ε',
-  Z: 'Ζ',
-  H: 'Η',
-  I: 'Ι',
-  K: 'Κ',
-  M: 'Μ',
-  N: 'Ν',
-  O: 'Ο',
-  P: 'Ρ',
-  T: 'Τ',
-  Y: 'Υ',
-  X: 'Χ',
-};
-
-// No official ADA grammar exists; this is the permissive form from sources.md §1.1 (7–10 characters in
+// No official ADA grammar exists; this is the permissive form from docs/upstream-sources.md §1.1 (7–10 characters in
 // modern ADAs, 4–5 in the 2010–11 ones, then a hyphen and 1–3 characters).
 const ADA_RE = /^[0-9Α-Ω]{4,10}-[0-9Α-Ω]{1,3}$/;
 const ADAM_RE = /^\d{2}(REQ|PROC|AWRD|SYMV|PAY|DIAB)\d{9}$/;
@@ -61,14 +44,17 @@ export function validAfm(v: unknown): string | null {
   return afm !== null && isValidAfm(afm) ? afm : null;
 }
 
-/** Trims, upper-cases and maps Latin look-alikes to Greek; returns the ADA, or null when it is not one. */
+/**
+ * Trims, upper-cases and maps Latin look-alikes to Greek (people type ADAs on Latin keyboards: `4AΓΤΛ-8`);
+ * returns the ADA, or null when it is not one.
+ */
 export function normalizeAda(s: unknown): string | null {
   if (typeof s !== 'string') return null;
   const mapped = s
     .trim()
     .toUpperCase()
     .replace(/[‐‑‒–—]/g, '-')
-    .replace(/[A-Z]/g, (c) => LATIN_TO_GREEK[c] ?? c);
+    .replace(/[A-Z]/g, (c) => LATIN_TWINS[c] ?? c);
   return ADA_RE.test(mapped) ? mapped : null;
 }
 

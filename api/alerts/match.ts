@@ -1,9 +1,11 @@
 // Which active profiles and monitored entities a new document concerns (decisions "Alerts and
-// deliveries", "Monitoring"). Keywords fold and stem as search does (lib/greek.ts tokens: case, accents,
-// final sigma; lib/stem.ts: `συμβάσεις` finds `σύμβαση`); names as entity resolution does (lib/names.ts:
-// also Greeklish and legal forms). Profiles and entities are compiled into a MatchIndex once per batch,
-// a document's words once per document.
+// deliveries", "Monitoring"). Keywords meet the text search searches (index-mappings/searched-text.ts:
+// entity names and CPV labels in, TED's label lines out), folded and stemmed as search does
+// (lib/greek.ts tokens: case, accents, final sigma; lib/stem.ts: `συμβάσεις` finds `σύμβαση`); names as
+// entity resolution does (lib/names.ts: also Greeklish and legal forms). Profiles and entities are
+// compiled into a MatchIndex once per batch, a document's words once per document.
 import type { NormalizedDocument } from '../../index-mappings/document.js';
+import { searchedValues, type SearchedFields } from '../../index-mappings/searched-text.js';
 import { normalizeAda } from '../../lib/identifiers.js';
 import type { ProfileRecord } from './store.js';
 import type { EntityRecord, EventType } from '../monitoring/store.js';
@@ -29,21 +31,30 @@ function nameKeyOf(name: string): string {
   return key;
 }
 
+/** Stands between two searched values, so that a phrase never runs from one into the next (as in search); no word is one. */
+const VALUE_GAP = '|';
+
 /** A document's text as matching reads it, computed on first use. */
 export class DocumentText {
+  private values?: string[][];
   private words?: Set<string>;
   private phrase?: string;
   private names?: string[];
 
-  constructor(readonly doc: NormalizedDocument) {}
+  /** `doc` as the document store's feed gives it: with the CPV labels indexing gives it (searched-text.ts SearchedFields). */
+  constructor(readonly doc: NormalizedDocument & Pick<SearchedFields, 'cpv_labels_en'>) {}
 
-  private text(): string {
-    return `${this.doc.title}\n${this.doc.summary}\n${this.doc.content}`;
+  /** The folded, stemmed words of each searched value. */
+  private valueWords(): string[][] {
+    if (this.values) return this.values;
+    const { titles, body } = searchedValues(this.doc);
+    this.values = [...titles, ...body].map(keywordWords);
+    return this.values;
   }
 
   /** The document's folded, stemmed words. */
   wordSet(): Set<string> {
-    this.words ??= new Set(keywordWords(this.text()));
+    this.words ??= new Set(this.valueWords().flat());
     return this.words;
   }
 
@@ -55,7 +66,9 @@ export class DocumentText {
   hasPhrase(phrase: string[]): boolean {
     if (phrase.length === 1) return this.hasWord(phrase[0]);
     if (!phrase.every((w) => this.hasWord(w))) return false;
-    this.phrase ??= ` ${keywordWords(this.text()).join(' ')} `;
+    this.phrase ??= ` ${this.valueWords()
+      .map((words) => words.join(' '))
+      .join(` ${VALUE_GAP} `)} `;
     return this.phrase.includes(` ${phrase.join(' ')} `);
   }
 

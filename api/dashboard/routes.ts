@@ -6,6 +6,7 @@
 // admin token itself, which no other site can know); the cookie is SameSite=Strict besides.
 import type { Request, RequestHandler, Response, Server } from 'restify';
 import { utcDay } from '../../lib/clock.js';
+import { clientBlock, TrustedProxies } from '../../lib/client-address.js';
 import { publicOverHttps } from '../../lib/config.js';
 import { AppError, ForbiddenError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import type { AppContext } from '../context.js';
@@ -43,6 +44,7 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
   const log = ctx.logFor('dashboard');
   const sessions = new Sessions(ctx.clock);
   const throttle = new SignInThrottle(ctx.clock);
+  const proxies = new TrustedProxies(ctx.config.trustProxy);
   const behindHttps = publicOverHttps(ctx.config);
 
   const sessionOf = (req: Request): Session | null => sessions.find(sessionCookie(req));
@@ -91,8 +93,11 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
   });
 
   const signIn = page(async (req, res) => {
-    const address = req.socket.remoteAddress ?? '';
-    const wait = throttle.reserve(address);
+    // The client's address (behind PDI_TRUST_PROXY's proxies, the one they saw), counted by its block
+    // (an IPv6 client by its /64).
+    const address = proxies.client(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for']);
+    const block = clientBlock(address);
+    const wait = throttle.reserve(block);
     if (wait > 0) {
       res.setHeader('Connection', 'close');
       return sendPage(res, 429, signInPage(`Too many failed sign-ins: try again in ${wait} s.`), ['Retry-After', String(wait)]);
@@ -101,15 +106,15 @@ export function registerDashboard(server: Server, ctx: AppContext): void {
     try {
       fields = await readForm(req);
     } catch (err) {
-      throttle.release(address);
+      throttle.release(block);
       throw err;
     }
     if (!sameSecret(fields.get('token') ?? '', adminToken)) {
-      throttle.failed(address);
+      throttle.failed(block);
       log.warn({ address }, 'dashboard sign-in refused: wrong admin token');
       return sendPage(res, 401, signInPage('Wrong admin token.'));
     }
-    throttle.succeeded(address);
+    throttle.succeeded(block);
     // A new session id at every sign-in: an id planted before it is worth nothing after.
     const old = sessionOf(req);
     if (old) sessions.close(old.id);

@@ -78,11 +78,12 @@ const LONGEST_WAIT_MS = 5 * 60_000;
 const MAX_ADDRESSES = 10_000;
 
 /**
- * Slows down guessing the admin token: after a failed sign-in, that client address may not try again
- * for 1 s, then 2 s, 4 s… (at most 5 min) until a sign-in succeeds. Behind a proxy every client shares
- * the proxy's address, so the wait is then shared too. An attempt is counted as it arrives, before its
- * form is read: one address has one attempt under way at a time, so many sent at once are not all
- * judged before the first failure starts the wait.
+ * Slows down guessing the admin token: after a failed sign-in, that client (its address, an IPv6 one
+ * by its /64: lib/client-address.ts) may not try again for 1 s, then 2 s, 4 s… (at most 5 min) until a
+ * sign-in succeeds. Behind a proxy not named in PDI_TRUST_PROXY every client shares the proxy's
+ * address, so the wait is then shared too. An attempt is counted as it arrives, before its form is
+ * read: one client has one attempt under way at a time, so many sent at once are not all judged before
+ * the first failure starts the wait.
  */
 export class SignInThrottle {
   private readonly failures = new Map<string, { count: number; untilMs: number }>();

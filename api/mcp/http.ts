@@ -122,34 +122,97 @@ interface Admission {
   pacer: RefusalPacer;
 }
 
+/** The id a batch's requests share, if two do: the transport answers a batch by id, so each must be distinct. */
+export function repeatedId(body: unknown): string | number | undefined {
+  if (!Array.isArray(body)) return undefined;
+  const seen = new Set<unknown>();
+  for (const member of body) {
+    if (member === null || typeof member !== 'object' || !('method' in member) || !('id' in member)) continue;
+    const { id } = member as { id: unknown };
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/**
+ * A batch refused whole (400), one JSON-RPC error per member in its order (id null for a member that
+ * has none), each with the API's status and detail as a refused call's have them.
+ */
+function refuseBatch(res: ServerResponse, members: unknown[], detail: string): void {
+  const error = { code: -32600, message: detail, data: { status: 400, detail } };
+  const ids = members.map((m) => (m !== null && typeof m === 'object' && 'id' in m ? (m as { id: unknown }).id : null));
+  const body = JSON.stringify(ids.map((id) => ({ jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error })));
+  res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+/**
+ * The slots of a batch's calls after its first: each call's own, given back when its answer is sent,
+ * and every one still held when the HTTP answer closes or the request ends however it ends. Kept in a
+ * list per id, so that no release can be overwritten (a lost release held the slot until a restart).
+ */
+class BatchSlots {
+  private readonly byId = new Map<string | number, (() => void)[]>();
+  private over = false;
+
+  /** False once the answer closed: a call then takes no slot (nothing would give it back). */
+  get open(): boolean {
+    return !this.over;
+  }
+
+  hold(id: string | number, release: () => void): void {
+    const held = this.byId.get(id);
+    if (held) held.push(release);
+    else this.byId.set(id, [release]);
+  }
+
+  answered(id: string | number): void {
+    const held = this.byId.get(id);
+    held?.shift()?.();
+    if (held?.length === 0) this.byId.delete(id);
+  }
+
+  releaseAll(): void {
+    this.over = true;
+    for (const held of this.byId.values()) for (const release of held) release();
+    this.byId.clear();
+  }
+}
+
 async function serve(ctx: AppContext, principal: Principal, { count, inFlight, pacer }: Admission, req: Request, res: Response): Promise<void> {
+  const repeated = repeatedId(req.body);
+  if (repeated !== undefined) {
+    refuseBatch(res, req.body as unknown[], `Invalid Request: the requests of a batch must have distinct ids; id ${JSON.stringify(repeated)} is repeated`);
+    return;
+  }
   const mcp = mcpServer(ctx, principal.keyId);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  // The slots of a batch's calls after its first, by id, each given back when its answer is sent.
-  const slots = new Map<string | number, () => void>();
-  res.once('close', () => {
-    for (const release of slots.values()) release();
-    slots.clear();
+  const slots = new BatchSlots();
+  const end = () => {
+    slots.releaseAll();
     void transport.close();
     void mcp.close();
-  });
+  };
+  // The client may have gone while the body was read: 'close' is then already past.
+  if (res.destroyed) return end();
+  res.once('close', end);
   await mcp.connect(transport);
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     const id = 'id' in message ? message.id : undefined;
-    if (id !== undefined && !('method' in message)) {
-      slots.get(id)?.();
-      slots.delete(id);
-    }
+    if (id !== undefined && !('method' in message)) slots.answered(id);
     return send(message, options);
   };
   let calls = 0;
   const deliver = transport.onmessage!;
   transport.onmessage = (message, extra) => {
     if (!isCall(message)) return deliver(message, extra);
+    if (!slots.open) return;
     if (calls++ > 0) {
       try {
-        slots.set(message.id, inFlight.take(principal));
+        slots.hold(message.id, inFlight.take(principal));
       } catch (err) {
         if (!(err instanceof TooManyInFlightError)) throw err;
         const data = { status: 429, detail: err.message, retry_after: err.retryAfterSeconds };
@@ -173,7 +236,12 @@ async function serve(ctx: AppContext, principal: Principal, { count, inFlight, p
     deliver(message, extra);
   };
   acceptJson(req);
-  await transport.handleRequest(req, res, req.body);
+  try {
+    await transport.handleRequest(req, res, req.body);
+  } finally {
+    // The answer is written (or failed): whatever a call still holds is given back now.
+    slots.releaseAll();
+  }
 }
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';

@@ -1,8 +1,10 @@
 // What each MCP tool returns, as its outputSchema: clients read structuredContent by it, and the SDK
 // checks every answer against it before sending. The same shapes as the REST bodies (docs/openapi.json).
 import * as z from 'zod';
+import { GROUPINGS } from '../../index-mappings/analysis.js';
 import { PARTY_ROLES } from '../../index-mappings/document.js';
 import { ENTITY_TYPES } from '../../lib/entities.js';
+import { AGGREGATE_ORDERS } from '../../lib/search/aggregate.js';
 
 const metadata = {
   source_id: z.string(),
@@ -83,4 +85,36 @@ export const SOURCES_OUTPUT = {
       last_ingest: z.looseObject({ status: z.string(), finished_at: z.string().nullable() }).nullable(),
     }),
   ),
+};
+
+/** The metrics of GET /v1/aggregate's totals, buckets and other (api/presenters/aggregate.ts). */
+const aggregateMetrics = {
+  documents: z.number().int(),
+  contracts: z.number().int(),
+  value_sum: z.number(),
+  value_median: z.number().nullable(),
+  tenders_stated: z.number().int(),
+  tenders_mean: z.number().nullable(),
+  single_bid_share: z.number().nullable(),
+  first_published: z.string().nullable(),
+  last_published: z.string().nullable(),
+};
+const labelled = { key: z.string(), label: z.string().nullable(), label_el: z.string().nullable(), ...aggregateMetrics };
+
+export const AGGREGATE_OUTPUT = {
+  query: z.string().nullable(),
+  filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  group_by: z.enum(GROUPINGS),
+  then_by: z.enum(GROUPINGS).nullable(),
+  order_by: z.enum(AGGREGATE_ORDERS),
+  limit: z.number().int(),
+  totals: z.object(aggregateMetrics),
+  buckets: z.array(
+    z.object({
+      ...labelled,
+      buckets: z.array(z.object(labelled)).optional(),
+      other: z.object(aggregateMetrics).nullable().optional(),
+    }),
+  ),
+  other: z.object(aggregateMetrics).nullable(),
 };

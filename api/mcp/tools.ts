@@ -5,20 +5,25 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
+import { SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { parseEntityQuery } from '../../lib/entities.js';
-import { AppError, NotFoundError } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { greekLetters } from '../../lib/greek.js';
 import { similarTo } from '../../lib/semantic/similar.js';
 import type { AppContext } from '../context.js';
 import { listingOf } from '../presenters/document.js';
 import { findDocument, MAX_QUERY_LENGTH, searchDocuments } from '../routes/documents.js';
 import { SEARCH_SORTS, type SearchSort } from '../../lib/search/provider.js';
+import { FILTER_NAMES, filterArgument, filtersFromJson, type FilterName, type Filters, type JsonType } from '../../lib/search/filters.js';
 import { askBody } from '../routes/semantic.js';
 import { sourceList } from '../routes/sources.js';
-import { ASK_OUTPUT, DOCUMENT_OUTPUT, ENTITY_OUTPUT, SEARCH_OUTPUT, SIMILAR_OUTPUT, SOURCES_OUTPUT } from './output-schemas.js';
+import { AGGREGATE_OUTPUT, ASK_OUTPUT, DOCUMENT_OUTPUT, ENTITY_OUTPUT, SEARCH_OUTPUT, SIMILAR_OUTPUT, SOURCES_OUTPUT } from './output-schemas.js';
+import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
+import { AGGREGATE_ORDERS, type AggregateOrder } from '../../lib/search/aggregate.js';
+import { aggregateDocuments, MAX_BUCKETS } from '../routes/analysis.js';
+import { ValidationError } from '../../lib/errors.js';
 
-export const TOOL_NAMES = ['search_documents', 'get_document', 'ask_question', 'resolve_entity', 'similar_documents', 'list_sources'] as const;
+export const TOOL_NAMES = ['search_documents', 'aggregate', 'get_document', 'ask_question', 'resolve_entity', 'similar_documents', 'list_sources'] as const;
 
 const SOURCES_TEXT = `${SOURCE_NAMES.join(', ')} (e_procurement means kimdis)`;
 /** The longest document text get_document returns by default: a whole decision fits, a 300-page tender does not. */
@@ -26,7 +31,24 @@ const DEFAULT_MAX_CHARS = 20_000;
 
 const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
 
-type SearchArgs = { query: string; source?: string; since?: string; until?: string; sort: SearchSort; limit: number; offset: number };
+type SearchArgs = { query: string; sort: SearchSort; limit: number; offset: number } & Partial<Record<FilterName, unknown>>;
+
+const ZOD_OF: Record<JsonType, () => z.ZodType> = { string: () => z.string(), number: () => z.number().min(0), boolean: () => z.literal(true) };
+
+/** Each filter (lib/search/filters.ts) as a tool argument, of the JSON type a body takes it in. */
+function filterArguments(): Record<FilterName, z.ZodOptional<z.ZodType>> {
+  return Object.fromEntries(
+    FILTER_NAMES.map((name) => {
+      const { description, json } = filterArgument(name);
+      return [name, ZOD_OF[json]().optional().describe(description)];
+    }),
+  ) as Record<FilterName, z.ZodOptional<z.ZodType>>;
+}
+
+/** The filters among a tool's arguments, checked as the REST routes check them (a 422's detail as the tool error). */
+function filtersOf(args: Partial<Record<FilterName, unknown>>): Filters {
+  return filtersFromJson(Object.fromEntries(FILTER_NAMES.filter((name) => args[name] !== undefined).map((name) => [name, args[name]])));
+}
 
 /**
  * An identifier a client sent as a JSON number, as its digits: assistants often type a VAT number as a
@@ -65,7 +87,7 @@ function tool<A, V extends object>(
   };
 }
 
-/** A new MCP server holding the six tools over `ctx` for one API key (one per HTTP request in stateless mode). */
+/** A new MCP server holding the seven tools over `ctx` for one API key (one per HTTP request in stateless mode). */
 export function mcpServer(ctx: AppContext, tenant: string): McpServer {
   const server = new McpServer(
     { name: 'public-data-intelligence', version: '1.0.0' },
@@ -80,18 +102,10 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     'search_documents',
     {
       title: 'Search documents',
-      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date with since/until, order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
+      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date (since/until), source, buyer, supplier or any party (AFM), CPV code or prefix, amount in EUR, procedure, region, category or single-bid; order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
       inputSchema: {
         query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
-        source: z.string().optional().describe(`Only this source: ${SOURCES_TEXT}.`),
-        since: z
-          .string()
-          .optional()
-          .describe('YYYY-MM-DD or an ISO 8601 date-time (UTC without an offset): only documents published after that day began, or after that instant.'),
-        until: z
-          .string()
-          .optional()
-          .describe('YYYY-MM-DD or an ISO 8601 date-time: only documents published on that day or before, or at that instant or before.'),
+        ...filterArguments(),
         sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
         limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
         offset: z.number().int().min(0).default(0).describe('Results to skip.'),
@@ -99,12 +113,53 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       outputSchema: SEARCH_OUTPUT,
       annotations: readOnly,
     },
-    tool(ctx, tenant, 'search_documents', async ({ query, source, since, until, sort, limit, offset }: SearchArgs, read) => {
-      const name = source === undefined ? undefined : resolveSource(source);
-      if (name === null) throw new NotFoundError(`Unknown source: ${source}`);
-      const body = await searchDocuments(ctx, { q: query, source: name, limit, offset, since, until, sort }, read);
+    tool(ctx, tenant, 'search_documents', async ({ query, sort, limit, offset, ...args }: SearchArgs, read) => {
+      const body = await searchDocuments(ctx, { q: query, filters: filtersOf(args), limit, offset, sort }, read);
       return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
     }),
+  );
+
+  server.registerTool(
+    'aggregate',
+    {
+      title: 'Aggregate documents',
+      description:
+        'Totals and buckets of the documents matching a query (optional) and filters, grouped by buyer, supplier (AFM), CPV division/group/code, year, month, source, region, procedure type or category, and optionally by a second grouping within each. Each bucket (and the totals, and `other`: what the listed buckets leave) has documents, contracts with a value, value_sum and value_median in EUR (a procurement whose award and contract share an ADA counted once), mean tenders received, single-bid share, first and last date, and a label (a party\'s name, a CPV label). One call answers "how much did buyer X spend on CPV division 45 by year": {buyer: X, cpv: "45", group_by: "year"}; "which suppliers win most of X\'s contracts": {buyer: X, group_by: "supplier"}.',
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .max(MAX_QUERY_LENGTH)
+          .optional()
+          .describe('Only documents a search of these words finds; leave out for every document that passes the filters.'),
+        ...filterArguments(),
+        group_by: z.enum(GROUPINGS).describe('What the buckets are keyed by.'),
+        then_by: z.enum(GROUPINGS).optional().describe('A second grouping within each bucket (not the same as group_by).'),
+        order_by: z.enum(AGGREGATE_ORDERS).default('value').describe('value (largest value first) or documents (most documents first).'),
+        limit: z.number().int().min(1).max(MAX_BUCKETS).default(10).describe(`Buckets listed at each level, 1 to ${MAX_BUCKETS}.`),
+      },
+      outputSchema: AGGREGATE_OUTPUT,
+      annotations: readOnly,
+    },
+    tool(
+      ctx,
+      tenant,
+      'aggregate',
+      async (
+        {
+          query,
+          group_by,
+          then_by,
+          order_by,
+          limit,
+          ...args
+        }: { query?: string; group_by: Grouping; then_by?: Grouping; order_by: AggregateOrder; limit: number } & Partial<Record<FilterName, unknown>>,
+        read,
+      ) => {
+        if (then_by === group_by) throw new ValidationError('then_by must differ from group_by');
+        return aggregateDocuments(ctx, { q: query, filters: filtersOf(args), groupBy: group_by, thenBy: then_by, orderBy: order_by, limit }, read);
+      },
+    ),
   );
 
   server.registerTool(
@@ -134,7 +189,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     {
       title: 'Ask a question',
       description:
-        'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
+        'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together, optionally only among those that pass filters. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
       inputSchema: {
         question: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question.'),
         limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),
@@ -142,13 +197,17 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
           .enum(ctx.config.askModels as [string, ...string[]])
           .optional()
           .describe('Answer model (GET /v1/models); the first by default.'),
+        filters: z
+          .strictObject(filterArguments())
+          .optional()
+          .describe('Only documents that pass every filter given, as search_documents takes them (source, since, until, buyer, supplier, cpv, …).'),
       },
       outputSchema: ASK_OUTPUT,
       annotations: readOnly,
     },
-    tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string }, read) => {
-      const { question, limit, model } = askBody(args, ctx.config.askModels);
-      return ctx.asking.ask(question, limit, model, read);
+    tool(ctx, tenant, 'ask_question', async (args: { question: string; limit: number; model?: string; filters?: object }, read) => {
+      const { question, limit, model, filters } = askBody(args, ctx.config.askModels);
+      return ctx.asking.ask(question, limit, model, read, filters);
     }),
   );
 

@@ -43,6 +43,15 @@ export function reply(res: Response, status: number, contentType: string, body: 
   res.end(body);
 }
 
+/**
+ * Starts an answer whose body follows in parts (chunked, no Content-Length): the head reply() writes.
+ * Nothing may have been written to `res` before.
+ */
+export function replyHead(res: Response, status: number, contentType: string, headers: readonly string[] = NO_STORE): void {
+  const head = ['Content-Type', contentType, SECURITY_HEADERS[0], SECURITY_HEADERS[1], ...headers, ...(res.quotaHeaders ?? [])];
+  res.writeHead(status, head);
+}
+
 /** Answers `value` as JSON with status 200. */
 export function replyJson(res: Response, value: unknown, headers?: readonly string[]): void {
   reply(res, 200, 'application/json', JSON.stringify(value), headers);

@@ -3,17 +3,22 @@ import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
 import { timeBoundOf, timeBoundProblem } from '../../lib/clock.js';
 import { normalizeAda, normalizeAfm, type IdentifierType } from '../../lib/identifiers.js';
+import { FILTER_NAMES, parseFilters, type FilterName, type Filters } from '../../lib/search/filters.js';
 
 // Parsed on first use, so routes without parameters pay nothing.
 const parsed = new WeakMap<Request, URLSearchParams>();
 
-function single(req: Request, name: string): string | undefined {
+function queryOf(req: Request): URLSearchParams {
   let params = parsed.get(req);
   if (!params) {
     params = new URLSearchParams(req.getQuery());
     parsed.set(req, params);
   }
-  const all = params.getAll(name);
+  return params;
+}
+
+function single(req: Request, name: string): string | undefined {
+  const all = queryOf(req).getAll(name);
   if (all.length === 0) return undefined;
   if (all.length > 1) throw new ValidationError(`${name} must be given once`);
   // URLSearchParams turns bytes that are no UTF-8 into U+FFFD and keeps a % that starts no escape as
@@ -43,6 +48,21 @@ export function percentDecode(s: string): string | null {
     return decodeURIComponent(s);
   } catch {
     return null;
+  }
+}
+
+/** The filters of the query string (lib/search/filters.ts), each given once; one given empty is malformed. */
+export function filtersParam(req: Request, names: readonly FilterName[] = FILTER_NAMES): Filters {
+  return parseFilters((name) => single(req, name), names);
+}
+
+/**
+ * A 422 naming the first query parameter that is not one of `allowed`: on routes that take filters, a
+ * misspelt one (`supplir=…`) would otherwise answer for every document.
+ */
+export function onlyParams(req: Request, allowed: readonly string[]): void {
+  for (const name of queryOf(req).keys()) {
+    if (!allowed.includes(name)) throw new ValidationError(`Unknown parameter: ${name} (this route takes ${allowed.join(', ')})`);
   }
 }
 
@@ -97,6 +117,11 @@ export function timeBoundParam(req: Request, name: 'since' | 'until'): string | 
 export const MAX_IDENTIFIER_LENGTH = 200;
 const CONTROL = /\p{Cc}/u;
 
+/** Whether `value` holds a control character (C0, DEL, C1): refused in a client's text that reaches e-mails, PDFs or logs. */
+export function hasControl(value: string): boolean {
+  return CONTROL.test(value);
+}
+
 /**
  * The entity_identifier of a report or a monitored entity, trimmed, or a 422. Control characters are
  * refused: the identifier (or a label) is written into report PDFs and alert e-mails, where an escape
@@ -119,5 +144,5 @@ export function entityIdentifierOf(id: unknown, type: IdentifierType): string {
 
 /** A 422 when `value` holds a control character (C0, DEL, C1). */
 export function refuseControl(name: string, value: string): void {
-  if (CONTROL.test(value)) throw new ValidationError(`${name} must not contain control characters`);
+  if (hasControl(value)) throw new ValidationError(`${name} must not contain control characters`);
 }

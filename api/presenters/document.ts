@@ -19,17 +19,19 @@ export function listingOf(doc: StoredDocument, full: boolean): PublicDocument {
 const COMMA = Buffer.from(',');
 
 /**
- * The body of a search response, `{"query","results","total","limit","offset"}`, built around metadata
- * records that are already JSON (SearchHit.metadataJson): byte for byte what JSON.stringify gives for
- * the same response made of metadataOf(doc) objects, without parsing and re-serialising each record.
+ * The body of a search response, `{"query","results","total","limit","offset"}` and `extra`'s members
+ * (facets), built around metadata records that are already JSON (SearchHit.metadataJson): byte for byte
+ * what JSON.stringify gives for the same response made of metadataOf(doc) objects, without parsing and
+ * re-serialising each record.
  */
-export function searchBody(query: string, records: Buffer[], total: number, limit: number, offset: number): Buffer {
+export function searchBody(query: string, records: Buffer[], total: number, limit: number, offset: number, extra: Record<string, unknown> = {}): Buffer {
   const parts: Buffer[] = [Buffer.from(`{"query":${JSON.stringify(query)},"results":[`)];
   records.forEach((r, i) => {
     if (i > 0) parts.push(COMMA);
     parts.push(r);
   });
-  parts.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset}}`));
+  const rest = JSON.stringify(extra).slice(1, -1);
+  parts.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset}${rest ? `,${rest}` : ''}}`));
   return Buffer.concat(parts);
 }
 

@@ -14,6 +14,8 @@ export const CONTRACT_ROUTES: [Method, string, Tier][] = [
   ['get', '/v1/sources', 'free'],
   ['get', '/v1/usage', 'free'],
   ['get', '/v1/search', 'pro'],
+  ['get', '/v1/aggregate', 'pro'],
+  ['get', '/v1/export', 'pro'],
   ['get', '/v1/:source/documents', 'free'],
   ['get', '/v1/documents/:source_id/content', 'enterprise'],
   ['get', '/v1/stats', 'free'],

@@ -2,7 +2,6 @@
 // content), GET /v1/documents/{source_id}/content (Enterprise), GET /v1/stats (Free).
 import type { Request } from 'restify';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
-import { timeBoundOf, timeBoundProblem } from '../../lib/clock.js';
 import { embedderInfo } from '../../lib/embedding/index.js';
 import { greekLetters } from '../../lib/greek.js';
 import { canonicalSourceId } from '../../lib/identifiers.js';
@@ -11,18 +10,26 @@ import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/admission.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { reply, replyJson } from '../middleware/reply.js';
-import { intParam, offsetParam, stringParam, timeBoundParam } from '../middleware/validate.js';
+import { filtersParam, intParam, offsetParam, onlyParams, stringParam } from '../middleware/validate.js';
 import { metadataOf, type IndexedDocument } from '../../index-mappings/document.js';
 import { listingOf, searchBody, UPGRADE_HINT, withStringField } from '../presenters/document.js';
 import { queryMatcher, snippetOf } from '../../lib/search/snippet.js';
-import { publishedWindow } from '../../lib/search/published-window.js';
 import { downloadHeaders, downloadType } from '../presenters/download.js';
 import { tierAllows } from '../tiers.js';
 import type { ContractRoutes } from './contract-routes.js';
 import { SEARCH_SORTS, type ReadOptions, type SearchSort } from '../../lib/search/provider.js';
+import { FILTER_NAMES, type Filters } from '../../lib/search/filters.js';
+import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
+import { facetsOf } from './labels.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
+
+/** The query parameters of GET /v1/search; anything else is a 422. */
+const SEARCH_PARAMS = ['q', ...FILTER_NAMES, 'sort', 'limit', 'offset', 'facets', 'facet_limit'];
+/** The filters a source's listing takes: all but `source`, which its path gives. */
+const LISTING_FILTERS = FILTER_NAMES.filter((name) => name !== 'source');
+const LISTING_PARAMS = [...LISTING_FILTERS, 'limit', 'offset'];
 
 function sourceOf(name: string): SourceName {
   const source = resolveSource(name);
@@ -48,12 +55,23 @@ function pathParam(req: Request, name: string): string {
 /** A search's parameters (GET /v1/search, the MCP tool search_documents), checked. */
 export interface SearchParams {
   q: string;
-  source?: SourceName;
+  filters: Filters;
   limit: number;
   offset: number;
-  since?: string;
-  until?: string;
   sort?: SearchSort;
+  /** Groupings whose top buckets over the whole match the answer adds (`facets`), and how many of each. */
+  facets?: Grouping[];
+  facetLimit?: number;
+}
+
+/** `facets`: a comma-separated list of distinct groupings. */
+function facetsParam(value: string | undefined): Grouping[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',');
+  const problem = `facets must be a comma-separated list of distinct groupings: ${GROUPINGS.join(', ')}`;
+  const facets = names.map((name) => GROUPINGS.find((g) => g === name));
+  if (facets.some((g) => g === undefined) || new Set(facets).size !== facets.length) throw new ValidationError(problem);
+  return facets as Grouping[];
 }
 
 export function sortOf(v: string): SearchSort {
@@ -68,40 +86,36 @@ export function sortOf(v: string): SearchSort {
  * .metadataJson): the snippet is added to them as they are, not parsed and re-serialised.
  */
 export async function searchDocuments(ctx: AppContext, p: SearchParams, read: ReadOptions): Promise<Buffer | Record<string, unknown>> {
-  for (const [name, bound] of [
-    ['since', p.since],
-    ['until', p.until],
-  ] as const) {
-    if (bound !== undefined && timeBoundOf(bound) === null) throw new ValidationError(timeBoundProblem(name));
-  }
-  const window = publishedWindow(p.since, p.until);
-  if (window?.afterMs != null && window.beforeMs != null && window.beforeMs <= window.afterMs) throw new ValidationError('until must not be before since');
   // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
   const text = greekLetters(p.q);
-  const { q, source, limit, offset, since, until, sort } = p;
-  const result = await ctx.search.search({ text, source, limit, offset, since, until, sort, view: 'text' }, read);
+  const { q, filters, limit, offset, sort } = p;
+  const [result, facets] = await Promise.all([
+    ctx.search.search({ text, filters, limit, offset, sort, view: 'text' }, read),
+    p.facets ? facetsOf(ctx, text, filters, p.facets, p.facetLimit ?? 10, read) : undefined,
+  ]);
+  const extra = facets ? { facets } : {};
   const match = queryMatcher(text);
   const snippets = result.hits.map((h) => snippetOf(h.doc, match));
   const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
-  if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset);
-  return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset };
+  if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset, extra);
+  return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset, ...extra };
 }
 
 export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('get', '/v1/search', async (req, res) => {
+    onlyParams(req, SEARCH_PARAMS);
     const q = stringParam(req, 'q', { required: true, maxLength: MAX_QUERY_LENGTH })!;
-    const sourceName = stringParam(req, 'source');
     const sort = stringParam(req, 'sort');
     const body = await searchDocuments(
       ctx,
       {
         q,
-        source: sourceName === undefined ? undefined : sourceOf(sourceName),
+        filters: filtersParam(req),
         limit: intParam(req, 'limit', 100, 1, 1000),
         offset: offsetParam(req),
-        since: timeBoundParam(req, 'since'),
-        until: timeBoundParam(req, 'until'),
         sort: sort === undefined ? undefined : sortOf(sort),
+        facets: facetsParam(stringParam(req, 'facets')),
+        facetLimit: intParam(req, 'facet_limit', 10, 1, 100),
       },
       readOptionsFor(res),
     );
@@ -111,11 +125,12 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
 
   routes.add('get', '/v1/:source/documents', async (req, res) => {
     const source = sourceOf(pathParam(req, 'source'));
+    onlyParams(req, LISTING_PARAMS);
     const limit = intParam(req, 'limit', 100, 1, 1000);
     const offset = offsetParam(req);
-    const since = timeBoundParam(req, 'since');
+    const filters = filtersParam(req, LISTING_FILTERS);
     const full = tierAllows(principalOf(req).tier, 'pro');
-    const result = await ctx.search.list({ source, since, limit, offset }, readOptionsFor(res));
+    const result = await ctx.search.list({ source, filters, limit, offset }, readOptionsFor(res));
     const body: Record<string, unknown> = { source, documents: result.hits.map((h) => listingOf(h.doc, full)), total: result.total, limit, offset };
     // Every Free-key listing carries _upgrade_hint, an empty page included.
     if (!full) body._upgrade_hint = UPGRADE_HINT;

@@ -3,6 +3,7 @@
 import type { Request } from 'restify';
 import { ValidationError } from '../../lib/errors.js';
 import { similarTo } from '../../lib/semantic/similar.js';
+import { filtersFromJson, type Filters } from '../../lib/search/filters.js';
 import type { AppContext } from '../context.js';
 import { readOptionsFor } from '../middleware/client-gone.js';
 import { replyJson } from '../middleware/reply.js';
@@ -14,6 +15,8 @@ export interface AskBody {
   question: string;
   limit: number;
   model: string;
+  /** The `filters` member: only documents that pass them are retrieved. */
+  filters: Filters;
 }
 
 /** The ask body's fields, each checked (422 naming the field); unknown fields are ignored. */
@@ -22,7 +25,7 @@ export function askBody(body: unknown, models: string[]): AskBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError('Request body must be a JSON object with a question');
   }
-  const { question, limit, model } = body as Record<string, unknown>;
+  const { question, limit, model, filters } = body as Record<string, unknown>;
   if (question === undefined || question === null) throw new ValidationError('question is required');
   if (typeof question !== 'string') throw new ValidationError('question must be a string');
   if (question.trim() === '') throw new ValidationError('question must not be empty');
@@ -35,7 +38,7 @@ export function askBody(body: unknown, models: string[]): AskBody {
   if (model !== undefined && !(typeof model === 'string' && models.includes(model))) {
     throw new ValidationError(`model must be one of the ids listed by GET /v1/models: ${models.join(', ')}`);
   }
-  return { question, limit: (limit as number | undefined) ?? 5, model: (model as string | undefined) ?? models[0] };
+  return { question, limit: (limit as number | undefined) ?? 5, model: (model as string | undefined) ?? models[0], filters: filtersFromJson(filters) };
 }
 
 function sourceIdParam(req: Request): string {
@@ -46,8 +49,8 @@ function sourceIdParam(req: Request): string {
 
 export function registerSemantic(routes: ContractRoutes, ctx: AppContext): void {
   routes.add('post', '/v1/ask', async (req, res) => {
-    const { question, limit, model } = askBody(req.body, ctx.config.askModels);
-    const result = await ctx.asking.ask(question, limit, model, readOptionsFor(res));
+    const { question, limit, model, filters } = askBody(req.body, ctx.config.askModels);
+    const result = await ctx.asking.ask(question, limit, model, readOptionsFor(res), filters);
     // The four source fields of an ask answer; MCP's ask_question also gives source_url.
     const sources = result.sources.map(({ source_id, source, title, relevance }) => ({ source_id, source, title, relevance }));
     replyJson(res, { ...result, sources });

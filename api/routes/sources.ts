@@ -1,6 +1,8 @@
 // GET /v1/sources: the eight canonical sources. `status` is `active` once an ingest run of the source
 // has succeeded (its documents are served), `unavailable` before that; `last_ingest` tells how the
-// latest finished run ended, so a failed refresh shows beside the documents still served.
+// latest finished run ended, so a failed refresh shows beside the documents still served. A failure
+// shows as its short reason only: the operator's message (hosts, paths, a service's own error text)
+// stays in the logs and `pdi status`.
 import type { ContractRoutes } from './contract-routes.js';
 import { SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { SOURCES } from '../../lib/sources.js';
@@ -14,7 +16,7 @@ export function sourceList(ctx: AppContext) {
   return SOURCE_NAMES.map((name) => {
     const { label, description, country } = SOURCES[name];
     const run = runs.get(name);
-    const lastIngest = run ? { status: run.status, finished_at: run.finished_at, ...(run.status === 'failed' ? { error: run.error } : {}) } : null;
+    const lastIngest = run ? { status: run.status, finished_at: run.finished_at, ...(run.status === 'failed' ? { error: run.reason } : {}) } : null;
     return { name, label, status: served.has(name) ? 'active' : 'unavailable', description, country, last_ingest: lastIngest };
   });
 }

@@ -1,5 +1,5 @@
 // Gives the benchmark corpus's contractors ΑΦΜs, so that entity by ΑΦΜ can be measured at 1M
-// (issue 21): bench/search/generate.ts names one contractor per document (735 surnames, drawn Zipf:
+// (against its target: at most the cost of a rare-term search): bench/search/generate.ts names one contractor per document (735 surnames, drawn Zipf:
 // the commonest in ~14% of the documents, the rarest in a few hundred) and no ΑΦΜ. Each name gets one
 // valid ΑΦΜ derived from it, as a supplier party of the document, stored again through the document
 // store (DocumentStore.correct), so the entity index and its aggregates are written as ingest writes

@@ -3,7 +3,7 @@
 // Loads the demo corpus (data/demo) through the real pipeline into a fresh data folder, then drives
 // wrk with 10 connections on GET /v1/search?q=<rare term> (a title word of two documents), on
 // GET /v1/entity/{afm} (the ΑΦΜ with the most documents), on the ΑΦΜs of the corpus in turn and on a
-// name: each a lookup of the aggregates kept at write time. Target (issue 21): entity by ΑΦΜ p50 within 1x of the rare-term search.
+// name: each a lookup of the aggregates kept at write time. Target: entity by ΑΦΜ p50 within 1x of the rare-term search (a lookup costs no more than a search).
 // Needs wrk (apt-get install wrk).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

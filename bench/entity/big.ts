@@ -1,5 +1,5 @@
 // Entity by ΑΦΜ for an ΑΦΜ of more than 25,000 documents and for a small one, against a rare-term
-// search, through the HTTP API in one run (issue 32: entity costs at most a rare-term search at any size).
+// search, through the HTTP API in one run (target: entity costs at most a rare-term search at any size, the real data's included).
 //   node --import tsx bench/entity/big.ts [--docs 100000] [--seconds 10]     (embedded engine)
 // The corpus: bench/search/generate.ts's documents, each given parties as a normalizer writes them
 // (its contractor as supplier, with an ΑΦΜ derived from the name as bench/entity/add-afms.ts does; on

@@ -85,7 +85,7 @@ const QUERIES: [string, SourceName?][] = [
 const summary = { exact: 0, within10: 0 };
 console.log('embedded\telasticsearch\tquery');
 for (const [text, source] of QUERIES) {
-  const total = async (p: SearchProvider) => (await p.search({ text, source, limit: 0, offset: 0 })).total;
+  const total = async (p: SearchProvider) => (await p.search({ text, filters: { source }, limit: 0, offset: 0 })).total;
   const [a, b] = [await total(embedded), await total(es)];
   if (a === b) summary.exact += 1;
   if (Math.abs(a - b) <= 0.1 * Math.max(a, b)) summary.within10 += 1;

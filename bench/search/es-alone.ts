@@ -49,7 +49,7 @@ for (let round = 1; round <= Number(args.rounds); round++) {
       ['this build', false],
       ['with older fields', true],
     ] as const) {
-      const query = buildTextQuery(text, undefined, older);
+      const query = buildTextQuery(text, {}, older);
       const { count } = await post(`/${index}/_count`, { query });
       for (const track of tracks) {
         const body = { ...PAGE, track_total_hits: track, query };

@@ -114,7 +114,7 @@ function numbers(): string[] {
   return out;
 }
 
-/** Terms pinned at given ranks, so the benchmark queries have known, limits.md-like frequencies. */
+/** Terms pinned at given ranks, so the benchmark queries have known frequencies, as docs/machine-limits.md's. */
 export const PINNED: Record<number, string> = {
   1: 'και',
   2: 'της',
@@ -126,7 +126,7 @@ export const PINNED: Record<number, string> = {
   8: 'σύμβαση',
   9: 'με',
   10: 'δήμου',
-  // ranks 35 and 37: each in ~26% of documents, both in ~7% (limits.md's "two-term AND, mid": 69k at 1M)
+  // ranks 35 and 37: each in ~26% of documents, both in ~7% (docs/machine-limits.md "two-term AND, mid": 69k at 1M)
   35: 'ανάθεση',
   37: 'δήμος',
   // rank 300: ~3.5% each; with the surname below, a selective two-term pair

@@ -1,5 +1,5 @@
 // Pruned ranking (lib/search/embedded/pruned.ts) against exhaustive ranking, on the index that
-// bench/search/embedded.ts builds: the query shapes of issue 32 (a rare term, two frequent words ANDed,
+// bench/search/embedded.ts builds: the query shapes whose target is at most 3x a rare-term search (a rare term, two frequent words ANDed,
 // a question of several words, a phrase with a word, ask's best-match text leg), calls interleaved one
 // by one so that both sides see the same machine load. The exhaustive side is the same file with the
 // common-term lists off (`hotMinDf: Infinity`), which is how every query of several words was ranked

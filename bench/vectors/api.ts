@@ -1,4 +1,4 @@
-// ask, similar and entity against search, through the HTTP API, in one run (issue 21's Performance targets).
+// ask, similar and entity against search, through the HTTP API, in one run, against the targets below (ask and similar cost about a search).
 //   node --import tsx bench/vectors/api.ts --data-dir DIR [--seconds 20] [--rare Λεοντέλλης]
 // DIR: a data folder whose index was built with the real model (bench/vectors/add-vectors.ts, then
 // `pdi reindex` with PDI_MODEL_DIR); with ELASTICSEARCH_URL and PDI_INDEX_PREFIX set, that engine. The API

@@ -1,4 +1,4 @@
-// Vectors with the real model's distribution at any count, for the 1,000,000-document benchmarks (issue 21).
+// Vectors with the real model's distribution at any count, for the 1,000,000-document benchmarks.
 //
 // The real model (multilingual-e5-small, scripts/fetch-model.sh) embeds ~30 documents a second here, so
 // 1M real embeddings would take ~9 hours. Instead: the real model embeds the demo corpus (3,948 real

@@ -16,9 +16,12 @@ export const CPV_SOURCES: ReadonlySet<string> = new Set(['ted', 'kimdis', 'diavg
  * content already holds (KIMDIS writes each code's Greek label, TED its main code's English one) is
  * left out, so a word is not counted twice for the same fact.
  */
-export function withCpvLabels(doc: IndexedDocument, learned: (code: string) => CpvLabel | undefined): IndexedDocument {
+export function withCpvLabels<T extends Pick<IndexedDocument, 'cpv' | 'title' | 'content' | 'cpv_labels_en' | 'cpv_labels_el'>>(
+  doc: T,
+  learned: (code: string) => CpvLabel | undefined,
+): T {
   const { cpv_labels_en: _en, cpv_labels_el: _el, ...bare } = doc;
-  if (doc.cpv.length === 0) return bare;
+  if (doc.cpv.length === 0) return bare as T;
   const own = fold(`${doc.title}\n${doc.content}`);
   const en = new Set<string>();
   const el = new Set<string>();
@@ -28,5 +31,5 @@ export function withCpvLabels(doc: IndexedDocument, learned: (code: string) => C
     if (!own.includes(fold(label.en))) en.add(label.en);
     if (!own.includes(fold(label.el))) el.add(label.el);
   }
-  return { ...bare, ...(en.size > 0 && { cpv_labels_en: [...en] }), ...(el.size > 0 && { cpv_labels_el: [...el] }) };
+  return { ...bare, ...(en.size > 0 && { cpv_labels_en: [...en] }), ...(el.size > 0 && { cpv_labels_el: [...el] }) } as T;
 }

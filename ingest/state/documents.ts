@@ -8,6 +8,7 @@ import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import type { CpvLabel } from '../sources/ted/cpv-labels.js';
 import { CPV_LABELS_SCHEMA, cpvLabelTable, learnedLabelReader, relearnCpvLabels, writeCpvVotes } from './cpv-labels.js';
+import { withCpvLabels } from '../stages/cpv-labels.js';
 import { ensureEntityIndex, writeEntities } from './entity-index.js';
 
 export interface StoredRecord {
@@ -131,7 +132,10 @@ export class DocumentStore {
     })();
   }
 
-  /** The feed after `seq`, in order, at most `limit` entries (a document since removed is left out). */
+  /**
+   * The feed after `seq`, in order, at most `limit` entries (a document since removed is left out), each
+   * document with the CPV labels its indexing gives it (withCpvLabels), so that alerts match what search finds.
+   */
   feedAfter(seq: number, limit: number): FeedEntry[] {
     const rows = this.db
       .prepare(
@@ -139,7 +143,12 @@ export class DocumentStore {
         WHERE f.seq > ? ORDER BY f.seq LIMIT ?`,
       )
       .all(seq, limit) as { seq: number; kind: FeedEntry['kind']; stored_at: string; doc: string }[];
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, stored_at: r.stored_at, doc: JSON.parse(r.doc) as NormalizedDocument }));
+    return rows.map((r) => ({
+      seq: r.seq,
+      kind: r.kind,
+      stored_at: r.stored_at,
+      doc: withCpvLabels(JSON.parse(r.doc) as NormalizedDocument, this.learnedCpvLabel),
+    }));
   }
 
   /** The feed's last seq, 0 when empty. */

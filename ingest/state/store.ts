@@ -5,6 +5,7 @@ import path from 'node:path';
 import { openSqlite, type Sqlite } from '../../lib/sqlite.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import type { Checkpoint } from '../sources/types.js';
+import { INTERRUPTED, type RunFailure, UNRECORDED } from '../run-failure.js';
 
 export interface RunCounts {
   fetched: number;
@@ -21,7 +22,10 @@ export interface RunRecord extends RunCounts {
   started_at: string;
   finished_at: string | null;
   status: 'running' | 'succeeded' | 'failed';
+  /** Why a failed run failed, for the operator (logs, pdi status): may name hosts, paths, an upstream's text. */
   error: string | null;
+  /** The same for clients (GET /v1/sources): one of the short RUN_REASONS of ingest/run-failure.ts. */
+  reason: string | null;
 }
 
 const SCHEMA = `
@@ -37,7 +41,8 @@ const SCHEMA = `
     updated     INTEGER NOT NULL DEFAULT 0,
     unchanged   INTEGER NOT NULL DEFAULT 0,
     failed      INTEGER NOT NULL DEFAULT 0,
-    error       TEXT
+    error       TEXT,
+    reason      TEXT
   );
   CREATE INDEX IF NOT EXISTS runs_by_source ON runs (source, id);
   CREATE TABLE IF NOT EXISTS checkpoints (
@@ -87,9 +92,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The error of a run whose process ended (killed, crashed) before it could close the run itself. */
-const INTERRUPTED = 'interrupted: its process ended before the run finished';
-
 /** How often endRun tries again a close that failed. */
 const RETRY_END_MS = 5_000;
 
@@ -99,6 +101,23 @@ export interface EndRunLogger {
   info(obj: object, msg: string): void;
 }
 
+/**
+ * `runs.reason` in a run log made before it (ADD COLUMN rewrites nothing: older runs read it as NULL).
+ * Added in a write transaction that checks again, so a CLI and the server opening one log together agree.
+ */
+function addReasonColumn(db: Sqlite): void {
+  const hasReason = () => (db.prepare("SELECT name FROM pragma_table_info('runs')").pluck().all() as string[]).includes('reason');
+  if (hasReason()) return;
+  db.transaction(() => {
+    if (!hasReason()) db.exec('ALTER TABLE runs ADD COLUMN reason TEXT');
+  }).immediate();
+}
+
+/** A run failed before reasons were recorded reads UNRECORDED: its stored error is the operator's alone. */
+function withReason(run: RunRecord): RunRecord {
+  return run.status === 'failed' && run.reason === null ? { ...run, reason: UNRECORDED } : run;
+}
+
 export class IngestState {
   readonly db: Sqlite;
   private readonly retries = new Set<NodeJS.Timeout>();
@@ -106,6 +125,7 @@ export class IngestState {
   constructor(file: string) {
     this.db = openSqlite(file);
     this.db.exec(SCHEMA);
+    addReasonColumn(this.db);
   }
 
   static pathIn(dataDir: string): string {
@@ -124,7 +144,9 @@ export class IngestState {
       this.db.prepare('INSERT OR REPLACE INTO locks (source, pid, acquired_at) VALUES (?, ?, ?)').run(source, process.pid, now);
       // A run starts only under the lock, so one still `running` now had its process end first (killed,
       // crashed): it is closed as failed, or it would read `running` for ever and hide from lastRuns.
-      this.db.prepare("UPDATE runs SET status = 'failed', finished_at = ?, error = ? WHERE source = ? AND status = 'running'").run(now, INTERRUPTED, source);
+      this.db
+        .prepare("UPDATE runs SET status = 'failed', finished_at = ?, error = ?, reason = ? WHERE source = ? AND status = 'running'")
+        .run(now, INTERRUPTED, INTERRUPTED, source);
       return Number(this.db.prepare("INSERT INTO runs (source, kind, started_at, status) VALUES (?, ?, ?, 'running')").run(source, kind, now).lastInsertRowid);
     });
     return begin.immediate();
@@ -136,15 +158,26 @@ export class IngestState {
    * RETRY_END_MS until it succeeds. Before, the run stayed `running` and the lock held by this live
    * process, so every later run of the source was refused until a restart.
    */
-  endRun(source: SourceName, id: number, counts: RunCounts, error: string | null, log?: EndRunLogger): void {
+  endRun(source: SourceName, id: number, counts: RunCounts, failure: RunFailure | null, log?: EndRunLogger): void {
     const finishedAt = new Date().toISOString();
     const end = this.db.transaction(() => {
       this.db
         .prepare(
-          `UPDATE runs SET finished_at = ?, status = ?, fetched = ?, new = ?, updated = ?, unchanged = ?, failed = ?, error = ?
+          `UPDATE runs SET finished_at = ?, status = ?, fetched = ?, new = ?, updated = ?, unchanged = ?, failed = ?, error = ?, reason = ?
           WHERE id = ?`,
         )
-        .run(finishedAt, error ? 'failed' : 'succeeded', counts.fetched, counts.new, counts.updated, counts.unchanged, counts.failed, error, id);
+        .run(
+          finishedAt,
+          failure ? 'failed' : 'succeeded',
+          counts.fetched,
+          counts.new,
+          counts.updated,
+          counts.unchanged,
+          counts.failed,
+          failure?.error ?? null,
+          failure?.reason ?? null,
+          id,
+        );
       this.db.prepare('DELETE FROM locks WHERE source = ? AND pid = ?').run(source, process.pid);
     });
     const attempt = (): boolean => {
@@ -234,14 +267,14 @@ export class IngestState {
       )
       .all(kind) as RunRecord[];
     const last = new Map<SourceName, RunRecord>();
-    for (const run of rows) {
+    for (const run of rows.map(withReason)) {
       if (run.status !== 'running') last.set(run.source, run);
-      else if (this.runningPid(run.source) === null) last.set(run.source, { ...run, status: 'failed', error: INTERRUPTED });
+      else if (this.runningPid(run.source) === null) last.set(run.source, { ...run, status: 'failed', error: INTERRUPTED, reason: INTERRUPTED });
       else {
         const finished = this.db
           .prepare("SELECT * FROM runs WHERE source = ? AND kind = ? AND status != 'running' ORDER BY id DESC LIMIT 1")
           .get(run.source, kind) as RunRecord | undefined;
-        if (finished) last.set(run.source, finished);
+        if (finished) last.set(run.source, withReason(finished));
       }
     }
     return last;

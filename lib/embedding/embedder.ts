@@ -13,6 +13,9 @@ export interface Embedder {
   readonly fallback: boolean;
   /** The service's URL when vectors come from an embeddings service (no key, no password). */
   readonly endpoint?: string;
-  /** One unit-length vector per text, in order. `kind` defaults to `passage`. */
-  embed(texts: string[], kind?: EmbedKind): Promise<number[][]>;
+  /**
+   * One unit-length vector per text, in order. `kind` defaults to `passage`. `signal` ends the call
+   * where the embedder can stop (a service's requests and retries); an in-process model finishes.
+   */
+  embed(texts: string[], kind?: EmbedKind, signal?: AbortSignal): Promise<number[][]>;
 }

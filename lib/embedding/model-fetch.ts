@@ -1,5 +1,6 @@
 // The first start's model fetch: scripts/fetch-model.sh run in the background, its stages logged a line
-// each. It needs a Python 3 that can make a venv (the converter's numpy + onnx are installed into one).
+// each, with only the variables it needs. It needs a Python 3 that can make a venv (the converter's
+// numpy + onnx are installed into one, from pinned wheels: scripts/model/requirements.txt).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,11 +33,25 @@ export interface FetchModelOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * What the fetch needs of the server's environment: the shell's, the locale, and what pip reads (its
+ * own settings, proxies, CA bundles). Nothing else reaches pip and the converter: not the API's keys
+ * (PDI_*_KEY, PDI_ADMIN_TOKEN), SMTP_URL, ELASTICSEARCH_URL or anything the operator set for the server.
+ */
+const FETCH_VARIABLES =
+  /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|PIP_[A-Z0-9_]+|(HTTPS?|FTP|ALL|NO)_PROXY|(https?|ftp|all|no)_proxy|SSL_CERT_(FILE|DIR)|REQUESTS_CA_BUNDLE|CURL_CA_BUNDLE)$/;
+
+/** The environment scripts/fetch-model.sh runs with: FETCH_VARIABLES of `env`, and its own settings. */
+export function fetchEnvironment(env: NodeJS.ProcessEnv, opts: { cacheDir: string; python: string }): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && FETCH_VARIABLES.test(name)));
+  return { ...kept, PDI_CACHE_DIR: opts.cacheDir, PDI_PYTHON: opts.python, PDI_FORCE_FETCH: '0' };
+}
+
 /** Runs scripts/fetch-model.sh; resolves with the model folder it prints, rejects with its last lines. */
 export function fetchModel(opts: FetchModelOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [projectPath('scripts', 'fetch-model.sh')], {
-      env: { ...process.env, PDI_CACHE_DIR: opts.cacheDir, PDI_PYTHON: opts.python, PDI_FORCE_FETCH: '0' },
+      env: fetchEnvironment(process.env, opts),
       stdio: ['ignore', 'pipe', 'pipe'],
       // A process group of its own, so that a stop ends pip and the converter too, not the shell alone.
       detached: true,

@@ -22,8 +22,8 @@ export class SwitchableEmbedder implements Embedder {
     return this.current.endpoint;
   }
 
-  embed(texts: string[], kind?: EmbedKind): Promise<number[][]> {
-    return this.current.embed(texts, kind);
+  embed(texts: string[], kind?: EmbedKind, signal?: AbortSignal): Promise<number[][]> {
+    return this.current.embed(texts, kind, signal);
   }
 
   switchTo(next: Embedder): void {

@@ -5,7 +5,7 @@
 // (ELOT 743 and the informal spellings meet in one skeleton); a change to them, here or there, is a new
 // embedded TEXT_VERSION and MAPPING_VERSION.
 import { ENGLISH_STOP_WORDS } from '../../index-mappings/settings.js';
-import { fold } from '../greek.js';
+import { fold, GREEK_WORD } from '../greek.js';
 import { skeleton, toLatin } from '../names.js';
 
 /** Shortest key kept: shorter ones (`ki`, `to`) would meet too many words. */
@@ -16,7 +16,6 @@ const MIN_KEY = 3;
  */
 const ENDING = /i?[aeiou][sn]?$/;
 
-const GREEK_WORD = /^[α-ω]+$/;
 /** Latin letters, and the 8 Greeklish writes for θ (`a8hna`). */
 const LATIN_WORD = /^(?=.*[a-z])[a-z8]+$/;
 

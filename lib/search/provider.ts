@@ -3,6 +3,8 @@
 // One contract suite (test/integration/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
+import type { Filters } from './filters.js';
+import type { AggregateQuery, AggregateResult } from './aggregate.js';
 
 export type EngineName = 'elasticsearch' | 'embedded';
 
@@ -41,7 +43,8 @@ export interface TextQuery {
    * accents (precomposed or combining), case and final sigma fold.
    */
   text: string;
-  source?: SourceName;
+  /** Only documents that pass every filter (filters.ts), source and publication window included. */
+  filters?: Filters;
   limit: number;
   offset: number;
   /**
@@ -50,12 +53,29 @@ export interface TextQuery {
    * `text`: the metadata fields and the texts a snippet is cut from (content, summary).
    */
   view?: 'metadata' | 'text' | 'full';
-  /** Only documents published after it: a date (after its 00:00:00Z) or a date-time (published-window.ts). */
-  since?: string;
-  /** Only documents published at it or before: a date includes that whole day. */
-  until?: string;
   /** `relevance` (default): BM25 order; `date`: published_at desc, then source_id asc, as listings. */
   sort?: SearchSort;
+}
+
+/** Every document a text (optional) and filters match, in listing order, a batch at a time (GET /v1/export). */
+export interface ExportQuery {
+  text?: string;
+  filters?: Filters;
+  /** Documents per batch. */
+  size: number;
+}
+
+/** What an export writes of a document besides its metadata record: the fields of an analysis. */
+export const EXPORT_FIELDS = ['parties', 'amount', 'cpv', 'procedure_type', 'tenders_received', 'region'] as const;
+export type ExportRow = MetadataDocument & Pick<StoredDocument, (typeof EXPORT_FIELDS)[number]>;
+
+/** Where an export goes on from: opaque, the engine's (JSON, so a reader thread can take it). */
+export type ExportCursor = Record<string, unknown>;
+
+export interface ExportBatch {
+  rows: ExportRow[];
+  /** The next batch's cursor; null when this batch was the last. */
+  cursor: ExportCursor | null;
 }
 
 export const SEARCH_SORTS = ['relevance', 'date'] as const;
@@ -63,8 +83,8 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 export interface ListQuery {
   source: SourceName;
-  /** Only documents published after it, as TextQuery's `since`. */
-  since?: string;
+  /** Only the source's documents that pass these too (a `source` among them is ignored). */
+  filters?: Filters;
   limit: number;
   offset: number;
 }
@@ -72,7 +92,8 @@ export interface ListQuery {
 export interface KnnQuery {
   vector: number[];
   limit: number;
-  source?: SourceName;
+  /** Only documents that pass these; the k nearest of them come back. */
+  filters?: Filters;
   /** A source_id to leave out (the document itself, for similar-document queries). */
   excludeId?: string;
 }
@@ -86,6 +107,8 @@ export interface KnnQuery {
 export interface MoreLikeThisQuery {
   text: string;
   limit: number;
+  /** Only documents that pass these. */
+  filters?: Filters;
 }
 
 /** How many words of a MoreLikeThisQuery's text are searched (Elasticsearch's max_query_terms default). */
@@ -112,6 +135,13 @@ export interface EmbeddingIdentity {
   model: string;
   dimension: number;
 }
+
+/**
+ * Documents indexed this long before a rebuild started are copied again from the serving generation at
+ * its swap: what other processes ingested meanwhile (indexed_at comes from the writer's clock, hence the
+ * margin). Both engines' rebuilds use it.
+ */
+export const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 /** What a rebuild loads from its batches: one source (every other carried over), or every source. */
 export type RebuildScope = SourceName | 'all';
@@ -194,6 +224,15 @@ export interface SearchProvider {
   /** Best-match text retrieval (MoreLikeThisQuery); score is the engine's BM25, higher is better. */
   moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
   stats(opts?: ReadOptions): Promise<IndexStats>;
+  /** Totals and buckets of the documents a text and filters match, exact (aggregate.ts). */
+  aggregate(q: AggregateQuery, opts?: ReadOptions): Promise<AggregateResult>;
+  /**
+   * A batch of an export: published_at desc, then source_id asc, from `cursor` (null: the first). Every
+   * match comes once whatever its size, memory bounded by one batch per call.
+   */
+  exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts?: ReadOptions): Promise<ExportBatch>;
+  /** Releases what an export left unfinished holds (Elasticsearch: its point in time). */
+  endExport(cursor: ExportCursor): Promise<void>;
   /** Checks storage the engine keeps itself (the embedded file) before every source is rebuilt; throws when it is damaged. */
   checkStorage?(): void;
   /** Makes every acknowledged write visible to reads. */

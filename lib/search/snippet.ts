@@ -6,7 +6,7 @@
 // marked when a search would match it: folded and stemmed as both engines index (stem.ts), a prefix, or
 // a Greek word whose Latin key a Latin query word has (latin-names.ts: `Thessaloniki` marks Θεσσαλονίκη).
 import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../index-mappings/settings.js';
-import { fold } from '../greek.js';
+import { fold, GREEK_WORD } from '../greek.js';
 import { stem } from '../stem.js';
 import { exonymOf, latinKeyOf, latinKeysOf } from './latin-names.js';
 import { readQuery } from './query-text.js';
@@ -22,7 +22,6 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 /** Words whose verdict a matcher remembers (one query's page of texts). */
 const SEEN_LIMIT = 50_000;
 const STOP = new Set([...ENGLISH_STOP_WORDS, ...GREEK_STOP_WORDS]);
-const GREEK_WORD = /^[α-ω]+$/;
 
 /** Which words of a text a query matches: `key` names the query word matched (for counting distinct ones), or null. */
 export type WordMatcher = (word: string) => string | null;

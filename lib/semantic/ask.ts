@@ -4,6 +4,7 @@ import type { Embedder } from '../embedding/embedder.js';
 import { QueryVectors } from '../embedding/query-vectors.js';
 import type { Logger } from '../logger.js';
 import type { ReadOptions, SearchProvider, StoredDocument } from '../search/provider.js';
+import type { Filters } from '../search/filters.js';
 import type { EntityReads } from '../entity-readers.js';
 import { namedDocuments } from './named.js';
 import { retrieve, type RetrieveOptions } from './retrieve.js';
@@ -39,7 +40,8 @@ export interface SourceReaders {
 
 /**
  * Ask's sources, best first, at most `limit`: the documents carrying an identifier the question names
- * (named.ts; relevance 1, the most recent first), then the fusion of the two legs.
+ * (named.ts; relevance 1, the most recent first), then the fusion of the legs. With filters, identifiers
+ * lead no more: the entity index knows no filter, and the legs find only what passes them.
  */
 export async function askSources(
   readers: SourceReaders,
@@ -51,7 +53,7 @@ export async function askSources(
   const opts = options.read ?? {};
   const [{ hybrid }, named] = await Promise.all([
     retrieve(search, embedder, question, Math.max(FUSION_DEPTH, limit), { ...options, shown: limit }),
-    entities ? namedDocuments(question, limit, { entities, search }, opts) : [],
+    entities && isEmpty(options.filters) ? namedDocuments(question, limit, { entities, search }, opts) : [],
   ]);
   if (named.length === 0) return hybrid.slice(0, limit);
   const found = new Map(hybrid.map((h) => [h.doc.source_id, h.doc]));
@@ -60,6 +62,8 @@ export async function askSources(
   const led = new Set(lead.map((l) => l.doc.source_id));
   return [...lead, ...hybrid.filter((h) => !led.has(h.doc.source_id))].slice(0, limit);
 }
+
+const isEmpty = (filters: Filters | undefined) => filters === undefined || Object.keys(filters).length === 0;
 
 /** A document as the index returns it by id, without its vector (get() returns the whole record). */
 function withoutEmbedding(doc: StoredDocument & { embedding?: unknown }): StoredDocument {
@@ -87,8 +91,8 @@ export class AskService {
 
   constructor(private readonly deps: AskDeps) {}
 
-  async ask(question: string, limit: number, model: string, opts: ReadOptions = {}): Promise<AskResult> {
-    const top = await askSources(this.deps, question, limit, { read: opts, vectors: this.vectors });
+  async ask(question: string, limit: number, model: string, opts: ReadOptions = {}, filters: Filters = {}): Promise<AskResult> {
+    const top = await askSources(this.deps, question, limit, { read: opts, vectors: this.vectors, filters });
     const words = questionWords(question);
     const weights = wordWeights(
       words,

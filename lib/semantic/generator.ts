@@ -1,6 +1,7 @@
 // Grounded answers from an OpenAI-compatible chat-completions endpoint (PDI_LLM_URL, PDI_LLM_KEY): a
 // hosted router, vLLM, llama.cpp's server, Ollama. The model is told to write only from the numbered
 // passages and to cite them as [1], [2] in the order of ask's `sources`.
+import { BodyTooLarge, readCapped } from '../capped-body.js';
 
 /** One retrieved passage, numbered as its document is in `sources` (from 1). */
 export interface NumberedPassage {
@@ -73,7 +74,6 @@ export class ChatCompletions {
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const abort = signal ? AbortSignal.any([timeout, signal]) : timeout;
     let text: string;
-    let status: number;
     try {
       const res = await fetch(this.url, {
         method: 'POST',
@@ -83,14 +83,18 @@ export class ChatCompletions {
         redirect: 'error',
         signal: abort,
       });
-      status = res.status;
-      text = await res.text();
+      if (res.status < 200 || res.status > 299) {
+        await res.body?.cancel();
+        throw new GeneratorError(`HTTP ${res.status}`);
+      }
+      // Read as it streams, and dropped past the cap: an endpoint that sends without end holds no memory.
+      text = (await readCapped(res, MAX_ANSWER_BYTES)).toString('utf8');
     } catch (err) {
+      if (err instanceof GeneratorError) throw err;
+      if (err instanceof BodyTooLarge) throw new GeneratorError(`answer over ${err.bound}`);
       if (timeout.aborted) throw new GeneratorError(`no answer within ${this.opts.timeoutMs} ms`);
       throw new GeneratorError(`request failed: ${(err as Error).message}`);
     }
-    if (status < 200 || status > 299) throw new GeneratorError(`HTTP ${status}`);
-    if (Buffer.byteLength(text) > MAX_ANSWER_BYTES) throw new GeneratorError('answer over 1 MiB');
     let body: { choices?: { message?: { content?: unknown } }[] };
     try {
       body = JSON.parse(text);

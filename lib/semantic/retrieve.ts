@@ -10,6 +10,7 @@ import type { QueryVectors } from '../embedding/query-vectors.js';
 import { EmbeddingServiceError } from '../embedding/service-embedder.js';
 import { EngineUnavailableError } from '../errors.js';
 import { greekLetters } from '../greek.js';
+import type { Filters } from '../search/filters.js';
 import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
 import { type Concept, coverage, documentStems, questionConcepts } from '../translation/concepts.js';
 import { greekRendering, greekText, type Translation, translateQuestion } from '../translation/translate.js';
@@ -38,6 +39,8 @@ export interface RetrieveOptions {
   translation?: Translation;
   /** Benchmarks try other settings; ask uses ASK_TUNING. */
   tuning?: AskTuning;
+  /** Every leg finds only documents that pass these (lib/search/filters.ts). */
+  filters?: Filters;
 }
 
 /** Latin letters and no Greek ones, and no token that reads as a code (ΑΦΜ, CPV code, TED number: 5+ digits). */
@@ -55,7 +58,7 @@ export function semanticWeight(embedder: Embedder, question: string): number {
 const WEIGHED = 60;
 
 export async function retrieve(search: SearchProvider, embedder: Embedder, question: string, depth: number, options: RetrieveOptions = {}): Promise<Retrieval> {
-  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors, tuning = ASK_TUNING } = options;
+  const { read: opts = {}, shown = KEEP_TEXT_FIRST_WITHIN, vectors, tuning = ASK_TUNING, filters } = options;
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
   const translation = options.translation ?? translateQuestion(text);
@@ -68,10 +71,10 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
     throw err;
   });
   const [semantic, textHits, greekHits, greekSemantic] = await Promise.all([
-    search.knn({ vector, limit: depth }, opts),
-    search.moreLikeThis({ text, limit: depth }, opts),
-    greek ? search.moreLikeThis({ text: greek, limit: depth }, opts) : [],
-    greekVector ? search.knn({ vector: greekVector, limit: depth }, opts) : [],
+    search.knn({ vector, limit: depth, filters }, opts),
+    search.moreLikeThis({ text, limit: depth, filters }, opts),
+    greek ? search.moreLikeThis({ text: greek, limit: depth, filters }, opts) : [],
+    greekVector ? search.knn({ vector: greekVector, limit: depth, filters }, opts) : [],
   ]);
   const translated = greek !== '' && !embedder.fallback;
   const w = semanticWeight(embedder, question);

@@ -38,6 +38,8 @@ t.test('when a body is invalid, then 422 names the member', async (t) => {
   const base = { name: 'n', channels: ['email'], notify_email: 'a@example.com' };
   const cases: [unknown, RegExp][] = [
     [{ channels: ['email'], notify_email: 'a@example.com' }, /^name is required/],
+    [{ ...base, name: 'IT\u001b[2J' }, /^name must not contain control characters$/],
+    [{ ...base, filters: { keywords: ['word\u0085'] } }, /^filters\.keywords must hold non-empty strings/],
     [{ name: 'n' }, /^channels is required/],
     [{ ...base, channels: [] }, /^channels is required/],
     [{ ...base, channels: ['sms'] }, /unknown channel: "sms"/],

@@ -106,6 +106,33 @@ t.test('when the endpoint never answers, then the placeholder once the timeout p
   t.equal(logs.find((l) => l.msg.includes('answer generator failed'))?.reason, 'no answer within 1000 ms');
 });
 
+t.test('when the endpoint sends 2 MiB and holds on, then reading stops at 1 MiB, the connection is closed and ask answers the placeholder', async (t) => {
+  let closed!: () => void;
+  const gone = new Promise<void>((resolve) => (closed = resolve));
+  const { app, logs, key } = await appWith(t, (_req, _i, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.on('close', closed);
+    // 2 MiB of an answer that never ends: read whole first, it held the request until the timeout.
+    res.write(`{"choices":[{"message":{"content":"${'x'.repeat(2 * 1024 * 1024)}`);
+    return null;
+  });
+  const res = await app.request('/v1/ask', { key, method: 'POST', body: { question: 'road construction', limit: 2 } });
+  t.equal(res.status, 200);
+  t.equal(res.body.answer, 'Found 2 relevant documents. Generated answers are not yet available.');
+  t.equal(logs.find((l) => l.msg.includes('answer generator failed'))?.reason, 'answer over 1 MiB');
+  await gone;
+  t.pass('the client closed the connection');
+});
+
+t.test('when the endpoint redirects, then the key is not sent on and ask answers the placeholder', async (t) => {
+  const target = await startUpstream(() => completion('from elsewhere'));
+  t.teardown(() => target.close());
+  const { app, key } = await appWith(t, () => ({ status: 307, headers: { location: `${target.url}/v1/chat/completions` } }));
+  const res = await app.request('/v1/ask', { key, method: 'POST', body: { question: 'road construction', limit: 2 } });
+  t.equal(res.body.answer, 'Found 2 relevant documents. Generated answers are not yet available.');
+  t.equal(target.requests.length, 0);
+});
+
 t.test('when only one of PDI_LLM_URL and PDI_LLM_KEY is set, then the configuration is refused', async (t) => {
   const { loadConfig } = await import('../../lib/config.js');
   t.throws(() => loadConfig({ PDI_LLM_URL: 'http://127.0.0.1:1/v1' }), /PDI_LLM_KEY must be set/);

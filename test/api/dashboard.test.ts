@@ -117,6 +117,40 @@ t.test('when failures repeat, then each wait is longer than the last', async (t)
   t.same(waits, [1, 2, 4, 8]);
 });
 
+t.test('when PDI_TRUST_PROXY names the proxy in front, then clients are told apart by X-Forwarded-For, an IPv6 one by its /64', async (t) => {
+  const time = manualClock();
+  const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN, PDI_TRUST_PROXY: '127.0.0.1' }, clock: time.clock });
+  const from = (client: string) => new DashboardClient(app.url, { 'X-Forwarded-For': `198.51.100.9, ${client}` });
+  t.equal((await from('2001:db8:1:2::1').signIn('wrong')).status, 401);
+  t.equal((await from('2001:db8:1:2:ffff:ffff:ffff:fffe').signIn()).status, 429, 'another address of the same /64 waits');
+  t.equal((await from('2001:0db8:0001:0002:0000:0000:0000:0001').signIn()).status, 429, 'however it is written');
+  t.equal((await from('2001:db8:1:3::1').signIn()).status, 303, 'the next /64 is another client');
+  t.equal((await from('203.0.113.5').signIn()).status, 303, 'and so is an IPv4 client');
+});
+
+t.test('when a trusted proxy passes on one client whose form is slow to come, then other clients behind it still sign in', async (t) => {
+  const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN, PDI_TRUST_PROXY: '127.0.0.0/8' } });
+  // The slow client's headers arrive and its form is held back: its attempt is under way.
+  const slow = http.request(`${app.url}/dashboard/sign-in`, {
+    method: 'POST',
+    agent: false,
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': 20, 'X-Forwarded-For': '203.0.113.5' },
+  });
+  slow.on('error', () => {});
+  slow.flushHeaders();
+  t.teardown(() => slow.destroy());
+  const same = new DashboardClient(app.url, { 'X-Forwarded-For': '203.0.113.5' });
+  await until(async () => (await same.signIn()).status === 429, "the slow client's attempt under way");
+  t.equal((await new DashboardClient(app.url, { 'X-Forwarded-For': '198.51.100.7' }).signIn()).status, 303, 'another client is not held up');
+});
+
+t.test('when PDI_TRUST_PROXY is unset, then X-Forwarded-For is not read: a client cannot leave its wait by writing one', async (t) => {
+  const time = manualClock();
+  const { app, client } = await dashboardApp(t, time.clock);
+  t.equal((await client.signIn('wrong')).status, 401);
+  t.equal((await new DashboardClient(app.url, { 'X-Forwarded-For': '203.0.113.99' }).signIn()).status, 429);
+});
+
 t.test('when the operator signs in over plain HTTP, then the session cookie is HttpOnly, SameSite=Strict, Path=/dashboard and not Secure', async (t) => {
   const { client } = await dashboardApp(t);
   const res = await client.signIn();

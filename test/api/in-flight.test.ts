@@ -88,7 +88,7 @@ t.test(
 
     const served = await mcpList(app, other);
     t.equal(served.status, 200, 'another key is served over MCP meanwhile');
-    t.equal(served.body.result.tools.length, 6);
+    t.equal(served.body.result.tools.length, 7);
 
     app.release();
     t.same(

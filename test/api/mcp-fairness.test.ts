@@ -106,7 +106,7 @@ t.test('when the daily quota is spent, then initialize, tools/list and ping stil
   ]);
   t.equal(res.status, 200);
   const byId = new Map((res.body as { id: number }[]).map((m) => [m.id, m as any]));
-  t.equal(byId.get(2).result.tools.length, 6);
+  t.equal(byId.get(2).result.tools.length, 7);
   t.same(byId.get(3).result, {});
   t.match(byId.get(4), { result: { isError: true, content: [{ text: /^Daily quota exceeded/ }] } });
   t.equal(res.headers.get('x-ratelimit-remaining'), '0');

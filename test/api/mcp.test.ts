@@ -80,7 +80,7 @@ async function call(t: Test, client: Client, name: string, args: Record<string, 
   return value;
 }
 
-const TOOLS = ['ask_question', 'get_document', 'list_sources', 'resolve_entity', 'search_documents', 'similar_documents'];
+const TOOLS = ['aggregate', 'ask_question', 'get_document', 'list_sources', 'resolve_entity', 'search_documents', 'similar_documents'];
 
 async function everyTool(t: Test, client: Client): Promise<void> {
   const { tools } = await client.listTools();
@@ -116,6 +116,20 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   ]);
   t.equal((await call(t, client, 'search_documents', { query: 'καθαριότητας', since: '2024-05-02' })).total, 0, 'none after it');
 
+  const filtered = await call(t, client, 'search_documents', {
+    query: 'καθαριότητας',
+    source: 'diavgeia',
+    doc_category: 'award',
+    until: '2024-05-01T10:30:00Z',
+  });
+  t.same(ids(filtered), ['diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ'], 'filters as search_documents members');
+
+  const agg = await call(t, client, 'aggregate', { query: 'καθαριότητας', since: '2024-01-01', group_by: 'source', then_by: 'year' });
+  t.match(agg, { query: 'καθαριότητας', filters: { since: '2024-01-01' }, group_by: 'source', then_by: 'year', order_by: 'value', limit: 10 });
+  t.equal(agg.totals.documents, 3);
+  t.match(agg.buckets, [{ key: 'diavgeia', label: /Diavgeia/, documents: 3, buckets: [{ key: '2024', documents: 3 }] }]);
+  t.same(agg.other.documents, 0, 'the one bucket leaves nothing');
+
   const doc = await call(t, client, 'get_document', { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', max_chars: 1000 });
   t.match(doc, { source_id: 'diavgeia:ΑΔΑ0ΜΤΛ-ΒΓΔ', source_url: 'https://example.org/diavgeia/ΑΔΑ0ΜΤΛ-ΒΓΔ', content_truncated: true });
   t.equal(doc.content.length, 1000);
@@ -123,6 +137,9 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   const asked = await call(t, client, 'ask_question', { question: 'Ποιος ανέλαβε την καθαριότητα των σχολείων;', limit: 2 });
   t.equal(asked.sources.length, 2);
   t.match(asked.sources[0], { source_id: /^diavgeia:/, source_url: /^https:\/\/example\.org\// });
+
+  const none = await call(t, client, 'ask_question', { question: 'Ποιος ανέλαβε την καθαριότητα των σχολείων;', filters: { source: 'ted' } });
+  t.same(none.sources, [], 'ask among the documents that pass its filters: none of TED');
 
   const entity = await call(t, client, 'resolve_entity', { identifier: AFM });
   t.equal(entity.total, 3);
@@ -143,21 +160,25 @@ async function everyTool(t: Test, client: Client): Promise<void> {
   const badDay = (await client.callTool({ name: 'search_documents', arguments: { query: 'x', since: '2024-02-30' } })) as CallToolResult;
   t.equal(badDay.isError, true);
   t.match(badDay.content[0], { type: 'text', text: 'since must be a date YYYY-MM-DD' });
+  const sameTwice = (await client.callTool({ name: 'aggregate', arguments: { group_by: 'year', then_by: 'year' } })) as CallToolResult;
+  t.same([sameTwice.isError, sameTwice.content[0]], [true, { type: 'text', text: 'then_by must differ from group_by' }]);
+  const badFilter = (await client.callTool({ name: 'aggregate', arguments: { group_by: 'year', supplier: '12' } })) as CallToolResult;
+  t.same([badFilter.isError, badFilter.content[0]], [true, { type: 'text', text: 'supplier must be an AFM of 9 digits' }]);
   const missing = (await client.callTool({ name: 'get_document', arguments: { source_id: 'diavgeia:NOPE' } })) as CallToolResult;
   t.equal(missing.isError, true);
   t.match(missing.content[0], { type: 'text', text: 'Document not found: diavgeia:NOPE' });
 }
 
-t.test('when an Enterprise key connects over HTTP, then the SDK client lists the six tools and calls each', async (t) => {
+t.test('when an Enterprise key connects over HTTP, then the SDK client lists the seven tools and calls each', async (t) => {
   const app = await seeded(t);
   const key = app.key('enterprise');
   await everyTool(t, await connect(t, httpTransport(app, key)));
-  // Fourteen tool calls, each counted once (listing the tools and initializing count nothing).
+  // Nineteen tool calls, each counted once (listing the tools and initializing count nothing).
   const usage = await app.request('/v1/usage', { key });
-  t.equal(usage.body.daily_used, 14 + 1);
+  t.equal(usage.body.daily_used, 19 + 1);
 });
 
-t.test('when an Enterprise key connects over stdio (pdi mcp, the key in PDI_API_KEY), then the same six tools answer', async (t) => {
+t.test('when an Enterprise key connects over stdio (pdi mcp, the key in PDI_API_KEY), then the same seven tools answer', async (t) => {
   const app = await seeded(t);
   await everyTool(t, await connect(t, stdioTransport(app, app.key('enterprise'))));
 });

@@ -1,9 +1,11 @@
 // GET /v1/search beyond the contract's fields: snippets, since/until, sort, and TED's labels kept out of
-// what is searched. Run against each engine by documents-embedded.test.ts and documents-elasticsearch.test.ts.
+// what is searched, for search and alert keywords alike. Run against each engine by
+// documents-embedded.test.ts and documents-elasticsearch.test.ts.
 import type { Test } from 'tap';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { ted } from '../../ingest/sources/ted/index.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
+import { alertedBy } from '../helpers/alert-profile.js';
 import { startTestApp } from '../helpers/app.js';
 import { makeDoc } from '../helpers/elasticsearch.js';
 
@@ -35,7 +37,7 @@ function corpus(): IndexedDocument[] {
     ),
     decision('ΣΝ2', '2025-03-15T23:59:59Z', 'Έγκριση δαπάνης', 'Έγκριση δαπάνης για τις συμβάσεις συντήρησης πρασίνου <παράρτημα> & λοιπά.'),
     decision('ΣΝ3', '2025-04-01T00:00:00Z', 'Πρόσκληση', `${'Εισαγωγή κειμένου χωρίς σημασία. '.repeat(20)}Στο τέλος αναφέρεται η σύμβαση προμήθειας.`),
-    decision('ΣΝ4', '2025-02-28T12:00:00Z', 'Σύμβαση προμήθειας', 'Κείμενο.'),
+    decision('ΣΝ4', '2025-02-28T12:00:00Z', 'Σύμβαση προμήθειας', 'Κείμενο.', ['Τεχνική Ζαγορίου ΑΕ']),
     tedNotice('100001-2025', 'cn-standard', 'Greece – Cleaning services – School cleaning', '2025-03-02'),
     tedNotice('100002-2025', 'can-standard', 'Greece – Road works – Road maintenance', '2025-03-03'),
     tedNotice('100003-2025', 'can-modif', 'Greece – Framework contracts – Lighting', '2025-03-04'),
@@ -116,6 +118,17 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
       );
       const [only] = await hits('q=contracts');
       t.match(only.snippet, /Framework <mark>contracts<\/mark>/);
+    });
+
+    t.test('when an alert keyword is a word search finds, or one it does not, then the alert matches the documents the search finds', async (t) => {
+      const alerted = (keyword: string) => alertedBy([keyword], corpus());
+      for (const keyword of ['contracts', 'notice', 'Notice', 'Attica', '100002-2025', 'σύμβαση', 'Ζαγορίου', 'Region of Attica']) {
+        const found = (await hits(`q=${encodeURIComponent(keyword)}`)).map((r) => r.source_id).sort();
+        t.same(alerted(keyword), found, keyword);
+      }
+      t.same(alerted('Ζαγορίου'), ['diavgeia:ΣΝ4'], 'a name among its parties only: searched, so alerted');
+      t.same(alerted('notice'), [], "TED's label line: not searched, so not alerted");
+      t.same(alerted('contracts'), ['ted:100003-2025'], "a notice's own word");
     });
 
     t.test('when an English query names what a Greek TED notice is about, then its English title ranks it as a title', async (t) => {

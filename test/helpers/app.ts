@@ -79,17 +79,26 @@ export async function request(base: string, pathAndQuery: string, opts: RequestO
 
 /**
  * Options: `search` replaces the embedded engine (e.g. Elasticsearch in the engine contract tests);
- * `holdJobs` keeps background jobs (reports) queued until the test calls `app.jobs.start()`.
+ * `embedder` the hashing embedder (e.g. an embeddings service on loopback); `holdJobs` keeps background
+ * jobs (reports) queued until the test calls `app.jobs.start()`.
  */
 export async function startTestApp(
   t: Test,
-  opts: { clock?: Clock; env?: Record<string, string>; dataDir?: string; search?: SearchProvider; logger?: Logger; holdJobs?: boolean } = {},
+  opts: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    dataDir?: string;
+    search?: SearchProvider;
+    embedder?: Embedder;
+    logger?: Logger;
+    holdJobs?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = opts.dataDir ?? tempDir(t);
   const config = loadConfig({ PDI_DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...opts.env });
   const db = openDatabase(accountsDbPath(dataDir));
   const ingestState = new IngestState(IngestState.pathIn(dataDir));
-  const embedder = new HashingEmbedder();
+  const embedder = opts.embedder ?? new HashingEmbedder();
   const search = opts.search ?? new EmbeddedProvider({ file: embeddedIndexPath(dataDir), dimension: embedder.dimension, embeddingModel: embedder.id });
   // As at server start (createSearchProvider), an engine that is down does not stop the API.
   await search.init().catch((err: unknown) => {

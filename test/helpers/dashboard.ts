@@ -13,16 +13,20 @@ export interface PageResponse {
 export class DashboardClient {
   cookie: string | null = null;
 
-  constructor(readonly base: string) {}
+  /** `headers` go with every request (an X-Forwarded-For, as a proxy in front would add). */
+  constructor(
+    readonly base: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(path: string): Promise<PageResponse> {
-    const res = await fetch(`${this.base}${path}`, { redirect: 'manual', headers: this.cookie ? { Cookie: this.cookie } : {} });
+    const res = await fetch(`${this.base}${path}`, { redirect: 'manual', headers: { ...this.headers, ...(this.cookie ? { Cookie: this.cookie } : {}) } });
     return { status: res.status, headers: res.headers, text: await res.text() };
   }
 
   /** Posts `fields` as an HTML form; a Set-Cookie in the answer replaces the client's cookie. */
   async post(path: string, fields: Record<string, string>): Promise<PageResponse> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const headers: Record<string, string> = { ...this.headers, 'Content-Type': 'application/x-www-form-urlencoded' };
     if (this.cookie) headers.Cookie = this.cookie;
     const res = await fetch(`${this.base}${path}`, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(fields).toString() });
     const set = res.headers.get('set-cookie');

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Embedder } from '../../lib/embedding/embedder.js';
 import { HashingEmbedder } from '../../lib/embedding/hashing-embedder.js';
+import { ServiceEmbedder, type ServiceEmbedderOptions } from '../../lib/embedding/service-embedder.js';
 
 export interface EmbeddingPeerOptions {
   embedder?: Embedder;
@@ -34,8 +35,8 @@ export interface EmbeddingPeer {
   arrivedAt: number[];
   /** The most requests in flight at once. */
   maxInFlight: number;
-  /** The next `n` requests are answered with `status` (and Retry-After when given). */
-  failNext(n: number, status: number, retryAfter?: string): void;
+  /** The next `n` requests are answered with `status` (and Retry-After when given), with `body` when given. */
+  failNext(n: number, status: number, retryAfter?: string, body?: unknown): void;
   /** The next `n` requests get no answer until the peer closes. */
   holdNext(n: number): void;
   /** The next `n` requests have their connection closed with no answer (a network error to the client). */
@@ -47,7 +48,7 @@ export interface EmbeddingPeer {
 
 export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promise<EmbeddingPeer> {
   const embedder = opts.embedder ?? new HashingEmbedder();
-  const failures: { status: number; retryAfter?: string }[] = [];
+  const failures: { status: number; retryAfter?: string; body?: unknown }[] = [];
   let holds = 0;
   let drops = 0;
   let inFlight = 0;
@@ -90,7 +91,7 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
       return send(
         res,
         failure.status,
-        { error: { message: `failing on purpose (${failure.status})` } },
+        failure.body ?? { error: { message: `failing on purpose (${failure.status})` } },
         failure.retryAfter ? { 'Retry-After': failure.retryAfter } : {},
       );
     }
@@ -124,8 +125,8 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     arrivedAt: [],
     maxInFlight: 0,
     delayMs: 0,
-    failNext: (n, status, retryAfter) => {
-      for (let i = 0; i < n; i++) failures.push({ status, retryAfter });
+    failNext: (n, status, retryAfter, body) => {
+      for (let i = 0; i < n; i++) failures.push({ status, retryAfter, body });
     },
     holdNext: (n) => {
       holds += n;
@@ -140,6 +141,22 @@ export async function startEmbeddingPeer(opts: EmbeddingPeerOptions = {}): Promi
     },
   };
   return peer;
+}
+
+/** The embedder of a server pointed at `peer` with PDI_EMBED_* left at their defaults (30 s a request, 4 retries), `over` changed. */
+export function connectToPeer(peer: EmbeddingPeer, over: Partial<ServiceEmbedderOptions> = {}): Promise<ServiceEmbedder> {
+  return ServiceEmbedder.connect({
+    url: peer.url,
+    key: null,
+    model: 'test/hashing',
+    batchSize: 32,
+    concurrency: 4,
+    timeoutMs: 30_000,
+    retries: 4,
+    queryPrefix: '',
+    passagePrefix: '',
+    ...over,
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,8 +1,8 @@
 // English finds Greek through the official CPV vocabulary, on both engines, through the real pipeline
 // and the real KIMDIS and Diavgeia fixtures: a Greek-only KIMDIS contract is found by an English search
 // and question, and a Diavgeia decision that writes only its code by English and Greek words of its
-// code's labels, codes no TED notice of the corpus teaches; `pdi reindex` gives the labels to documents
-// indexed without them.
+// code's labels, codes no TED notice of the corpus teaches; an alert keyword meets them as search does;
+// `pdi reindex` gives the labels to documents indexed without them.
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -11,6 +11,7 @@ import { reindex } from '../../ingest/reindex.js';
 import { SOURCE_MODULES } from '../../ingest/sources/index.js';
 import { createLogger } from '../../lib/logger.js';
 import type { SearchProvider } from '../../lib/search/provider.js';
+import { alertedBy } from '../helpers/alert-profile.js';
 import { startTestApp, tempDir, type TestApp } from '../helpers/app.js';
 import { apiTestProvider } from '../helpers/elasticsearch.js';
 import { FIXTURES, skipWithoutFixtures } from '../helpers/paths.js';
@@ -94,6 +95,11 @@ async function scenario(t: Test, app: TestApp) {
   t.ok(hits.includes(SNOW) && !hits.includes(ROADS), 'an English search finds the Diavgeia decision by its code, and not its twin');
   hits = await found('εκχιονισμός');
   t.ok(hits.includes(SNOW) && !hits.includes(ROADS), 'so does a Greek word of its Greek label, in another case');
+  // The feed gives alert matching each document with its labels, so an alert keyword meets it as search does.
+  const fed = app.documents.feedAfter(0, 1000).map((e) => e.doc);
+  const alerted = alertedBy([english], fed);
+  t.ok(alerted.includes(TARGET) && !alerted.includes(TWIN), 'an alert on the English label matches the Greek contract as the feed gives it');
+  t.same(alerted, (await found(english)).sort(), 'and every document the search finds, no other');
 
   const question = 'Which contracts cover street lighting maintenance services?';
   const textLeg = (await app.search.moreLikeThis({ text: question, limit: 50 })).map((h) => h.doc.source_id);

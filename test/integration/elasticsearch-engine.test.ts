@@ -92,7 +92,7 @@ t.test('searching', async (t) => {
   ]);
   t.same(w, { written: 9, failed: [] });
   await p.refresh();
-  const search = (text: string, source?: SourceName) => p.search({ text, source, limit: 10, offset: 0 });
+  const search = (text: string, source?: SourceName) => p.search({ text, filters: { source }, limit: 10, offset: 0 });
 
   t.test('when searching συμβάσεις, then the document titled σύμβαση is found, title matches first', async (t) => {
     const r = await search('συμβάσεις');
@@ -330,7 +330,7 @@ t.test("when a search or listing names a source, then only that source's documen
   const p = await ready(t, { prefix });
   await p.upsert([makeDoc('kimdis', 'k', { title: 'Σύμβαση καθαρισμού' }), makeDoc('ted', 'x', { title: 'Σύμβαση καθαρισμού' })]);
   await p.refresh();
-  t.same(ids(await p.search({ text: 'σύμβαση', source: 'kimdis', limit: 10, offset: 0 })), ['kimdis:k']);
+  t.same(ids(await p.search({ text: 'σύμβαση', filters: { source: 'kimdis' }, limit: 10, offset: 0 })), ['kimdis:k']);
   t.same(ids(await p.list({ source: 'ted', limit: 10, offset: 0 })), ['ted:x']);
   t.equal((await p.search({ text: 'σύμβαση', limit: 0, offset: 0 })).total, 2, 'both in one index without the filter');
 });
@@ -412,10 +412,10 @@ t.test('listing a source', async (t) => {
   });
 
   t.test('when since is given, then only documents published after that day at 00:00:00Z', async (t) => {
-    const r = await p.list({ source: 'mitos', since: '2024-01-02', limit: 10, offset: 0 });
+    const r = await p.list({ source: 'mitos', filters: { since: '2024-01-02' }, limit: 10, offset: 0 });
     t.same(ids(r), ['mitos:d4']);
     t.equal(r.total, 1);
-    t.same(ids(await p.list({ source: 'mitos', since: '2024-01-01', limit: 10, offset: 0 })), ['mitos:d4', 'mitos:d2', 'mitos:d3']);
+    t.same(ids(await p.list({ source: 'mitos', filters: { since: '2024-01-01' }, limit: 10, offset: 0 })), ['mitos:d4', 'mitos:d2', 'mitos:d3']);
   });
 
   t.test('when offset and limit are given, then that slice with the full total', async (t) => {
@@ -446,7 +446,7 @@ t.test('nearest neighbours', async (t) => {
   await p.refresh();
 
   t.test('when querying a vector, then neighbours come by cosine similarity mapped to 0..1', async (t) => {
-    const hits = await p.knn({ vector: [1, 0, 0, 0], limit: 3, source: 'geodata' });
+    const hits = await p.knn({ vector: [1, 0, 0, 0], limit: 3, filters: { source: 'geodata' } });
     t.same(
       hits.map((h) => h.doc.source_id),
       ['geodata:g1', 'geodata:g2', 'geodata:g3'],
@@ -459,7 +459,7 @@ t.test('nearest neighbours', async (t) => {
   });
 
   t.test('when a document is excluded or no source is given, then the result follows', async (t) => {
-    const excluded = await p.knn({ vector: [1, 0, 0, 0], limit: 2, source: 'geodata', excludeId: 'geodata:g1' });
+    const excluded = await p.knn({ vector: [1, 0, 0, 0], limit: 2, filters: { source: 'geodata' }, excludeId: 'geodata:g1' });
     t.same(
       excluded.map((h) => h.doc.source_id),
       ['geodata:g2', 'geodata:g3'],
@@ -532,7 +532,7 @@ t.test('when a source is rebuilt under concurrent reads, then every read succeed
           p.search({ text: 'έκδοση', limit: 5, offset: 0 }),
           p.list({ source: 'diavgeia', limit: 5, offset: 0 }),
           deep.list({ source: 'diavgeia', limit: 5, offset: 300 }),
-          p.search({ text: 'Προκήρυξη', source: 'ted', limit: 5, offset: 0 }),
+          p.search({ text: 'Προκήρυξη', filters: { source: 'ted' }, limit: 5, offset: 0 }),
           p.stats(),
         ]);
         for (const r of [s, l, d]) seen.totals.add(r.total);

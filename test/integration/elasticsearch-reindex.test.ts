@@ -82,7 +82,7 @@ t.test('when other sources are ingested while a source is rebuilt, then every do
   t.equal(r.documents, 200);
   t.same(await aliasTargets(url, readAlias(prefix)), [r.index]);
   t.equal((await p.list({ source: 'ted', limit: 0, offset: 0 })).total, 50 + written, 'every ted document written is served');
-  t.equal((await p.search({ text: 'Προκήρυξη', source: 'ted', limit: 0, offset: 0 })).total, 50 + written, 'and found by text');
+  t.equal((await p.search({ text: 'Προκήρυξη', filters: { source: 'ted' }, limit: 0, offset: 0 })).total, 50 + written, 'and found by text');
 });
 
 t.test(

@@ -74,13 +74,13 @@ t.test('when a source is rebuilt while clients read, then each read sees one who
         ),
       ),
       stats: generationOf((await p.stats()).sources.elstat?.documents ?? 0, []),
-      text: await p.search({ text: 'Στατιστική', source: 'elstat', limit: 100, offset: 0 }).then((r) =>
+      text: await p.search({ text: 'Στατιστική', filters: { source: 'elstat' }, limit: 100, offset: 0 }).then((r) =>
         generationOf(
           r.total,
           r.hits.map((h) => h.doc.title),
         ),
       ),
-      knn: await p.knn({ vector: [1, 0, 0, 0], limit: 100, source: 'elstat' }).then((hits) =>
+      knn: await p.knn({ vector: [1, 0, 0, 0], limit: 100, filters: { source: 'elstat' } }).then((hits) =>
         generationOf(
           hits.length,
           hits.map((h) => h.doc.title),
@@ -121,7 +121,7 @@ t.test('when a source is rebuilt while clients read, then each read sees one who
   t.same(got?.embedding, [1, 0, 0, 0]);
   t.equal(await p.get('elstat:d059').then((d) => d?.title), 'Νέο 59', 'including a document only it holds');
   t.equal((await p.get('ted:d001'))?.title, 'Προκήρυξη 1', 'and the other source');
-  const excluded = await p.knn({ vector: [1, 0, 0, 0], limit: 100, source: 'elstat', excludeId: 'elstat:d005' });
+  const excluded = await p.knn({ vector: [1, 0, 0, 0], limit: 100, filters: { source: 'elstat' }, excludeId: 'elstat:d005' });
   t.equal(excluded.length, NEW - 1, 'similar documents leave out the document itself by its source_id');
   t.notOk(excluded.some((h) => h.doc.source_id === 'elstat:d005'));
 

@@ -108,7 +108,7 @@ t.test('when a search asks for the metadata view, then its hits cross the thread
 
 t.test('when a reader raises an error, then the caller gets it with its status', async (t) => {
   const { provider } = await pooled(t);
-  const bad = provider.list({ source: 'diavgeia', since: '2024-13-45', ...page });
+  const bad = provider.list({ source: 'diavgeia', filters: { since: '2024-13-45' }, ...page });
   await t.rejects(bad, BadRequestError);
   await t.rejects(bad, { statusCode: 400, message: /^since must be a date YYYY-MM-DD or a date-time .*, got "2024-13-45"$/ });
   await t.rejects(provider.knn({ vector: [1, 0, 0], limit: 1 }), { message: /3 dimensions/ }, 'any other error keeps its message');

@@ -79,7 +79,7 @@ async function recallAt10(p: EmbeddedProvider, docs: IndexedDocument[], queries:
   let found = 0;
   for (const q of queries) {
     const want = new Set(exact(docs, q, 10));
-    found += (await p.knn({ vector: q, limit: k, source })).slice(0, 10).filter((h) => want.has(h.doc.source_id)).length;
+    found += (await p.knn({ vector: q, limit: k, filters: { source } })).slice(0, 10).filter((h) => want.has(h.doc.source_id)).length;
   }
   return found / (10 * queries.length);
 }
@@ -159,14 +159,14 @@ t.test('when a source is rare, then a knn filtered to it still gets its k neares
   const queries = corpus(30, 6).map((d) => d.embedding!);
   const before = VectorIndex.graphSearches;
   for (const q of queries.slice(0, 5)) {
-    const hits = await p.knn({ vector: q, limit: 50, source: 'elstat' });
+    const hits = await p.knn({ vector: q, limit: 50, filters: { source: 'elstat' } });
     t.equal(hits.length, 50);
     t.ok(hits.every((h) => h.doc.source === 'elstat'));
   }
   t.ok(VectorIndex.graphSearches > before, 'the filtered knn asked the graph');
   const recall = await recallAt10(p, rare, queries, 50, 'elstat');
   t.ok(recall >= 0.95, `filtered recall@10 ${recall} ≥ 0.95`);
-  for (const q of queries.slice(0, 5)) t.same(ids(await p.knn({ vector: q, limit: 50, source: 'ted' })), exact(rarest, q, 50), 'all 30, in order');
+  for (const q of queries.slice(0, 5)) t.same(ids(await p.knn({ vector: q, limit: 50, filters: { source: 'ted' } })), exact(rarest, q, 50), 'all 30, in order');
   t.ok((await recallAt10(p, [...common, ...rare, ...rarest], queries)) >= 0.95, 'unfiltered recall over every source');
 });
 

@@ -11,6 +11,7 @@ import { request, tempDir } from '../helpers/app.js';
 import { pdi } from '../helpers/cli.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
 import { startEmbeddingPeer, type EmbeddingPeer } from '../helpers/embedding-service.js';
+import { startUpstream, type Responder, type Upstream } from '../helpers/loopback-upstream.js';
 
 t.setTimeout(240_000);
 
@@ -160,6 +161,69 @@ t.test('when nothing listens at the URL, then connecting fails naming the endpoi
     (err as Error).message,
     `embedding service ${gone.url}/embeddings: unreachable (ECONNREFUSED): check that the service runs at PDI_EMBED_URL and serves PDI_EMBED_MODEL m for PDI_EMBED_KEY`,
   );
+});
+
+/** A peer that answers the probe with a vector, then answers every later request with `then`. */
+async function probeThen(t: Test, then: Responder): Promise<Upstream> {
+  const peer = await startUpstream(async (req, i, res) => {
+    if (i > 0) return then(req, i, res);
+    const [embedding] = await new HashingEmbedder().embed(req.json.input);
+    return { body: { data: [{ index: 0, embedding }] } };
+  });
+  t.teardown(() => peer.close());
+  return peer;
+}
+
+const connectTo = (peer: Upstream) =>
+  ServiceEmbedder.connect({
+    url: `${peer.url}/v1`,
+    key: 'sk-test',
+    model: 'm',
+    batchSize: 8,
+    concurrency: 1,
+    timeoutMs: 5_000,
+    retries: 2,
+    queryPrefix: '',
+    passagePrefix: '',
+    backoffMs: 1,
+  });
+
+t.test('when the service redirects, then the call fails naming the redirect, is not tried again, and nothing reaches the target', async (t) => {
+  const target = await startEmbeddingPeer();
+  t.teardown(() => target.close());
+  const peer = await probeThen(t, () => ({ status: 307, headers: { location: `${target.url}/embeddings` } }));
+  const e = await connectTo(peer);
+  const err = await e.embed(['Σύμβαση καθαριότητας']).catch((e: Error) => e);
+  t.type(err, EmbeddingServiceError);
+  t.equal(
+    (err as Error).message,
+    `embedding service ${peer.url}/v1/embeddings: answered 307, a redirect to ${target.url}/embeddings: not followed (set PDI_EMBED_URL to the address that answers)`,
+  );
+  t.equal(peer.requests.length, 2, 'the probe and the one request: a redirect is not retried');
+  t.equal(target.arrivals, 0, 'neither the text nor the key went to the redirect target');
+});
+
+t.test('when the service streams a body without end, then the call stops reading at its cap and fails saying so, not retried', async (t) => {
+  let closed!: () => void;
+  const gone = new Promise<void>((resolve) => (closed = resolve));
+  const peer = await probeThen(t, (_req, _i, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.write('{"data":[{"index":0,"embedding":[');
+    const chunk = '0.125,'.repeat(10_000);
+    const pour = () => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on('drain', pour);
+    res.on('close', closed);
+    pour();
+    return null;
+  });
+  const e = await connectTo(peer);
+  const err = await e.embed(['Σύμβαση καθαριότητας']).catch((e: Error) => e);
+  t.equal((err as Error).message, `embedding service ${peer.url}/v1/embeddings: answered with a body over 320 KiB, more than 1 embeddings take`);
+  await gone;
+  t.pass('the client closed the connection');
+  t.equal(peer.requests.length, 2, 'the probe and the one request: not retried');
 });
 
 /** The environment of a server or CLI embedding through `peer` into the data folder `dir`. */

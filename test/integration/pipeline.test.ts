@@ -649,7 +649,13 @@ t.test(
     other.exec('BEGIN EXCLUSIVE');
     const warnings: string[] = [];
     const log = { warn: (_: object, msg: string) => void warnings.push(msg), info: (_: object, msg: string) => void warnings.push(msg) };
-    state.endRun('ted', id, { ...ZERO, fetched: 3, failed: 3 }, 'ingest failed: database or disk is full', log);
+    state.endRun(
+      'ted',
+      id,
+      { ...ZERO, fetched: 3, failed: 3 },
+      { error: 'ingest failed: database or disk is full', reason: "the server's storage is full" },
+      log,
+    );
     t.same(warnings, ['could not close the run and release the source; retrying']);
     other.exec('COMMIT');
     const released = await new Promise<boolean>((resolve) => {

@@ -202,7 +202,7 @@ async function load(provider: SearchProvider, docs: IndexedDocument[]): Promise<
 }
 
 async function search(p: SearchProvider, text: string, extra: { source?: SourceName; limit?: number; offset?: number } = {}) {
-  return p.search({ text, limit: extra.limit ?? 100, offset: extra.offset ?? 0, source: extra.source });
+  return p.search({ text, limit: extra.limit ?? 100, offset: extra.offset ?? 0, filters: { source: extra.source } });
 }
 
 async function* batchesOf(docs: IndexedDocument[], size: number): AsyncGenerator<IndexedDocument[]> {
@@ -537,11 +537,11 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
         .filter((d) => Date.parse(d.published_at) > cut)
         .sort(byListingOrder)
         .map((d) => d.source_id);
-      const r = await p.list({ source: 'diavgeia', since: '2024-06-01', limit: 100, offset: 0 });
+      const r = await p.list({ source: 'diavgeia', filters: { since: '2024-06-01' }, limit: 100, offset: 0 });
       t.same(ids(r), expected);
       t.equal(r.total, expected.length);
       t.ok(expected.includes('diavgeia:D07') && !expected.includes('diavgeia:D06'), 'boundary documents');
-      const page = await p.list({ source: 'diavgeia', since: '2024-06-01', limit: 1, offset: 1 });
+      const page = await p.list({ source: 'diavgeia', filters: { since: '2024-06-01' }, limit: 1, offset: 1 });
       t.same(ids(page), expected.slice(1, 2));
       t.equal(page.total, expected.length);
     });
@@ -573,7 +573,7 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       for (const h of hits) t.notOk('embedding' in h.doc);
       const excluded = await p.knn({ vector: axis(0), limit: 2, excludeId: 'ted:T02' });
       t.same(ids(excluded), ['diavgeia:D03', 'kimdis:K02']);
-      t.same(ids(await p.knn({ vector: axis(0), limit: 5, source: 'ted' })), ['ted:T02', 'ted:T03']);
+      t.same(ids(await p.knn({ vector: axis(0), limit: 5, filters: { source: 'ted' } })), ['ted:T02', 'ted:T03']);
       t.same(ids(await p.knn({ vector: axis(1), limit: 1 })), ['ted:T03']);
     });
 
@@ -688,7 +688,7 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
       t.same(ids(await search(p, 'πιστοποιητικού')), ['mitos:M04']);
       t.same(ids(await search(p, 'ΑΝΑΝΕΩΜΕΝΗ')), ['mitos:M01']);
       t.equal((await search(p, 'φωτισμού')).total, 0, 'documents left out of the rebuild are gone');
-      t.same(ids(await p.knn({ vector: axis(2), limit: 1, source: 'mitos' })), ['mitos:M04'], 'vectors moved too');
+      t.same(ids(await p.knn({ vector: axis(2), limit: 1, filters: { source: 'mitos' } })), ['mitos:M04'], 'vectors moved too');
       t.equal((await p.stats()).sources.mitos?.documents, 2);
       t.same(await others(), othersBefore, 'other sources untouched');
 

@@ -387,7 +387,7 @@ t.test('when documents are invalid, then upsert reports them and writes the rest
     /rejected/,
   );
   t.same(ids((await p.list({ source: 'ted', limit: 10, offset: 0 })).hits), ['ted:OK'], 'the old generation still serves');
-  await t.rejects(p.list({ source: 'ted', since: '2024-13', limit: 1, offset: 0 }), /YYYY-MM-DD/);
+  await t.rejects(p.list({ source: 'ted', filters: { since: '2024-13' }, limit: 1, offset: 0 }), /YYYY-MM-DD/);
 });
 
 t.test('when the user text is parsed, then only quotes and trailing stars are syntax', async (t) => {

@@ -3,12 +3,15 @@
 import t from 'tap';
 import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { composeMail } from '../../api/alerts/channels/email.js';
-import { DocumentText, entityMatches, eventTypeOf, profileMatcher } from '../../api/alerts/match.js';
-import { emptyFilters, type Filters } from '../../api/alerts/input.js';
+import { DocumentText, entityMatches, eventTypeOf, keywordWords, profileMatcher } from '../../api/alerts/match.js';
+import { searchText } from '../../index-mappings/mapping.js';
+import { ted } from '../../ingest/sources/ted/index.js';
+import { docText, LATIN_MARK, RAW_MARK, TEXT_VERSION, VALUE_GAP } from '../../lib/search/embedded/text.js';
+import type { Filters } from '../../api/alerts/input.js';
 import { RETRY, retryDelayMs } from '../../api/alerts/deliveries.js';
-import type { ProfileRecord } from '../../api/alerts/store.js';
 import { matchKeyOf, type EntityRecord } from '../../api/monitoring/store.js';
 import type { IdentifierType } from '../../lib/identifiers.js';
+import { profileRecord } from '../helpers/alert-profile.js';
 
 const DOC: NormalizedDocument = {
   source_id: 'diavgeia:Ω6Η2ΟΡΡ9-Β9Ω',
@@ -34,22 +37,7 @@ const DOC: NormalizedDocument = {
   sector: 'IT',
 };
 
-function profile(filters: Partial<Filters>): ProfileRecord {
-  return {
-    id: 'p',
-    org_id: 'o',
-    name: 'n',
-    filters: { ...emptyFilters(), ...filters },
-    channels: ['email'],
-    webhook_url: null,
-    notify_email: 'a@example.com',
-    secret_salt: '',
-    is_active: true,
-    created_at: '2026-01-01T00:00:00Z',
-  };
-}
-
-const matches = (filters: Partial<Filters>, doc = DOC) => profileMatcher(profile(filters)).matches(new DocumentText(doc));
+const matches = (filters: Partial<Filters>, doc = DOC) => profileMatcher(profileRecord(filters)).matches(new DocumentText(doc));
 
 t.test('when keywords are compared, then case, accents and final sigma fold and words stem as in search, and words match whole', async (t) => {
   t.ok(matches({ keywords: ['υπολογιστές'] }), 'another form of the word (stemmed)');
@@ -60,9 +48,36 @@ t.test('when keywords are compared, then case, accents and final sigma fold and 
   t.ok(matches({ keywords: ['ΣΧΟΛΙΚΌΣ'] }));
   t.ok(matches({ keywords: ['ηλεκτρονικών υπολογιστών'] }), 'a phrase in a row');
   t.notOk(matches({ keywords: ['υπολογιστών ηλεκτρονικών'] }), 'a phrase out of order');
+  t.ok(matches({ keywords: ['δημοτική επιτροπή'] }));
+  t.notOk(matches({ keywords: ['υπολογιστών η δημοτική'] }), 'a phrase does not run from the title into the content, as in search');
   t.notOk(matches({ keywords: ['υπολογ'] }), 'a part of a word is no word');
   t.ok(matches({ keywords: ['χαρτί', 'Αθηναίων'] }), 'any keyword');
   t.notOk(matches({ keywords: ['χαρτί'] }));
+});
+
+t.test('when alerts, Elasticsearch and the embedded engine read a document, then they search the same words', async (t) => {
+  const notice = ted.normalize({
+    'publication-number': '100001-2025',
+    'notice-type': 'cn-standard',
+    'publication-date': '2025-03-02Z',
+    'notice-title': { ell: 'Ελλάδα – Υπηρεσίες καθαρισμού – Σχολεία', eng: 'Greece – Cleaning services – Schools' },
+    'buyer-name': { eng: ['Region of Attica'] },
+    'classification-cpv': ['90910000'],
+  });
+  const labelled = { ...DOC, source: 'kimdis' as const, summary: 'Περίληψη', cpv: ['30213000'], cpv_labels_en: ['Personal computers'] };
+  for (const doc of [DOC, notice, labelled]) {
+    const alerts = [...new DocumentText(doc).wordSet()].sort();
+    const elasticsearch = [...new Set(searchText(doc).flatMap(keywordWords))].sort();
+    const { title, body } = docText(doc, TEXT_VERSION);
+    const marked = (w: string) => w === VALUE_GAP || w.startsWith(RAW_MARK) || w.startsWith(LATIN_MARK);
+    const embedded = [...new Set([...title, ...body].filter((w) => !marked(w)))].sort();
+    t.same(alerts, elasticsearch, `${doc.source_id}: Elasticsearch`);
+    t.same(alerts, embedded, `${doc.source_id}: embedded`);
+  }
+  const words = new DocumentText(notice).wordSet();
+  t.ok(words.has('attica') && words.has('school'), "a notice's buyer and English title are searched");
+  t.notOk(words.has('notic'), 'its label lines are not');
+  t.ok(new DocumentText(labelled).wordSet().has('comput'), 'the CPV labels are searched');
 });
 
 t.test('when the other filters are given, then each must hold', async (t) => {

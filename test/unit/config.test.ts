@@ -217,3 +217,13 @@ t.test('when the server starts with a bad variable, then it exits 2 with a clear
   t.equal(err!.code, 2);
   t.match(err!.stderr, 'Invalid configuration: PORT must be an integer from 0 to 65535, got "eighty"');
 });
+
+t.test('when PDI_TRUST_PROXY is set, then it lists addresses and CIDR blocks; an entry that is neither stops the start naming it', async (t) => {
+  t.same(loadConfig({}).trustProxy, []);
+  t.same(loadConfig({ PDI_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', 'fd00::/8']);
+  t.throws(() => loadConfig({ PDI_TRUST_PROXY: '127.0.0.1,proxy.internal' }), {
+    name: 'ConfigError',
+    message:
+      'Invalid configuration: PDI_TRUST_PROXY must list IP addresses or CIDR blocks of the proxies in front (e.g. 127.0.0.1,10.0.0.0/8), got "proxy.internal"',
+  });
+});

@@ -2,6 +2,7 @@
 // snapshot diff to review (and, if existing indices cannot take it, a MAPPING_VERSION bump).
 // Regenerate after a deliberate change: npx tap --snapshot test/unit/index-mappings.test.ts
 import t from 'tap';
+import { ANALYSIS_FIELD, analysisKeysOf, GROUPING_FIELDS, PARTY_FIELD } from '../../index-mappings/analysis.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, physicalIndexName, physicalIndexPattern, readAlias, timeStamp, legacyIndexPatterns } from '../../index-mappings/index-names.js';
 import { buildMapping, GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
@@ -26,7 +27,7 @@ t.test('when _meta is passed, then it is merged over the version and dimension',
 });
 
 t.test(
-  'when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record, the search text and the generation',
+  'when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record, the search text, the generation and the analysis keys',
   async (t) => {
     // A complete IndexedDocument: the compiler fails this test when document.ts gains a field.
     const doc: Required<IndexedDocument> = {
@@ -59,9 +60,16 @@ t.test(
       cpv_labels_el: [],
     };
     const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;
-    // metadata_json, search_text and search_latin are written by the adapter from the document's own fields
-    // (mapping.ts), the generation from the alias filter (elasticsearch/generations.ts).
-    t.same(Object.keys(props).sort(), [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD].sort());
+    // metadata_json, search_text, search_latin and analysis are written by the adapter from the document's own
+    // fields (mapping.ts, analysis.ts), the generation from the alias filter (elasticsearch/generations.ts).
+    t.same(
+      Object.keys(props).sort(),
+      [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD, ANALYSIS_FIELD].sort(),
+    );
+    // Every analysis key is mapped, and every field a grouping or the party filter reads is a keyword.
+    t.same(Object.keys(props[ANALYSIS_FIELD].properties!).sort(), Object.keys(analysisKeysOf(doc as IndexedDocument)).sort());
+    const keyword = (field: string) => field.split('.').reduce((node: any, part) => node?.properties?.[part] ?? node?.[part], { properties: props })?.type;
+    for (const field of [...Object.values(GROUPING_FIELDS), PARTY_FIELD]) t.equal(keyword(field), 'keyword', field);
     t.same(Object.keys(props.entities.properties!).sort(), Object.keys(doc.entities).sort());
     t.same(Object.keys(props.amount.properties!).sort(), Object.keys(doc.amount!).sort());
     t.same(Object.keys(props.original.properties!).sort(), Object.keys(doc.original!).sort());

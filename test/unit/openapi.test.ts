@@ -10,6 +10,7 @@ import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { SEARCH_SORTS } from '../../lib/search/provider.js';
+import { FILTER_NAMES, filterParameterName, filterParameters, filtersObjectSchema } from '../../lib/search/filters.js';
 import { startTestApp, type TestResponse } from '../helpers/app.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
@@ -175,6 +176,9 @@ const CODE_ROUTES = new Map<string, Tier | 'none'>([
 const CONTRACT_TIERS: Record<string, Tier | 'none'> = {
   'GET /v1/sources': 'free',
   'GET /v1/search': 'pro',
+  // Beyond the contract's section 4: analysis across the corpus, with the tier of search.
+  'GET /v1/aggregate': 'pro',
+  'GET /v1/export': 'pro',
   'GET /v1/{source}/documents': 'free',
   'GET /v1/documents/{source_id}/content': 'enterprise',
   'GET /v1/stats': 'free',
@@ -212,7 +216,11 @@ const CONTRACT_LIMITS: Record<string, { min: number; max: number; default: numbe
   'GET /v1/monitor/events': { min: 1, max: 100, default: 20 },
   // Not in the contract's table: the entity's matches are paged like the other lists of section 8.
   'GET /v1/entity/{identifier}': { min: 1, max: 100, default: 20 },
+  // Buckets at each level, not a page: no offset.
+  'GET /v1/aggregate': { min: 1, max: 100, default: 10 },
 };
+/** Operations whose `limit` is no page size: no offset beside it. */
+const UNPAGED = ['GET /v1/similar/{source_id}', 'GET /v1/aggregate'];
 
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Tier'];
 
@@ -422,8 +430,8 @@ t.test('when limit parameters are read, then min, max and default equal the cont
       { type: 'integer', ...want },
       `${key} limit`,
     );
-    if (key === 'GET /v1/similar/{source_id}') {
-      t.equal(param(op(key), 'offset'), undefined, 'similar is not paged: no offset');
+    if (UNPAGED.includes(key)) {
+      t.equal(param(op(key), 'offset'), undefined, `${key} is not paged: no offset`);
       continue;
     }
     const off = param(op(key), 'offset');
@@ -433,6 +441,25 @@ t.test('when limit parameters are read, then min, max and default equal the cont
     .map((o) => o.key)
     .sort();
   t.same(withLimit, Object.keys(CONTRACT_LIMITS).sort(), 'no other operation takes a limit parameter');
+});
+
+t.test('when the filters are read, then each is the parameter lib/search/filters.ts declares, and every route that takes filters names them all', async (t) => {
+  const declared = filterParameters();
+  for (const [name, parameter] of Object.entries(declared)) t.same(DOC.components.parameters[name], parameter, `${name} as declared`);
+  const { description: _description, ...filters } = DOC.components.schemas.Filters;
+  t.same(filters, filtersObjectSchema(), 'the Filters object of a body as declared');
+  const refs = (key: string) => (op(key).parameters as Json[]).map((p) => p.$ref).filter((r: unknown) => typeof r === 'string' && r.includes('/Filter_'));
+  const all = FILTER_NAMES.map((name) => `#/components/parameters/${filterParameterName(name)}`);
+  t.same(refs('GET /v1/search'), all, 'search takes every filter');
+  t.same(refs('GET /v1/aggregate'), all, 'aggregate takes every filter');
+  t.same(refs('GET /v1/export'), all, 'export takes every filter');
+  t.same(
+    refs('GET /v1/{source}/documents'),
+    all.filter((r) => !r.endsWith('Filter_source')),
+    'a listing every filter but source, which its path gives',
+  );
+  t.equal(deref(op('POST /v1/ask').requestBody).content['application/json'].schema.$ref, '#/components/schemas/AskRequest');
+  t.equal(DOC.components.schemas.AskRequest.properties.filters.$ref, '#/components/schemas/Filters', 'ask takes the filters as an object');
 });
 
 t.test('when the ask body is read, then question is required and limit is 1..20 default 5', async (t) => {
@@ -574,6 +601,8 @@ t.test('when an authenticated operation succeeds or fails after auth, then the r
 t.test('when engine-backed operations are read, then they document 503; the others do not', async (t) => {
   const engine = [
     'GET /v1/search',
+    'GET /v1/aggregate',
+    'GET /v1/export',
     'GET /v1/{source}/documents',
     'GET /v1/documents/{source_id}/content',
     'GET /v1/stats',
@@ -706,6 +735,29 @@ t.test('when the built routes answer, then their bodies and headers match the do
   await check('GET /v1/stats', '/v1/stats', 'free');
   const search = await check('GET /v1/search', '/v1/search?q=%CF%85%CF%80%CE%BF%CE%BB%CE%BF%CE%B3%CE%B9%CF%83%CF%84%CF%8E%CE%BD', 'pro');
   t.equal(search.body.total, 1, 'the sample document is found');
+  for (const query of [
+    'group_by=supplier&then_by=year',
+    'group_by=cpv_division&q=%CF%85%CF%80%CE%BF%CE%BB%CE%BF%CE%B3%CE%B9%CF%83%CF%84%CF%8E%CE%BD',
+    'group_by=year&buyer=090252840&order_by=documents',
+  ]) {
+    const agg = await check('GET /v1/aggregate', `/v1/aggregate?${query}`, 'pro');
+    t.equal(agg.body.totals.documents, agg.body.filters.buyer ? 0 : 1, `${query}: the sample document is aggregated`);
+  }
+  await check('GET /v1/aggregate', '/v1/aggregate?group_by=nothing', 'pro', 422);
+  for (const format of ['csv', 'ndjson']) {
+    const exported = await check('GET /v1/export', `/v1/export?format=${format}`, 'pro');
+    t.ok(
+      Object.keys(deref(op('GET /v1/export').responses['200']).content).includes(exported.headers.get('content-type')!.split(';')[0]!),
+      `${format}: a documented type`,
+    );
+  }
+  const faceted = await check(
+    'GET /v1/search',
+    '/v1/search?q=%CF%85%CF%80%CE%BF%CE%BB%CE%BF%CE%B3%CE%B9%CF%83%CF%84%CF%8E%CE%BD&facets=source,cpv_division',
+    'pro',
+  );
+  t.same(faceted.body.facets.source, [{ key: 'ted', label: 'TED — Tenders Electronic Daily', label_el: null, documents: 1 }], 'a facet of the sample document');
+  await check('GET /v1/aggregate', '/v1/aggregate?group_by=year', 'free', 403);
   const free = await check('GET /v1/{source}/documents', '/v1/ted/documents', 'free');
   t.equal(free.body.documents[0]._upgrade_hint, UPGRADE_HINT);
   t.same(validate(DOC.components.schemas.DocumentMetadata, free.body.documents[0]), [], 'Free record is metadata');

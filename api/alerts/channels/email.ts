@@ -3,6 +3,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { SOURCES } from '../../../lib/sources.js';
+import { hasControl } from '../../middleware/validate.js';
 import { DeliveryError, TargetError, type AlertChannel } from './channel.js';
 
 export const FROM = 'PDI alerts <alerts@pdi.invalid>';
@@ -98,7 +99,6 @@ export class Mailer {
 
 const MAX_EMAIL = 254;
 const EMAIL = /^[^\s@",;<>()[\]\\]+@[^\s@",;<>()[\]\\]+\.[^\s@",;<>()[\]\\]+$/;
-const CONTROL = /\p{Cc}/u;
 
 export const emailChannel = {
   name: 'email',
@@ -106,7 +106,7 @@ export const emailChannel = {
   concurrency: 4,
   // Compared case-insensitively: mail domains are, and no mailbox is told apart by case.
   parseTarget(value: string): string {
-    if (value.length > MAX_EMAIL || !EMAIL.test(value) || CONTROL.test(value)) throw new TargetError('notify_email must be an email address');
+    if (value.length > MAX_EMAIL || !EMAIL.test(value) || hasControl(value)) throw new TargetError('notify_email must be an email address');
     return value.toLowerCase();
   },
   async send(delivery, env) {

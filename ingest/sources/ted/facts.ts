@@ -105,18 +105,23 @@ function clean(s: string): string {
   return collapse(decodeEntities(s));
 }
 
-/** A language map's texts in Greek, else English, else the first language given; plain values as is. */
-function pickLanguage(v: unknown): { texts: string[]; lang: string | null } | null {
+/**
+ * A language map's texts in Greek, else English, else the first language given; plain values as is.
+ * `texts` once each; `all` as given, a repeat kept where an array runs parallel to them (one winner per lot).
+ */
+function pickLanguage(v: unknown): { texts: string[]; all: string[]; lang: string | null } | null {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const map = v as Record<string, unknown>;
     const key =
       ['ell', 'eng'].find((k) => scalars(map[k]).some((s) => collapse(s) !== '')) ??
       Object.keys(map).find((k) => scalars(map[k]).some((s) => collapse(s) !== ''));
     if (key === undefined) return null;
-    return { texts: uniq(scalars(map[key]).map(clean)), lang: lang3to1(key) };
+    const all = scalars(map[key]).map(clean);
+    return { texts: uniq(all), all, lang: lang3to1(key) };
   }
-  const texts = uniq(scalars(v).map(clean));
-  return texts.length ? { texts, lang: null } : null;
+  const all = scalars(v).map(clean);
+  const texts = uniq(all);
+  return texts.length ? { texts, all, lang: null } : null;
 }
 
 /** Sum of per-lot values when they share one currency (a single currency applies to all). */
@@ -134,11 +139,18 @@ function lotSum(values: unknown, currencies: unknown): Amount | null {
 
 /**
  * Parties with their national ids: `buyer-identifier` / `winner-identifier` run parallel to the name
- * arrays; a Greek id that passes the ΑΦΜ check digit (with or without the EL prefix) is kept as the AFM.
+ * arrays, repeats included (a winner of three lots is named three times), so they are paired before a
+ * repeated pair is dropped; paired after, a winner took the ΑΦΜ of the one named after it. A Greek id
+ * that passes the ΑΦΜ check digit (with or without the EL prefix) is kept as the AFM.
  */
 function parties(names: string[], ids: unknown): { name: string; afm: string | null }[] {
   const list = scalars(ids).map((v) => (v === null ? null : validAfm(String(v))));
-  return names.map((name, i) => ({ name, afm: list[i] ?? null }));
+  const out: { name: string; afm: string | null }[] = [];
+  names.forEach((name, i) => {
+    const afm = list[i] ?? null;
+    if (name !== '' && !out.some((p) => p.name === name && p.afm === afm)) out.push({ name, afm });
+  });
+  return out;
 }
 
 export function searchFacts(n: TedSearchNotice): NoticeFacts {
@@ -173,8 +185,8 @@ export function searchFacts(n: TedSearchNotice): NoticeFacts {
     englishTitle: english && title && title.lang !== 'en' ? clean(english) : null,
     noticeLanguage: null,
     description: '',
-    buyers: parties(buyers?.texts ?? [], n['buyer-identifier']),
-    winners: parties(winners?.texts ?? [], n['winner-identifier']),
+    buyers: parties(buyers?.all ?? [], n['buyer-identifier']),
+    winners: parties(winners?.all ?? [], n['winner-identifier']),
     amount,
     amountKind,
     cpv: uniq(scalars(n['classification-cpv']).map(normalizeCpv)),

@@ -1,4 +1,4 @@
-// Index lifecycle of the Elasticsearch adapter (STYLE.md "Index lifecycle"): create the first
+// Index lifecycle of the Elasticsearch adapter (docs/operations.md "Elasticsearch"): create the first
 // generation, check the node's version and what serves (mapping version, model, the per-source layout
 // of older builds), and rebuild. Every source: a new physical index, loaded, writes made meanwhile
 // caught up, counts verified per source, one atomic alias swap, the old one pruned. One source of a
@@ -11,7 +11,7 @@ import { buildMapping, SEARCH_TEXT_SINCE } from '../../../index-mappings/mapping
 import { buildSettings, MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
 import type { Logger } from '../../logger.js';
-import type { EmbeddingIdentity, RebuildResult, RebuildScope } from '../provider.js';
+import { CATCH_UP_MARGIN_MS, type EmbeddingIdentity, type RebuildResult, type RebuildScope } from '../provider.js';
 import { describe, EngineResponseError, isIndexNotFound, PING_TIMEOUT_MS, type EngineClient } from './client.js';
 import { aliasFilter, aliasState, freshGenerations, servingGenerations, type Generations } from './generations.js';
 import { countsBySource, dropOld, forceMerge, unblockWrites } from './generation-ops.js';
@@ -22,12 +22,6 @@ import type { BulkOutcome } from './writes.js';
 
 /** The oldest Elasticsearch major this adapter talks to (the client's major matches it). */
 export const MIN_SERVER_MAJOR = 9;
-/**
- * Documents indexed this long before a rebuild started are copied again from the serving generation
- * once it is write-blocked, just before the swap: what other ingests wrote meanwhile (indexed_at comes
- * from the writer's clock, hence the margin).
- */
-const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 export function unsupportedServer(version: string): string {
   return `Elasticsearch ${version} is not supported: pdi needs Elasticsearch ${MIN_SERVER_MAJOR}.x (8.x and older are no longer supported); upgrade the node, or unset ELASTICSEARCH_URL to use the embedded engine`;

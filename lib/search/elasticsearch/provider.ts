@@ -7,7 +7,7 @@
 // a keyword filter), behind one alias. Reads and writes go to the alias, writes with `require_alias`,
 // so a missing alias is an error rather than an auto-created, dynamically mapped index.
 import type { estypes } from '@elastic/elasticsearch';
-import type { IndexedDocument } from '../../../index-mappings/document.js';
+import { METADATA_FIELDS, type IndexedDocument } from '../../../index-mappings/document.js';
 import { readAlias } from '../../../index-mappings/index-names.js';
 import { MAX_RESULT_WINDOW, type ShardLayout } from '../../../index-mappings/settings.js';
 import { SOURCE_NAMES, type SourceName } from '../../../index-mappings/sources.js';
@@ -16,6 +16,10 @@ import { createLogger, type Logger } from '../../logger.js';
 import type {
   BulkResult,
   EmbeddingIdentity,
+  ExportBatch,
+  ExportCursor,
+  ExportQuery,
+  ExportRow,
   IndexStats,
   KnnQuery,
   ListQuery,
@@ -32,11 +36,12 @@ import type {
 } from '../provider.js';
 import { EngineClient, EngineResponseError, isIndexNotFound, isTransientRead, UNAVAILABLE } from './client.js';
 import { IndexLifecycle } from './lifecycle.js';
-import { Pager, PLAIN_WINDOW } from './paging.js';
+import { Pager, PIT_KEEP_ALIVE, PLAIN_WINDOW } from './paging.js';
 import {
   buildKnn,
   buildListQuery,
   buildMoreLikeThis,
+  buildSort,
   buildTextQuery,
   HIT_SOURCE,
   LIST_SORT,
@@ -53,7 +58,10 @@ import {
 import { emptyStats, totalOf } from './records.js';
 import { docId, servingGenerations, sourceOf } from './generations.js';
 import { bulkWrite, type BulkOutcome } from './writes.js';
-import { publishedWindow } from '../published-window.js';
+import { ElasticAggregation } from './aggregations.js';
+import { filterClauses } from './filter-query.js';
+import { EXPORT_FIELDS } from '../provider.js';
+import { EMPTY_METRICS, runPlan, type AggregateQuery, type AggregateResult } from '../aggregate.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
@@ -214,7 +222,7 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.source, await this.lifecycle.olderIndicesServe(), publishedWindow(q.since, q.until));
+    const query = buildTextQuery(text, q.filters, await this.lifecycle.olderIndicesServe());
     const target = this.target(query, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     const projection = q.view === 'metadata' ? METADATA : q.view === 'text' ? METADATA_AND_TEXT : WHOLE;
@@ -224,7 +232,7 @@ export class ElasticsearchProvider implements SearchProvider {
   }
 
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
-    const target = this.target(buildListQuery(q.source, q.since), opts.signal);
+    const target = this.target(buildListQuery(q.source, q.filters), opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     return this.paged(target, LIST_SORT, q.offset, q.limit);
   }
@@ -380,6 +388,74 @@ export class ElasticsearchProvider implements SearchProvider {
       };
     }
     return out;
+  }
+
+  /** aggregations.ts: composite aggregations paged to their end, so exact on any number of shards. */
+  async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
+    const filters = q.filters ?? {};
+    const query =
+      q.text === undefined ? { bool: { filter: filterClauses(filters) } } : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe());
+    try {
+      return await this.read(async () => {
+        const aggregation = new ElasticAggregation(this.engineClient, readAlias(this.prefix), query, opts.signal);
+        if (q.metrics === 'all') await aggregation.countValues();
+        return runPlan(q, (r) => aggregation.answer(r));
+      });
+    } catch (err) {
+      return this.missingIndex(err, { totals: { ...EMPTY_METRICS }, buckets: [], other: q.other ? { ...EMPTY_METRICS } : null });
+    }
+  }
+
+  /**
+   * A batch of an export: a point in time opened by the first batch (one snapshot for the whole export,
+   * kept alive by each batch) walked with search_after in listing order; the last batch closes it.
+   */
+  async exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts: ReadOptions = {}): Promise<ExportBatch> {
+    const filters = q.filters ?? {};
+    const query =
+      q.text === undefined ? { bool: { filter: filterClauses(filters) } } : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe());
+    const at = cursor as { pit: string; after: estypes.SortResults } | null;
+    try {
+      const pit =
+        at?.pit ??
+        (
+          await this.engineClient.call(
+            'open_point_in_time',
+            (options) => this.engineClient.es.openPointInTime({ index: readAlias(this.prefix), keep_alive: PIT_KEEP_ALIVE }, options),
+            opts.signal,
+          )
+        ).id;
+      const res = await this.engineClient.call(
+        'export',
+        (options) =>
+          this.engineClient.es.search<ExportRow>(
+            {
+              pit: { id: pit, keep_alive: PIT_KEEP_ALIVE },
+              query,
+              sort: buildSort(LIST_SORT),
+              size: q.size,
+              ...(at ? { search_after: at.after } : {}),
+              _source: { includes: [...METADATA_FIELDS, ...EXPORT_FIELDS] },
+              track_total_hits: false,
+              allow_partial_search_results: false,
+            },
+            options,
+          ),
+        opts.signal,
+      );
+      const hits = res.hits.hits;
+      const next = { pit: res.pit_id ?? pit, after: hits.at(-1)?.sort };
+      if (hits.length < q.size) void this.endExport(next);
+      const rows = hits.map((h) => ({ ...h._source!, parties: h._source!.parties ?? [] }));
+      return { rows, cursor: hits.length < q.size ? null : next };
+    } catch (err) {
+      return this.missingIndex(err, { rows: [], cursor: null });
+    }
+  }
+
+  async endExport(cursor: ExportCursor): Promise<void> {
+    const pit = (cursor as { pit?: string }).pit;
+    if (pit) await this.engineClient.es.closePointInTime({ id: pit }, { requestTimeout: 2_000, maxRetries: 0 }).catch(() => undefined);
   }
 
   async refresh(): Promise<void> {

@@ -15,11 +15,12 @@ import {
 } from '../../../index-mappings/mapping.js';
 import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../../index-mappings/settings.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
+import type { Filters } from '../filters.js';
+import { filterClauses } from './filter-query.js';
 import { KNN_MIN_CANDIDATES } from '../../../index-mappings/ranking.js';
 import { tokens } from '../../greek.js';
 import { exonymOf, latinPhraseKeys } from '../latin-names.js';
 import { readQuery } from '../query-text.js';
-import { sinceMs, type PublishedWindow } from '../published-window.js';
 import { MORE_LIKE_THIS_TERMS, type KnnQuery, type MoreLikeThisQuery } from '../provider.js';
 
 /** Hits never carry the vector (provider.ts StoredDocument). */
@@ -77,7 +78,7 @@ export const LIST_SORT: SortSpec = [
  * are named too. Not always: on a current index each such name costs a refused field per shard, a
  * fifth of a cheap query's time on Elasticsearch.
  */
-export function buildTextQuery(text: string, source?: SourceName, olderIndices = false, window: PublishedWindow | null = null): Query {
+export function buildTextQuery(text: string, filters: Filters = {}, olderIndices = false): Query {
   const groups = new Map<FieldGroup, string[]>();
   const latin: Query[] = [];
   for (const chunk of queryChunks(text)) {
@@ -97,9 +98,7 @@ export function buildTextQuery(text: string, source?: SourceName, olderIndices =
     groups.size === 0 && latin.length === 0
       ? [{ match_none: {} }]
       : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
-  const filter: Query[] = source ? [{ term: { source } }] : [];
-  if (window) filter.push(publishedRange(window));
-  const query: Query = { bool: { must, filter } };
+  const query: Query = { bool: { must, filter: filterClauses(filters) } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
   // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
   const prefixesOnly = groups.size > 0 && latin.length === 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
@@ -267,19 +266,9 @@ function dateMillis(v: unknown): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-/** A published_at window (published-window.ts) as a range filter; bounds are exclusive. */
-function publishedRange(w: PublishedWindow): Query {
-  const range: { gt?: string; lt?: string } = {};
-  if (w.afterMs !== null) range.gt = new Date(w.afterMs).toISOString();
-  if (w.beforeMs !== null) range.lt = new Date(w.beforeMs).toISOString();
-  return { range: { published_at: range } };
-}
-
-/** A source's documents, optionally those published after `since` (a date: after its 00:00:00Z). */
-export function buildListQuery(source: SourceName, since?: string): Query {
-  const filter: Query[] = [{ term: { source } }];
-  if (since !== undefined) filter.push(publishedRange({ afterMs: sinceMs(since), beforeMs: null }));
-  return { bool: { filter } };
+/** A source's documents that pass `filters` (their own `source`, if any, is the listed one). */
+export function buildListQuery(source: SourceName, filters: Filters = {}): Query {
+  return { bool: { filter: filterClauses({ ...filters, source }) } };
 }
 
 /** Sort clauses; `reverse` flips every order (and where missing values go) for walking from the end. */
@@ -293,7 +282,7 @@ export function buildSort(spec: SortSpec, reverse = false): estypes.SortCombinat
 }
 
 export function buildKnn(q: KnnQuery): estypes.KnnSearch {
-  const filter: Query[] = q.source ? [{ term: { source: q.source } }] : [];
+  const filter = filterClauses(q.filters ?? {});
   // By source_id, not `_id`: ids carry the document's generation (generations.ts).
   const mustNot: Query[] = q.excludeId !== undefined ? [{ term: { source_id: q.excludeId } }] : [];
   return {
@@ -315,6 +304,7 @@ export function buildKnn(q: KnnQuery): estypes.KnnSearch {
 export function buildMoreLikeThis(q: MoreLikeThisQuery): Query {
   return {
     bool: {
+      ...(q.filters && Object.keys(q.filters).length ? { filter: filterClauses(q.filters) } : {}),
       must: [
         {
           more_like_this: {

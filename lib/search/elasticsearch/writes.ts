@@ -1,5 +1,6 @@
 // Bulk writes of the Elasticsearch adapter: size-bounded requests, each item sent once and, when
 // refused, reported with its cause; the caller decides on a retry (ingest/stages/bulk-sink.ts).
+import { ANALYSIS_FIELD, analysisKeysOf } from '../../../index-mappings/analysis.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../../index-mappings/mapping.js';
 import { latinValues } from '../latin-names.js';
@@ -38,6 +39,7 @@ export async function bulkWrite(engine: EngineClient, docs: IndexedDocument[], i
           [SEARCH_TEXT_FIELD]: searchText(doc),
           [SEARCH_LATIN_FIELD]: latinValues(doc),
           [GENERATION_FIELD]: generationValue(doc.source, stamp),
+          [ANALYSIS_FIELD]: analysisKeysOf(doc),
         },
       ];
     });

@@ -12,6 +12,10 @@ import { BUSY_TIMEOUT_MS, Database, openSqlite, type Sqlite } from '../../sqlite
 import type {
   BulkResult,
   EmbeddingIdentity,
+  ExportBatch,
+  ExportCursor,
+  ExportQuery,
+  ExportRow,
   IndexStats,
   KnnQuery,
   ListQuery,
@@ -25,9 +29,14 @@ import type {
   SearchResult,
   TextQuery,
 } from '../provider.js';
+import { CATCH_UP_MARGIN_MS } from '../provider.js';
 import { likeWords } from './more-like-this.js';
-import { blockOf, blockOfSeconds, isoSeconds, ridWindow, type RidWindow } from './keys.js';
-import { publishedWindow, sinceMs } from '../published-window.js';
+import { blockOf, isoSeconds, ridWindow, type RidWindow } from './keys.js';
+import { publishedWindow } from '../published-window.js';
+import { filterKey } from '../filters.js';
+import { filterSql, type FilterSql } from './filter-sql.js';
+import { runPlanSync, type AggregateQuery, type AggregateResult } from '../aggregate.js';
+import { EmbeddedAggregation } from './aggregate-sql.js';
 import { RankingCache, rankingDepth, type Ranking } from './rankings.js';
 import { ReadPool } from './read-pool.js';
 import {
@@ -113,13 +122,6 @@ export class EmbeddedIndexDamagedError extends Error {
 function damaged(err: unknown): boolean {
   return DAMAGED.has((err as { code?: string }).code ?? '');
 }
-
-/**
- * Documents indexed this long before a rebuild of every source started are copied again from the
- * serving sets at its swap: what other processes ingested meanwhile (indexed_at comes from the
- * writer's clock, hence the margin; Elasticsearch's lifecycle.ts uses the same).
- */
-const CATCH_UP_MARGIN_MS = 5 * 60_000;
 
 /** The deepest kNN answered (sqlite-vec's limit, which vector search had before it had a graph). */
 const MAX_KNN = 4096;
@@ -372,11 +374,13 @@ export class EmbeddedProvider implements SearchProvider {
       if (!sq) queries.set(set.textVersion, (sq = queryFor(items, set.textVersion)));
       return sq;
     };
-    const window = publishedWindow(q.since, q.until);
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
     const rids = window && ridWindow(window.afterMs, window.beforeMs);
-    // The common-term lists rank a term by score over all of a set's documents: a window or the date
-    // order leaves them aside.
-    const lists = Number.isFinite(this.tuning.hotMinDf) && rids === null && q.sort !== 'date';
+    const filter = filterSql(filters);
+    // The common-term lists rank a term by score over all of a set's documents: a window, a filter or
+    // the date order leaves them aside.
+    const lists = Number.isFinite(this.tuning.hotMinDf) && rids === null && filter === null && q.sort !== 'date';
     const k = offset + limit;
     // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
     // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
@@ -384,12 +388,15 @@ export class EmbeddedProvider implements SearchProvider {
     const constant = items.every((item) => item.kind === 'prefix') || q.sort === 'date';
     const maintain: { set: TableSet; term: string }[] = [];
     const result = this.read(() => {
-      const sets = this.serving(q.source);
+      const sets = this.serving(filters.source);
       // A client paging on: the previous page was ranked deeper than it asked for (rankings.ts). First
       // pages neither read nor keep a ranking.
       const paging =
         offset > 0
-          ? { key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, window]), version: this.indexVersion() }
+          ? {
+              key: JSON.stringify([sets.map((set) => set.name), sets.map((set) => queryOf(set).match), constant, filterKey(filters)]),
+              version: this.indexVersion(),
+            }
           : null;
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
@@ -405,7 +412,7 @@ export class EmbeddedProvider implements SearchProvider {
           parts.push({ set, count: hot.total, top: hot.top });
           continue;
         }
-        const count = set.count(match, rids);
+        const count = set.count(match, rids, filter);
         if (hot?.kind === 'cold' && count >= this.tuning.hotMinDf) maintain.push({ set, term: single! });
         // A fresh list certifies about hotListSize minus the ties at its cut; a stale one that fails on the
         // first half is worth rebuilding (deeper pages simply stay on FTS5).
@@ -424,7 +431,7 @@ export class EmbeddedProvider implements SearchProvider {
         const { match } = queryOf(set);
         const n = Math.min(depth, count);
         if (!top && constant) this.counters.rankedByFts += 1;
-        const ranked = top ?? (constant ? set.firstInOrder(match, n, rids) : this.rankMatches(set, items, match, n, count, rids));
+        const ranked = top ?? (constant ? set.firstInOrder(match, n, rids, filter) : this.rankMatches(set, items, match, n, count, rids, filter));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
       candidates.sort(compareCandidates);
@@ -443,12 +450,18 @@ export class EmbeddedProvider implements SearchProvider {
   async list(q: ListQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (this.pool) return this.pool.call('list', q, opts);
     const started = performance.now();
-    // Later seconds have smaller blocks: published_at > since (to the second) is block < block(since).
-    const sinceBlock = q.since === undefined ? null : blockOfSeconds(Math.floor(sinceMs(q.since) / 1000));
+    const filters = { ...q.filters, source: q.source };
+    const window = publishedWindow(filters.since, filters.until);
+    const filter = filterSql(filters);
     const result = this.read(() => {
       const [set] = this.serving(q.source);
       if (!set) return { total: 0, hits: [] };
-      const { total, rids } = set.list(sinceBlock, Math.max(0, q.limit), Math.max(0, q.offset));
+      const [limit, offset] = [Math.max(0, q.limit), Math.max(0, q.offset)];
+      // Without filters, the set's own count is the total.
+      const { total, rids } =
+        window === null && filter === null
+          ? set.list(limit, offset)
+          : set.listFiltered(window && ridWindow(window.afterMs, window.beforeMs), filter, limit, offset);
       return { total, hits: rids.map((rid) => ({ doc: set.fetch(rid), score: 0 })) };
     }, opts.signal);
     this.debug('list', started, { source: q.source, total: result.total });
@@ -476,8 +489,19 @@ export class EmbeddedProvider implements SearchProvider {
     if (!limit) return [];
     const k = Math.min(limit + (q.excludeId ? 1 : 0), MAX_KNN);
     const vector = new Float32Array(q.vector);
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
+    const filter = filterSql(filters);
     const hits = this.read(() => {
-      const candidates: Candidate[] = this.vectors.knn(this.open(), this.serving(q.source), vector, k).map((n) => ({ set: n.set, rid: n.rid, s: n.distance }));
+      const sets = this.serving(filters.source);
+      // Filtered: every vector that passes is scanned exactly, in SQL (no graph can be asked for the
+      // nearest of an arbitrary subset).
+      const candidates: Candidate[] =
+        window || filter
+          ? sets.flatMap((set) =>
+              set.nearestWhere(vector, k, window && ridWindow(window.afterMs, window.beforeMs), filter).map((r) => ({ set, rid: r.rid, s: r.s })),
+            )
+          : this.vectors.knn(this.open(), sets, vector, k).map((n) => ({ set: n.set, rid: n.rid, s: n.distance }));
       return (
         candidates
           .sort(compareCandidates)
@@ -496,19 +520,25 @@ export class EmbeddedProvider implements SearchProvider {
     const started = performance.now();
     const limit = Math.max(0, Math.floor(q.limit));
     const lists = Number.isFinite(this.tuning.hotMinDf);
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
+    const rids = window && ridWindow(window.afterMs, window.beforeMs);
+    const filter = filterSql(filters);
     const hits = this.read(() => {
       const sets = this.serving();
       if (!limit || !sets.length) return [];
+      // The words are chosen by their frequency in the whole index, as Elasticsearch's more_like_this
+      // chooses them whatever the filter.
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
       const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
-      for (const set of sets) {
+      for (const set of this.serving(filters.source)) {
         const match = likeMatchFor(words, set.textVersion);
         const phrases = likeTerms(words, set.textVersion).map((term) => ({ phrase: `"${term}"`, term }));
-        const pruned = lists && phrases.length > 1 ? prunedTop(set, match, phrases, 'or', limit) : null;
+        const pruned = lists && !rids && !filter && phrases.length > 1 ? prunedTop(set, match, phrases, 'or', limit) : null;
         this.counters[pruned ? 'pruned' : 'rankedByFts'] += 1;
-        for (const r of pruned ?? set.rank(match, limit)) candidates.push({ set, rid: r.rid, s: r.s });
+        for (const r of pruned ?? set.rank(match, limit, rids, filter)) candidates.push({ set, rid: r.rid, s: r.s });
       }
       return candidates
         .sort(compareCandidates)
@@ -532,6 +562,61 @@ export class EmbeddedProvider implements SearchProvider {
       return stats;
     }, opts.signal);
   }
+
+  /** aggregate-sql.ts: the whole plan in one read transaction, so every step sees one state of the index. */
+  async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
+    if (this.pool) return this.pool.call('aggregate', q, opts);
+    const started = performance.now();
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
+    const rids = ridWindow(window?.afterMs ?? null, window?.beforeMs ?? null);
+    const filter = filterSql(filters);
+    const items = q.text === undefined ? null : parseQuery(q.text);
+    const result = this.read(() => {
+      // Text without a letter or digit matches nothing, as a search of it.
+      const sets = items?.length === 0 ? [] : this.serving(filters.source);
+      const matched = sets.map((set) => ({ docs: set.docs, fts: set.fts, match: items === null ? null : queryFor(items, set.textVersion).match }));
+      const aggregation = new EmbeddedAggregation(this.open(), matched, rids, filter, q.metrics);
+      try {
+        return runPlanSync(q, (r) => aggregation.answer(r));
+      } finally {
+        aggregation.dropTemp();
+      }
+    }, opts.signal);
+    this.debug('aggregate', started, { groupBy: q.groupBy, documents: result.totals.documents });
+    return result;
+  }
+
+  /**
+   * A batch of an export: each set read from the first document after the cursor (its published second's
+   * block and source_id, the listing order), the sets' rows merged. Each batch is its own read: a write
+   * between two batches is seen from the next one on, and no document is repeated or skipped for it.
+   */
+  async exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts: ReadOptions = {}): Promise<ExportBatch> {
+    if (this.pool) return this.pool.call('exportBatch', { q, cursor }, opts);
+    const filters = q.filters ?? {};
+    const window = publishedWindow(filters.since, filters.until);
+    const rids = window && ridWindow(window.afterMs, window.beforeMs);
+    const filter = filterSql(filters);
+    const items = q.text === undefined ? null : parseQuery(q.text);
+    const after = cursor as { block: number; sid: string } | null;
+    const size = Math.max(1, Math.floor(q.size));
+    return this.read(() => {
+      const candidates: (Candidate & { row: ExportRow })[] = [];
+      for (const set of items?.length === 0 ? [] : this.serving(filters.source)) {
+        const from = after === null ? ridWindow(null, null).from : set.firstAfter(after.block, after.sid);
+        if (from === null) continue;
+        const match = items === null ? null : queryFor(items, set.textVersion).match;
+        for (const { rid, row } of set.exportRows(match, from, rids, filter, size)) candidates.push({ set, rid, s: 0, sid: row.source_id, row });
+      }
+      const rows = candidates.sort(compareCandidates).slice(0, size);
+      const last = rows.at(-1);
+      return { rows: rows.map((c) => c.row), cursor: rows.length === size && last ? { block: blockOf(last.rid), sid: last.row.source_id } : null };
+    }, opts.signal);
+  }
+
+  /** An embedded export holds nothing between batches. */
+  async endExport(): Promise<void> {}
 
   /** Every committed write is already visible to reads in SQLite. */
   async refresh(): Promise<void> {
@@ -744,7 +829,11 @@ export class EmbeddedProvider implements SearchProvider {
    * several phrases, common-term lists are on and the matches are many; FTS5 ranks every match otherwise
    * or when the bounds cannot prove the page.
    */
-  private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, rids: RidWindow | null): Ranked[] {
+  private rankMatches(set: TableSet, items: QueryItem[], match: string, k: number, count: number, rids: RidWindow | null, filter: FilterSql | null): Ranked[] {
+    if (filter) {
+      this.counters.rankedByFts += 1;
+      return set.rank(match, k, rids, filter);
+    }
     // The lists bound a term's contribution over all of a set's documents, so also inside a window.
     const lists = Number.isFinite(this.tuning.hotMinDf);
     const phrases = lists && count > k ? rankPhrases(items, set.textVersion) : null;

@@ -4,8 +4,10 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { metadataOf } from '../../../index-mappings/document.js';
-import type { KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
+import type { ExportCursor, ExportQuery, KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
+import type { AggregateQuery } from '../aggregate.js';
 import { EntityIndex, type EntityPage, type EntityQuery } from '../../entities.js';
+import { BucketLabels, type LabelRequest } from '../../bucket-labels.js';
 import { openSqlite } from '../../sqlite.js';
 import { EmbeddedProvider } from './provider.js';
 import type { Counters, ReadOp, ReadReply, ReadRequest, ReaderData } from './read-pool.js';
@@ -17,7 +19,9 @@ if (options.nice !== 0) os.setPriority(options.nice);
 // for the CLI).
 const logger = options.logLevel ? pino({ level: options.logLevel, base: undefined }, { write: (line: string) => port.postMessage({ log: line }) }) : undefined;
 const provider = options.index ? new EmbeddedProvider({ ...options.index, logger }) : null;
-const entities = options.entities ? new EntityIndex(openSqlite(options.entities)) : null;
+const entitiesDb = options.entities ? openSqlite(options.entities) : null;
+const entities = entitiesDb ? new EntityIndex(entitiesDb) : null;
+const labels = entitiesDb ? new BucketLabels(entitiesDb) : null;
 const NO_COUNTERS: Counters = { fromList: 0, rankedByFts: 0, listsBuilt: 0, fromRanking: 0, pruned: 0 };
 
 function entityIndex(): EntityIndex {
@@ -41,8 +45,14 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   knn: (q: KnnQuery) => index().knn(q),
   moreLikeThis: (q: MoreLikeThisQuery) => index().moreLikeThis(q),
   stats: () => index().stats(),
+  aggregate: (q: AggregateQuery) => index().aggregate(q),
+  exportBatch: ({ q, cursor }: { q: ExportQuery; cursor: ExportCursor | null }) => index().exportBatch(q, cursor),
   entity: async ({ query, page }: { query: EntityQuery; page: EntityPage }) => entityIndex().resolve(query, page),
   named: async ({ text, limit }: { text: string; limit: number }) => entityIndex().namedIn(text, limit),
+  labels: async (req: LabelRequest) => {
+    if (!labels) throw new Error('This reader thread opens no entity index');
+    return labels.labels(req);
+  },
 };
 
 port.on('message', async ({ id, op, arg }: ReadRequest) => {

@@ -3,12 +3,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
-import type { SourceStats, StoredDocument } from '../provider.js';
+import { EXPORT_FIELDS, type ExportRow, type SourceStats, type StoredDocument } from '../provider.js';
+import { METADATA_FIELDS } from '../../../index-mappings/document.js';
 import { BM25_B as B, BM25_K1 as K1, BODY_WEIGHT, TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 import { avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWindow, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
+import type { FilterSql } from './filter-sql.js';
 import { vectorKey } from './vector-index.js';
 import { openVectorStore, type VectorStore } from './vectors.js';
 
@@ -44,6 +46,12 @@ interface HotMeta {
   theta: number | null;
   n: number;
   dirty: boolean;
+}
+
+/** An exported document and its row id (the set's listing order). */
+export interface ExportedRow {
+  rid: bigint;
+  row: ExportRow;
 }
 
 /** State of one write transaction on a table set; flushed by endWrite(). */
@@ -321,8 +329,25 @@ export class TableSet {
     return decodeAverages(block);
   }
 
-  /** Matches of `match`, those with a row id in `rids` when given (a published_at window, keys.ts ridWindow). */
-  count(match: string, rids: RidWindow | null = null): number {
+  /**
+   * The FTS5 conditions and parameters of a match inside a window and passing a filter (filter-sql.ts):
+   * the filter reads `_docs` once into the set of row ids it keeps (`+rowid` keeps it out of FTS5, which
+   * would otherwise start one search per id).
+   */
+  private filtered(match: string, rids: RidWindow | null, filter: FilterSql): { where: string; params: Record<string, unknown> } {
+    const { from, to } = rids ?? ridWindow(null, null);
+    return {
+      where: `${this.fts} MATCH @match AND rowid >= @from AND rowid < @to AND +rowid IN (SELECT rid FROM ${this.docs} d WHERE ${filter.cond})`,
+      params: { ...filter.params, match, from, to },
+    };
+  }
+
+  /** Matches of `match`, those with a row id in `rids` when given (a published_at window, keys.ts ridWindow) and passing `filter`. */
+  count(match: string, rids: RidWindow | null = null, filter: FilterSql | null = null): number {
+    if (filter) {
+      const { where, params } = this.filtered(match, rids, filter);
+      return Number(this.st(`SELECT count(*) FROM ${this.fts} WHERE ${where}`, true).pluck().get(params) as bigint);
+    }
     if (rids) {
       return Number(
         this.st(`SELECT count(*) FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ?`, true)
@@ -334,9 +359,13 @@ export class TableSet {
   }
 
   /** The best `k` matches by bm25 (title weighted), ties by row id (= published_at desc, source_id asc). */
-  rank(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
+  rank(match: string, k: number, rids: RidWindow | null = null, filter: FilterSql | null = null): Ranked[] {
     if (k <= 0) return [];
     const score = `bm25(${this.fts}, ${TITLE_WEIGHT.toFixed(1)}, ${BODY_WEIGHT.toFixed(1)})`;
+    if (filter) {
+      const { where, params } = this.filtered(match, rids, filter);
+      return this.st(`SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${where} ORDER BY s, rid LIMIT @k`, true).all({ ...params, k }) as Ranked[];
+    }
     if (rids) {
       return this.st(
         `SELECT rowid AS rid, ${score} AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY s, rid LIMIT ?`,
@@ -400,8 +429,12 @@ export class TableSet {
   }
 
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */
-  firstInOrder(match: string, k: number, rids: RidWindow | null = null): Ranked[] {
+  firstInOrder(match: string, k: number, rids: RidWindow | null = null, filter: FilterSql | null = null): Ranked[] {
     if (k <= 0) return [];
+    if (filter) {
+      const { where, params } = this.filtered(match, rids, filter);
+      return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${where} ORDER BY rowid LIMIT @k`, true).all({ ...params, k }) as Ranked[];
+    }
     if (rids) {
       return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? AND rowid >= ? AND rowid < ? ORDER BY rowid LIMIT ?`, true).all(
         match,
@@ -547,14 +580,68 @@ export class TableSet {
     return row ? { doc: rowToStored(row), rid: row.rid } : null;
   }
 
-  /** Row ids in listing order (published_at desc, source_id asc), after `sinceBlock` if given. */
-  list(sinceBlock: number | null, limit: number, offset: number): { total: number; rids: bigint[] } {
-    const bound = sinceBlock ?? Number.MAX_SAFE_INTEGER;
-    const total = sinceBlock === null ? this.documents() : (this.st(`SELECT count(*) FROM ${this.docs} WHERE pubkey < ?`).pluck().get(bound) as number);
-    const rids = this.st(`SELECT rid FROM ${this.docs} WHERE pubkey < ? ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true)
+  /** Row ids in listing order (published_at desc, source_id asc) inside a published_at window, passing `filter`. */
+  listFiltered(rids: RidWindow | null, filter: FilterSql | null, limit: number, offset: number): { total: number; rids: bigint[] } {
+    const { from, to } = rids ?? ridWindow(null, null);
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const params = { ...filter?.params, from, to };
+    const total = Number(this.st(`SELECT count(*) FROM ${this.docs} d WHERE ${where}`, true).pluck().get(params) as bigint);
+    const page = this.st(`SELECT d.rid FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @limit OFFSET @offset`, true)
       .pluck()
-      .all(bound, limit, offset) as bigint[];
-    return { total, rids };
+      .all({ ...params, limit, offset }) as bigint[];
+    return { total, rids: page };
+  }
+
+  /** Row ids in listing order (published_at desc, source_id asc); the total is the set's own count. */
+  list(limit: number, offset: number): { total: number; rids: bigint[] } {
+    const rids = this.st(`SELECT rid FROM ${this.docs} ORDER BY pubkey, source_id LIMIT ? OFFSET ?`, true).pluck().all(limit, offset) as bigint[];
+    return { total: this.documents(), rids };
+  }
+
+  /**
+   * The row id of the first document after (published_at second's block, source_id) in listing order,
+   * or null when none is after it: where an export goes on in this set (keys.ts).
+   */
+  firstAfter(block: number, sourceId: string): bigint | null {
+    return (
+      (this.st(`SELECT rid FROM ${this.docs} WHERE (pubkey, source_id) > (?, ?) ORDER BY pubkey, source_id LIMIT 1`, true).pluck().get(block, sourceId) as
+        | bigint
+        | undefined) ?? null
+    );
+  }
+
+  /**
+   * Up to `size` documents from row id `from` on, in listing order, inside a window, passing `filter`
+   * and, with `match`, matching it: FTS5 walks its matches in row-id order and stops at `size`.
+   */
+  exportRows(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): ExportedRow[] {
+    const { from: low, to } = rids ?? ridWindow(null, null);
+    const cols = `d.rid, ${[...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ')}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const params = { ...filter?.params, from: from > low ? from : low, to, size };
+    const sql =
+      match === null
+        ? `SELECT ${cols} FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @size`
+        : `SELECT ${cols} FROM ${this.fts} f JOIN ${this.docs} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
+           ORDER BY f.rowid LIMIT @size`;
+    const rows = this.st(sql, true).all(match === null ? params : { ...params, match }) as (Record<string, unknown> & { rid: bigint })[];
+    return rows.map(({ rid, ...row }) => ({
+      rid,
+      row: {
+        ...row,
+        parties: row.parties === null ? [] : JSON.parse(row.parties as string),
+        amount: row.amount === null ? null : JSON.parse(row.amount as string),
+        cpv: JSON.parse(row.cpv as string),
+        tenders_received: row.tenders_received === null ? null : Number(row.tenders_received),
+      } as unknown as ExportRow,
+    }));
+  }
+
+  /** The k nearest vectors, by exact distance, of the documents inside a published_at window that pass `filter`. */
+  nearestWhere(query: Float32Array, k: number, rids: RidWindow | null, filter: FilterSql | null): Ranked[] {
+    const { from, to } = rids ?? ridWindow(null, null);
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    return this.vectors.exactWhere(query, k, this.docs, where, { ...filter?.params, from, to }).map((n) => ({ rid: n.rid, s: n.distance }));
   }
 
   embedding(rid: bigint): number[] | null {

@@ -63,6 +63,11 @@ export interface VectorStore {
   exact(query: Float32Array, k: number, afterSeq: number): Neighbour[];
   /** Of the given seqs, those still stored, with their exact distance to `query`. */
   byKeys(query: Float32Array, seqs: number[]): KeyedNeighbour[];
+  /**
+   * The k nearest by exact cosine distance among the vectors whose row of `docs` (named `d`) meets
+   * `where` (named parameters `params`): a filtered kNN, scanned in SQL.
+   */
+  exactWhere(query: Float32Array, k: number, docs: string, where: string, params: Record<string, unknown>): Neighbour[];
   /** The largest seq given so far (0: none). */
   lastSeq(): number;
   /** Vectors with seq > afterSeq. */
@@ -115,6 +120,13 @@ class UnkeyedVectors implements VectorStore {
 
   count(): number {
     return Number(this.st(`SELECT count(*) FROM ${this.table}`).pluck().get());
+  }
+
+  exactWhere(query: Float32Array, k: number, docs: string, where: string, params: Record<string, unknown>): Neighbour[] {
+    return this.st(
+      `SELECT v.${this.key} AS rid, vec_distance_cosine(v.embedding, @query) AS distance FROM ${this.table} v JOIN ${docs} d ON d.rid = v.${this.key}
+        WHERE ${where} ORDER BY distance, rid LIMIT @k`,
+    ).all({ ...params, query: asBlob(query), k }) as Neighbour[];
   }
 
   exact(query: Float32Array, k: number): Neighbour[] {
@@ -179,6 +191,14 @@ class KeyedVectors implements VectorStore {
       afterSeq,
       k,
     ) as Neighbour[];
+  }
+
+  exactWhere(query: Float32Array, k: number, docs: string, where: string, params: Record<string, unknown>): Neighbour[] {
+    return this.st(
+      `SELECT v.rid, vec_distance_cosine(v.embedding, @query) AS distance FROM ${this.table} v JOIN ${docs} d ON d.rid = v.rid
+        WHERE ${where} ORDER BY distance, v.rid LIMIT @k`,
+      true,
+    ).all({ ...params, query: asBlob(query), k }) as Neighbour[];
   }
 
   byKeys(query: Float32Array, seqs: number[]): KeyedNeighbour[] {

@@ -10,7 +10,7 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 11,
+      "mapping_version": 12,
     },
     "_source": Object {
       "excludes": Array [
@@ -18,6 +18,7 @@ Object {
         "search_text",
         "search_latin",
         "generation",
+        "analysis",
       ],
     },
     "dynamic": "strict",
@@ -33,6 +34,37 @@ Object {
           },
           "value": Object {
             "type": "double",
+          },
+        },
+      },
+      "analysis": Object {
+        "properties": Object {
+          "buyer": Object {
+            "type": "keyword",
+          },
+          "cpv": Object {
+            "type": "keyword",
+          },
+          "cpv_division": Object {
+            "type": "keyword",
+          },
+          "cpv_group": Object {
+            "type": "keyword",
+          },
+          "month": Object {
+            "type": "keyword",
+          },
+          "party": Object {
+            "type": "keyword",
+          },
+          "region": Object {
+            "type": "keyword",
+          },
+          "supplier": Object {
+            "type": "keyword",
+          },
+          "year": Object {
+            "type": "keyword",
           },
         },
       },

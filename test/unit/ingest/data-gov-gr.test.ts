@@ -1,3 +1,5 @@
+// data.gov.gr API bodies: the demo corpus's (data/demo/data_gov_gr, records in the repository) and the
+// samples of ../shared/fixtures/data_gov_gr where they are.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -5,13 +7,12 @@ import { contentTypeForFile, data_gov_gr, datasetFromFileName } from '../../../i
 import type { DataGovGrRecord } from '../../../ingest/sources/data_gov_gr/index.js';
 import { qualityScore } from '../../../ingest/quality.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
-
-skipWithoutFixtures();
+import { demoBodies } from '../../helpers/demo-records.js';
+import { FIXTURES, NEEDS_FIXTURES } from '../../helpers/paths.js';
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'data_gov_gr', name), 'utf8');
 
-t.test('when the mdg_emvolio fixture is parsed with its dataset tag, then one record holds the day and both rows', async (t) => {
+t.test('when the mdg_emvolio fixture is parsed with its dataset tag, then one record holds the day and both rows', { skip: NEEDS_FIXTURES }, async (t) => {
   const parsed = data_gov_gr.parse(fixture('mdg_emvolio_sample.json'), 'application/json; dataset=mdg_emvolio');
   t.equal(parsed.length, 1);
   const record = parsed[0].record as DataGovGrRecord;
@@ -26,45 +27,49 @@ t.test('when the mdg_emvolio fixture is parsed with its dataset tag, then one re
   t.same(JSON.parse(parsed[0].original.body.toString('utf8')), JSON.parse(fixture('mdg_emvolio_sample.json')), 'original holds the rows of the period');
 });
 
-t.test('when the mdg_emvolio record is normalized, then the document is the day release with totals and one line per area', async (t) => {
-  const [{ record }] = data_gov_gr.parse(fixture('mdg_emvolio_sample.json'), 'application/json; dataset=mdg_emvolio');
-  const doc = data_gov_gr.normalize(record);
-  const { quality_score, ...rest } = doc;
-  t.strictSame(rest, {
-    source_id: 'data_gov_gr:mdg_emvolio:2021-04-22',
-    source: 'data_gov_gr',
-    country: 'GR',
-    title: 'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα — 2021-04-22',
-    doc_type: 'dataset_release',
-    doc_category: 'open_data',
-    published_at: '2021-04-22T00:00:00Z',
-    source_url: 'https://data.gov.gr/datasets/mdg_emvolio/',
-    language: 'el',
-    content: [
-      'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα — 2021-04-22',
-      'Σύνολο δεδομένων data.gov.gr: mdg_emvolio · περίοδος αναφοράς 2021-04-22 · 2 εγγραφές',
-      'Σύνολα: dailydose1 = 1719 · dailydose2 = 278 · daytotal = 1997 · totaldistinctpersons = 79065 · totaldose1 = 79065 · totaldose2 = 24642 · totalvaccinations = 103707',
-      'Εγγραφές:',
-      '- ΑΙΤΩΛΟΑΚΑΡΝΑΝΙΑΣ: areaid = 701 · dailydose1 = 665 · dailydose2 = 171 · daydiff = 118 · daytotal = 836 · totaldistinctpersons = 27193 · totaldose1 = 27193 · totaldose2 = 7111 · totalvaccinations = 34304',
-      '- ΑΝΑΤΟΛΙΚΗΣ ΑΤΤΙΚΗΣ: areaid = 901 · dailydose1 = 1054 · dailydose2 = 107 · daydiff = -39 · daytotal = 1161 · totaldistinctpersons = 51872 · totaldose1 = 51872 · totaldose2 = 17531 · totalvaccinations = 69403',
-    ].join('\n'),
-    summary:
-      'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα, 2021-04-22: 2 εγγραφές; σύνολα dailydose1 = 1719 · dailydose2 = 278 · daytotal = 1997 · totaldistinctpersons = 79065 · totaldose1 = 79065 · totaldose2 = 24642 · totalvaccinations = 103707.',
-    entities: { afm: [], ada: [], names: [] },
-    parties: [],
-    procedure_type: null,
-    tenders_received: null,
-    act_date: null,
-    amount: null,
-    cpv: [],
-    region: null,
-    sector: 'health',
-  });
-  t.equal(quality_score, qualityScore(rest));
-  t.ok(quality_score > 0 && quality_score <= 1);
-});
+t.test(
+  'when the mdg_emvolio record is normalized, then the document is the day release with totals and one line per area',
+  { skip: NEEDS_FIXTURES },
+  async (t) => {
+    const [{ record }] = data_gov_gr.parse(fixture('mdg_emvolio_sample.json'), 'application/json; dataset=mdg_emvolio');
+    const doc = data_gov_gr.normalize(record);
+    const { quality_score, ...rest } = doc;
+    t.strictSame(rest, {
+      source_id: 'data_gov_gr:mdg_emvolio:2021-04-22',
+      source: 'data_gov_gr',
+      country: 'GR',
+      title: 'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα — 2021-04-22',
+      doc_type: 'dataset_release',
+      doc_category: 'open_data',
+      published_at: '2021-04-22T00:00:00Z',
+      source_url: 'https://data.gov.gr/datasets/mdg_emvolio/',
+      language: 'el',
+      content: [
+        'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα — 2021-04-22',
+        'Σύνολο δεδομένων data.gov.gr: mdg_emvolio · περίοδος αναφοράς 2021-04-22 · 2 εγγραφές',
+        'Σύνολα: dailydose1 = 1719 · dailydose2 = 278 · daytotal = 1997 · totaldistinctpersons = 79065 · totaldose1 = 79065 · totaldose2 = 24642 · totalvaccinations = 103707',
+        'Εγγραφές:',
+        '- ΑΙΤΩΛΟΑΚΑΡΝΑΝΙΑΣ: areaid = 701 · dailydose1 = 665 · dailydose2 = 171 · daydiff = 118 · daytotal = 836 · totaldistinctpersons = 27193 · totaldose1 = 27193 · totaldose2 = 7111 · totalvaccinations = 34304',
+        '- ΑΝΑΤΟΛΙΚΗΣ ΑΤΤΙΚΗΣ: areaid = 901 · dailydose1 = 1054 · dailydose2 = 107 · daydiff = -39 · daytotal = 1161 · totaldistinctpersons = 51872 · totaldose1 = 51872 · totaldose2 = 17531 · totalvaccinations = 69403',
+      ].join('\n'),
+      summary:
+        'Εμβολιασμοί COVID-19 ανά περιφερειακή ενότητα, 2021-04-22: 2 εγγραφές; σύνολα dailydose1 = 1719 · dailydose2 = 278 · daytotal = 1997 · totaldistinctpersons = 79065 · totaldose1 = 79065 · totaldose2 = 24642 · totalvaccinations = 103707.',
+      entities: { afm: [], ada: [], names: [] },
+      parties: [],
+      procedure_type: null,
+      tenders_received: null,
+      act_date: null,
+      amount: null,
+      cpv: [],
+      region: null,
+      sector: 'health',
+    });
+    t.equal(quality_score, qualityScore(rest));
+    t.ok(quality_score > 0 && quality_score <= 1);
+  },
+);
 
-t.test('when a body carries no dataset tag, then a known dataset is recognised by its fields', async (t) => {
+t.test('when a body carries no dataset tag, then a known dataset is recognised by its fields', { skip: NEEDS_FIXTURES }, async (t) => {
   const parsed = data_gov_gr.parse(fixture('mdg_emvolio_sample.json'));
   t.equal((parsed[0].record as DataGovGrRecord).dataset, 'mdg_emvolio');
   const efet = data_gov_gr.parse(fixture('efet_inspections_sample.json'), 'application/json');
@@ -74,7 +79,7 @@ t.test('when a body carries no dataset tag, then a known dataset is recognised b
   );
 });
 
-t.test('when the efet_inspections fixture is normalized, then there is one document per year dated 1 January', async (t) => {
+t.test('when the efet_inspections fixture is normalized, then there is one document per year dated 1 January', { skip: NEEDS_FIXTURES }, async (t) => {
   const docs = data_gov_gr
     .parse(fixture('efet_inspections_sample.json'), 'application/json; dataset=efet_inspections')
     .map((p) => data_gov_gr.normalize(p.record));
@@ -92,7 +97,7 @@ t.test('when the efet_inspections fixture is normalized, then there is one docum
   t.equal(docs[0].sector, 'health');
 });
 
-t.test('when the upstream error body or a truncated body is parsed, then parse throws', async (t) => {
+t.test('when the upstream error body or a truncated body is parsed, then parse throws', { skip: NEEDS_FIXTURES }, async (t) => {
   t.throws(() => data_gov_gr.parse(fixture('error_400_invalid_type.json'), 'application/json; dataset=mdg_emvolio'), /expected a JSON array/);
   const body = fixture('mdg_emvolio_sample.json');
   t.throws(() => data_gov_gr.parse(body.slice(0, body.length / 2), 'application/json; dataset=mdg_emvolio'), /not valid JSON/);
@@ -131,7 +136,7 @@ t.test('when rows carry no usable reference date, then normalize reports a malfo
   t.throws(() => data_gov_gr.normalize({ nope: true }), MalformedRecordError);
 });
 
-t.test('when a saved body is replayed from a file, then its file name names the dataset', async (t) => {
+t.test('when a saved body is replayed from a file, then its file name names the dataset', { skip: NEEDS_FIXTURES }, async (t) => {
   t.equal(datasetFromFileName('/x/mdg_emvolio.json'), 'mdg_emvolio');
   t.equal(datasetFromFileName('mdg_emvolio-2021-04-22.json'), 'mdg_emvolio');
   t.equal(datasetFromFileName('sailing_traffic_2025-01-01_2025-01-30.json'), 'sailing_traffic');
@@ -142,15 +147,42 @@ t.test('when a saved body is replayed from a file, then its file name names the 
   t.equal(parsed.length, 2);
 });
 
-t.test("when a body is tagged with an unknown dataset but its rows are a known dataset's, then parse refuses it, naming both", async (t) => {
-  // efet_inspections rows saved as foo.json filed themselves as data_gov_gr:foo:2023 and so on.
-  t.throws(
-    () => data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('foo.json')),
-    /data_gov_gr: the rows are those of efet_inspections, but the body is tagged foo \(a saved file named for another dataset\?\)/,
-  );
-  t.equal(
-    data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('efet_inspections-2024-01-01.json')).length,
-    2,
-    'the right name is read',
-  );
+t.test(
+  "when a body is tagged with an unknown dataset but its rows are a known dataset's, then parse refuses it, naming both",
+  { skip: NEEDS_FIXTURES },
+  async (t) => {
+    // efet_inspections rows saved as foo.json filed themselves as data_gov_gr:foo:2023 and so on.
+    t.throws(
+      () => data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('foo.json')),
+      /data_gov_gr: the rows are those of efet_inspections, but the body is tagged foo \(a saved file named for another dataset\?\)/,
+    );
+    t.equal(
+      data_gov_gr.parse(fixture('efet_inspections_sample.json'), contentTypeForFile('efet_inspections-2024-01-01.json')).length,
+      2,
+      'the right name is read',
+    );
+  },
+);
+
+// Each dataset's reference date, as data.gov.gr's API names it: a release is a day's rows (a year's for EFET).
+const REFERENCE: Record<string, (row: any) => string> = {
+  efet_inspections: (row) => String(row.year),
+  internet_traffic: (row) => row.date.slice(0, 10),
+  mcp_forest_fires: (row) => row.start_time.slice(0, 10),
+  mdg_emvolio: (row) => row.referencedate.slice(0, 10),
+  sailing_traffic: (row) => row.date.slice(0, 10),
+};
+
+t.test('when the demo bodies are replayed, then each is one document per day (per year for EFET) of its dataset, named by the file', async (t) => {
+  const bodies = demoBodies('data_gov_gr', data_gov_gr);
+  t.same([...new Set(bodies.map((b) => /^[a-z_]+?(?=_\d{4}-|\.json$)/.exec(b.file)![0]))].sort(), Object.keys(REFERENCE), 'every dataset of the demo');
+  for (const { file, json, docs } of bodies) {
+    const dataset = /^[a-z_]+?(?=_\d{4}-|\.json$)/.exec(file)![0];
+    const periods = [...new Set((json as any[]).map(REFERENCE[dataset]!))].sort();
+    t.strictSame(
+      docs.map((d) => [d.source_id, d.published_at]),
+      periods.map((p) => [`data_gov_gr:${dataset}:${p}`, `${p.length === 4 ? `${p}-01-01` : p}T00:00:00Z`]),
+      `${file}: ${periods.length} releases`,
+    );
+  }
 });

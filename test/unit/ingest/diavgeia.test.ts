@@ -1,4 +1,5 @@
-// Real Diavgeia records from ../shared/fixtures/diavgeia (see its README for provenance and caveats).
+// Diavgeia search pages of the demo corpus (data/demo/diavgeia, records in the repository), then real
+// records from ../shared/fixtures/diavgeia where they are (see its README for provenance and caveats).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
@@ -7,9 +8,8 @@ import { diavgeia } from '../../../ingest/sources/diavgeia/index.js';
 import { normalizeDiavgeia } from '../../../ingest/sources/diavgeia/normalize.js';
 import { parseOrganizations } from '../../../ingest/sources/diavgeia/organizations.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
-import { FIXTURES, skipWithoutFixtures } from '../../helpers/paths.js';
-
-skipWithoutFixtures();
+import { FIXTURES, NEEDS_FIXTURES } from '../../helpers/paths.js';
+import { demoBodies, isoSeconds } from '../../helpers/demo-records.js';
 
 const fixture = (name: string) => readFileSync(path.join(FIXTURES, 'diavgeia', name), 'utf8');
 const one = (name: string) => {
@@ -18,7 +18,7 @@ const one = (name: string) => {
   return parsed[0]!.record as Record<string, unknown>;
 };
 
-t.test('when the Δ.1 award fixture is normalized, then it is exactly the expected award document', async (t) => {
+t.test('when the Δ.1 award fixture is normalized, then it is exactly the expected award document', { skip: NEEDS_FIXTURES }, async (t) => {
   const doc = diavgeia.normalize(one('decision_d1_award.json'));
   t.strictSame(doc, {
     source_id: 'diavgeia:ΩΡΡΠΩΛΞ-2ΓΔ',
@@ -56,7 +56,7 @@ t.test('when the Δ.1 award fixture is normalized, then it is exactly the expect
   });
 });
 
-t.test('when the Δ.2.2 κατακύρωση fixture is normalized, then it is an award with the winner and awardAmount', async (t) => {
+t.test('when the Δ.2.2 κατακύρωση fixture is normalized, then it is an award with the winner and awardAmount', { skip: NEEDS_FIXTURES }, async (t) => {
   const doc = diavgeia.normalize(one('decision_d22_award.json'));
   t.equal(doc.source_id, 'diavgeia:64Μ44691ΩΓ-5ΨΑ');
   t.equal(doc.title, 'ΑΠΟΦΑΣΗ ΚΑΤΑΚΥΡΩΣΗΣ ΕΡΓΟΥ ΣΥΝΤΗΡΗΣΗΣ ΑΝΕΛΚΥΣΤΗΡΩΝ');
@@ -69,7 +69,7 @@ t.test('when the Δ.2.2 κατακύρωση fixture is normalized, then it is a
   t.equal(doc.sector, null, 'no CPV, no sector');
 });
 
-t.test('when the Β.2.1 expenditure approval fixture is normalized, then buyer and sponsor are both entities', async (t) => {
+t.test('when the Β.2.1 expenditure approval fixture is normalized, then buyer and sponsor are both entities', { skip: NEEDS_FIXTURES }, async (t) => {
   const doc = diavgeia.normalize(one('decision_b21_expenditure_approval.json'));
   t.equal(doc.source_id, 'diavgeia:7ΧΔΛ46ΨΖ2Ν-87Ν');
   t.equal(doc.title, 'Έγκριση Δαπάνης βάσει Αρ. Πρωτ. 493692', 'double space collapsed');
@@ -96,7 +96,7 @@ t.test('when the Β.2.1 expenditure approval fixture is normalized, then buyer a
   t.match(doc.content, /^Ανάδοχος: ΚΟΝΕ ΑΝΩΝΥΜΗ ΤΕΧΝΙΚΗ ΕΤΑΙΡΕΙΑ ΑΝΕΛΚΥΣΤΗΡΩΝ \(ΑΦΜ 099362767\)$/m);
 });
 
-t.test('when the Β.2.2 payment fixtures are normalized, then the amount is the sponsors’ sum or null when none', async (t) => {
+t.test('when the Β.2.2 payment fixtures are normalized, then the amount is the sponsors’ sum or null when none', { skip: NEEDS_FIXTURES }, async (t) => {
   const paid = diavgeia.normalize(one('decision_b22_payment_with_sponsor.json'));
   t.equal(paid.source_id, 'diavgeia:Ω97ΤΩΞΧ-8ΚΛ');
   t.equal(paid.doc_type, 'Β.2.2');
@@ -113,7 +113,7 @@ t.test('when the Β.2.2 payment fixtures are normalized, then the amount is the 
   t.ok(empty.quality_score < paid.quality_score, 'a payment without amount or beneficiary scores lower');
 });
 
-t.test('when the Δ.2.1 tender summary fixture is normalized, then it is a tender notice with its estimate', async (t) => {
+t.test('when the Δ.2.1 tender summary fixture is normalized, then it is a tender notice with its estimate', { skip: NEEDS_FIXTURES }, async (t) => {
   const doc = diavgeia.normalize(one('decision_d21_declaration_summary.json'));
   t.equal(doc.source_id, 'diavgeia:67ΒΘΟΡΡ2-85Ω');
   t.equal(doc.title, '« Διενέργεια του 0516 πρόχειρου διαγωνισμού » [Οδική Βοήθεια μεταφορικών μέσων ΕΛΤΑ (δικύκλων)]', 'line break collapsed');
@@ -124,7 +124,7 @@ t.test('when the Δ.2.1 tender summary fixture is normalized, then it is a tende
   t.match(doc.content, /^Διαδικασία: Πρόχειρος$/m);
 });
 
-t.test('when the Β.1.3 commitment fixture is normalized, then amountWithVAT and the budget line’s body are used', async (t) => {
+t.test('when the Β.1.3 commitment fixture is normalized, then amountWithVAT and the budget line’s body are used', { skip: NEEDS_FIXTURES }, async (t) => {
   const doc = diavgeia.normalize(one('decision_b13_commitment_2025.json'));
   t.equal(doc.source_id, 'diavgeia:Ψ11446ΜΓΨ7-ΠΚΛ');
   t.equal(doc.doc_type, 'Β.1.3');
@@ -137,7 +137,7 @@ t.test('when the Β.1.3 commitment fixture is normalized, then amountWithVAT and
   t.match(doc.content, /^Ποσό: 4139\.16 EUR \(με ΦΠΑ\)$/m, 'the content says the amount includes VAT (KIMDIS and TED amounts exclude it)');
 });
 
-t.test('when the amount is taken from a field that says whether VAT is in it, then the content says so too', async (t) => {
+t.test('when the amount is taken from a field that says whether VAT is in it, then the content says so too', { skip: NEEDS_FIXTURES }, async (t) => {
   const base = one('decision_b13_commitment_2025.json');
   const x = base.extraFieldValues as Record<string, unknown>;
   const only = (fields: Record<string, unknown>) =>
@@ -147,7 +147,7 @@ t.test('when the amount is taken from a field that says whether VAT is in it, th
   t.match(only({ estimatedAmount: { amount: 90, currency: 'EUR' } }), /^Ποσό: 90 EUR$/m, 'not said where upstream does not say');
 });
 
-t.test('when the trimmed search page is parsed, then its seven decisions normalize with ISO-string dates', async (t) => {
+t.test('when the trimmed search page is parsed, then its seven decisions normalize with ISO-string dates', { skip: NEEDS_FIXTURES }, async (t) => {
   const records = diavgeia.parse(fixture('search_page_reserialized_trimmed.json'), 'application/json');
   const docs = records.map((r) => diavgeia.normalize(r.record));
   t.strictSame(
@@ -182,7 +182,7 @@ t.test('when the trimmed search page is parsed, then its seven decisions normali
   t.equal(records[0]!.original.contentType, 'application/json');
 });
 
-t.test('when the same decision comes with epoch-ms and ISO timestamps, then published_at is the same', async (t) => {
+t.test('when the same decision comes with epoch-ms and ISO timestamps, then published_at is the same', { skip: NEEDS_FIXTURES }, async (t) => {
   const epoch = one('decision_d1_award.json');
   const iso = { ...epoch, submissionTimestamp: new Date(epoch.submissionTimestamp as number).toISOString().replace('Z', '+00:00') };
   t.equal(diavgeia.normalize(iso).published_at, diavgeia.normalize(epoch).published_at);
@@ -190,14 +190,18 @@ t.test('when the same decision comes with epoch-ms and ISO timestamps, then publ
   t.equal(diavgeia.normalize(noSubmission).published_at, '2016-01-13T08:37:36Z', 'falls back to publishTimestamp');
 });
 
-t.test('when a timestamp comes in epoch seconds instead of milliseconds, then it is read as seconds, not as a day of 1970', async (t) => {
-  const epoch = { ...one('decision_d1_award.json'), submissionTimestamp: 1714557600017 };
-  const seconds = { ...epoch, submissionTimestamp: 1714557600 };
-  const secondsText = { ...epoch, submissionTimestamp: '1714557600' };
-  t.equal(diavgeia.normalize(epoch).published_at, '2024-05-01T10:00:00Z');
-  t.equal(diavgeia.normalize(seconds).published_at, '2024-05-01T10:00:00Z');
-  t.equal(diavgeia.normalize(secondsText).published_at, '2024-05-01T10:00:00Z');
-});
+t.test(
+  'when a timestamp comes in epoch seconds instead of milliseconds, then it is read as seconds, not as a day of 1970',
+  { skip: NEEDS_FIXTURES },
+  async (t) => {
+    const epoch = { ...one('decision_d1_award.json'), submissionTimestamp: 1714557600017 };
+    const seconds = { ...epoch, submissionTimestamp: 1714557600 };
+    const secondsText = { ...epoch, submissionTimestamp: '1714557600' };
+    t.equal(diavgeia.normalize(epoch).published_at, '2024-05-01T10:00:00Z');
+    t.equal(diavgeia.normalize(seconds).published_at, '2024-05-01T10:00:00Z');
+    t.equal(diavgeia.normalize(secondsText).published_at, '2024-05-01T10:00:00Z');
+  },
+);
 
 t.test('when a decision links other decisions and names foreign or invalid AFMs, then ADAs are kept and bad AFMs dropped', async (t) => {
   // Built in the documented Β.2.2 shape (docs/upstream-sources.md §1.1), with links added as the API carries them.
@@ -233,7 +237,7 @@ t.test('when a decision links other decisions and names foreign or invalid AFMs,
   t.match(doc.content, /^Σχετικές πράξεις: ΨΘ82ΩΡΦ-7ΑΙ, 6ΨΙΞΩ1Ρ-ΑΒΓ, Ρ2Γ6469Β7Δ-ΤΛ4, 6Ε0Ε46Ψ842-Φ46, 4ΑΓΤΛ-8$/m);
 });
 
-t.test('when an award carries both awardAmount and other amounts, then awardAmount wins', async (t) => {
+t.test('when an award carries both awardAmount and other amounts, then awardAmount wins', { skip: NEEDS_FIXTURES }, async (t) => {
   const base = one('decision_d1_award.json');
   const x = base.extraFieldValues as Record<string, unknown>;
   const doc = diavgeia.normalize({
@@ -248,13 +252,13 @@ t.test('when an award carries both awardAmount and other amounts, then awardAmou
   t.strictSame(noAward.amount, { value: 212, currency: 'EUR' }, 'amountWithVAT before estimatedAmount');
 });
 
-t.test('when an unknown decision type arrives, then it is kept with doc_category decision', async (t) => {
+t.test('when an unknown decision type arrives, then it is kept with doc_category decision', { skip: NEEDS_FIXTURES }, async (t) => {
   const doc = diavgeia.normalize({ ...one('decision_d1_award.json'), decisionTypeId: 'Χ.9' });
   t.equal(doc.doc_type, 'Χ.9');
   t.equal(doc.doc_category, 'decision');
 });
 
-t.test('when every document is scored, then quality_score is the shared rule applied to the document', async (t) => {
+t.test('when every document is scored, then quality_score is the shared rule applied to the document', { skip: NEEDS_FIXTURES }, async (t) => {
   for (const name of ['decision_d1_award.json', 'decision_b21_expenditure_approval.json', 'decision_b22_payment_empty_sponsor.json']) {
     const { quality_score, ...rest } = diavgeia.normalize(one(name));
     t.equal(quality_score, qualityScore(rest), name);
@@ -262,7 +266,7 @@ t.test('when every document is scored, then quality_score is the shared rule app
   }
 });
 
-t.test('when a record has no usable ADA or no timestamp at all, then normalize throws MalformedRecordError', async (t) => {
+t.test('when a record has no usable ADA or no timestamp at all, then normalize throws MalformedRecordError', { skip: NEEDS_FIXTURES }, async (t) => {
   const base = one('decision_d1_award.json');
   t.throws(() => diavgeia.normalize({ ...base, ada: 'not-an-ada' }), MalformedRecordError);
   t.throws(() => diavgeia.normalize({ ...base, ada: undefined }), MalformedRecordError);
@@ -270,7 +274,7 @@ t.test('when a record has no usable ADA or no timestamp at all, then normalize t
   t.throws(() => diavgeia.normalize('a string'), MalformedRecordError);
 });
 
-t.test('when a body is not JSON, is truncated or lacks the envelope, then parse throws', async (t) => {
+t.test('when a body is not JSON, is truncated or lacks the envelope, then parse throws', { skip: NEEDS_FIXTURES }, async (t) => {
   const page = fixture('search_page_reserialized_trimmed.json');
   t.throws(() => diavgeia.parse(page.slice(0, page.length / 2)), /not valid JSON/);
   t.throws(() => diavgeia.parse('<html>maintenance</html>'), /not valid JSON/);
@@ -279,7 +283,7 @@ t.test('when a body is not JSON, is truncated or lacks the envelope, then parse 
   t.throws(() => diavgeia.parse('[]'), /neither a search page/);
 });
 
-t.test('when the organisation directory is parsed, then each uid gives its label and ΑΦΜ; another shape is refused', async (t) => {
+t.test('when the organisation directory is parsed, then each uid gives its label and ΑΦΜ; another shape is refused', { skip: NEEDS_FIXTURES }, async (t) => {
   const organizations = parseOrganizations(fixture('organizations_category_ministry.json'));
   t.equal(organizations.size, 21);
   t.strictSame(organizations.get('10'), { label: 'ΥΠΟΥΡΓΕΙΟ ΕΞΩΤΕΡΙΚΩΝ', vatNumber: '090372363' });
@@ -288,7 +292,7 @@ t.test('when the organisation directory is parsed, then each uid gives its label
   t.throws(() => parseOrganizations('{"organizations":'), /^diavgeia: body is not valid JSON/, 'a body that is no JSON names its source');
 });
 
-t.test('when a decision carries no org of its own, then the directory names its publisher by organizationId', async (t) => {
+t.test('when a decision carries no org of its own, then the directory names its publisher by organizationId', { skip: NEEDS_FIXTURES }, async (t) => {
   // The Β.1.3 fixture's organizationId 100048574 is in the real ministry list: ΠΡΟΕΔΡΙΑ ΤΗΣ ΚΥΒΕΡΝΗΣΗΣ.
   const organizations = parseOrganizations(fixture('organizations_category_ministry.json'));
   const record = one('decision_b13_commitment_2025.json');
@@ -303,3 +307,33 @@ t.test('when a decision carries no org of its own, then the directory names its 
   const elsewhere = new Map([[String(own.organizationId), { label: 'ΑΛΛΟΣ ΦΟΡΕΑΣ', vatNumber: null }]]);
   t.strictSame(normalizeDiavgeia(own, elsewhere), diavgeia.normalize(own));
 });
+
+t.test(
+  'when the demo search pages are replayed, then every decision normalizes to its ADA, subject, type and time of posting (submissionTimestamp)',
+  async (t) => {
+    let decisions = 0;
+    for (const { file, json, docs } of demoBodies('diavgeia', diavgeia)) {
+      decisions += docs.length;
+      t.strictSame(
+        docs.map((d) => [d.source_id, d.title, d.doc_type, d.published_at, d.source_url]),
+        json.decisions.map((raw: any) => [
+          `diavgeia:${raw.ada}`,
+          raw.subject.trim(),
+          raw.decisionTypeId,
+          isoSeconds(raw.submissionTimestamp),
+          `https://diavgeia.gov.gr/decision/view/${raw.ada}`,
+        ]),
+        `${file}: a document per decision, in order`,
+      );
+      const sponsors = (raw: any): string[] => (raw.extraFieldValues?.amountWithKae ?? []).map((k: any) => k.sponsorAFMName?.afm).filter(Boolean);
+      t.same(
+        json.decisions.filter(
+          (raw: any, i: number) => !docs[i]!.entities.ada.includes(raw.ada) || !sponsors(raw).every((a) => docs[i]!.entities.afm.includes(a)),
+        ),
+        [],
+        `${file}: its own ADA and its budget lines' ΑΦΜs are entities`,
+      );
+    }
+    t.ok(decisions >= 1000, `${decisions} decisions`);
+  },
+);

@@ -1,10 +1,12 @@
-// No recorded geodata.gov.gr response exists (fixtures/README.md); these bodies follow the CKAN action API
+// CKAN package_search pages of the demo corpus (data/demo/geodata, records in the repository) at the
+// end. No recorded geodata.gov.gr response exists (fixtures/README.md); these bodies follow the CKAN action API
 // envelope of docs/upstream-sources.md §1.6 (`{help, success, result:{count, results}}`) and CKAN's dataset fields.
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
 import { geodata } from '../../../ingest/sources/geodata/index.js';
 import { ckanTimeToIso } from '../../../ingest/sources/geodata/normalize.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
+import { demoBodies } from '../../helpers/demo-records.js';
 
 const MUNICIPALITIES = {
   id: '0d2a4a6e-3c1f-4c53-9a55-6a0e8b1b7f10',
@@ -133,4 +135,23 @@ t.test('when CKAN timestamps carry microseconds, a zone or nothing, then they be
   t.equal(ckanTimeToIso('2016-05-10T09:17:08+0200'), '2016-05-10T07:17:08Z');
   t.equal(ckanTimeToIso('2016-05-10'), '2016-05-10T00:00:00Z');
   t.equal(ckanTimeToIso(42), null);
+});
+
+t.test('when the demo package_search pages are replayed, then every dataset normalizes to its id, title, page, last change and publisher', async (t) => {
+  let datasets = 0;
+  for (const { file, json, docs } of demoBodies('geodata', geodata)) {
+    datasets += docs.length;
+    t.strictSame(
+      docs.map((d) => [d.source_id, d.title, d.source_url, d.published_at, d.parties.map((p) => [p.role, p.name])]),
+      json.result.results.map((r: any) => [
+        `geodata:${r.id}`,
+        r.title,
+        `https://geodata.gov.gr/dataset/${r.name}`,
+        `${r.metadata_modified.slice(0, 19)}Z`,
+        [['issuer', r.organization.title]],
+      ]),
+      `${file}: a document per dataset, in order`,
+    );
+  }
+  t.ok(datasets >= 150, `${datasets} datasets`);
 });

@@ -1,4 +1,5 @@
-// No recorded Mitos response exists (fixtures/README.md); these bodies follow the documented envelopes of
+// Mitos procedures of the demo corpus (data/demo/mitos, records in the repository) at the end. No
+// recorded Mitos response exists (fixtures/README.md); these bodies follow the documented envelopes of
 // docs/upstream-sources.md §1.5 and the field names used by public clients of the API.
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
@@ -6,6 +7,7 @@ import { mitos } from '../../../ingest/sources/mitos/index.js';
 import type { MitosRecord } from '../../../ingest/sources/mitos/index.js';
 import { text, toIsoUtc } from '../../../ingest/sources/mitos/normalize.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
+import { demoBodies } from '../../helpers/demo-records.js';
 
 const SERVICE_EXTENDED = {
   data: {
@@ -179,4 +181,15 @@ t.test('when texts and dates come in their several upstream forms, then they rea
   t.equal(toIsoUtc(1715329800), '2024-05-10T08:30:00Z');
   t.equal(toIsoUtc('1715329800000'), '2024-05-10T08:30:00Z');
   t.equal(toIsoUtc('not a date'), null);
+});
+
+t.test('when the demo procedures are replayed, then each normalizes to its id, Greek title, last update and owning body', async (t) => {
+  const bodies = demoBodies('mitos', mitos);
+  t.ok(bodies.length >= 150, `${bodies.length} procedures`);
+  const seen = bodies.map(({ docs }) => docs.map((d) => [d.source_id, d.title, d.published_at, d.parties.map((p) => [p.role, p.name])]));
+  const wanted = bodies.map(({ json }) => {
+    const s = json.data;
+    return [[`mitos:${s.id}`, s.title.el, new Date(s.last_updated).toISOString().replace('.000Z', 'Z'), [['issuer', s.metadata.process.org_owner.title]]]];
+  });
+  t.strictSame(seen, wanted);
 });

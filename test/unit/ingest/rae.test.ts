@@ -1,4 +1,5 @@
-// No recorded RAE GeoJSON exists (fixtures/README.md); the feature below is the documented one of
+// RAE GeoJSON pages of the demo corpus (data/demo/rae, records in the repository) at the end. No
+// recorded RAE GeoJSON exists (fixtures/README.md); the feature below is the documented one of
 // docs/upstream-sources.md §1.7 (property names and values as captured in 2026; id and coordinates illustrative).
 import t from 'tap';
 import { qualityScore } from '../../../ingest/quality.js';
@@ -6,6 +7,7 @@ import { diffSnapshots, hashFeature, rae, snapshotOf } from '../../../ingest/sou
 import type { RaeRecord } from '../../../ingest/sources/rae/index.js';
 import { raeDateToIso } from '../../../ingest/sources/rae/normalize.js';
 import { MalformedRecordError } from '../../../ingest/sources/types.js';
+import { demoBodies } from '../../helpers/demo-records.js';
 
 const AGHNOR = {
   type: 'Feature',
@@ -163,4 +165,24 @@ t.test('when GeoServer writes dates in its several forms, then they read as UTC 
   t.equal(raeDateToIso('2019-03-12T10:00:00+02:00'), '2019-03-12T08:00:00Z');
   t.equal(raeDateToIso(1552348800000), '2019-03-12T00:00:00Z');
   t.equal(raeDateToIso('12/03/2019'), null);
+});
+
+t.test('when the demo WFS pages are replayed, then every feature normalizes to its layer and register number, holder and permit day', async (t) => {
+  let features = 0;
+  for (const { file, json, docs } of demoBodies('rae', rae)) {
+    const layer = /^\d+-(.+)-start\d+\.json$/.exec(file)![1];
+    features += docs.length;
+    t.strictSame(
+      docs.map((d) => [d.source_id, d.parties.map((p) => [p.role, p.name])]),
+      json.features.map((f: any) => [`rae:${layer}:${f.properties.aa}`, [['holder', f.properties.company]]]),
+      `${file}: a document per feature, in order`,
+    );
+    const day = (f: any) => f.properties.imerominia_ekdosis_adeias ?? f.properties.imerominia;
+    t.same(
+      json.features.filter((f: any, i: number) => day(f) && docs[i]!.published_at !== `${day(f)}T00:00:00Z`).map((f: any) => f.properties.aa),
+      [],
+      `${file}: published on the permit's day (its issue, else its application)`,
+    );
+  }
+  t.ok(features >= 300, `${features} features`);
 });

@@ -15,7 +15,7 @@ const latinWord = (query: string, key: string, greek?: string) => ({
 });
 
 t.test('when a Greek word is searched in one source, then it is folded, looked up in the Greek analysis only, and the source is a filter', async (t) => {
-  t.same(buildTextQuery('Συμβάσεις', 'kimdis'), {
+  t.same(buildTextQuery('Συμβάσεις', { source: 'kimdis' }), {
     bool: { must: [simple('συμβασεισ', ['search_text'])], filter: [{ term: { source: 'kimdis' } }] },
   });
 });
@@ -48,7 +48,7 @@ t.test('when the text holds no letter or digit, then the body matches nothing', 
 });
 
 t.test("when a source is listed since a day, then its filter and the day's end are the query", async (t) => {
-  t.same(buildListQuery('ted', '2024-01-31'), {
+  t.same(buildListQuery('ted', { since: '2024-01-31' }), {
     bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-01-31T00:00:00.000Z' } } }] },
   });
   t.same(buildListQuery('rae'), { bool: { filter: [{ term: { source: 'rae' } }] } });
@@ -73,7 +73,7 @@ t.test('when the text order is reversed for a walk from the end, then every orde
 });
 
 t.test('when neighbours of a vector are asked in one source without one document, then the filter applies inside the graph search', async (t) => {
-  t.same(buildKnn({ vector: [1, 0], limit: 5, source: 'rae', excludeId: 'rae:1' }), {
+  t.same(buildKnn({ vector: [1, 0], limit: 5, filters: { source: 'rae' }, excludeId: 'rae:1' }), {
     field: 'embedding',
     query_vector: [1, 0],
     k: 5,

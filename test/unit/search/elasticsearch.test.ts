@@ -15,7 +15,7 @@ import { ENGLISH_QUERY_FIELDS, GREEK_QUERY_FIELDS, searchText, TEXT_QUERY_FIELDS
 import { TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 
 t.test('when a text query is built, then it is simple_query_string limited to phrase, prefix and whitespace, ANDing its terms', async (t) => {
-  const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', 'kimdis') as any;
+  const q = buildTextQuery('σύμβαση "δημόσιο έργο" οδο*', { source: 'kimdis' }) as any;
   for (const clause of q.bool.must) {
     t.equal(clause.simple_query_string.default_operator, 'and');
     t.equal(clause.simple_query_string.flags, 'PHRASE|PREFIX|WHITESPACE');
@@ -44,13 +44,13 @@ t.test('when a text query is built, then each word is looked up in the fields of
 
 t.test('when an index of an older mapping version serves, then each group also names the fields it searches', async (t) => {
   const fields = (text: string) => {
-    const first = (buildTextQuery(text, undefined, true) as any).bool.must[0];
+    const first = (buildTextQuery(text, {}, true) as any).bool.must[0];
     return (first.simple_query_string ?? first.bool.should[0].simple_query_string).fields;
   };
   t.same(fields('σύμβαση'), ['search_text', 'title^3', 'content', 'summary', 'entities.names']);
   t.same(fields('contract'), ['search_text.en', 'title.en^3', 'content.en', 'summary.en', 'entities.names']);
   t.same(fields('2024'), [...TEXT_QUERY_FIELDS, 'title^3', 'content', 'summary', 'entities.names', 'title.en^3', 'content.en', 'summary.en']);
-  t.equal((buildTextQuery('σύμβαση', undefined, true) as any).bool.must[0].simple_query_string.lenient, true, 'each index skips the fields it cannot search');
+  t.equal((buildTextQuery('σύμβαση', {}, true) as any).bool.must[0].simple_query_string.lenient, true, 'each index skips the fields it cannot search');
 });
 
 t.test("when a document's search text is built, then the title comes TITLE_WEIGHT times, then content, summary and every name", async (t) => {
@@ -61,7 +61,7 @@ t.test("when a document's search text is built, then the title comes TITLE_WEIGH
 });
 
 t.test('when a text query is only prefixes, then every match scores alike; with a word, it is scored', async (t) => {
-  const only = buildTextQuery('δήμο* (συμβ*', 'kimdis') as any;
+  const only = buildTextQuery('δήμο* (συμβ*', { source: 'kimdis' }) as any;
   t.same(Object.keys(only), ['constant_score']);
   t.equal(only.constant_score.boost, 1);
   t.same(only.constant_score.filter.bool.filter, [{ term: { source: 'kimdis' } }]);
@@ -126,12 +126,12 @@ t.test('when a word is classified, then all fields are kept wherever one analysi
 });
 
 t.test('when a listing has since, then it filters on published_at after that day at 00:00:00Z', async (t) => {
-  t.same(buildListQuery('ted', '2024-05-01'), {
+  t.same(buildListQuery('ted', { since: '2024-05-01' }), {
     bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T00:00:00.000Z' } } }] },
   });
   t.same(buildListQuery('ted'), { bool: { filter: [{ term: { source: 'ted' } }] } });
   t.same(
-    buildListQuery('ted', '2024-05-01T14:00:00+02:00'),
+    buildListQuery('ted', { since: '2024-05-01T14:00:00+02:00' }),
     {
       bool: { filter: [{ term: { source: 'ted' } }, { range: { published_at: { gt: '2024-05-01T12:00:00.000Z' } } }] },
     },
@@ -158,7 +158,7 @@ t.test('when a sort is reversed, then every order and missing placement flips', 
 });
 
 t.test('when a kNN query excludes a document, then it filters it inside the vector search and rescores exactly', async (t) => {
-  const k = buildKnn({ vector: [1, 0], limit: 5, source: 'ted', excludeId: 'ted:1' });
+  const k = buildKnn({ vector: [1, 0], limit: 5, filters: { source: 'ted' }, excludeId: 'ted:1' });
   t.equal(k.field, 'embedding');
   t.equal(k.k, 5);
   t.ok(k.num_candidates! >= 500);
