@@ -181,7 +181,10 @@ export class EntityIndex {
    */
   namedIn(text: string, limit: number): NamedKey[] {
     const { afm, ada } = extractIdentifiers(text);
-    const keys: { kind: NamedKey['kind']; key: string }[] = [...afm.map((key) => ({ kind: 'afm' as const, key })), ...ada.map((key) => ({ kind: 'ada' as const, key }))];
+    const keys: { kind: NamedKey['kind']; key: string }[] = [
+      ...afm.map((key) => ({ kind: 'afm' as const, key })),
+      ...ada.map((key) => ({ kind: 'ada' as const, key })),
+    ];
     const words = nameKeyWords(text);
     for (let i = 0; i < words.length; ) {
       let n = Math.min(NAME_RUN.max, words.length - i);
@@ -192,9 +195,7 @@ export class EntityIndex {
         i += n;
       }
     }
-    return keys
-      .map((k) => ({ ...k, source_ids: this.s.newest.all(k.kind, k.key, limit) as string[] }))
-      .filter((k) => k.source_ids.length > 0);
+    return keys.map((k) => ({ ...k, source_ids: this.s.newest.all(k.kind, k.key, limit) as string[] })).filter((k) => k.source_ids.length > 0);
   }
 
   private read(query: EntityQuery, page: EntityPage): EntityAggregate {

@@ -31,7 +31,7 @@ const DEFAULT_MAX_CHARS = 20_000;
 
 const sourceId = z.string().min(1).describe('A document id as the other tools return it, e.g. "diavgeia:ΨΞ8Ε46ΜΤΛΡ-ΒΛΟ".');
 
-type SearchArgs = { query: string; sort: SearchSort; limit: number; offset: number } & Partial<Record<FilterName, unknown>>;
+type SearchArgs = { query: string; translate: boolean; sort: SearchSort; limit: number; offset: number } & Partial<Record<FilterName, unknown>>;
 
 const ZOD_OF: Record<JsonType, () => z.ZodType> = { string: () => z.string(), number: () => z.number().min(0), boolean: () => z.literal(true) };
 
@@ -102,9 +102,10 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     'search_documents',
     {
       title: 'Search documents',
-      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date (since/until), source, buyer, supplier or any party (AFM), CPV code or prefix, amount in EUR, procedure, region, category or single-bid; order by relevance or date. Page with offset; read a result with get_document. Sources: ${SOURCES_TEXT}.`,
+      description: `Full-text search across all sources or one. Use it for keywords, names, a VAT number (AFM) or a decision id (ADA); Greek and Latin script both match. Returns {query, results, total, limit, offset}: each result is a metadata record with source_id, source, title, doc_type, published_at and source_url, and a snippet: a passage of the document with the query's words marked <mark>…</mark> (the rest HTML-escaped). Narrow by publication date (since/until), source, buyer, supplier or any party (AFM), CPV code or prefix, amount in EUR, procedure, region, category or single-bid; order by relevance or date. Page with offset; read a result with get_document. An English query with translate=true also finds the Greek documents that hold its translation (the official CPV labels' Greek and an English–Greek lexicon), as ask_question does for every English question. Sources: ${SOURCES_TEXT}.`,
       inputSchema: {
         query: z.string().min(1).max(MAX_QUERY_LENGTH).describe('Words to search for.'),
+        translate: z.boolean().default(false).describe('An English query also finds Greek documents by its Greek translation.'),
         ...filterArguments(),
         sort: z.enum(SEARCH_SORTS).default('relevance').describe('relevance (best match first) or date (newest first).'),
         limit: z.number().int().min(1).max(100).default(10).describe('Results per page, 1 to 100.'),
@@ -113,8 +114,8 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
       outputSchema: SEARCH_OUTPUT,
       annotations: readOnly,
     },
-    tool(ctx, tenant, 'search_documents', async ({ query, sort, limit, offset, ...args }: SearchArgs, read) => {
-      const body = await searchDocuments(ctx, { q: query, filters: filtersOf(args), limit, offset, sort }, read);
+    tool(ctx, tenant, 'search_documents', async ({ query, translate, sort, limit, offset, ...args }: SearchArgs, read) => {
+      const body = await searchDocuments(ctx, { q: query, filters: filtersOf(args), limit, offset, sort, translate }, read);
       return (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : body) as Record<string, unknown>;
     }),
   );
@@ -189,7 +190,7 @@ export function mcpServer(ctx: AppContext, tenant: string): McpServer {
     {
       title: 'Ask a question',
       description:
-        'A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together, optionally only among those that pass filters. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.',
+        "A question in natural language (Greek or English), answered from the documents found by semantic and full-text retrieval together, optionally only among those that pass filters. An English question is translated into Greek (the official CPV labels and an English–Greek lexicon, or the configured language model), so Greek documents are found too; an ΑΦΜ, an ΑΔΑ, a CPV code or a party's name in the question puts the documents that carry it first. Returns {question, answer, sources, context_preview}: sources (source_id, source, title, source_url, relevance 0..1) are the documents the answer rests on, numbered as in context_preview. When no answer generator is configured, answer is a fixed placeholder: read context_preview and the sources instead.",
       inputSchema: {
         question: z.string().min(1).max(MAX_QUERY_LENGTH).describe('The question.'),
         limit: z.number().int().min(1).max(20).default(5).describe('Source documents retrieved, 1 to 20.'),

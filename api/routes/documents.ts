@@ -21,12 +21,14 @@ import { SEARCH_SORTS, type ReadOptions, type SearchSort } from '../../lib/searc
 import { FILTER_NAMES, type Filters } from '../../lib/search/filters.js';
 import { GROUPINGS, type Grouping } from '../../index-mappings/analysis.js';
 import { facetsOf } from './labels.js';
+import { searchAlternatives } from '../../lib/translation/concepts.js';
+import { englishQuestion, translateQuestion } from '../../lib/translation/translate.js';
 
 /** Longest accepted `q`; longer queries are a 422, not a slow scan. */
 export const MAX_QUERY_LENGTH = 1000;
 
 /** The query parameters of GET /v1/search; anything else is a 422. */
-const SEARCH_PARAMS = ['q', ...FILTER_NAMES, 'sort', 'limit', 'offset', 'facets', 'facet_limit'];
+const SEARCH_PARAMS = ['q', ...FILTER_NAMES, 'sort', 'limit', 'offset', 'facets', 'facet_limit', 'translate'];
 /** The filters a source's listing takes: all but `source`, which its path gives. */
 const LISTING_FILTERS = FILTER_NAMES.filter((name) => name !== 'source');
 const LISTING_PARAMS = [...LISTING_FILTERS, 'limit', 'offset'];
@@ -62,6 +64,8 @@ export interface SearchParams {
   /** Groupings whose top buckets over the whole match the answer adds (`facets`), and how many of each. */
   facets?: Grouping[];
   facetLimit?: number;
+  /** An English query also finds the documents that hold its Greek translation (lib/translation). */
+  translate?: boolean;
 }
 
 /** `facets`: a comma-separated list of distinct groupings. */
@@ -72,6 +76,13 @@ function facetsParam(value: string | undefined): Grouping[] | undefined {
   const facets = names.map((name) => GROUPINGS.find((g) => g === name));
   if (facets.some((g) => g === undefined) || new Set(facets).size !== facets.length) throw new ValidationError(problem);
   return facets as Grouping[];
+}
+
+/** `translate`: `true` or `false` (the default: exact search stays exact). */
+function translateParam(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ValidationError('translate must be true or false');
 }
 
 export function sortOf(v: string): SearchSort {
@@ -89,12 +100,14 @@ export async function searchDocuments(ctx: AppContext, p: SearchParams, read: Re
   // Stored text has Greek letters for look-alike signs (ingest): a query pasted from an original too.
   const text = greekLetters(p.q);
   const { q, filters, limit, offset, sort } = p;
+  const translated = p.translate && englishQuestion(text) ? searchAlternatives(translateQuestion(text)) : undefined;
   const [result, facets] = await Promise.all([
-    ctx.search.search({ text, filters, limit, offset, sort, view: 'text' }, read),
-    p.facets ? facetsOf(ctx, text, filters, p.facets, p.facetLimit ?? 10, read) : undefined,
+    ctx.search.search({ text, translated, filters, limit, offset, sort, view: 'text' }, read),
+    p.facets ? facetsOf(ctx, { text, translated }, filters, p.facets, p.facetLimit ?? 10, read) : undefined,
   ]);
   const extra = facets ? { facets } : {};
-  const match = queryMatcher(text);
+  // A document found by the translation shows the Greek words it holds.
+  const match = queryMatcher(translated ? [text, ...translated.flat()].join(' ') : text);
   const snippets = result.hits.map((h) => snippetOf(h.doc, match));
   const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
   if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset, extra);
@@ -116,6 +129,7 @@ export function registerDocuments(routes: ContractRoutes, ctx: AppContext): void
         sort: sort === undefined ? undefined : sortOf(sort),
         facets: facetsParam(stringParam(req, 'facets')),
         facetLimit: intParam(req, 'facet_limit', 10, 1, 100),
+        translate: translateParam(stringParam(req, 'translate')),
       },
       readOptionsFor(res),
     );

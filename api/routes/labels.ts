@@ -23,7 +23,7 @@ export async function labelsOf(ctx: AppContext, grouping: Grouping, keys: string
  */
 export async function facetsOf(
   ctx: AppContext,
-  text: string,
+  { text, translated }: { text: string; translated?: string[][] },
   filters: Filters,
   facets: Grouping[],
   limit: number,
@@ -32,7 +32,7 @@ export async function facetsOf(
   const answers = await Promise.all(
     facets.map(async (grouping) => {
       const { buckets } = await ctx.search.aggregate(
-        { text, filters, groupBy: [grouping], orderBy: 'documents', limit, metrics: 'documents', other: false },
+        { text, translated, filters, groupBy: [grouping], orderBy: 'documents', limit, metrics: 'documents', other: false },
         read,
       );
       const label = await labelsOf(

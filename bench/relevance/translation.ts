@@ -99,7 +99,10 @@ for (const engine of values.engines!.split(',')) {
     const judged = (pred: (q: JudgedQuery) => boolean) => (q: JudgedQuery) => pred(q) && q.category !== 'absent';
     const of = (kind: string, pred: (q: JudgedQuery) => boolean) => (q: JudgedQuery) => pred(q) && q.category === kind;
     out.push(
-      `| ${name} | ${over(judged(tune), (s) => s.ndcg)} | ${over(judged(held), (s) => s.ndcg)} | ${over(judged(() => true), (s) => s.ndcg)} | ${over(tune, (s) => s.greekRecall)} | ${over(held, (s) => s.greekRecall)} | ${over(of('identifier', tune), (s) => s.recall)} | ${over(of('identifier', held), (s) => s.recall)} | ${over(of('absent', tune), (s) => (s.empty ? 1 : 0))} | ${over(of('absent', held), (s) => (s.empty ? 1 : 0))} | ${kinds.map((k) => over(of(k, tune), (s) => s.ndcg)).join(' | ')} |`,
+      `| ${name} | ${over(judged(tune), (s) => s.ndcg)} | ${over(judged(held), (s) => s.ndcg)} | ${over(
+        judged(() => true),
+        (s) => s.ndcg,
+      )} | ${over(tune, (s) => s.greekRecall)} | ${over(held, (s) => s.greekRecall)} | ${over(of('identifier', tune), (s) => s.recall)} | ${over(of('identifier', held), (s) => s.recall)} | ${over(of('absent', tune), (s) => (s.empty ? 1 : 0))} | ${over(of('absent', held), (s) => (s.empty ? 1 : 0))} | ${kinds.map((k) => over(of(k, tune), (s) => s.ndcg)).join(' | ')} |`,
     );
     process.stderr.write(`${out.at(-1)}\n`);
   }
@@ -107,4 +110,9 @@ for (const engine of values.engines!.split(',')) {
 }
 await entities.close();
 store.close();
-process.stdout.write(`${out.join('\n')}\n\nload ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+process.stdout.write(
+  `${out.join('\n')}\n\nload ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}\n`,
+);

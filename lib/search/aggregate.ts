@@ -13,6 +13,8 @@ export type AggregateOrder = (typeof AGGREGATE_ORDERS)[number];
 export interface AggregateQuery {
   /** User text as a search reads it (TextQuery.text); absent: every document that passes the filters. */
   text?: string;
+  /** The text's translation, as TextQuery.translated. */
+  translated?: string[][];
   filters?: Filters;
   /** One grouping, or two (the second within each bucket of the first). */
   groupBy: [Grouping] | [Grouping, Grouping];

@@ -43,6 +43,11 @@ export interface TextQuery {
    * accents (precomposed or combining), case and final sigma fold.
    */
   text: string;
+  /**
+   * The text's translation (lib/translation searchAlternatives): groups of alternatives, each
+   * alternative words to AND. A document matches the text, or holds one alternative of every group.
+   */
+  translated?: string[][];
   /** Only documents that pass every filter (filters.ts), source and publication window included. */
   filters?: Filters;
   limit: number;

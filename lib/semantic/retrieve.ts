@@ -4,7 +4,14 @@
 // text and its Greek rendering's vector, so that Greek documents are found by Greek words. The fused
 // ranking is then weighed by how much of the question's concepts each document holds, and documents
 // that hold too little of it are dropped: better no source than noise.
-import { ASK_TUNING, FALLBACK_SEMANTIC_WEIGHT, KEEP_TEXT_FIRST_WITHIN, LATIN_SEMANTIC_WEIGHT, SEMANTIC_WEIGHT, type AskTuning } from '../../index-mappings/ranking.js';
+import {
+  ASK_TUNING,
+  FALLBACK_SEMANTIC_WEIGHT,
+  KEEP_TEXT_FIRST_WITHIN,
+  LATIN_SEMANTIC_WEIGHT,
+  SEMANTIC_WEIGHT,
+  type AskTuning,
+} from '../../index-mappings/ranking.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { QueryVectors } from '../embedding/query-vectors.js';
 import { EmbeddingServiceError } from '../embedding/service-embedder.js';

@@ -16,19 +16,123 @@ import { englishQuestion, type Translation } from './translate.js';
  */
 const KIND_STEMS = new Set(
   [
-    'service', 'services', 'supply', 'supplies', 'work', 'works', 'contract', 'contracts', 'decision', 'decisions', 'product', 'products',
-    'document', 'documents', 'tender', 'procurement', 'purchase', 'award', 'awarded', 'public', 'municipal',
-    'υπηρεσια', 'υπηρεσιεσ', 'υπηρεσιων', 'προμηθεια', 'προμηθειασ', 'προμηθειεσ', 'εργασιεσ', 'εργασιων', 'εργα', 'εργου', 'συμβαση', 'συμβασησ', 'συμβασεισ',
-    'αναθεση', 'αναθεσησ', 'αποφαση', 'αποφασεισ', 'δαπανη', 'δαπανησ', 'προιοντα', 'προιοντων', 'ειδη', 'ειδων', 'δημοσ', 'δημου', 'δημοτικοσ', 'δημοσιου',
+    'service',
+    'services',
+    'supply',
+    'supplies',
+    'work',
+    'works',
+    'contract',
+    'contracts',
+    'decision',
+    'decisions',
+    'product',
+    'products',
+    'document',
+    'documents',
+    'tender',
+    'procurement',
+    'purchase',
+    'award',
+    'awarded',
+    'public',
+    'municipal',
+    'υπηρεσια',
+    'υπηρεσιεσ',
+    'υπηρεσιων',
+    'προμηθεια',
+    'προμηθειασ',
+    'προμηθειεσ',
+    'εργασιεσ',
+    'εργασιων',
+    'εργα',
+    'εργου',
+    'συμβαση',
+    'συμβασησ',
+    'συμβασεισ',
+    'αναθεση',
+    'αναθεσησ',
+    'αποφαση',
+    'αποφασεισ',
+    'δαπανη',
+    'δαπανησ',
+    'προιοντα',
+    'προιοντων',
+    'ειδη',
+    'ειδων',
+    'δημοσ',
+    'δημου',
+    'δημοτικοσ',
+    'δημοσιου',
   ].map(stem),
 );
 /** Words of a question that ask, not name (`What did …`, `Ποιες …`), and Greek articles and prepositions Lucene's stop set lacks. */
 const QUESTION_WORDS = new Set(
   [
-    'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'do', 'does', 'did', 'done', 'has', 'have', 'had', 'were', 'been',
-    'about', 'any', 'all', 'some', 'from', 'me', 'my', 'our', 'your', 'show', 'find', 'list', 'give', 'tell', 'there', 'than',
-    'τι', 'ποιεσ', 'ποιοι', 'ποια', 'ποιο', 'ποιοσ', 'ποσα', 'ποσο', 'πωσ', 'ποτε', 'ειχε', 'εχει', 'εχουν', 'αφορα', 'αφορουν', 'ολεσ', 'ολα',
-    'τουσ', 'τισ', 'στουσ', 'στισ', 'στα', 'στων', 'ενα', 'ενασ', 'μια', 'μιασ', 'ηταν', 'εγινε', 'εγιναν',
+    'what',
+    'which',
+    'who',
+    'whom',
+    'whose',
+    'when',
+    'where',
+    'why',
+    'how',
+    'do',
+    'does',
+    'did',
+    'done',
+    'has',
+    'have',
+    'had',
+    'were',
+    'been',
+    'about',
+    'any',
+    'all',
+    'some',
+    'from',
+    'me',
+    'my',
+    'our',
+    'your',
+    'show',
+    'find',
+    'list',
+    'give',
+    'tell',
+    'there',
+    'than',
+    'τι',
+    'ποιεσ',
+    'ποιοι',
+    'ποια',
+    'ποιο',
+    'ποιοσ',
+    'ποσα',
+    'ποσο',
+    'πωσ',
+    'ποτε',
+    'ειχε',
+    'εχει',
+    'εχουν',
+    'αφορα',
+    'αφορουν',
+    'ολεσ',
+    'ολα',
+    'τουσ',
+    'τισ',
+    'στουσ',
+    'στισ',
+    'στα',
+    'στων',
+    'ενα',
+    'ενασ',
+    'μια',
+    'μιασ',
+    'ηταν',
+    'εγινε',
+    'εγιναν',
   ].flatMap((w) => tokens(w)),
 );
 const STOP = new Set([...GREEK_STOP_WORDS, ...ENGLISH_STOP_WORDS, ...QUESTION_WORDS]);
@@ -73,12 +177,36 @@ function withoutKindWords(form: Form): Form {
   return rest.length > 0 ? rest : form;
 }
 
+/**
+ * A translation as a search takes it (TextQuery.translated): each group's Greek alternatives as the
+ * words a document must hold, stop and question words and kind words left out (`Υπηρεσίες συντήρησης
+ * ανελκυστήρων` is `συντήρησης ανελκυστήρων`), each alternative once.
+ */
+export function searchAlternatives(translation: Translation): string[][] {
+  return translation.groups
+    .map((g) => [...new Set(g.greek.map((alt) => contentWords(alt).join(' ')).filter((alt) => alt !== ''))])
+    .filter((group) => group.length > 0);
+}
+
+/** The content words of a text as written (folded), kind words left out unless it has nothing else. */
+function contentWords(text: string): string[] {
+  const words = tokens(text).filter((w) => !STOP.has(w) && (w.length > 1 || /\d/.test(w)));
+  const rest = words.filter((w) => !KIND_STEMS.has(stem(w)));
+  return rest.length > 0 ? rest : words;
+}
+
 /** How much of a document is read: what makes it match is near its start (title, summary, first lines). */
 const READ_CHARS = 3_000;
 
 /** The stems of what search reads of a document (index-mappings/searched-text.ts), its first READ_CHARS of content. */
 export function documentStems(doc: SearchedFields): Set<string> {
-  const text = [...searchedTitles(doc), searchedSummary(doc), searchedContent(doc).slice(0, READ_CHARS), ...searchedCpvLabels(doc), ...(doc.entities?.names ?? [])].join('\n');
+  const text = [
+    ...searchedTitles(doc),
+    searchedSummary(doc),
+    searchedContent(doc).slice(0, READ_CHARS),
+    ...searchedCpvLabels(doc),
+    ...(doc.entities?.names ?? []),
+  ].join('\n');
   return new Set(tokens(text).map(stem));
 }
 

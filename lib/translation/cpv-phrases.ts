@@ -14,6 +14,11 @@ import { ENGLISH_STOP_WORDS } from '../../index-mappings/settings.js';
  */
 const KIND_WORDS = new Set(['servic', 'work', 'product', 'suppli', 'materi', 'part', 'accessori', 'relat', 'similar', 'other', 'variou', 'miscellan']);
 
+/** Whether a word says what kind of purchase is meant (KIND_WORDS), not what is bought. */
+export function isKindWord(w: EnglishWord): boolean {
+  return KIND_WORDS.has(w.stem);
+}
+
 /** A label with more words than the phrase it is matched to, by at most this many (`school buildings` meets "Construction work for school buildings"). */
 const MAX_EXTRA_WORDS = 1;
 /** Labels kept for one phrase: the closest (fewest extra words), then the most general code. */
@@ -57,7 +62,11 @@ function labelsByStem(): Map<string, Label[]> {
   if (byStem) return byStem;
   byStem = new Map();
   for (const entry of cpvEntries()) {
-    const stems = new Set(englishWords(entry.en).map((w) => w.stem).filter((s) => !KIND_WORDS.has(s)));
+    const stems = new Set(
+      englishWords(entry.en)
+        .map((w) => w.stem)
+        .filter((s) => !KIND_WORDS.has(s)),
+    );
     if (stems.size === 0) continue;
     const label = { entry, stems };
     for (const s of stems) {

@@ -4,7 +4,7 @@
 // lexicon (lib/vocabulary/lexicon.ts). A word with eight senses is one group, as a word with one is, so
 // that the engines weigh concepts, not senses.
 import { lookup } from '../vocabulary/lexicon.js';
-import { cpvPhrases, englishWords } from './cpv-phrases.js';
+import { cpvPhrases, englishWords, isKindWord } from './cpv-phrases.js';
 
 /** Senses of a word kept from the lexicon, best first. */
 const MAX_SENSES = 4;
@@ -34,14 +34,18 @@ export function translateQuestion(question: string): Translation {
   const groups: { at: number; group: ConceptGroup }[] = [];
   const covered = new Array<boolean>(words.length).fill(false);
   for (const phrase of cpvPhrases(words)) {
-    const english = words
-      .slice(phrase.start, phrase.start + phrase.length)
+    const of = words.slice(phrase.start, phrase.start + phrase.length);
+    const english = of.map((w) => w.word).join(' ');
+    const core = of
+      .filter((w) => !isKindWord(w))
       .map((w) => w.word)
       .join(' ');
-    // One word's label may be another sense than the question's (`square`: "Squares", the drawing
-    // instruments): its dictionary senses stay beside it.
-    const senses = phrase.length === 1 ? lookup(english).slice(0, MAX_SENSES) : [];
-    groups.push({ at: phrase.start, group: { english, greek: [...phrase.entries.map((e) => e.el), ...senses], from: 'cpv' } });
+    // The dictionary's senses of the phrase stay beside its labels: a label may be another sense than the
+    // question's (`square`: "Squares", the drawing instruments), or another word than the documents use
+    // ("Πυροκατασβεστήρες" where they write πυροσβεστήρες, the dictionary's word for `fire extinguisher`).
+    const senses = (lookup(english).length > 0 ? lookup(english) : lookup(core)).slice(0, MAX_SENSES);
+    const greek = [...new Set([...phrase.entries.map((e) => e.el), ...senses])];
+    groups.push({ at: phrase.start, group: { english, greek, from: 'cpv' } });
     covered.fill(true, phrase.start, phrase.start + phrase.length);
   }
   words.forEach((w, i) => {

@@ -154,7 +154,12 @@ export function namedCorpus(): IndexedDocument[] {
   );
   const one = { role: 'supplier' as const, name: 'ΧΑΡΤΟΠΩΛΕΙΟ ΑΙΓΑΙΟΥ ΑΕ', afm: ONE_CONTRACT };
   docs.push(
-    doc('kimdis', '25SYMV0000006000', { ...stationery, title: 'Προμήθεια χαρτιού', parties: [one], entities: { afm: [ONE_CONTRACT], ada: [], names: [one.name] } }),
+    doc('kimdis', '25SYMV0000006000', {
+      ...stationery,
+      title: 'Προμήθεια χαρτιού',
+      parties: [one],
+      entities: { afm: [ONE_CONTRACT], ada: [], names: [one.name] },
+    }),
     doc('diavgeia', DECISION, { ...stationery, title: 'Έγκριση δαπάνης γραφικής ύλης', entities: { afm: [], ada: [DECISION], names: [] } }),
     ...[1, 2].map((i) =>
       doc('diavgeia', `ΚΩΔ${i}ΑΒΓ-ΔΕΖ`, {
@@ -169,6 +174,25 @@ export function namedCorpus(): IndexedDocument[] {
   return docs;
 }
 
+/** Greek-only documents an English question finds through its translation: by an official CPV label, and by the lexicon alone. */
+const LIFTS = 'kimdis:25SYMV0000007001';
+const MOSQUITOES = 'diavgeia:ΚΟΥ1ΑΒΓ-ΔΕΖ';
+function translatedCorpus(): IndexedDocument[] {
+  return [
+    doc('kimdis', '25SYMV0000007001', {
+      title: 'Συντήρηση ανελκυστήρων του δημαρχείου',
+      summary: 'Σύμβαση συντήρησης ανελκυστήρων.',
+      content: 'Σύμβαση για τη συντήρηση των ανελκυστήρων του δημαρχείου για ένα έτος.',
+      doc_type: 'contract',
+    }),
+    doc('diavgeia', 'ΚΟΥ1ΑΒΓ-ΔΕΖ', {
+      title: 'Ψεκασμοί για τα κουνούπια στις λίμνες του δήμου',
+      summary: 'Ανάθεση ψεκασμών.',
+      content: 'Ανάθεση ψεκασμών κατά των κουνουπιών στις λίμνες και τα κανάλια του δήμου.',
+    }),
+  ];
+}
+
 const ask = (app: TestApp, key: string, body: unknown) => app.request('/v1/ask', { key, method: 'POST', body });
 
 export function semanticContract(t: Test, engine: string, open: (t: Test) => Promise<SearchProvider>): void {
@@ -176,7 +200,7 @@ export function semanticContract(t: Test, engine: string, open: (t: Test) => Pro
     const search = await open(t);
     const app = await startTestApp(t, { search });
     const named = namedCorpus();
-    const result = await search.upsert([...corpus(), ...named]);
+    const result = await search.upsert([...corpus(), ...named, ...translatedCorpus()]);
     t.equal(result.failed.length, 0);
     await search.refresh();
     // The entity index, as ingest writes it beside the documents.
@@ -234,6 +258,34 @@ export function semanticContract(t: Test, engine: string, open: (t: Test) => Pro
       t.same(ids(byName), newest(BUSY_SUPPLIER).slice(0, 5), 'a name as written in any case and accent, its legal form left out');
       const byCode = await ask(app, ent, { question: 'office supplies under CPV 30192000-1', limit: 3 });
       t.same(ids(byCode).slice(0, 2), ['diavgeia:ΚΩΔ2ΑΒΓ-ΔΕΖ', 'diavgeia:ΚΩΔ1ΑΒΓ-ΔΕΖ'], 'a CPV code with its check digit');
+    });
+
+    t.test('when an English question names what Greek documents hold, then ask finds them through its translation', async (t) => {
+      const sources = async (question: string) =>
+        (await ask(app, ent, { question, limit: 5 })).body.sources.map((s: { source_id: string }) => s.source_id) as string[];
+      t.ok((await sources('Which contracts cover lift maintenance?')).includes(LIFTS), 'by the Greek label of the CPV code "Lift-maintenance services"');
+      t.ok((await sources('mosquito spraying on the lakes')).includes(MOSQUITOES), 'by the lexicon alone (mosquito: κουνούπι)');
+    });
+
+    t.test('when a search asks for translation, then an English query finds the Greek documents too; without it, search stays exact', async (t) => {
+      const searched = async (query: string) => (await app.request(`/v1/search?${query}`, { key: ent })).body;
+      const exact = await searched('q=lift%20maintenance');
+      t.equal(exact.total, 0, 'no document holds the English words');
+      const translated = await searched('q=lift%20maintenance&translate=true&facets=source');
+      t.same(
+        translated.results.map((r: { source_id: string }) => r.source_id),
+        [LIFTS],
+      );
+      t.match(translated.results[0].snippet, /<mark>/, 'the snippet marks what matched');
+      t.same(
+        translated.facets.source,
+        [{ key: 'kimdis', label: translated.facets.source[0].label, label_el: null, documents: 1 }],
+        'facets count the same match',
+      );
+      t.same((await searched('q=lift%20maintenance&translate=false')).total, 0);
+      const refused = await app.request('/v1/search?q=lift&translate=yes', { key: ent });
+      t.equal(refused.status, 422);
+      t.same(refused.body, { detail: 'translate must be true or false' });
     });
 
     t.test('when the answer sits mid-document, then context_preview carries that passage, not the opening', async (t) => {

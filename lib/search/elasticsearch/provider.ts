@@ -222,7 +222,7 @@ export class ElasticsearchProvider implements SearchProvider {
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
     if (text === '') return { total: 0, hits: [] };
-    const query = buildTextQuery(text, q.filters, await this.lifecycle.olderIndicesServe());
+    const query = buildTextQuery(text, q.filters, await this.lifecycle.olderIndicesServe(), q.translated);
     const target = this.target(query, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
     const projection = q.view === 'metadata' ? METADATA : q.view === 'text' ? METADATA_AND_TEXT : WHOLE;
@@ -394,7 +394,9 @@ export class ElasticsearchProvider implements SearchProvider {
   async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
     const filters = q.filters ?? {};
     const query =
-      q.text === undefined ? { bool: { filter: filterClauses(filters) } } : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe());
+      q.text === undefined
+        ? { bool: { filter: filterClauses(filters) } }
+        : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe(), q.translated);
     try {
       return await this.read(async () => {
         const aggregation = new ElasticAggregation(this.engineClient, readAlias(this.prefix), query, opts.signal);

@@ -78,7 +78,23 @@ export const LIST_SORT: SortSpec = [
  * are named too. Not always: on a current index each such name costs a refused field per shard, a
  * fifth of a cheap query's time on Elasticsearch.
  */
-export function buildTextQuery(text: string, filters: Filters = {}, olderIndices = false): Query {
+export function buildTextQuery(text: string, filters: Filters = {}, olderIndices = false, translated: string[][] = []): Query {
+  const own = textMatch(text, olderIndices);
+  const filter = filterClauses(filters);
+  if (translated.length === 0) {
+    const query: Query = { bool: { must: own.must, filter } };
+    return own.prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
+  }
+  // A document holds one alternative of every group, each alternative's words all (textMatch ANDs them).
+  const anyOf = (group: string[]): Query => ({
+    bool: { should: group.map((alt) => ({ bool: { must: textMatch(alt, olderIndices).must } })), minimum_should_match: 1 },
+  });
+  const translation: Query = { bool: { must: translated.map(anyOf) } };
+  return { bool: { should: [{ bool: { must: own.must } }, translation], minimum_should_match: 1, filter } };
+}
+
+/** A text's words, ANDed, as clauses of a bool's `must`; `prefixesOnly` when it is prefixes alone. */
+function textMatch(text: string, olderIndices: boolean): { must: Query[]; prefixesOnly: boolean } {
   const groups = new Map<FieldGroup, string[]>();
   const latin: Query[] = [];
   for (const chunk of queryChunks(text)) {
@@ -98,11 +114,10 @@ export function buildTextQuery(text: string, filters: Filters = {}, olderIndices
     groups.size === 0 && latin.length === 0
       ? [{ match_none: {} }]
       : [...[...groups].map(([group, chunks]) => simpleQuery(chunks.join(' '), group, olderIndices)), ...latin];
-  const query: Query = { bool: { must, filter: filterClauses(filters) } };
   // Only prefixes: one score for every match, as on the embedded engine, so the order is the
   // tie-break alone (newest first). Scored, a prefix found in a title (weighted) came first.
   const prefixesOnly = groups.size > 0 && latin.length === 0 && [...groups.values()].every((chunks) => chunks.every(isPrefix));
-  return prefixesOnly ? { constant_score: { filter: query, boost: 1 } } : query;
+  return { must, prefixesOnly };
 }
 
 /**

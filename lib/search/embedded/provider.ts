@@ -52,7 +52,20 @@ import {
 import { TableSet, type WriteContext, type Ranked, type Tuning } from './table-set.js';
 import { PRUNE_LIMITS, prunedTop } from './pruned.js';
 import { VectorIndex } from './vector-index.js';
-import { TEXT_VERSION, compareCodePoints, likeMatchFor, likeTerms, parseQuery, queryFor, rankPhrases, termFor, type QueryItem, type SetQuery } from './text.js';
+import {
+  TEXT_VERSION,
+  compareCodePoints,
+  likeMatchFor,
+  likeTerms,
+  parseQuery,
+  queryFor,
+  rankPhrases,
+  termFor,
+  parseTranslated,
+  textQueryFor,
+  type QueryItem,
+  type SetQuery,
+} from './text.js';
 
 export type { Tuning } from './table-set.js';
 
@@ -368,10 +381,11 @@ export class EmbeddedProvider implements SearchProvider {
     if (!items.length) return { total: 0, hits: [] };
     // Each table set is asked in its own text version's terms (stemmed from version 3); one plain term
     // takes the common-term list path (an infinite hotMinDf turns it off).
+    const translated = parseTranslated(q.translated);
     const queries = new Map<number, SetQuery>();
     const queryOf = (set: TableSet): SetQuery => {
       let sq = queries.get(set.textVersion);
-      if (!sq) queries.set(set.textVersion, (sq = queryFor(items, set.textVersion)));
+      if (!sq) queries.set(set.textVersion, (sq = textQueryFor(items, translated, set.textVersion)));
       return sq;
     };
     const filters = q.filters ?? {};
@@ -385,7 +399,7 @@ export class EmbeddedProvider implements SearchProvider {
     // Only prefixes: constant score, as Elasticsearch's constant-score rewrite of prefix queries, so the
     // order is the tie-break alone and FTS5 walks its index in row-id order instead of scoring every match
     // of a broad prefix (`προμηθ*` matches ~70% of documents). By date: that order is the one asked for.
-    const constant = items.every((item) => item.kind === 'prefix') || q.sort === 'date';
+    const constant = (translated.length === 0 && items.every((item) => item.kind === 'prefix')) || q.sort === 'date';
     const maintain: { set: TableSet; term: string }[] = [];
     const result = this.read(() => {
       const sets = this.serving(filters.source);
@@ -431,7 +445,9 @@ export class EmbeddedProvider implements SearchProvider {
         const { match } = queryOf(set);
         const n = Math.min(depth, count);
         if (!top && constant) this.counters.rankedByFts += 1;
-        const ranked = top ?? (constant ? set.firstInOrder(match, n, rids, filter) : this.rankMatches(set, items, match, n, count, rids, filter));
+        // Pruned ranking bounds an AND of the text's words; a translation ORs others in.
+        const ranked =
+          top ?? (constant ? set.firstInOrder(match, n, rids, filter) : this.rankMatches(set, translated.length ? [] : items, match, n, count, rids, filter));
         for (const r of ranked) candidates.push({ set, rid: r.rid, s: r.s });
       }
       candidates.sort(compareCandidates);
@@ -575,7 +591,12 @@ export class EmbeddedProvider implements SearchProvider {
     const result = this.read(() => {
       // Text without a letter or digit matches nothing, as a search of it.
       const sets = items?.length === 0 ? [] : this.serving(filters.source);
-      const matched = sets.map((set) => ({ docs: set.docs, fts: set.fts, match: items === null ? null : queryFor(items, set.textVersion).match }));
+      const translated = parseTranslated(q.translated);
+      const matched = sets.map((set) => ({
+        docs: set.docs,
+        fts: set.fts,
+        match: items === null ? null : textQueryFor(items, translated, set.textVersion).match,
+      }));
       const aggregation = new EmbeddedAggregation(this.open(), matched, rids, filter, q.metrics);
       try {
         return runPlanSync(q, (r) => aggregation.answer(r));

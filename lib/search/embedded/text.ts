@@ -234,6 +234,23 @@ export function queryFor(items: QueryItem[], version = TEXT_VERSION): SetQuery {
   };
 }
 
+/** A translation's groups (TextQuery.translated) as query items, alternatives without a word left out. */
+export function parseTranslated(groups: readonly string[][] | undefined): QueryItem[][][] {
+  return (groups ?? []).map((group) => group.map(parseQuery).filter((alt) => alt.length > 0)).filter((group) => group.length > 0);
+}
+
+/**
+ * The text's words ANDed, or, with a translation (parseTranslated), those or one alternative of every
+ * group, each alternative's words ANDed. With a translation never a single term: the common-term lists
+ * rank one term alone.
+ */
+export function textQueryFor(items: QueryItem[], translated: QueryItem[][][], version = TEXT_VERSION): SetQuery {
+  if (translated.length === 0) return queryFor(items, version);
+  const all = (alt: QueryItem[]) => `(${queryFor(alt, version).match})`;
+  const translation = translated.map((group) => `(${group.map(all).join(' OR ')})`).join(' AND ');
+  return { match: `${all(items)} OR (${translation})`, single: null };
+}
+
 /** One phrase of a MATCH string, as pruned ranking (pruned.ts) bounds it: `term` when it is one plain term. */
 export interface RankPhrase {
   phrase: string;
