@@ -23,6 +23,7 @@ import { ReportStore } from './reports/store.js';
 import { JobQueue } from '../lib/job-queue.js';
 import { AskService } from '../lib/semantic/ask.js';
 import { ChatCompletions } from '../lib/semantic/generator.js';
+import { ModelTranslator } from '../lib/translation/model-translator.js';
 import { ReportService } from './reports/service.js';
 import { MonitorStore } from './monitoring/store.js';
 import { UsageCounter } from './db/usage.js';
@@ -91,6 +92,8 @@ export function createApp(deps: AppDeps): App {
   const deadline = deps.config.engineDeadlineMs;
   const search = withReadDeadline(deps.search, deadline);
   const entityReaders = withEntityDeadline(deps.entityReaders, deadline);
+  const llm = deps.config.llm;
+  const chat = llm ? new ChatCompletions(llm) : null;
   const context: AppContext = {
     config: deps.config,
     clock: deps.clock ?? systemClock,
@@ -112,9 +115,11 @@ export function createApp(deps: AppDeps): App {
       search,
       // The question is embedded within the deadline too: a silent embedding service is a 503.
       embedder: withEmbedDeadline(deps.embedder, deadline),
-      generator: deps.config.llm ? new ChatCompletions(deps.config.llm) : null,
+      generator: chat,
       log: logFor('ask'),
       entities: entityReaders,
+      // The default ask model translates English questions (PDI_ASK_MODELS' first).
+      translator: chat && llm ? new ModelTranslator(chat, deps.config.askModels[0]!, llm.translateTimeoutMs) : null,
     }),
   };
 

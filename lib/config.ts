@@ -54,7 +54,7 @@ export interface Config {
   embedService: EmbedService | null;
   askModels: string[];
   /** The answer generator of POST /v1/ask (PDI_LLM_URL + PDI_LLM_KEY), or null for the placeholder answer. */
-  llm: { url: string; key: string; timeoutMs: number } | null;
+  llm: { url: string; key: string; timeoutMs: number; translateTimeoutMs: number } | null;
   webhookAllowPrivate: boolean;
   /** A webhook attempt's whole-request deadline (PDI_WEBHOOK_TIMEOUT, default 10s). */
   webhookTimeoutMs: number;
@@ -327,7 +327,13 @@ export function adminTokenWeakness(token: string): string | null {
 /** The longest PDI_LLM_TIMEOUT: an ask waits for its answer that long at most. */
 const MAX_LLM_TIMEOUT_MS = 300_000;
 
-/** PDI_LLM_URL and PDI_LLM_KEY come together; PDI_LLM_TIMEOUT (default 20s) bounds each answer. */
+/** The longest PDI_LLM_TRANSLATE_TIMEOUT: the translation is a short call before ask's retrieval. */
+const MAX_TRANSLATE_TIMEOUT_MS = 30_000;
+
+/**
+ * PDI_LLM_URL and PDI_LLM_KEY come together; PDI_LLM_TIMEOUT (default 20s) bounds each answer, and
+ * PDI_LLM_TRANSLATE_TIMEOUT (default 2s) the translation of an English question.
+ */
 function llm(env: Env): Config['llm'] {
   const endpoint = url(env, 'PDI_LLM_URL', ['http:', 'https:']);
   const key = text(env, 'PDI_LLM_KEY');
@@ -339,7 +345,12 @@ function llm(env: Env): Config['llm'] {
   if (timeoutMs === null || timeoutMs > MAX_LLM_TIMEOUT_MS) {
     throw new ConfigError('PDI_LLM_TIMEOUT', `must be a duration from 1s to 5m such as 20s, got "${timeout}"`);
   }
-  return { url: endpoint, key, timeoutMs };
+  const translate = text(env, 'PDI_LLM_TRANSLATE_TIMEOUT') ?? '2s';
+  const translateTimeoutMs = parseDuration(translate);
+  if (translateTimeoutMs === null || translateTimeoutMs > MAX_TRANSLATE_TIMEOUT_MS) {
+    throw new ConfigError('PDI_LLM_TRANSLATE_TIMEOUT', `must be a duration from 1s to 30s such as 2s, got "${translate}"`);
+  }
+  return { url: endpoint, key, timeoutMs, translateTimeoutMs };
 }
 
 /** The longest PDI_EMBED_TIMEOUT. */

@@ -8,6 +8,8 @@ import type { Filters } from '../search/filters.js';
 import type { EntityReads } from '../entity-readers.js';
 import { namedDocuments } from './named.js';
 import { retrieve, type RetrieveOptions } from './retrieve.js';
+import type { ModelTranslator } from '../translation/model-translator.js';
+import { englishQuestion, type Translation, translateQuestion } from '../translation/translate.js';
 import { GeneratorError, groundedMessages, type ChatCompletions, type NumberedPassage } from './generator.js';
 import { bestPassage, questionWords, wordWeights } from './passages.js';
 import { FUSION_DEPTH } from '../../index-mappings/ranking.js';
@@ -84,6 +86,8 @@ export interface AskDeps {
   log: Logger;
   /** Where identifiers named in a question are looked up (named.ts). */
   entities?: EntityReads;
+  /** Translates English questions when PDI_LLM_URL is set; the vocabulary does otherwise. */
+  translator?: ModelTranslator | null;
 }
 
 export class AskService {
@@ -92,8 +96,11 @@ export class AskService {
   constructor(private readonly deps: AskDeps) {}
 
   async ask(question: string, limit: number, model: string, opts: ReadOptions = {}, filters: Filters = {}): Promise<AskResult> {
-    const top = await askSources(this.deps, question, limit, { read: opts, vectors: this.vectors, filters });
-    const words = questionWords(question);
+    const { translation, by } = await this.translation(question, opts.signal);
+    const top = await askSources(this.deps, question, limit, { read: opts, vectors: this.vectors, filters, translation });
+    this.deps.log.info({ translation: by, sources: top.length }, 'ask answered');
+    // An English question's passages are found by its Greek words too.
+    const words = [...new Set([...questionWords(question), ...translation.groups.flatMap((g) => g.greek.flatMap(questionWords))])];
     const weights = wordWeights(
       words,
       top.map((t) => t.doc),
@@ -116,6 +123,16 @@ export class AskService {
       })),
       context_preview: preview(passages),
     };
+  }
+
+  /**
+   * The question's Greek: none for a question that is not English, else the configured model's, or the
+   * vocabulary's when there is no model or it gave none in time.
+   */
+  private async translation(question: string, signal?: AbortSignal): Promise<{ translation: Translation; by: 'none' | 'model' | 'vocabulary' }> {
+    if (!englishQuestion(question)) return { translation: { groups: [] }, by: 'none' };
+    const byModel = await this.deps.translator?.translate(question, signal);
+    return byModel ? { translation: byModel, by: 'model' } : { translation: translateQuestion(question), by: 'vocabulary' };
   }
 
   /** The generator's grounded answer, or the placeholder when there is none, nothing was found, or it failed. */

@@ -164,8 +164,11 @@ export function questionConcepts(question: string, translation: Translation): Co
   if (englishQuestion(question)) {
     return translation.groups.flatMap((g) => {
       const english = contentStems(g.english);
-      const forms = [english, ...g.greek.map(contentStems)].map(withoutKindWords).filter((f) => f.length > 0);
-      return forms.length > 0 ? [{ forms, weight: english.every((s) => KIND_STEMS.has(s)) ? KIND_WEIGHT : 1 }] : [];
+      const greek = g.greek.map(contentStems);
+      const forms = [english, ...greek].map(withoutKindWords).filter((f) => f.length > 0);
+      // A concept is a kind word by its English, or by its Greek when a model gave it no English.
+      const kind = (english.length > 0 ? [english] : greek).every((f) => f.every((s) => KIND_STEMS.has(s)));
+      return forms.length > 0 ? [{ forms, weight: kind ? KIND_WEIGHT : 1 }] : [];
     });
   }
   return [...new Set(contentStems(question))].map((s) => ({ forms: [[s]], weight: KIND_STEMS.has(s) ? KIND_WEIGHT : 1 }));

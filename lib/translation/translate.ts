@@ -15,11 +15,13 @@ export interface ConceptGroup {
   english: string;
   /** Greek alternatives, best first: a CPV label or a dictionary sense each. */
   greek: string[];
-  from: 'cpv' | 'lexicon';
+  from: 'cpv' | 'lexicon' | 'model';
 }
 
 export interface Translation {
   groups: ConceptGroup[];
+  /** The whole question in Greek as a model wrote it (model-translator.ts), to embed as written. */
+  rendering?: string;
 }
 
 /** Whether a question needs translating: Latin letters and no Greek ones. */
@@ -61,7 +63,7 @@ export function greekText(t: Translation): string {
   return t.groups.flatMap((g) => g.greek).join(' ');
 }
 
-/** The translation as a Greek sentence a model can embed: each group's first alternative. */
+/** The translation as a Greek sentence a model can embed: as a model wrote it, or each group's first alternative. */
 export function greekRendering(t: Translation): string {
-  return t.groups.map((g) => g.greek[0]).join(' ');
+  return t.rendering ?? t.groups.map((g) => g.greek[0]).join(' ');
 }

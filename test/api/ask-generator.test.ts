@@ -1,5 +1,7 @@
 // POST /v1/ask with an answer generator (PDI_LLM_URL, PDI_LLM_KEY): a loopback peer speaking the
-// chat-completions protocol stands in for the model endpoint.
+// chat-completions protocol stands in for the model endpoint. An English question is first translated
+// by the same endpoint (ask-translation.test.ts): here the peer answers the answer calls, and a
+// translation call as it answers any.
 import t, { type Test } from 'tap';
 import { pino } from 'pino';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -22,6 +24,10 @@ async function appWith(t: Test, respond: Responder, timeout = '20s') {
   return { app, peer, logs, key: app.key('enterprise') };
 }
 
+/** The requests that ask for an answer, not for a question's translation. */
+const answerCalls = <R extends { json?: any }>(peer: { requests: R[] }) =>
+  peer.requests.filter((r) => !String(r.json?.messages?.[0]?.content ?? '').startsWith('You translate'));
+
 const completion = (content: string) => ({
   status: 200,
   body: { id: 'cmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] },
@@ -30,6 +36,7 @@ const completion = (content: string) => ({
 t.test('when a generator is configured, then the answer is its grounded answer, from a prompt with the passages and the question', async (t) => {
   const { app, peer, key } = await appWith(t, (req) => {
     const prompt = (req.json?.messages ?? []).map((m: { content: string }) => m.content).join('\n');
+    if (prompt.startsWith('You translate')) return completion('Ποιος ανέλαβε τις εργασίες βυθοκόρησης του λιμανιού;');
     // The peer answers only a prompt that carries the question and the passage that answers it.
     if (!prompt.includes('Who got the harbour dredging works?')) return { status: 400, body: { error: 'no question' } };
     if (!prompt.includes('The harbour dredging works were awarded to Marine Works SA')) return { status: 400, body: { error: 'no passage' } };
@@ -43,8 +50,8 @@ t.test('when a generator is configured, then the answer is its grounded answer, 
   t.equal(res.status, 200);
   t.equal(res.body.answer, 'Marine Works SA was awarded the harbour dredging works [2].');
   t.equal(res.body.sources.length, 5);
-  t.equal(peer.requests.length, 1);
-  const sent = peer.requests[0];
+  t.equal(answerCalls(peer).length, 1);
+  const sent = answerCalls(peer)[0]!;
   t.equal(sent.method, 'POST');
   t.equal(sent.path, '/v1/chat/completions');
   t.equal(sent.json.model, 'openai/gpt-4.1-mini', 'the request model passed through');
@@ -73,7 +80,7 @@ t.test('when the endpoint answers 500, then the placeholder answer and a warning
   const res = await app.request('/v1/ask', { key, method: 'POST', body: { question: 'road construction', limit: 2 } });
   t.equal(res.status, 200);
   t.equal(res.body.answer, 'Found 2 relevant documents. Generated answers are not yet available.');
-  t.equal(peer.requests.length, 1);
+  t.equal(answerCalls(peer).length, 1);
   const warning = logs.find((l) => l.msg.includes('answer generator failed'));
   t.ok(warning, 'a warning is logged');
   t.equal(warning?.reason, 'HTTP 500');
@@ -139,6 +146,7 @@ t.test('when only one of PDI_LLM_URL and PDI_LLM_KEY is set, then the configurat
   t.throws(() => loadConfig({ PDI_LLM_KEY: 'k' }), /PDI_LLM_URL must be set/);
   t.throws(() => loadConfig({ PDI_LLM_URL: 'ftp://x', PDI_LLM_KEY: 'k' }), /PDI_LLM_URL must use/);
   t.throws(() => loadConfig({ PDI_LLM_URL: 'http://x', PDI_LLM_KEY: 'k', PDI_LLM_TIMEOUT: 'soon' }), /PDI_LLM_TIMEOUT/);
-  t.same(loadConfig({ PDI_LLM_URL: 'http://x/v1/', PDI_LLM_KEY: 'k' }).llm, { url: 'http://x/v1', key: 'k', timeoutMs: 20_000 });
+  t.throws(() => loadConfig({ PDI_LLM_URL: 'http://x', PDI_LLM_KEY: 'k', PDI_LLM_TRANSLATE_TIMEOUT: '1m' }), /PDI_LLM_TRANSLATE_TIMEOUT/);
+  t.same(loadConfig({ PDI_LLM_URL: 'http://x/v1/', PDI_LLM_KEY: 'k' }).llm, { url: 'http://x/v1', key: 'k', timeoutMs: 20_000, translateTimeoutMs: 2_000 });
   t.equal(loadConfig({}).llm, null);
 });

@@ -175,9 +175,9 @@ export function namedCorpus(): IndexedDocument[] {
 }
 
 /** Greek-only documents an English question finds through its translation: by an official CPV label, and by the lexicon alone. */
-const LIFTS = 'kimdis:25SYMV0000007001';
+export const LIFTS = 'kimdis:25SYMV0000007001';
 const MOSQUITOES = 'diavgeia:ΚΟΥ1ΑΒΓ-ΔΕΖ';
-function translatedCorpus(): IndexedDocument[] {
+export function translatedCorpus(): IndexedDocument[] {
   return [
     doc('kimdis', '25SYMV0000007001', {
       title: 'Συντήρηση ανελκυστήρων του δημαρχείου',
