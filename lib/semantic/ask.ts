@@ -87,7 +87,7 @@ export interface AskDeps {
   /** Where identifiers named in a question are looked up (named.ts). */
   entities?: EntityReads;
   /** Translates English questions when PDI_LLM_URL is set; the vocabulary does otherwise. */
-  translator?: ModelTranslator | null;
+  translator?: Pick<ModelTranslator, 'translate'> | null;
 }
 
 export class AskService {

@@ -1,0 +1,92 @@
+// What translating English questions costs ask: the real AskService on a data folder with the model's
+// vectors, 10 clients at once, asking the relevance set's English questions (kinds english and
+// cross-language) round after round, translated as ask translates them (the vocabulary) and not at all
+// (a translator that gives no Greek: ask as it was before translation), the two alternating so that both
+// meet the same load. Every round has a fresh AskService, so every question is embedded (and its
+// Greek rendering, translated). Prints p50 and p99 of each and their ratio, with the load average.
+//   nice -n 10 node --import tsx bench/ask-translation.ts --data-dir DIR [--rounds 6] [--clients 10]
+// DIR: a data folder served by the embedded engine (bench/search/corpus.ts --from demo --docs 100000
+// --vectors model, then `pdi reindex`), or ELASTICSEARCH_URL + PDI_INDEX_PREFIX for Elasticsearch.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../lib/config.js';
+import { createEmbedder, defaultModelDir } from '../lib/embedding/index.js';
+import { createLogger } from '../lib/logger.js';
+import { createSearchProvider } from '../lib/search/index.js';
+import { AskService } from '../lib/semantic/ask.js';
+import { percentile } from './percentile.js';
+import { judgedQueries } from './relevance/queries.js';
+
+const { values: args } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    rounds: { type: 'string', default: '6' },
+    clients: { type: 'string', default: '10' },
+  },
+});
+const dataDir = args['data-dir'];
+if (!dataDir) throw new Error('--data-dir is required');
+const questions = judgedQueries()
+  .filter((q) => q.category === 'english' || q.category === 'cross-language')
+  .map((q) => q.query);
+const modelDir = process.env.PDI_MODEL_DIR || defaultModelDir();
+if (!fs.existsSync(path.join(modelDir, 'config.json'))) throw new Error(`no model in ${modelDir}: run scripts/fetch-model.sh`);
+
+const log = createLogger('silent');
+const config = loadConfig({ ...process.env, PDI_DATA_DIR: dataDir, PDI_MODEL_DIR: modelDir });
+const model = await createEmbedder({ modelDir, logger: log });
+if (model.fallback) throw new Error(`the model in ${modelDir} did not load`);
+const search = await createSearchProvider(config, model, log);
+
+/** A translator that gives no Greek: ask without translation, everything else the same. */
+const none = { translate: async () => ({ groups: [] }) };
+
+async function round(translated: boolean): Promise<number[]> {
+  const ask = new AskService({ search, embedder: model, generator: null, log, translator: translated ? null : none });
+  const times: number[] = [];
+  let next = 0;
+  const client = async () => {
+    for (let i = next++; i < questions.length; i = next++) {
+      const start = performance.now();
+      await ask.ask(questions[i]!, 5, 'any');
+      times.push(performance.now() - start);
+    }
+  };
+  await Promise.all(Array.from({ length: Number(args.clients) }, client));
+  return times;
+}
+
+// One round of each first, unmeasured: the engine's caches and the JIT warm up.
+await round(true);
+await round(false);
+const samples = { translated: [] as number[], untranslated: [] as number[] };
+const load: number[] = [];
+for (let r = 0; r < Number(args.rounds); r++) {
+  load.push(os.loadavg()[0]!);
+  // Alternating which goes first, so neither always meets the other's leftovers.
+  for (const translated of r % 2 === 0 ? [true, false] : [false, true]) samples[translated ? 'translated' : 'untranslated'].push(...(await round(translated)));
+}
+await search.close();
+const p = (xs: number[], q: number) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    q,
+  );
+const [t50, t99, u50, u99] = [p(samples.translated, 50), p(samples.translated, 99), p(samples.untranslated, 50), p(samples.untranslated, 99)];
+process.stdout.write(
+  `${JSON.stringify(
+    {
+      engine: search.engine,
+      questions: questions.length,
+      asks: samples.translated.length,
+      translated_ms: { p50: +t50.toFixed(1), p99: +t99.toFixed(1) },
+      untranslated_ms: { p50: +u50.toFixed(1), p99: +u99.toFixed(1) },
+      ratio: { p50: +(t50 / u50).toFixed(2), p99: +(t99 / u99).toFixed(2) },
+      load: `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
+    },
+    null,
+    2,
+  )}\n`,
+);
