@@ -10,15 +10,10 @@
 // one at a time, so the brackets never overlap. Every round has a fresh AskService: its cache of
 // question vectors starts empty, so every question is embedded. `--profile` adds one round under the
 // V8 profiler and prints the main thread's heaviest functions outside the embedder and the engine.
-import fs from 'node:fs';
+import { modelEngine } from './model-engine.js';
 import { Session } from 'node:inspector/promises';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../lib/config.js';
-import { createEmbedder, defaultModelDir } from '../lib/embedding/index.js';
 import type { Embedder } from '../lib/embedding/embedder.js';
-import { createLogger } from '../lib/logger.js';
-import { createSearchProvider } from '../lib/search/index.js';
 import type { SearchProvider } from '../lib/search/provider.js';
 import { AskService } from '../lib/semantic/ask.js';
 import { judgedQueries } from './relevance/queries.js';
@@ -33,14 +28,7 @@ const { values: args } = parseArgs({
 const dataDir = args['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
 const questions = judgedQueries().map((q) => q.query);
-const modelDir = process.env.PDI_MODEL_DIR || defaultModelDir();
-if (!fs.existsSync(path.join(modelDir, 'config.json'))) throw new Error(`no model in ${modelDir}: run scripts/fetch-model.sh`);
-
-const log = createLogger('silent');
-const config = loadConfig({ ...process.env, PDI_DATA_DIR: dataDir, PDI_MODEL_DIR: modelDir });
-const model = await createEmbedder({ modelDir, logger: log });
-if (model.fallback) throw new Error(`the model in ${modelDir} did not load`);
-const engine = await createSearchProvider(config, model, log);
+const { model, engine, log } = await modelEngine(dataDir);
 
 const cpu = { embedding: 0, engine: 0 };
 const cpuNow = () => {

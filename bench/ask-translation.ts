@@ -7,14 +7,9 @@
 //   nice -n 10 node --import tsx bench/ask-translation.ts --data-dir DIR [--rounds 6] [--clients 10]
 // DIR: a data folder served by the embedded engine (bench/search/corpus.ts --from demo --docs 100000
 // --vectors model, then `pdi reindex`), or ELASTICSEARCH_URL + PDI_INDEX_PREFIX for Elasticsearch.
-import fs from 'node:fs';
+import { modelEngine } from './model-engine.js';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../lib/config.js';
-import { createEmbedder, defaultModelDir } from '../lib/embedding/index.js';
-import { createLogger } from '../lib/logger.js';
-import { createSearchProvider } from '../lib/search/index.js';
 import { AskService } from '../lib/semantic/ask.js';
 import { percentile } from './percentile.js';
 import { judgedQueries } from './relevance/queries.js';
@@ -31,14 +26,7 @@ if (!dataDir) throw new Error('--data-dir is required');
 const questions = judgedQueries()
   .filter((q) => q.category === 'english' || q.category === 'cross-language')
   .map((q) => q.query);
-const modelDir = process.env.PDI_MODEL_DIR || defaultModelDir();
-if (!fs.existsSync(path.join(modelDir, 'config.json'))) throw new Error(`no model in ${modelDir}: run scripts/fetch-model.sh`);
-
-const log = createLogger('silent');
-const config = loadConfig({ ...process.env, PDI_DATA_DIR: dataDir, PDI_MODEL_DIR: modelDir });
-const model = await createEmbedder({ modelDir, logger: log });
-if (model.fallback) throw new Error(`the model in ${modelDir} did not load`);
-const search = await createSearchProvider(config, model, log);
+const { model, engine: search, log } = await modelEngine(dataDir);
 
 /** A translator that gives no Greek: ask without translation, everything else the same. */
 const none = { translate: async () => ({ groups: [] }) };
