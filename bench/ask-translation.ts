@@ -2,7 +2,8 @@
 // vectors, 10 clients at once, asking the relevance set's English questions (kinds english and
 // cross-language) round after round, translated as ask translates them (the vocabulary) and not at all
 // (a translator that gives no Greek: ask as it was before translation), the two alternating so that both
-// meet the same load. Every round has a fresh AskService, so every question is embedded (and its
+// meet the same load; and, as a third series in the same rounds, the Greek questions of the set (kinds
+// greek and paraphrase), which ask searches in Greek anyway: what a question searched in Greek costs. Every round has a fresh AskService, so every question is embedded (and its
 // Greek rendering, translated). Prints p50 and p99 of each and their ratio, with the load average.
 //   nice -n 10 node --import tsx bench/ask-translation.ts --data-dir DIR [--rounds 6] [--clients 10]
 // DIR: a data folder served by the embedded engine (bench/search/corpus.ts --from demo --docs 100000
@@ -23,15 +24,22 @@ const { values: args } = parseArgs({
 });
 const dataDir = args['data-dir'];
 if (!dataDir) throw new Error('--data-dir is required');
-const questions = judgedQueries()
-  .filter((q) => q.category === 'english' || q.category === 'cross-language')
-  .map((q) => q.query);
+const of = (...kinds: string[]) =>
+  judgedQueries()
+    .filter((q) => kinds.includes(q.category))
+    .map((q) => q.query);
+const english = of('english', 'cross-language');
+const greek = of('greek', 'paraphrase');
 const { model, engine: search, log } = await modelEngine(dataDir);
 
 /** A translator that gives no Greek: ask without translation, everything else the same. */
 const none = { translate: async () => ({ groups: [] }) };
 
-async function round(translated: boolean): Promise<number[]> {
+type Series = 'translated' | 'untranslated' | 'greek';
+
+async function round(series: Series): Promise<number[]> {
+  const translated = series !== 'untranslated';
+  const questions = series === 'greek' ? greek : english;
   const ask = new AskService({ search, embedder: model, generator: null, log, translator: translated ? null : none });
   const times: number[] = [];
   let next = 0;
@@ -47,14 +55,15 @@ async function round(translated: boolean): Promise<number[]> {
 }
 
 // One round of each first, unmeasured: the engine's caches and the JIT warm up.
-await round(true);
-await round(false);
-const samples = { translated: [] as number[], untranslated: [] as number[] };
+await round('translated');
+await round('untranslated');
+const samples: Record<Series, number[]> = { translated: [], untranslated: [], greek: [] };
 const load: number[] = [];
 for (let r = 0; r < Number(args.rounds); r++) {
   load.push(os.loadavg()[0]!);
   // Alternating which goes first, so neither always meets the other's leftovers.
-  for (const translated of r % 2 === 0 ? [true, false] : [false, true]) samples[translated ? 'translated' : 'untranslated'].push(...(await round(translated)));
+  const order: Series[] = r % 2 === 0 ? ['translated', 'untranslated', 'greek'] : ['greek', 'untranslated', 'translated'];
+  for (const series of order) samples[series].push(...(await round(series)));
 }
 await search.close();
 const p = (xs: number[], q: number) =>
@@ -67,11 +76,12 @@ process.stdout.write(
   `${JSON.stringify(
     {
       engine: search.engine,
-      questions: questions.length,
+      questions: { english: english.length, greek: greek.length },
       asks: samples.translated.length,
       translated_ms: { p50: +t50.toFixed(1), p99: +t99.toFixed(1) },
       untranslated_ms: { p50: +u50.toFixed(1), p99: +u99.toFixed(1) },
       ratio: { p50: +(t50 / u50).toFixed(2), p99: +(t99 / u99).toFixed(2) },
+      greek_questions_ms: { p50: +p(samples.greek, 50).toFixed(1), p99: +p(samples.greek, 99).toFixed(1) },
       load: `${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}`,
     },
     null,

@@ -42,22 +42,36 @@ export class QueryVectors {
    * failure is not kept). A copy each time: callers may reuse or change the array they get.
    */
   async vector(embedder: Embedder, text: string, kind: EmbedKind = 'query'): Promise<number[]> {
-    const key = `${embedder.id}\u0000${kind}\u0000${text}`;
-    let entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key); // re-inserted below: Map order is the recency order
-    } else {
-      const vector = embedder.embed([text], kind).then(([v]) => v);
-      entry = { vector, bytes: 100 + 2 * key.length + 8 * embedder.dimension };
-      this.bytes += entry.bytes;
-      const kept = entry;
-      vector.catch(() => {
-        if (this.entries.get(key) === kept) this.drop(key);
-      });
-    }
-    this.entries.set(key, entry);
+    const [vector] = await this.vectors(embedder, [text], kind);
+    return vector!;
+  }
+
+  /**
+   * The vectors of `texts`, each as vector() gives it; those not kept are embedded in one call (a batch
+   * of two costs the model less than two calls: ask's question and its Greek rendering).
+   */
+  async vectors(embedder: Embedder, texts: string[], kind: EmbedKind = 'query'): Promise<number[][]> {
+    const keys = texts.map((text) => `${embedder.id}\u0000${kind}\u0000${text}`);
+    const missing = texts.filter((_, i) => !this.entries.has(keys[i]!));
+    const embedded = missing.length > 0 ? embedder.embed(missing, kind) : null;
+    const entries = keys.map((key, i) => {
+      let entry = this.entries.get(key);
+      if (entry) {
+        this.entries.delete(key); // re-inserted below: Map order is the recency order
+      } else {
+        const vector = embedded!.then((vs) => vs[missing.indexOf(texts[i]!)]!);
+        entry = { vector, bytes: 100 + 2 * key.length + 8 * embedder.dimension };
+        this.bytes += entry.bytes;
+        const kept = entry;
+        vector.catch(() => {
+          if (this.entries.get(key) === kept) this.drop(key);
+        });
+      }
+      this.entries.set(key, entry);
+      return entry;
+    });
     this.evict();
-    return (await entry.vector).slice();
+    return Promise.all(entries.map(async (e) => (await e.vector).slice()));
   }
 
   private evict(): void {

@@ -20,7 +20,7 @@ import { greekLetters } from '../greek.js';
 import type { Filters } from '../search/filters.js';
 import type { ReadOptions, SearchHit, SearchProvider, StoredDocument } from '../search/provider.js';
 import { type Concept, coverage, documentStems, questionConcepts } from '../translation/concepts.js';
-import { greekRendering, greekText, type Translation, translateQuestion } from '../translation/translate.js';
+import { greekRendering, type Translation, translateQuestion } from '../translation/translate.js';
 import { keepWithin, type Ranking, scoreFusion } from './fusion.js';
 
 /** The legs and their fusion, best first: what ask answers from and what bench/relevance measures. */
@@ -69,10 +69,10 @@ export async function retrieve(search: SearchProvider, embedder: Embedder, quest
   // Stored text has Greek letters for look-alike signs (ingest): a question pasted from an original too.
   const text = greekLetters(question);
   const translation = options.translation ?? translateQuestion(text);
-  const greek = greekText(translation);
+  const greek = translation.groups.flatMap((g) => g.greek).join(' ');
   const rendering = greekRendering(translation);
-  const embed = (t: string) => (vectors ? vectors.vector(embedder, t) : embedder.embed([t], 'query').then(([v]) => v!));
-  const [vector, greekVector] = await Promise.all([embed(text), rendering ? embed(rendering) : null]).catch((err: unknown) => {
+  const texts = rendering ? [text, rendering] : [text];
+  const [vector, greekVector = null] = await (vectors ? vectors.vectors(embedder, texts) : embedder.embed(texts, 'query')).catch((err: unknown) => {
     // Clients learn that it is down, not where it runs; the log has the endpoint and its answer.
     if (err instanceof EmbeddingServiceError) throw new EngineUnavailableError('The embedding service is unavailable; try again shortly', err.message);
     throw err;

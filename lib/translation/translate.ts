@@ -58,11 +58,6 @@ export function translateQuestion(question: string): Translation {
   return { groups: groups.sort((a, b) => a.at - b.at).map((g) => g.group) };
 }
 
-/** The translation as one Greek text: each group's alternatives in turn. */
-export function greekText(t: Translation): string {
-  return t.groups.flatMap((g) => g.greek).join(' ');
-}
-
 /** The translation as a Greek sentence a model can embed: as a model wrote it, or each group's first alternative. */
 export function greekRendering(t: Translation): string {
   return t.rendering ?? t.groups.map((g) => g.greek[0]).join(' ');

@@ -19,7 +19,9 @@ class Counted implements Embedder {
   get dimension(): number {
     return this.inner.dimension;
   }
+  readonly calls: string[][] = [];
   async embed(texts: string[], _kind?: EmbedKind): Promise<number[][]> {
+    this.calls.push(texts);
     this.texts.push(...texts);
     if (this.failNext) {
       this.failNext = false;
@@ -98,4 +100,17 @@ t.test('when the embedder fails, then the failure is not kept and the next ask e
   t.equal(vectors.size, 0);
   t.equal((await vectors.vector(embedder, 'q')).length, 384);
   t.same(embedder.texts, ['q', 'q']);
+});
+
+t.test('when a question and its translation are asked together, then those not kept are embedded in one call, each kept', async (t) => {
+  const embedder = new Counted();
+  const vectors = new QueryVectors();
+  await vectors.vector(embedder, 'lift maintenance');
+  const [question, greek] = await vectors.vectors(embedder, ['lift maintenance', 'συντήρηση ανελκυστήρων']);
+  t.same(embedder.calls, [['lift maintenance'], ['συντήρηση ανελκυστήρων']], 'the kept one is not embedded again');
+  t.same(question, (await new HashingEmbedder().embed(['lift maintenance']))[0]);
+  t.same(greek, (await new HashingEmbedder().embed(['συντήρηση ανελκυστήρων']))[0]);
+  await vectors.vectors(embedder, ['school meals', 'σχολικά γεύματα']);
+  t.same(embedder.calls.at(-1), ['school meals', 'σχολικά γεύματα'], 'two new texts, one call');
+  t.equal(vectors.size, 4);
 });
