@@ -4,7 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Request, Response } from 'restify';
 import { ClientGoneError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.js';
 import { NO_STORE, reply } from '../middleware/reply.js';
-import type { Html } from './html.js';
+import type { Html } from '../presenters/html.js';
 import { SESSION_MAX_MS } from './sessions.js';
 
 export const COOKIE = 'pdi_dashboard';
