@@ -53,6 +53,8 @@ export interface PageContext {
   query: URLSearchParams;
   /** Where the script and stylesheet are served: a path that changes with their content. */
   assets: string;
+  /** The script's modules main.js imports, fetched at once rather than one import after another. */
+  modules: readonly string[];
 }
 
 /** The same view in the other language, its state kept. */
@@ -207,6 +209,7 @@ export function explorePage(ctx: PageContext): Html {
 <title>${l(ctx.view)} — ${l('appName')}</title>
 <link rel="stylesheet" href="${ctx.assets}/explore.css">
 <script type="module" src="${ctx.assets}/main.js"></script>
+${ctx.modules.map((m) => html`<link rel="modulepreload" href="${ctx.assets}/${m}">`)}
 </head>
 <body data-view="${ctx.view}" data-lang="${ctx.lang}">
 <a class="skip" href="#main">${l('skip')}</a>

@@ -63,11 +63,12 @@ function queryOf(req: Request): URLSearchParams {
 
 export function registerExplore(server: Server): void {
   const assets = exploreAssets();
+  const modules = [...assets.files.keys()].filter((name) => name.endsWith('.js') && name !== 'main.js');
   for (const view of VIEWS) {
     const send: RequestHandler = async (req, res) => {
       const query = queryOf(req);
       const lang = pageLang(query, req.headers['accept-language']);
-      reply(res, 200, 'text/html; charset=utf-8', explorePage({ view, lang, query, assets: assets.base }).text, PAGE_HEADERS);
+      reply(res, 200, 'text/html; charset=utf-8', explorePage({ view, lang, query, assets: assets.base, modules }).text, PAGE_HEADERS);
     };
     server.get(VIEW_PATHS[view], send);
     server.head(VIEW_PATHS[view], send);

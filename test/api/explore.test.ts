@@ -76,20 +76,23 @@ t.test('when the address holds values, then the form shows them, escaped', async
 t.test('when the assets the page names are fetched, then each is served with its type under a path of its content, kept for good', async (t) => {
   const app = await startTestApp(t);
   const page = (await app.request('/explore')).text;
-  const named = [...page.matchAll(/(?:src|href)="(\/explore\/assets\/[0-9a-f]{12}\/[\w.-]+)"/g)].map((m) => m[1]);
-  t.same(
-    named.map((p) => p.replace(/.*\//, '')),
-    ['explore.css', 'main.js'],
-  );
+  const named = [...page.matchAll(/(?:src|href)="(\/explore\/assets\/[0-9a-f]{12}\/[\w.-]+)"/g)].map((m) => m[1]!);
+  const names = named.map((p) => p.replace(/.*\//, ''));
+  t.same(names.slice(0, 2), ['explore.css', 'main.js'], 'the stylesheet and the script');
   for (const path of named) {
     const res = await app.request(path);
     t.equal(res.status, 200, path);
     t.match(res.headers.get('content-type'), path.endsWith('.js') ? /^text\/javascript/ : /^text\/css/);
     t.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   }
-  // The modules main.js imports are served beside it.
+  // Every module the script imports is preloaded, so none waits for the one importing it.
   const base = named[1]!.replace(/\/main\.js$/, '');
-  const main = (await app.request(`${base}/main.js`)).text;
-  for (const [, module] of main.matchAll(/from '\.\/([\w-]+\.js)'/g)) t.equal((await app.request(`${base}/${module}`)).status, 200, module);
+  const imported = new Set<string>();
+  for (const path of named.filter((p) => p.endsWith('.js'))) {
+    for (const [, module] of (await app.request(path)).text.matchAll(/from '\.\/([\w-]+\.js)'/g)) imported.add(module!);
+  }
+  t.same([...imported].sort(), names.slice(2).sort(), 'the modules imported are those preloaded');
+  t.ok(imported.size >= 5, `${imported.size} modules`);
+  t.equal((await app.request(`${base}/nothing.js`)).status, 404);
   t.equal((await app.request('/explore/assets/000000000000/main.js')).status, 404, 'another digest is not served');
 });

@@ -25,11 +25,12 @@ function numbersTable(items, keyHeading, valueHeading, format) {
 }
 
 /**
- * Columns, one per item in the order given, scaled to the largest: `items` are `{ key, label, value }`.
- * The SVG scales to the figure's width; its text stays large enough on a phone by its viewBox's size.
+ * Columns, one per item in the order given, scaled to the largest: `items` are `{ key, label, value }`,
+ * each column labelled with `short(value)` (the title and the table say `format(value)`). The SVG
+ * scales to the figure's width, at most its viewBox's, so its text keeps its size on a desktop.
  */
-export function columnChart({ id, caption, items, format, keyHeading, valueHeading }) {
-  const width = Math.max(320, items.length * 64);
+export function columnChart({ id, caption, items, format, short, keyHeading, valueHeading }) {
+  const width = Math.max(480, items.length * 64);
   const height = 220;
   const top = 24;
   const bottom = 28;
@@ -43,7 +44,7 @@ export function columnChart({ id, caption, items, format, keyHeading, valueHeadi
       { class: 'column', 'data-key': item.key, 'data-value': item.value },
       svg('title', {}, `${item.label}: ${format(item.value)}`),
       svg('rect', { x: x.toFixed(1), y: (height - bottom - h).toFixed(1), width: (slot * 0.7).toFixed(1), height: h.toFixed(1) }),
-      svg('text', { x: (x + slot * 0.35).toFixed(1), y: (height - bottom - h - 6).toFixed(1), class: 'value', 'text-anchor': 'middle' }, format(item.value)),
+      svg('text', { x: (x + slot * 0.35).toFixed(1), y: (height - bottom - h - 6).toFixed(1), class: 'value', 'text-anchor': 'middle' }, short(item.value)),
       svg('text', { x: (x + slot * 0.35).toFixed(1), y: height - 8, class: 'axis', 'text-anchor': 'middle' }, item.label),
     );
   });
@@ -100,15 +101,22 @@ export function timeline({ id, caption, docs }) {
   const times = docs.map((d) => Date.parse(d.published_at));
   const from = Math.min(...times) - DAY_MS * 15;
   const to = Math.max(...times) + DAY_MS * 15;
-  const left = 130;
+  const left = 170;
   const x = (t) => left + ((width - left - 10) * (t - from)) / Math.max(1, to - from);
   const ticks = [];
-  for (let year = new Date(from).getUTCFullYear() + 1; Date.UTC(year, 0, 1) <= to; year++) {
-    const tx = x(Date.UTC(year, 0, 1)).toFixed(1);
-    ticks.push(
-      svg('line', { x1: tx, x2: tx, y1: 10, y2: axis, class: 'tick' }),
-      svg('text', { x: tx, y: axis + 16, class: 'axis', 'text-anchor': 'middle' }, String(year)),
-    );
+  // Years over a long span, quarters over a year or more, else months: a dozen labels at most.
+  const days = (to - from) / DAY_MS;
+  const step = days > 3 * 365 ? 12 : days > 365 ? 3 : 1;
+  const start = new Date(from);
+  for (let m = start.getUTCFullYear() * 12 + start.getUTCMonth() + 1; ; m++) {
+    const at = Date.UTC(Math.floor(m / 12), m % 12, 1);
+    if (at > to) break;
+    if (m % step !== 0) continue;
+    const tx = x(at);
+    const text = step === 12 ? String(Math.floor(m / 12)) : new Date(at).toISOString().slice(0, 7);
+    ticks.push(svg('line', { x1: tx.toFixed(1), x2: tx.toFixed(1), y1: 10, y2: axis, class: 'tick' }));
+    // A label that would run past the right edge is left out; its line still shows.
+    if (tx < width - 35) ticks.push(svg('text', { x: tx.toFixed(1), y: axis + 16, class: 'axis', 'text-anchor': 'middle' }, text));
   }
   const rows = categories.map((c, i) => svg('text', { x: 0, y: 20 + i * row + 4, class: 'axis' }, c));
   const dots = docs.map((d, i) =>
@@ -124,7 +132,7 @@ export function timeline({ id, caption, docs }) {
     el('figcaption', {}, caption),
     svg(
       'svg',
-      { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': caption },
+      { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${L.timeline}: ${caption}` },
       svg('line', { x1: left, x2: width - 10, y1: axis, y2: axis, class: 'baseline' }),
       ticks,
       rows,

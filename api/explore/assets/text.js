@@ -7,6 +7,7 @@ export const L = JSON.parse(document.getElementById('labels').textContent);
 const LOCALE = LANG === 'el' ? 'el-GR' : 'en-GB';
 const integer = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
 const euro = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 });
+const euroShort = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'EUR', notation: 'compact', maximumFractionDigits: 1 });
 const share = new Intl.NumberFormat(LOCALE, { style: 'percent', maximumFractionDigits: 1 });
 const decimal = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
 
@@ -17,6 +18,8 @@ export function fmt(template, values = {}) {
 
 export const formatCount = (n) => integer.format(n);
 export const formatEuro = (n) => (n === null || n === undefined ? '—' : euro.format(n));
+/** An amount in a few characters (€11M), for a chart's labels. */
+export const formatEuroShort = (n) => (n === null || n === undefined ? '—' : euroShort.format(n));
 export const formatShare = (n) => (n === null || n === undefined ? '—' : share.format(n));
 export const formatDecimal = (n) => (n === null || n === undefined ? '—' : decimal.format(n));
 /** An ISO date-time's UTC day, as the API's dates are UTC. */

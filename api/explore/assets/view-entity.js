@@ -4,7 +4,7 @@
 import { callApi, fetchFile, problemText } from './api.js';
 import { barChart, columnChart, timeline } from './charts.js';
 import { el, originalLink } from './dom.js';
-import { fmt, formatCount, formatDay, formatEuro, formatSize, L } from './text.js';
+import { fmt, formatCount, formatDay, formatEuro, formatEuroShort, formatSize, L } from './text.js';
 import { ui } from './ui.js';
 import { pager } from './view-search.js';
 
@@ -42,7 +42,15 @@ function totals(entity) {
 function yearsChart(afm, aggregate) {
   if (aggregate === null) return el('p', { id: 'chart-years', class: 'chart' }, L.byYearNone);
   const items = [...aggregate.buckets].sort((a, b) => (a.key < b.key ? -1 : 1)).map((b) => ({ key: b.key, label: b.key, value: b.value_sum }));
-  return columnChart({ id: 'chart-years', caption: fmt(L.byYear, { afm }), items, format: formatEuro, keyHeading: L.year, valueHeading: L.value });
+  return columnChart({
+    id: 'chart-years',
+    caption: fmt(L.byYear, { afm }),
+    items,
+    format: formatEuro,
+    short: formatEuroShort,
+    keyHeading: L.year,
+    valueHeading: L.value,
+  });
 }
 
 function counterpartiesChart(entity) {
@@ -76,8 +84,7 @@ function documents(params, entity) {
     'section',
     { class: 'documents' },
     el('h2', {}, L.timeline),
-    el('p', {}, shown),
-    timeline({ id: 'timeline', caption: `${L.timeline}: ${shown}`, docs: entity.matches }),
+    timeline({ id: 'timeline', caption: shown, docs: entity.matches }),
     el(
       'div',
       { class: 'scroll' },
@@ -147,8 +154,8 @@ export async function showEntity(params) {
   ui.results.append(
     el('h2', { id: 'entity-name' }, entity.names[0] ?? identifier),
     totals(entity),
+    reportSection(identifier, type),
     el('div', { class: 'charts' }, yearsChart(afm, years), counterpartiesChart(entity)),
     documents(params, entity),
-    reportSection(identifier, type),
   );
 }

@@ -9,6 +9,8 @@ import { ui } from './ui.js';
 const FACETS = ['source', 'year', 'doc_category', 'cpv_division', 'buyer', 'supplier'];
 const FACET_LIMIT = 8;
 const DEFAULT_LIMIT = '20';
+/** Where explore.css puts the facets beside the results. */
+const WIDE = '(min-width: 52rem)';
 
 /** The filters a facet's bucket stands for: a year is its first to its last day. */
 function facetFilters(grouping, key) {
@@ -80,6 +82,12 @@ function appliedFilters(params) {
   );
 }
 
+/** The facets under a disclosure, open beside the results on a wide screen, closed above them on a phone. */
+function facetsBox(facets) {
+  if (facets.length === 0) return null;
+  return el('details', { open: matchMedia(WIDE).matches }, el('summary', {}, L.facets), facets);
+}
+
 function resultItem(doc) {
   return el(
     'li',
@@ -125,7 +133,7 @@ export async function showSearch(params) {
     el(
       'div',
       { class: 'search-layout' },
-      el('aside', { class: 'facets', 'aria-label': L.facets }, appliedFilters(params), facets),
+      el('aside', { class: 'facets', 'aria-label': L.facets }, appliedFilters(params), facetsBox(facets)),
       el(
         'div',
         { class: 'hits' },
