@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Request, RequestHandler, Server } from 'restify';
-import { NO_STORE, reply } from '../middleware/reply.js';
+import { pageHeaders, reply } from '../middleware/reply.js';
 import { explorePage, pageLang, VIEW_PATHS, VIEWS } from './pages.js';
 
 /** The script's modules and the stylesheet, beside this module (the build copies them into dist/). */
@@ -23,17 +23,8 @@ const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=u
 export const PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; require-trusted-types-for 'script'";
 
-const PAGE_HEADERS = [
-  'Content-Security-Policy',
-  PAGE_POLICY,
-  'X-Frame-Options',
-  'DENY',
-  // Links lead to the publishers' originals: they learn nothing of the query that found them.
-  'Referrer-Policy',
-  'no-referrer',
-  NO_STORE[0],
-  NO_STORE[1],
-];
+// No referrer: links lead to the publishers' originals, which learn nothing of the query that found them.
+const PAGE_HEADERS = pageHeaders(PAGE_POLICY);
 
 /** Assets live under a path named by their content's digest, so a browser may keep them for good. */
 const ASSET_HEADERS = ['Cache-Control', 'public, max-age=31536000, immutable'];

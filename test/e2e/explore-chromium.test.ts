@@ -22,6 +22,15 @@ const LARISA = { name: 'ΔΗΜΟΣ ΛΑΡΙΣΑΙΩΝ', afm: afm('09022563') };
 const ALFA = { name: 'ΑΛΦΑ ΤΕΧΝΙΚΗ ΑΕ', afm: '094014201' };
 const VITA = { name: 'ΒΗΤΑ ΗΛΕΚΤΡΙΚΗ ΙΚΕ', afm: afm('80123288') };
 
+/** The parties of a document of Athens as buyer and ΑΛΦΑ as supplier, as ingest writes them. */
+const ATHENS_BUYS_FROM_ALFA: Partial<IndexedDocument> = {
+  parties: [
+    { role: 'buyer', ...ATHENS },
+    { role: 'supplier', ...ALFA },
+  ],
+  entities: { afm: [ATHENS.afm, ALFA.afm], ada: [], names: [ATHENS.name, ALFA.name] },
+};
+
 /** 24 KIMDIS contracts over four years, 6 TED notices in English, 4 Diavgeia payments. */
 function corpus(): IndexedDocument[] {
   const docs: IndexedDocument[] = [];
@@ -45,11 +54,7 @@ function corpus(): IndexedDocument[] {
         language: 'en',
         doc_category: 'award',
         published_at: `2024-0${i + 1}-05T09:00:00Z`,
-        parties: [
-          { role: 'buyer', ...ATHENS },
-          { role: 'supplier', ...ALFA },
-        ],
-        entities: { afm: [ATHENS.afm, ALFA.afm], ada: [], names: [ATHENS.name, ALFA.name] },
+        ...ATHENS_BUYS_FROM_ALFA,
         amount: { value: 50_000 + i * 1_000, currency: 'EUR' },
       }),
     );
@@ -61,11 +66,7 @@ function corpus(): IndexedDocument[] {
         content: `Εξόφληση τιμολογίου για εργασίες οδοφωτισμού του δήμου, αρ. ${i}.`,
         doc_category: 'payment',
         published_at: `2025-0${i + 2}-20T08:00:00Z`,
-        parties: [
-          { role: 'buyer', ...ATHENS },
-          { role: 'supplier', ...ALFA },
-        ],
-        entities: { afm: [ATHENS.afm, ALFA.afm], ada: [], names: [ATHENS.name, ALFA.name] },
+        ...ATHENS_BUYS_FROM_ALFA,
       }),
     );
   }
@@ -178,6 +179,41 @@ t.test(
       t.equal(await page.textContent('nav a[aria-current="page"]'), 'Αναζήτηση');
       t.equal(await page.inputValue('#f-q'), 'lighting');
       await Promise.all([page.waitForURL(/lang=en/), page.click('.lang a')]);
+    });
+
+    await t.test('when the page is used by keyboard alone, then a search and a facet are reached and applied, and every control has a name', async (t) => {
+      await open('/explore?q=lighting');
+      await page.keyboard.press('Tab');
+      t.equal(await page.evaluate(() => document.activeElement?.className), 'skip', 'the first stop skips to the content');
+      await page.keyboard.press('Enter');
+      /** Tabs on until the focused element matches, at most 60 stops. */
+      const tabTo = async (selector: string) => {
+        for (let i = 0; i < 60; i++) {
+          if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return true;
+          await page.keyboard.press('Tab');
+        }
+        return false;
+      };
+      t.ok(await tabTo('#f-q'), 'the search words');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('οδοφωτισμού');
+      await Promise.all([page.waitForURL(/q=%CE%BF/), page.keyboard.press('Enter')]);
+      await ready(page);
+      t.ok(await tabTo('a[data-facet="year"]'), 'a facet');
+      const year = await page.evaluate(() => document.activeElement!.getAttribute('data-key'));
+      await Promise.all([page.waitForURL(new RegExp(`since=${year}-01-01`)), page.keyboard.press('Enter')]);
+      await ready(page);
+      t.equal(await resultsTotal(), (await api(`/v1/search?q=${encodeURIComponent('οδοφωτισμού')}&since=${year}-01-01&until=${year}-12-31`)).total);
+      const unnamed = await page.evaluate(() =>
+        [...document.querySelectorAll('a, button, input:not([type=hidden]), select, textarea, summary')]
+          .filter((e) => (e as HTMLElement).offsetParent !== null || e.tagName === 'SUMMARY')
+          .filter((e) => {
+            const labelled = (e as HTMLInputElement).labels?.length || e.getAttribute('aria-label') || e.getAttribute('aria-labelledby');
+            return !labelled && (e.textContent ?? '').trim() === '';
+          })
+          .map((e) => e.outerHTML.slice(0, 80)),
+      );
+      t.same(unnamed, [], 'every link, button and control has an accessible name');
     });
 
     await t.test('when an entity is opened, then its charts by year and of counterparties hold the API’s numbers', async (t) => {

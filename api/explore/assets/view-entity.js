@@ -17,7 +17,7 @@ const LONGEST_POLL_MS = 4_000;
 /** The kind the API would read the identifier as: 9 digits an ΑΦΜ, a decision id's shape an ΑΔΑ, else a name. */
 function detectType(id) {
   if (/^(?:EL|GR)?\d{9}$/i.test(id.replace(/[\s.-]/g, ''))) return 'afm';
-  if (/^[0-9A-ZΑ-Ω]{4,}-[0-9A-ZΑ-Ω]{3}$/iu.test(id)) return 'ada';
+  if (/^[0-9A-ZΑ-Ω]{4,}-[0-9A-ZΑ-Ω]{3}$/iu.test(id) && /\d/.test(id)) return 'ada';
   return 'name';
 }
 
