@@ -33,6 +33,7 @@ import { RefusalPacer } from './middleware/refusal-pacing.js';
 import { HSTS } from './middleware/reply.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
+import { registerExplore } from './explore/routes.js';
 import { registerAlerts } from './alerts/routes.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerAnalysis } from './routes/analysis.js';
@@ -149,6 +150,7 @@ export function createApp(deps: AppDeps): App {
   registerHealth(server, context);
   registerReference(server);
   registerDashboard(server, context);
+  registerExplore(server);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
   registerUsage(routes, context);

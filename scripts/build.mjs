@@ -1,6 +1,6 @@
 // npm run build: compiles the TypeScript sources (tsconfig.build.json: api, cli, ingest, index-mappings,
 // lib) to JavaScript in dist/, which `npm start`, the `pdi` command and the image run with no
-// TypeScript loader. The output folder is emptied first, so no module of a deleted source lingers.
+// TypeScript loader, and copies beside them the files the server sends browsers as they are. The output folder is emptied first, so no module of a deleted source lingers.
 //
 //   node scripts/build.mjs              build into dist/
 //   node scripts/build.mjs --if-stale   build only when dist/ is missing or older than the sources
@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SOURCE_DIRS = ['api', 'cli', 'ingest', 'index-mappings', 'lib'];
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
+/** Files the compiled modules read from beside them (the explore page's script and stylesheet), copied as they are. */
+const STATIC_DIRS = ['api/explore/assets'];
 /** Written into dist/ when a build there succeeds, with the time the build started as its mtime. */
 const STAMP = '.build-stamp';
 
@@ -52,6 +54,7 @@ export function build(outDir = 'dist') {
   fs.rmSync(out, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out], { cwd: ROOT, stdio: 'inherit' });
+  for (const dir of STATIC_DIRS) fs.cpSync(path.join(ROOT, dir), path.join(out, dir), { recursive: true });
   if (out === path.join(ROOT, 'dist')) {
     const stamp = path.join(out, STAMP);
     fs.writeFileSync(stamp, `${started.toISOString()}\n`);

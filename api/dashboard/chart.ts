@@ -1,6 +1,6 @@
 // A key's requests per UTC day as a small bar chart: inline SVG rendered on the server, so the page
 // needs no script and loads nothing.
-import { html, type Html } from './html.js';
+import { html, type Html } from '../presenters/html.js';
 
 const BAR = 4;
 const GAP = 1;

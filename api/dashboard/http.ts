@@ -3,24 +3,15 @@
 import type { TLSSocket } from 'node:tls';
 import type { Request, Response } from 'restify';
 import { ClientGoneError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../lib/errors.js';
-import { NO_STORE, reply } from '../middleware/reply.js';
-import type { Html } from './html.js';
+import { pageHeaders, reply } from '../middleware/reply.js';
+import type { Html } from '../presenters/html.js';
 import { SESSION_MAX_MS } from './sessions.js';
 
 export const COOKIE = 'pdi_dashboard';
 export const BASE = '/dashboard';
 
-const PAGE_HEADERS = [
-  'Content-Security-Policy',
-  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Frame-Options',
-  'DENY',
-  'Referrer-Policy',
-  'no-referrer',
-  // A page may show a key that was just created: no cache may keep it.
-  NO_STORE[0],
-  NO_STORE[1],
-];
+// A page may show a key that was just created: no cache may keep it (pageHeaders: no-store).
+const PAGE_HEADERS = pageHeaders("default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
 
 /** The dashboard's forms are a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024;

@@ -3,7 +3,7 @@ import type { KeyRecord } from '../db/keys.js';
 import { TIERS } from '../db/keys.js';
 import { DAILY_QUOTA } from '../tiers.js';
 import { usageChart } from './chart.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../presenters/html.js';
 import { BASE } from './http.js';
 import type { NewKey } from './sessions.js';
 

@@ -19,6 +19,14 @@ declare module 'restify' {
  */
 export const SECURITY_HEADERS = ['X-Content-Type-Options', 'nosniff'] as const;
 export const NO_STORE = ['Cache-Control', 'no-store'] as const;
+/**
+ * The headers of an HTML page of ours (the dashboard, the explore page): `policy`, framed by no other
+ * site (clickjacking), no referrer sent to a page it links to, and kept by no cache.
+ */
+export function pageHeaders(policy: string): string[] {
+  return ['Content-Security-Policy', policy, 'X-Frame-Options', 'DENY', 'Referrer-Policy', 'no-referrer', NO_STORE[0], NO_STORE[1]];
+}
+
 /** On every response when clients reach the API over https (its own TLS, or PDI_PUBLIC_URL https). */
 export const HSTS = ['Strict-Transport-Security', 'max-age=31536000'] as const;
 

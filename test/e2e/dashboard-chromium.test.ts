@@ -1,43 +1,22 @@
 // The dashboard in a real browser: Debian's headless Chromium driven by playwright-core. Sign in →
 // create a key → see it listed and shown once → use it (200) → revoke it → its next request is 401.
 // Without Chromium the test is skipped with a warning, except under CI=true, where it must run.
-import fs from 'node:fs';
-import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import t from 'tap';
 import { request, startTestApp } from '../helpers/app.js';
+import { chromiumPath, skipWithoutChromium, watchProblems } from '../helpers/chromium.js';
 import { ADMIN_TOKEN } from '../helpers/dashboard.js';
-
-/** PDI_CHROMIUM, else `chromium` on the PATH (Debian's package installs /usr/bin/chromium). */
-function findChromium(): string | null {
-  if (process.env.PDI_CHROMIUM) return process.env.PDI_CHROMIUM;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const file = path.join(dir, 'chromium');
-    if (dir && fs.existsSync(file)) return file;
-  }
-  return null;
-}
-
-const executablePath = findChromium();
-if (executablePath === null && process.env.CI !== 'true') {
-  process.stderr.write('WARNING: chromium is not installed (apt-get install chromium); the dashboard browser test is skipped\n');
-}
 
 t.test(
   'when the operator uses the dashboard in Chromium, then a key is created, listed, shown once, works, and fails on its next request once revoked',
-  { skip: executablePath === null && process.env.CI !== 'true' },
+  { skip: skipWithoutChromium('the dashboard browser test') },
   async (t) => {
-    if (executablePath === null) throw new Error('CI=true but chromium is not installed (apt-get install chromium, as .ci/run does)');
     const app = await startTestApp(t, { env: { PDI_ADMIN_TOKEN: ADMIN_TOKEN } });
-    const browser: Browser = await chromium.launch({ executablePath });
+    const browser: Browser = await chromium.launch({ executablePath: chromiumPath() });
     t.teardown(() => browser.close());
     const page = await browser.newPage();
-    // A policy violation (an inline script or style, anything loaded from elsewhere) is a console error;
-    // a failed load is a response (the browser's own /favicon.ico aside: the pages name no icon).
-    const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('response', (r) => r.status() >= 400 && new URL(r.url()).pathname !== '/favicon.ico' && problems.push(`${r.status()} ${r.url()}`));
+    // A policy violation (an inline script or style, anything loaded from elsewhere) is a console error.
+    const problems = watchProblems(page);
 
     await page.goto(`${app.url}/dashboard`);
     t.equal(new URL(page.url()).pathname, '/dashboard/sign-in', 'sent to sign in');

@@ -32,7 +32,7 @@ t.test('when the build has run, then dist/ holds the server, the CLI and the wor
 });
 
 t.test(
-  "when the compiled pdi creates a key and the compiled server starts, then /healthz, /openapi.json, /v1 and the image's health check answer, with no TypeScript loader in either process",
+  "when the compiled pdi creates a key and the compiled server starts, then /healthz, /openapi.json, /explore, /v1 and the image's health check answer, with no TypeScript loader in either process",
   async (t) => {
     const dataDir = tempDir(t);
     const created = await exec(process.execPath, ['--import', WATCH, 'bin/pdi.js', 'keys', 'create', '--org', 'Acme', '--tier', 'enterprise', '--json'], {
@@ -71,6 +71,13 @@ t.test(
     const openapi = await request(url, '/openapi.json');
     t.equal(openapi.status, 200, 'docs/openapi.json is found from dist/');
     t.match(openapi.body.openapi, /^3\.1/);
+    // The explore page's script is copied beside the compiled modules, and served.
+    const explore = await request(url, '/explore');
+    t.equal(explore.status, 200);
+    const script = /src="([^"]+\/main\.js)"/.exec(explore.text)?.[1] ?? '';
+    const main = await request(url, script);
+    t.equal(main.status, 200, `${script} is found in dist/`);
+    t.match(main.headers.get('content-type'), /^text\/javascript/);
     const sources = await request(url, '/v1/sources', { key });
     t.equal(sources.status, 200);
     t.equal(sources.body.length, 8, 'every source listed');

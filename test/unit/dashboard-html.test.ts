@@ -1,7 +1,7 @@
 // The dashboard's HTML template and chart: every interpolated value escaped, bars scaled to the busiest day.
 import t from 'tap';
 import { lastDays, usageChart } from '../../api/dashboard/chart.js';
-import { Html, html } from '../../api/dashboard/html.js';
+import { Html, html } from '../../api/presenters/html.js';
 
 t.test('when text is interpolated, then the five HTML-significant characters are escaped, in content and in attributes', async (t) => {
   const name = `<a href="x" onclick='y'>&amp;</a>`;

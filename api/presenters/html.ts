@@ -1,5 +1,6 @@
-// HTML built by a tagged template that escapes every interpolated value unless it is already Html:
-// organization names are user text, so nothing reaches a page unescaped by forgetting to escape it.
+// HTML built by a tagged template that escapes every interpolated value unless it is already Html, for
+// the dashboard's and the explore page's pages: organization names and the words of a query are user
+// text, so nothing reaches a page unescaped by forgetting to escape it.
 
 export class Html {
   constructor(readonly text: string) {}
