@@ -3,20 +3,15 @@
 // ANDed, frequent and rare mixed, phrases, a source filter, a date window, pages past the first) and for
 // more-like-this (ask's text leg: words ORed), before and after overwrites that drift the statistics
 // the lists were cut at.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import t from 'tap';
 import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import type { SearchHit, SearchResult } from '../../lib/search/provider.js';
+import { indexFiles } from '../helpers/embedded-index.js';
 
-const root = mkdtempSync(path.join(os.tmpdir(), 'pdi-search-pruned-'));
-t.teardown(() => rmSync(root, { recursive: true, force: true }));
-let files = 0;
-const newFile = () => path.join(root, `index-${++files}.sqlite`);
+const newFile = indexFiles(t);
 
 const SOURCES: SourceName[] = ['diavgeia', 'kimdis', 'ted'];
 // Zipfian: a few words in most documents, a long tail in few. Digits keep the words unstemmed.
