@@ -33,6 +33,7 @@ import { HSTS } from './middleware/reply.js';
 import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerAlerts } from './alerts/routes.js';
+import { withChannelSchemas } from './alerts/openapi.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerAnalysis } from './routes/analysis.js';
 import { registerEntity } from './routes/entity.js';
@@ -140,7 +141,7 @@ export function createApp(deps: AppDeps): App {
   registerModels(server, context);
   registerMcp(server, context, inFlight, pacer);
   registerHealth(server, context);
-  registerReference(server);
+  registerReference(server, withChannelSchemas);
   registerDashboard(server, context);
   const routes = new ContractRoutes(server, admit);
   registerSources(routes, context);
