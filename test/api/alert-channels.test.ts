@@ -1,7 +1,8 @@
 // The channel registry's contract (api/alerts/channels/channel.ts), one table row per channel: each entry
 // refuses bad addresses with the detail a 422 carries, gives one canonical form to two spellings of one
-// address, and sends a delivery to a real loopback peer (test/helpers/alert-peers.ts), or fails with a
-// retryable DeliveryError when the peer is down. A channel added to the registry without its row here
+// address, and its sender, made from a configuration as the alert service makes it, sends a delivery to
+// a real loopback peer (test/helpers/alert-peers.ts), or fails with a retryable DeliveryError when the
+// peer is down. A channel added to the registry without its row here
 // fails the type check and the first test.
 import net, { type AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
