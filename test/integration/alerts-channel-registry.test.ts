@@ -9,8 +9,8 @@ import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import type { Delivery } from '../../api/alerts/channels/channel.js';
 import { MIGRATIONS } from '../../api/db/migrations.js';
-import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { tempDir } from '../helpers/app.js';
+import { feedDocument } from '../helpers/alert-profile.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 /** The channel added: what a developer would write, a file of its own. Its sends are told to the test. */
@@ -57,32 +57,6 @@ function buildWithSms(dir: string): void {
     throw new Error('api/alerts/channels/index.ts no longer lists its channels as this test expects: update buildWithSms');
   }
   fs.writeFileSync(path.join(channels, 'index.ts'), registered);
-}
-
-function document(id: string): NormalizedDocument {
-  return {
-    source_id: `kimdis:${id}`,
-    source: 'kimdis',
-    country: 'GR',
-    title: 'Προμήθεια πυροσβεστήρων',
-    doc_type: 'contract',
-    doc_category: 'contract',
-    published_at: '2026-06-11T13:01:21Z',
-    source_url: `https://cerpp.eprocurement.gov.gr/${id}`,
-    language: 'el',
-    quality_score: 0.8,
-    content: 'Σύμβαση προμήθειας.',
-    summary: '',
-    entities: { afm: [], ada: [], names: [] },
-    parties: [],
-    procedure_type: null,
-    tenders_received: null,
-    act_date: null,
-    amount: null,
-    cpv: [],
-    region: null,
-    sector: null,
-  };
 }
 
 t.test(
@@ -144,7 +118,7 @@ t.test(
     const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
     await alerts.check(); // the watermark starts at the feed's end
     const sent = once(outbox, 'sent') as Promise<[Delivery]>;
-    app.documents.save([{ doc: document('sms-1'), content_hash: 'sms-1', original: null, indexed_at: '2026-06-12T00:00:00Z' }]);
+    app.documents.save([{ doc: feedDocument('sms-1'), content_hash: 'sms-1', original: null, indexed_at: '2026-06-12T00:00:00Z' }]);
     await alerts.check();
     const [delivery] = await sent;
     t.same([delivery.target, delivery.document.source_id], ['+302101234567', 'kimdis:sms-1']);
