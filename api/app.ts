@@ -35,6 +35,7 @@ import { formatJson, installErrorHandling } from './middleware/errors.js';
 import { registerDashboard } from './dashboard/routes.js';
 import { registerExplore } from './explore/routes.js';
 import { registerAlerts } from './alerts/routes.js';
+import { withChannelSchemas } from './alerts/openapi.js';
 import { registerDocuments } from './routes/documents.js';
 import { registerAnalysis } from './routes/analysis.js';
 import { registerEntity } from './routes/entity.js';
@@ -148,7 +149,7 @@ export function createApp(deps: AppDeps): App {
   registerModels(server, context);
   registerMcp(server, context, inFlight, pacer);
   registerHealth(server, context);
-  registerReference(server);
+  registerReference(server, withChannelSchemas);
   registerDashboard(server, context);
   registerExplore(server);
   const routes = new ContractRoutes(server, admit);

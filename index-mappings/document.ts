@@ -105,6 +105,84 @@ export interface IndexedDocument extends NormalizedDocument {
 }
 
 /**
+ * How both engines hold a field: its type (Elasticsearch's mapping type; in the embedded `_docs` table,
+ * TEXT for strings, arrays and objects, which it keeps as JSON, REAL or INTEGER for numbers, and its
+ * vector table for `vector`), whether it is an array or may be null (or absent), and whether search reads
+ * it (searched-text.ts) rather than only filters, sorts or shows it.
+ */
+export interface FieldSpec {
+  type: 'keyword' | 'text' | 'date' | 'integer' | 'float' | 'double' | 'object' | 'nested' | 'vector';
+  array?: true;
+  nullable?: true;
+  /** In the searched text of both engines, and searched only through it (not indexed on its own). */
+  searched?: true;
+  /** An object's members. */
+  fields?: Record<string, FieldSpec>;
+}
+
+/** A declaration of every member of `T`. */
+type FieldsOf<T> = { [K in keyof T]-?: FieldSpec };
+
+/**
+ * The document model, declared once: each field of IndexedDocument and how it is held. The Elasticsearch
+ * mapping (mapping.ts), the embedded engine's columns (lib/search/embedded/schema.ts) and what both search
+ * (searched-text.ts) are tested against it (test/integration/document-model.test.ts); the compiler checks that it
+ * names every field, and the test that each field's TypeScript type is the one declared.
+ */
+export const DOCUMENT_FIELDS = {
+  source_id: { type: 'keyword' },
+  source: { type: 'keyword' },
+  country: { type: 'keyword' },
+  title: { type: 'text', searched: true },
+  doc_type: { type: 'keyword' },
+  doc_category: { type: 'keyword' },
+  published_at: { type: 'date' },
+  source_url: { type: 'keyword' },
+  language: { type: 'keyword' },
+  quality_score: { type: 'float' },
+  content: { type: 'text', searched: true },
+  summary: { type: 'text', searched: true },
+  entities: {
+    type: 'object',
+    fields: {
+      afm: { type: 'keyword', array: true },
+      ada: { type: 'keyword', array: true },
+      names: { type: 'text', array: true, searched: true },
+    } satisfies FieldsOf<Entities>,
+  },
+  parties: {
+    type: 'nested',
+    array: true,
+    fields: {
+      role: { type: 'keyword' },
+      name: { type: 'keyword', nullable: true },
+      afm: { type: 'keyword', nullable: true },
+    } satisfies FieldsOf<Party>,
+  },
+  procedure_type: { type: 'keyword', nullable: true },
+  tenders_received: { type: 'integer', nullable: true },
+  act_date: { type: 'date', nullable: true },
+  amount: {
+    type: 'object',
+    nullable: true,
+    fields: { value: { type: 'double' }, currency: { type: 'keyword' } } satisfies FieldsOf<Amount>,
+  },
+  cpv: { type: 'keyword', array: true },
+  region: { type: 'keyword', nullable: true },
+  sector: { type: 'keyword', nullable: true },
+  indexed_at: { type: 'date' },
+  content_hash: { type: 'keyword' },
+  original: {
+    type: 'object',
+    nullable: true,
+    fields: { sha256: { type: 'keyword' }, content_type: { type: 'keyword' } } satisfies FieldsOf<OriginalRef>,
+  },
+  embedding: { type: 'vector', nullable: true },
+  cpv_labels_en: { type: 'text', array: true, nullable: true, searched: true },
+  cpv_labels_el: { type: 'text', array: true, nullable: true, searched: true },
+} as const satisfies FieldsOf<IndexedDocument>;
+
+/**
  * A document as the document store's feed gives it, in store order: stored first (`new`) or changed
  * (`updated`) at `stored_at`. Written by ingest, read by the API's watcher.
  */

@@ -8,9 +8,10 @@
 // never sent themselves: they take the outcome of the one sent.
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Config } from '../../lib/config.js';
 import type { Db } from '../db/database.js';
-import { DeliveryError, type ChannelEnv, type DeliveredDocument } from './channels/channel.js';
-import { channelNamed, CHANNEL_NAMES, CHANNELS, type Channel } from './channels/index.js';
+import { DeliveryError, type ChannelSender, type DeliveredDocument } from './channels/channel.js';
+import { channelNamed, CHANNEL_NAMES, CHANNELS, type Channel, type Targets } from './channels/index.js';
 
 /** Retry schedule: the n-th retry waits BASE_MS * FACTOR^(n-1), capped at MAX_DELAY_MS, times 0.5-1.5. */
 export const RETRY = { baseMs: 2_000, factor: 4, maxDelayMs: 3_600_000, maxAttempts: 8 } as const;
@@ -34,8 +35,8 @@ interface DueRow {
   monitor_event_id: string;
   attempts: number;
   profile_name: string;
-  webhook_url: string | null;
-  notify_email: string | null;
+  /** The profile's addresses (store.ts ProfileRow.targets). */
+  targets: string;
   secret_salt: string;
   profile_active: number;
   document: string;
@@ -43,8 +44,8 @@ interface DueRow {
 
 export interface SenderOptions {
   db: Db;
-  /** What the channels send with; its clock is the sender's. */
-  env: Omit<ChannelEnv, 'clock'>;
+  /** What each channel makes its sender from (AlertChannel.sender), with the sender's clock. */
+  config: Config;
   log: Logger;
   clock?: Clock;
   /** Sends at once per channel, past each channel's own `concurrency`. */
@@ -62,7 +63,7 @@ export class DeliverySender {
   private readonly lastOrg = perChannel(() => '');
   private readonly limit: Record<Channel, number>;
   private readonly clock: Clock;
-  private readonly env: ChannelEnv;
+  private readonly senders: Record<Channel, ChannelSender>;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly st;
@@ -70,7 +71,7 @@ export class DeliverySender {
   constructor(private readonly opts: SenderOptions) {
     this.clock = opts.clock ?? systemClock;
     this.limit = perChannel((c) => opts.concurrency?.[c.name] ?? c.concurrency);
-    this.env = { ...opts.env, clock: this.clock };
+    this.senders = perChannel((c) => c.sender({ config: opts.config, clock: this.clock }));
     const db = opts.db;
     this.st = {
       // The organizations with pending deliveries on a channel, one index seek each (a loose index scan:
@@ -87,8 +88,8 @@ export class DeliverySender {
         )
         .pluck(),
       due: db.prepare(
-        `SELECT d.id, d.org_id, d.alert_profile_id, d.channel, d.monitor_event_id, d.attempts, p.name AS profile_name, p.webhook_url,
-                p.notify_email, p.secret_salt, p.is_active AS profile_active, a.document
+        `SELECT d.id, d.org_id, d.alert_profile_id, d.channel, d.monitor_event_id, d.attempts, p.name AS profile_name, p.targets,
+                p.secret_salt, p.is_active AS profile_active, a.document
            FROM alert_deliveries d JOIN alert_profiles p ON p.id = d.alert_profile_id
            JOIN alert_documents a ON a.source_id = d.document_source_id
           WHERE d.delivery_status = 'pending' AND d.sent_with IS NULL AND d.channel = ? AND d.org_id = ? AND d.next_attempt_at <= ?
@@ -205,13 +206,13 @@ export class DeliverySender {
 
   private async send(row: DueRow, document: DeliveredDocument, event: Record<string, unknown> | null): Promise<void> {
     const channel = channelNamed(row.channel);
-    const target = row[channel.member];
-    if (target === null) throw new DeliveryError(`the profile has no ${channel.member}`, false);
+    const target = (JSON.parse(row.targets) as Targets)[channel.member];
+    if (target === undefined) throw new DeliveryError(`the profile has no ${channel.member}`, false);
     const profile = { id: row.alert_profile_id, name: row.profile_name, secret_salt: row.secret_salt };
-    await channel.send({ id: row.id, profile, target, document, event }, this.env);
+    await this.senders[row.channel].send({ id: row.id, profile, target, document, event });
   }
 
-  /** Takes no new send; waits a little for those under way (the rest are sent again after a restart). */
+  /** Takes no new send; waits a little for those under way (the rest are sent again after a restart), then closes the channels' senders. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
@@ -223,5 +224,6 @@ export class DeliverySender {
       }),
     ]);
     clearTimeout(timer);
+    for (const sender of Object.values<ChannelSender>(this.senders)) sender.close?.();
   }
 }

@@ -3,10 +3,10 @@
 import { ValidationError } from '../../lib/errors.js';
 import { hasControl, refuseControl } from '../middleware/validate.js';
 import { resolveSource } from '../../index-mappings/sources.js';
-import { TargetError, type TargetMember, type TargetRules } from './channels/channel.js';
-import { CHANNEL_NAMES, CHANNELS, isChannel, type Channel } from './channels/index.js';
+import { TargetError, type TargetRules } from './channels/channel.js';
+import { CHANNEL_NAMES, CHANNELS, isChannel, type Channel, type Targets } from './channels/index.js';
 
-export type { Channel };
+export type { Channel, Targets };
 
 export interface Filters {
   sectors: string[];
@@ -17,18 +17,21 @@ export interface Filters {
   sources: string[];
 }
 
-/** A profile's members; each channel's address is one (TargetMember), null when not given. */
-export interface ProfileFields extends Record<TargetMember, string | null> {
+/** A profile's members; each channel's address is a member of the body, kept in `targets` under its name. */
+export interface ProfileFields {
   name: string;
   filters: Filters;
   channels: Channel[];
+  targets: Targets;
 }
 
 const MAX_NAME = 200;
 const MAX_ITEMS = 100;
 const MAX_ITEM = 200;
 const FILTER_ARRAYS = ['sectors', 'regions', 'keywords', 'sources'] as const;
-const CREATE_MEMBERS = new Set(['name', 'filters', 'channels', ...CHANNELS.map((c) => c.member)]);
+/** The members of a profile body that are not a channel's address. */
+export const PROFILE_MEMBERS = ['name', 'filters', 'channels'] as const;
+const CREATE_MEMBERS = new Set<string>([...PROFILE_MEMBERS, ...CHANNELS.map((c) => c.member)]);
 const UPDATE_MEMBERS = new Set([...CREATE_MEMBERS, 'is_active']);
 
 export function emptyFilters(): Filters {
@@ -66,11 +69,10 @@ function optionalText(v: unknown, member: string): string | null {
   return v.trim() === '' ? null : v.trim();
 }
 
-/** Each channel's address: as the body gives it (trimmed) once its channel accepts its form, else `current`'s. */
-function targets(b: Record<string, unknown>, rules: TargetRules, current: ProfileFields | null): Record<TargetMember, string | null> {
-  const out = {} as Record<TargetMember, string | null>;
+/** Each channel's address: as the body gives it (trimmed) once its channel accepts its form, else `current`'s; null or empty removes it. */
+function targets(b: Record<string, unknown>, rules: TargetRules, current: Targets): Targets {
+  const out: Targets = { ...current };
   for (const channel of CHANNELS) {
-    out[channel.member] = current?.[channel.member] ?? null;
     if (b[channel.member] === undefined) continue;
     const value = optionalText(b[channel.member], channel.member);
     try {
@@ -79,7 +81,8 @@ function targets(b: Record<string, unknown>, rules: TargetRules, current: Profil
       if (err instanceof TargetError) throw new ValidationError(err.message);
       throw err;
     }
-    out[channel.member] = value;
+    if (value === null) delete out[channel.member];
+    else out[channel.member] = value;
   }
   return out;
 }
@@ -129,7 +132,7 @@ function filters(v: unknown): Filters {
 /** The profile a full profile must be: each channel has its address. Checks needing the network are the caller's (AlertChannel.admit). */
 function complete(p: ProfileFields): ProfileFields {
   for (const channel of CHANNELS) {
-    if (p.channels.includes(channel.name) && p[channel.member] === null)
+    if (p.channels.includes(channel.name) && p.targets[channel.member] === undefined)
       throw new ValidationError(`${channel.member} is required with the ${channel.name} channel`);
   }
   return p;
@@ -141,7 +144,7 @@ export function createInput(body: unknown, rules: TargetRules): ProfileFields {
     name: name(b.name),
     filters: filters(b.filters),
     channels: channels(b.channels),
-    ...targets(b, rules, null),
+    targets: targets(b, rules, {}),
   });
 }
 
@@ -153,7 +156,7 @@ export function updateInput(body: unknown, current: ProfileFields, rules: Target
     name: b.name === undefined ? current.name : name(b.name),
     filters: b.filters === undefined ? current.filters : filters(b.filters),
     channels: b.channels === undefined ? current.channels : channels(b.channels),
-    ...targets(b, rules, current),
+    targets: targets(b, rules, current.targets),
   });
   return b.is_active === undefined ? merged : { ...merged, is_active: b.is_active as boolean };
 }

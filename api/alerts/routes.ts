@@ -3,7 +3,7 @@
 import type { Request } from 'restify';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { TargetError, type TargetRules } from './channels/channel.js';
-import { CHANNELS } from './channels/index.js';
+import { CHANNELS, targetMembers } from './channels/index.js';
 import { createInput, updateInput, type ProfileFields } from './input.js';
 import { WebhookSecrets } from './secret.js';
 import type { ProfileRecord } from './store.js';
@@ -20,8 +20,7 @@ export function profileBody(p: ProfileRecord): Record<string, unknown> {
     name: p.name,
     filters: p.filters,
     channels: p.channels,
-    webhook_url: p.webhook_url,
-    notify_email: p.notify_email,
+    ...targetMembers(p.targets),
     is_active: p.is_active,
     created_at: p.created_at,
   };
@@ -30,8 +29,8 @@ export function profileBody(p: ProfileRecord): Record<string, unknown> {
 /** The channels' checks that need the network, on each address new to the profile (all at creation). */
 async function admitTargets(fields: ProfileFields, before: ProfileFields | null, rules: TargetRules): Promise<void> {
   for (const channel of CHANNELS) {
-    const value = fields[channel.member];
-    if (value === null || !channel.admit || (before !== null && value === before[channel.member])) continue;
+    const value = fields.targets[channel.member];
+    if (value === undefined || !channel.admit || (before !== null && value === before.targets[channel.member])) continue;
     try {
       await channel.admit(value, rules);
     } catch (err) {

@@ -4,9 +4,7 @@ import type { Config } from '../../lib/config.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Db } from '../db/database.js';
-import { Mailer } from './channels/email.js';
 import type { Channel } from './channels/index.js';
-import { WebhookSecrets } from './secret.js';
 import { DeliverySender } from './deliveries.js';
 import { Watcher, type DocumentFeed } from './watcher.js';
 
@@ -30,15 +28,8 @@ export function startAlerts(
   opts: { clock?: Clock; concurrency?: Partial<Record<Channel, number>> } = {},
 ): AlertService {
   const log = logger.child({ component: 'alerts' });
-  const mailer = new Mailer(config.smtpUrl);
   const rules = { allowPrivate: config.webhookAllowPrivate };
-  const sender = new DeliverySender({
-    db,
-    log,
-    clock: opts.clock,
-    concurrency: opts.concurrency,
-    env: { rules, mailer, secrets: WebhookSecrets.inDataDir(config.dataDir), webhookDeadlineMs: config.webhookTimeoutMs },
-  });
+  const sender = new DeliverySender({ db, log, config, clock: opts.clock, concurrency: opts.concurrency });
   const watcher = new Watcher({ db, documents, log, rules, clock: opts.clock, onRecorded: () => sender.pump() });
   let pass: Promise<void> | null = null;
   let again = false;
@@ -78,7 +69,6 @@ export function startAlerts(
       clearInterval(timer);
       await pass;
       await sender.stop();
-      mailer.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Alert profiles and their deliveries in the account database, always scoped to one organization:
 // a row of another organization is never read, so it answers as not found.
 import { randomUUID } from 'node:crypto';
-import type { Channel, Filters, ProfileFields } from './input.js';
+import type { Channel, Filters, ProfileFields, Targets } from './input.js';
 import type { Db } from '../db/database.js';
 import { OrgTable, type Conditions, type Page } from '../db/org-table.js';
 
@@ -19,8 +19,8 @@ interface ProfileRow {
   name: string;
   filters: string;
   channels: string;
-  webhook_url: string | null;
-  notify_email: string | null;
+  /** Each channel's address by its profile member, as JSON (Targets). */
+  targets: string;
   secret_salt: string;
   is_active: number;
   created_at: string;
@@ -46,6 +46,7 @@ function profileOf(row: ProfileRow): ProfileRecord {
     ...row,
     filters: JSON.parse(row.filters) as Filters,
     channels: JSON.parse(row.channels) as Channel[],
+    targets: JSON.parse(row.targets) as Targets,
     is_active: row.is_active === 1,
   };
 }
@@ -63,14 +64,14 @@ export class AlertStore {
     });
     this.st = {
       create: db.prepare(
-        `INSERT INTO alert_profiles (id, org_id, name, filters, channels, webhook_url, notify_email, secret_salt, is_active, created_at)
-         VALUES (@id, @org_id, @name, @filters, @channels, @webhook_url, @notify_email, @secret_salt, @is_active, @created_at)`,
+        `INSERT INTO alert_profiles (id, org_id, name, filters, channels, targets, secret_salt, is_active, created_at)
+         VALUES (@id, @org_id, @name, @filters, @channels, @targets, @secret_salt, @is_active, @created_at)`,
       ),
       active: db.prepare('SELECT * FROM alert_profiles WHERE is_active = 1'),
       activeOf: db.prepare('SELECT count(*) FROM alert_profiles WHERE org_id = ? AND is_active = 1').pluck(),
       update: db.prepare(
-        `UPDATE alert_profiles SET name = ?, filters = ?, channels = ?, webhook_url = ?, notify_email = ?,
-           is_active = coalesce(?, is_active) WHERE id = ? AND org_id = ?`,
+        `UPDATE alert_profiles SET name = ?, filters = ?, channels = ?, targets = ?, is_active = coalesce(?, is_active)
+          WHERE id = ? AND org_id = ?`,
       ),
       deactivate: db.prepare('UPDATE alert_profiles SET is_active = 0 WHERE id = ? AND org_id = ?'),
     };
@@ -83,8 +84,7 @@ export class AlertStore {
       name: fields.name,
       filters: JSON.stringify(fields.filters),
       channels: JSON.stringify(fields.channels),
-      webhook_url: fields.webhook_url,
-      notify_email: fields.notify_email,
+      targets: JSON.stringify(fields.targets),
       secret_salt: salt,
       is_active: 1,
       created_at: now.toISOString(),
@@ -119,8 +119,7 @@ export class AlertStore {
       fields.name,
       JSON.stringify(fields.filters),
       JSON.stringify(fields.channels),
-      fields.webhook_url,
-      fields.notify_email,
+      JSON.stringify(fields.targets),
       fields.is_active === undefined ? null : Number(fields.is_active),
       id,
       orgId,

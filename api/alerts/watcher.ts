@@ -46,7 +46,7 @@ export interface WatcherOptions {
 /** Who a channel of a profile reaches: an event goes once to each (addresses in their channel's canonical form). */
 function recipientOf(profile: ProfileRecord, name: Channel, rules: TargetRules): string {
   const channel = channelNamed(name);
-  const address = profile[channel.member] ?? '';
+  const address = profile.targets[channel.member] ?? '';
   try {
     return `${name} ${channel.parseTarget(address, rules)}`;
   } catch {

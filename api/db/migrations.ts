@@ -232,6 +232,18 @@ export const MIGRATIONS: Migration[] = [
       CREATE TRIGGER entity_removed AFTER DELETE ON monitored_entities BEGIN UPDATE match_generation SET n = n + 1; END;
     `,
   },
+  {
+    version: 10,
+    name: "a profile's channel addresses in one column",
+    sql: `
+      -- Each channel's address under its profile member, as JSON (api/alerts/channels/): a new channel needs
+      -- no column. json_patch leaves out the members that were NULL.
+      ALTER TABLE alert_profiles ADD COLUMN targets TEXT NOT NULL DEFAULT '{}';
+      UPDATE alert_profiles SET targets = json_patch('{}', json_object('notify_email', notify_email, 'webhook_url', webhook_url));
+      ALTER TABLE alert_profiles DROP COLUMN webhook_url;
+      ALTER TABLE alert_profiles DROP COLUMN notify_email;
+    `,
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-// GET /openapi.json (docs/openapi.json as it is) and GET /docs, a reference page rendered from it by
+// GET /openapi.json (docs/openapi.json, with what the composer completes in it) and GET /docs, a reference page rendered from it by
 // Swagger UI (swagger-ui-dist, pinned) served from node_modules: the page loads nothing from outside,
 // so it works offline and behind a firewall. No key, no quota (outside /v1).
 import fs from 'node:fs';
@@ -36,11 +36,19 @@ interface Asset {
   body: Buffer | string;
 }
 
-/** What the reference page loads, by path: every one of them served here. */
-export function referenceAssets(): Map<string, Asset> {
+/** The OpenAPI document, parsed. */
+export type OpenApiDocument = Record<string, unknown>;
+
+/**
+ * What the reference page loads, by path: every one of them served here. `complete` fills in the parts
+ * of docs/openapi.json that follow from the code (the alert channels: api/alerts/openapi.ts); the document
+ * is written back as the file is, two spaces to the level.
+ */
+function referenceAssets(complete: (doc: OpenApiDocument) => OpenApiDocument): Map<string, Asset> {
   const renderer = (file: string, type: string): Asset => ({ type, body: fs.readFileSync(path.join(RENDERER_DIR, file)) });
+  const document = `${JSON.stringify(complete(JSON.parse(fs.readFileSync(DOCUMENT, 'utf8')) as OpenApiDocument), null, 2)}\n`;
   return new Map<string, Asset>([
-    ['/openapi.json', { type: 'application/json', body: fs.readFileSync(DOCUMENT) }],
+    ['/openapi.json', { type: 'application/json', body: document }],
     ['/docs', { type: 'text/html; charset=utf-8', body: PAGE }],
     ['/docs/init.js', { type: 'text/javascript; charset=utf-8', body: INIT }],
     ['/docs/swagger-ui.css', renderer('swagger-ui.css', 'text/css; charset=utf-8')],
@@ -61,8 +69,8 @@ const PAGE_HEADERS = [
   NO_STORE[1],
 ];
 
-export function registerReference(server: Server): void {
-  for (const [route, asset] of referenceAssets()) {
+export function registerReference(server: Server, complete: (doc: OpenApiDocument) => OpenApiDocument): void {
+  for (const [route, asset] of referenceAssets(complete)) {
     const headers = route === '/docs' ? PAGE_HEADERS : NO_STORE;
     const send: RequestHandler = async (_req, res) => {
       reply(res, 200, asset.type, asset.body, headers);

@@ -56,8 +56,7 @@ const profile = (org: string, url: string) =>
     {
       name: 'all',
       channels: ['webhook'],
-      webhook_url: url,
-      notify_email: null,
+      targets: { webhook_url: url },
       filters: { sectors: [], regions: [], keywords: [], sources: [], min_value: null, max_value: null },
     },
     'salt',

@@ -181,8 +181,7 @@ async function burst() {
     {
       name: 'burst',
       channels: ['webhook'],
-      webhook_url: hook,
-      notify_email: null,
+      targets: { webhook_url: hook },
       filters: { keywords: [], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
     },
     WebhookSecrets.newSalt(),

@@ -65,8 +65,7 @@ export function createWorkload(db: Db, w: Workload, profiles: number, entities: 
       {
         name: `p${i}`,
         channels: ['email'],
-        notify_email: 'a@example.com',
-        webhook_url: null,
+        targets: { notify_email: 'a@example.com' },
         filters: { keywords: [pick(w.words), `λέξη${i}`], sources, sectors: [], regions: [], min_value: random() < 0.2 ? 10_000 : null, max_value: null },
       },
       'salt',
@@ -94,8 +93,7 @@ export function createWorkload(db: Db, w: Workload, profiles: number, entities: 
       {
         name: `q${i}`,
         channels: ['email'],
-        notify_email: 'q@example.com',
-        webhook_url: null,
+        targets: { notify_email: 'q@example.com' },
         filters: { keywords: [`ανύπαρκτη${i}`], sources: [], sectors: [], regions: [], min_value: null, max_value: null },
       },
       'salt',

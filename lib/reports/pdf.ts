@@ -1,261 +1,39 @@
-// The report as a PDF (jspdf): title page, summary, indicators with links to their evidence,
-// procurement tables whose headers repeat after a page break, a bar chart of yearly totals drawn with
-// vector primitives, page numbers and a footer. Noto Sans (npm @expo-google-fonts/noto-sans, OFL) is
-// embedded so Greek renders and extracts as text; jspdf writes only the glyphs used.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { jsPDF } from 'jspdf';
-import type { Report } from './build.js';
+// The report as a PDF, one function per section in the order they print: title page, summary,
+// indicators with links to their evidence, procurement (a chart of yearly totals and the tables),
+// decisions and regulatory records, then page numbers and a footer on every page. The words are
+// pdf-text.ts's, the drawing pdf-writer.ts's.
+import type { jsPDF } from 'jspdf';
+import type { ContractRow, DocumentRow, Report } from './build.js';
+import { PDF_TEXT, type PdfText } from './pdf-text.js';
+import { barChart, CHART_HEIGHT, LINE, MARGIN, newDocument, PAGE_H, PAGE_W, WIDTH, Writer } from './pdf-writer.js';
 import { formatEur } from './summary.js';
 
-const require = createRequire(import.meta.url);
-const FONT = 'NotoSans';
-let fonts: { regular: string; bold: string } | null = null;
-
-/** The TTFs as base64, read once per process. */
-function fontData(): { regular: string; bold: string } {
-  fonts ??= {
-    regular: fs.readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')).toString('base64'),
-    bold: fs.readFileSync(require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf')).toString('base64'),
-  };
-  return fonts;
-}
-
-const PAGE_W = 210;
-const PAGE_H = 297;
-const MARGIN = 18;
-const BOTTOM = PAGE_H - 22;
-const WIDTH = PAGE_W - 2 * MARGIN;
-const LINE = 4.6;
 /** Evidence ids printed per indicator; report_json lists them all. */
 const MAX_EVIDENCE_SHOWN = 16;
-const CHART_HEIGHT = 60;
 
-const TEXT = {
-  el: {
-    title: 'Έκθεση δέουσας επιμέλειας',
-    entity: 'Οντότητα',
-    afm: 'ΑΦΜ',
-    valid: 'έγκυρος',
-    invalid: 'μη έγκυρος',
-    identifier: 'Αναγνωριστικό',
-    generated: 'Ημερομηνία',
-    score: 'Βαθμός κινδύνου',
-    summary: 'Σύνοψη',
-    indicators: 'Δείκτες κινδύνου',
-    indicator: 'Δείκτης',
-    status: 'Κατάσταση',
-    evidence: 'Τεκμήρια',
-    threshold: 'Όριο',
-    flagged: 'ΕΝΕΡΓΟΣ',
-    clear: 'χωρίς ένδειξη',
-    not_assessable: 'δεν εκτιμάται',
-    procurement: 'Δημόσιες συμβάσεις',
-    byYear: 'Σύνολα ανά έτος',
-    year: 'Έτος',
-    contracts: 'Συμβάσεις',
-    value: 'Αξία',
-    date: 'Ημ/νία',
-    titleCol: 'Τίτλος',
-    buyer: 'Αναθέτουσα αρχή',
-    supplier: 'Ανάδοχος',
-    buyers: 'Κύριες αναθέτουσες αρχές',
-    suppliers: 'Κύριοι ανάδοχοι',
-    decisions: 'Αποφάσεις',
-    regulatory: 'Ρυθμιστικές εγγραφές',
-    page: 'Σελίδα',
-    of: 'από',
-    none: 'Κανένα έγγραφο.',
-    footer: 'Πηγές: Διαύγεια, ΚΗΜΔΗΣ, TED, ΡΑΕ και λοιπά ανοικτά δεδομένα · Δημιουργήθηκε',
-    payments: 'Πληρωμές και τροποποιήσεις',
-    name: 'Επωνυμία',
-    docs: 'Έγγραφα',
-    source: 'Πηγή',
-    more: 'ακόμη (στο report_json)',
-  },
-  en: {
-    title: 'Due-diligence report',
-    entity: 'Entity',
-    afm: 'VAT (AFM)',
-    valid: 'valid',
-    invalid: 'check digit invalid',
-    identifier: 'Identifier',
-    generated: 'Date',
-    score: 'Risk score',
-    summary: 'Summary',
-    indicators: 'Risk indicators',
-    indicator: 'Indicator',
-    status: 'Status',
-    evidence: 'Evidence',
-    threshold: 'Threshold',
-    flagged: 'FLAGGED',
-    clear: 'clear',
-    not_assessable: 'not assessable',
-    procurement: 'Public procurement',
-    byYear: 'Totals by year',
-    year: 'Year',
-    contracts: 'Contracts',
-    value: 'Value',
-    date: 'Date',
-    titleCol: 'Title',
-    buyer: 'Buyer',
-    supplier: 'Supplier',
-    buyers: 'Main buyers',
-    suppliers: 'Main suppliers',
-    decisions: 'Decisions',
-    regulatory: 'Regulatory records',
-    page: 'Page',
-    of: 'of',
-    none: 'No documents.',
-    footer: 'Sources: Diavgeia, KIMDIS, TED, RAE and other open data · Generated',
-    payments: 'Payments and amendments',
-    name: 'Name',
-    docs: 'Documents',
-    source: 'Source',
-    more: 'more (in report_json)',
-  },
-};
-
-interface Column {
-  header: string;
-  width: number;
-  align?: 'left' | 'right';
-}
-
-class Writer {
-  y = MARGIN;
-  constructor(readonly doc: jsPDF) {}
-
-  font(size: number, bold = false): void {
-    this.doc.setFont(FONT, bold ? 'bold' : 'normal');
-    this.doc.setFontSize(size);
-  }
-
-  /** Starts a new page when `height` does not fit; returns whether it did. */
-  room(height: number): boolean {
-    if (this.y + height <= BOTTOM) return false;
-    this.doc.addPage();
-    this.y = MARGIN;
-    return true;
-  }
-
-  heading(text: string): void {
-    this.room(16);
-    this.y += 4;
-    this.font(14, true);
-    this.doc.text(text, MARGIN, this.y);
-    this.y += 3;
-    this.doc.setDrawColor(40, 70, 120);
-    this.doc.setLineWidth(0.4);
-    this.doc.line(MARGIN, this.y, MARGIN + WIDTH, this.y);
-    this.y += 6;
-  }
-
-  /** A table's title, kept on the page with the table's first rows. */
-  subheading(text: string): void {
-    this.font(11, true);
-    this.room(14);
-    this.doc.text(text, MARGIN, this.y);
-    this.y += 6;
-  }
-
-  paragraph(text: string, size = 10): void {
-    this.font(size);
-    for (const line of this.doc.splitTextToSize(text, WIDTH) as string[]) {
-      this.room(LINE);
-      this.doc.text(line, MARGIN, this.y);
-      this.y += LINE;
-    }
-    this.y += 2;
-  }
-
-  /** A table whose header row is drawn again at the top of every page it continues on. */
-  table(columns: Column[], rows: string[][]): void {
-    const header = () => {
-      this.font(8.5, true);
-      this.doc.setFillColor(225, 232, 242);
-      this.doc.rect(MARGIN, this.y - 3.6, WIDTH, 5.6, 'F');
-      this.cells(
-        columns,
-        columns.map((c) => [c.header]),
-      );
-      this.y += 5.2;
-    };
-    this.room(12);
-    header();
-    this.font(8.5);
-    rows.forEach((row, r) => {
-      const cells = row.map((text, i) => this.doc.splitTextToSize(text, columns[i]!.width - 3) as string[]);
-      const height = Math.max(...cells.map((c) => c.length)) * 3.8 + 1.4;
-      if (this.room(height)) header();
-      this.font(8.5);
-      if (r % 2 === 1) {
-        this.doc.setFillColor(246, 248, 251);
-        this.doc.rect(MARGIN, this.y - 3.4, WIDTH, height, 'F');
-      }
-      this.cells(columns, cells);
-      this.y += height;
-    });
-    this.y += 3;
-  }
-
-  /** One row's cells, each its lines, in the header's font or the body's: the one drawer of both. */
-  private cells(columns: Column[], cells: string[][]): void {
-    let x = MARGIN;
-    cells.forEach((lines, i) => {
-      const c = columns[i]!;
-      lines.forEach((line, k) => this.doc.text(line, c.align === 'right' ? x + c.width - 1.5 : x + 1.5, this.y + k * 3.8, { align: c.align ?? 'left' }));
-      x += c.width;
-    });
-  }
-}
-
-function barChart(w: Writer, data: { year: number; value: number }[], lang: 'el' | 'en'): void {
-  if (data.length === 0) return;
-  const height = CHART_HEIGHT;
-  w.room(height + 14);
-  const { doc } = w;
-  const top = w.y;
-  const left = MARGIN + 24;
-  const chartW = WIDTH - 26;
-  const max = Math.max(...data.map((d) => d.value), 1);
-  doc.setDrawColor(120);
-  doc.setLineWidth(0.2);
-  doc.line(left, top, left, top + height);
-  doc.line(left, top + height, left + chartW, top + height);
-  w.font(7);
-  for (let i = 0; i <= 4; i++) {
-    const v = (max * i) / 4;
-    const y = top + height - (height * i) / 4;
-    doc.setDrawColor(220);
-    if (i > 0) doc.line(left, y, left + chartW, y);
-    doc.text(formatEur(v, lang), left - 1.5, y + 1, { align: 'right' });
-  }
-  const slot = chartW / data.length;
-  const bar = Math.min(18, slot * 0.7);
-  data.forEach((d, i) => {
-    const h = (height * d.value) / max;
-    const x = left + i * slot + (slot - bar) / 2;
-    doc.setFillColor(52, 101, 164);
-    if (h > 0) doc.rect(x, top + height - h, bar, h, 'F');
-    doc.text(String(d.year), x + bar / 2, top + height + 4, { align: 'center' });
-  });
-  w.y = top + height + 10;
+/** What every section draws with: the page, the words of the report's language, the report. */
+interface Section {
+  w: Writer;
+  doc: jsPDF;
+  t: PdfText;
+  report: Report;
 }
 
 export function renderPdf(report: Report): Buffer {
-  const t = TEXT[report.entity.language];
-  const doc = new jsPDF({ unit: 'mm', format: 'a4', compress: true });
-  const f = fontData();
-  doc.addFileToVFS('NotoSans-Regular.ttf', f.regular);
-  doc.addFont('NotoSans-Regular.ttf', FONT, 'normal');
-  doc.addFileToVFS('NotoSans-Bold.ttf', f.bold);
-  doc.addFont('NotoSans-Bold.ttf', FONT, 'bold');
+  const t = PDF_TEXT[report.entity.language];
+  const doc = newDocument();
   doc.setProperties({ title: `${t.title}: ${report.entity.names[0] ?? report.entity.identifier}`, creator: 'Public Data Intelligence' });
-  const w = new Writer(doc);
-  const p = report.sections.procurement;
+  const s: Section = { w: new Writer(doc), doc, t, report };
+  titlePage(s);
+  summary(s);
+  indicators(s);
+  procurement(s);
+  documentLists(s);
+  pageFooters(s);
+  return Buffer.from(doc.output('arraybuffer'));
+}
 
-  // Title page.
+function titlePage({ w, doc, t, report }: Section): void {
   w.y = 80;
   w.font(24, true);
   doc.text(t.title, MARGIN, w.y);
@@ -272,12 +50,19 @@ export function renderPdf(report: Report): Buffer {
   doc.text(`${t.generated}: ${report.generated_at.slice(0, 10)}`, MARGIN, (w.y += 7));
   w.font(14, true);
   doc.text(`${t.score}: ${report.risk_score}/100`, MARGIN, (w.y += 12));
+}
 
+/** Starts the second page. */
+function summary({ w, doc, t, report }: Section): void {
   doc.addPage();
   w.y = MARGIN;
   w.heading(t.summary);
   w.paragraph(report.sections.executive_summary, 11);
+}
 
+/** Each indicator: its status (flagged in red, with its weight), explanation, threshold and evidence ids, linked to their source. */
+function indicators({ w, doc, t, report }: Section): void {
+  const p = report.sections.procurement;
   w.heading(t.indicators);
   for (const ind of report.sections.risk_indicators) {
     w.room(20);
@@ -323,21 +108,26 @@ export function renderPdf(report: Report): Buffer {
     }
     w.y += 3;
   }
+}
 
+/** The yearly totals (chart and table), the main buyers and suppliers, the contracts and the payments. */
+function procurement({ w, doc, t, report }: Section): void {
+  const p = report.sections.procurement;
+  const lang = report.entity.language;
   // The section's heading and the chart's title stay with the chart.
   w.room(p.totals_by_year.length ? CHART_HEIGHT + 36 : 24);
   w.heading(t.procurement);
   w.font(11, true);
   doc.text(t.byYear, MARGIN, w.y);
   w.y += 6;
-  barChart(w, p.totals_by_year, report.entity.language);
+  barChart(w, p.totals_by_year, lang);
   w.table(
     [
       { header: t.year, width: 40 },
       { header: t.contracts, width: 50, align: 'right' },
       { header: t.value, width: WIDTH - 90, align: 'right' },
     ],
-    p.totals_by_year.map((y) => [String(y.year), String(y.contracts), formatEur(y.value, report.entity.language)]),
+    p.totals_by_year.map((y) => [String(y.year), String(y.contracts), formatEur(y.value, lang)]),
   );
   for (const [label, list] of [
     [t.buyers, p.main_buyers],
@@ -352,37 +142,40 @@ export function renderPdf(report: Report): Buffer {
         { header: t.contracts, width: 22, align: 'right' },
         { header: t.value, width: WIDTH - 146, align: 'right' },
       ],
-      list.map((b) => [b.name, b.afm ?? '—', String(b.contracts), formatEur(b.value, report.entity.language)]),
+      list.map((b) => [b.name, b.afm ?? '—', String(b.contracts), formatEur(b.value, lang)]),
     );
   }
   w.subheading(t.contracts);
-  const contractTable = (rows: typeof p.contracts) =>
-    w.table(
-      [
-        { header: t.date, width: 20 },
-        { header: t.titleCol, width: 62 },
-        { header: t.buyer, width: 36 },
-        { header: t.supplier, width: braceWidth() },
-        { header: t.value, width: 22, align: 'right' },
-      ],
-      rows.map((c) => [
-        c.date,
-        c.title,
-        c.buyers.join(', ') || '—',
-        c.suppliers.join(', ') || '—',
-        c.value === null ? '—' : formatEur(c.value, report.entity.language),
-      ]),
-    );
   if (p.contracts.length === 0) w.paragraph(t.none);
-  else contractTable(p.contracts);
+  else contractTable(w, t, p.contracts, lang);
   if (p.payments.length > 0) {
     w.subheading(t.payments);
-    contractTable(p.payments);
+    contractTable(w, t, p.payments, lang);
   }
+}
+
+/** The supplier column takes what the other contract columns leave. */
+const SUPPLIER_WIDTH = WIDTH - 20 - 62 - 36 - 22;
+
+function contractTable(w: Writer, t: PdfText, rows: ContractRow[], lang: Report['entity']['language']): void {
+  w.table(
+    [
+      { header: t.date, width: 20 },
+      { header: t.titleCol, width: 62 },
+      { header: t.buyer, width: 36 },
+      { header: t.supplier, width: SUPPLIER_WIDTH },
+      { header: t.value, width: 22, align: 'right' },
+    ],
+    rows.map((c) => [c.date, c.title, c.buyers.join(', ') || '—', c.suppliers.join(', ') || '—', c.value === null ? '—' : formatEur(c.value, lang)]),
+  );
+}
+
+/** The decisions and the regulatory records, each a section with its table. */
+function documentLists({ w, t, report }: Section): void {
   for (const [label, rows] of [
     [t.decisions, report.sections.decisions],
     [t.regulatory, report.sections.regulatory],
-  ] as const) {
+  ] as [string, DocumentRow[]][]) {
     w.heading(label);
     if (rows.length === 0) w.paragraph(t.none);
     else
@@ -395,8 +188,10 @@ export function renderPdf(report: Report): Buffer {
         rows.map((r) => [r.date, r.title, r.id]),
       );
   }
+}
 
-  // Page numbers and the footer, on every page once all exist.
+/** Page numbers and the footer, on every page once all exist. */
+function pageFooters({ w, doc, t, report }: Section): void {
   const pages = doc.getNumberOfPages();
   for (let i = 1; i <= pages; i++) {
     doc.setPage(i);
@@ -406,10 +201,4 @@ export function renderPdf(report: Report): Buffer {
     doc.text(`${t.page} ${i} ${t.of} ${pages}`, PAGE_W - MARGIN, PAGE_H - 10, { align: 'right' });
     doc.setTextColor(0, 0, 0);
   }
-  return Buffer.from(doc.output('arraybuffer'));
-}
-
-/** The supplier column takes what the other contract columns leave. */
-function braceWidth(): number {
-  return WIDTH - 20 - 62 - 36 - 22;
 }

@@ -1,14 +1,15 @@
 // The channel registry's contract (api/alerts/channels/channel.ts), one table row per channel: each entry
 // refuses bad addresses with the detail a 422 carries, gives one canonical form to two spellings of one
-// address, and sends a delivery to a real loopback peer (test/helpers/alert-peers.ts), or fails with a
-// retryable DeliveryError when the peer is down. A channel added to the registry without its row here
+// address, and its sender, made from a configuration as the alert service makes it, sends a delivery to
+// a real loopback peer (test/helpers/alert-peers.ts), or fails with a retryable DeliveryError when the
+// peer is down. A channel added to the registry without its row here
 // fails the type check and the first test.
 import net, { type AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { DeliveryError, TargetError, type ChannelEnv, type Delivery } from '../../api/alerts/channels/channel.js';
-import { Mailer } from '../../api/alerts/channels/email.js';
-import { CHANNEL_NAMES, CHANNELS, type Channel } from '../../api/alerts/channels/index.js';
+import { DeliveryError, TargetError, type ChannelSender, type Delivery } from '../../api/alerts/channels/channel.js';
+import { CHANNEL_NAMES, CHANNELS, type Channel, type RegisteredChannel } from '../../api/alerts/channels/index.js';
 import { WebhookSecrets } from '../../api/alerts/secret.js';
+import { loadConfig } from '../../lib/config.js';
 import { startSmtp, startWebhookReceiver, verifySignature } from '../helpers/alert-peers.js';
 import { tempDir } from '../helpers/app.js';
 
@@ -25,7 +26,8 @@ interface Row {
   /** Two spellings of one address. */
   same: [string, string];
   different: [string, string];
-  peer(t: Test, env: () => ChannelEnv): Promise<Peer>;
+  /** `dataDir`: the sender's data folder, which holds the webhook signing key. */
+  peer(t: Test, dataDir: string): Promise<Peer>;
   /** An address of this channel on a loopback port nothing listens on, with the SMTP URL. */
   down(port: number): { target: string; smtpUrl: string | null };
 }
@@ -65,14 +67,17 @@ const ROWS: Record<Channel, Row> = {
     ],
     same: ['https://EXAMPLE.com:443/hook', 'https://example.com/hook'],
     different: ['https://example.com/hook', 'https://example.com/other'],
-    async peer(t, env) {
+    async peer(t, dataDir) {
       const hook = await startWebhookReceiver(t);
       return {
         target: hook.url,
         smtpUrl: null,
         async received() {
           const [request] = await hook.answered(1);
-          t.ok(verifySignature(request!.signature, request!.body, env().secrets.secretOf('profile-1', 'salt')), 'signed with the profile secret');
+          t.ok(
+            verifySignature(request!.signature, request!.body, WebhookSecrets.inDataDir(dataDir).secretOf('profile-1', 'salt')),
+            'signed with the profile secret',
+          );
           return { deliveryId: request!.json.delivery_id, title: request!.json.document.title };
         },
       };
@@ -94,10 +99,18 @@ function delivery(target: string): Delivery {
   return { id: 'delivery-1', profile: { id: 'profile-1', name: 'Fire safety', secret_salt: 'salt' }, target, document: DOCUMENT, event: null };
 }
 
-function envOf(t: Test, smtpUrl: string | null): ChannelEnv {
-  const mailer = new Mailer(smtpUrl);
-  t.teardown(() => mailer.close());
-  return { clock: () => new Date(), rules: LOOPBACK, mailer, secrets: WebhookSecrets.inDataDir(tempDir(t)), webhookDeadlineMs: 5_000 };
+/** The channel's sender as the alert service makes it, from a configuration of loopback peers. */
+function senderOf(t: Test, channel: RegisteredChannel, dataDir: string, smtpUrl: string | null): ChannelSender {
+  const env = {
+    PDI_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PDI_WEBHOOK_ALLOW_PRIVATE: '1',
+    PDI_WEBHOOK_TIMEOUT: '5s',
+    ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}),
+  };
+  const sender = channel.sender({ config: loadConfig(env), clock: () => new Date() });
+  t.teardown(() => sender.close?.());
+  return sender;
 }
 
 async function closedPort(): Promise<number> {
@@ -137,21 +150,22 @@ for (const channel of CHANNELS) {
   });
 
   t.test(`when the ${channel.name} channel sends a delivery, then its loopback peer receives it under the delivery id`, async (t) => {
-    let env: ChannelEnv | undefined;
-    const peer = await row.peer(t, () => env!);
-    env = envOf(t, peer.smtpUrl);
+    const dataDir = tempDir(t);
+    const peer = await row.peer(t, dataDir);
     channel.parseTarget(peer.target, LOOPBACK);
     await channel.admit?.(peer.target, LOOPBACK);
-    await channel.send(delivery(peer.target), env);
+    await senderOf(t, channel, dataDir, peer.smtpUrl).send(delivery(peer.target));
     t.same(await peer.received(), { deliveryId: 'delivery-1', title: DOCUMENT.title });
   });
 
   t.test(`when the ${channel.name} channel's peer is down, then the send fails with a DeliveryError worth a retry`, async (t) => {
     const { target, smtpUrl } = row.down(await closedPort());
-    const err = await channel.send(delivery(target), envOf(t, smtpUrl)).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const err = await senderOf(t, channel, tempDir(t), smtpUrl)
+      .send(delivery(target))
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     t.type(err, DeliveryError);
     t.equal((err as DeliveryError).retryable, true, (err as Error).message);
   });

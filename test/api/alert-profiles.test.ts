@@ -1,7 +1,10 @@
 // Alert profiles (docs/api.md "Alert profiles and monitoring"): create, list, update,
 // soft delete, validation and organization scoping.
 import t from 'tap';
-import { startTestApp } from '../helpers/app.js';
+import { accountsDbPath } from '../../api/db/database.js';
+import { MIGRATIONS } from '../../api/db/migrations.js';
+import { openSqlite } from '../../lib/sqlite.js';
+import { startTestApp, tempDir } from '../helpers/app.js';
 
 const PUBLIC_HOOK = 'https://93.184.215.14/hook';
 
@@ -187,5 +190,56 @@ t.test(
     const reactivated = await app.request(`/v1/alerts/profiles/${first.body.id}`, { key, method: 'PUT', body: { is_active: true } });
     t.equal(reactivated.status, 409, 'reactivating past the bound is refused too');
     t.equal((await app.request('/v1/alerts/profiles', { key })).body.total, 3);
+  },
+);
+
+/** The migration that keeps a profile's addresses in one column. */
+const TARGETS_MIGRATION = MIGRATIONS.find((m) => m.name === "a profile's channel addresses in one column")!.version;
+
+t.test(
+  'when an account database from before the targets column is opened, then each profile keeps its addresses, the old columns are gone, and the API shows and changes them as before',
+  async (t) => {
+    const dataDir = tempDir(t);
+    const old = openSqlite(accountsDbPath(dataDir));
+    for (const m of MIGRATIONS.filter((m) => m.version < TARGETS_MIGRATION)) {
+      old.exec(m.sql);
+      m.run?.(old);
+    }
+    old.pragma(`user_version = ${TARGETS_MIGRATION - 1}`);
+    old.prepare("INSERT INTO organizations (id, name, created_at) VALUES ('org_a', 'Acme', '2026-01-01T00:00:00Z')").run();
+    const profile = old.prepare(
+      `INSERT INTO alert_profiles (id, org_id, name, filters, channels, webhook_url, notify_email, secret_salt, is_active, created_at)
+       VALUES (?, 'org_a', ?, '{"sectors":[],"regions":[],"keywords":[],"min_value":null,"max_value":null,"sources":[]}', ?, ?, ?, 'salt', 1, ?)`,
+    );
+    profile.run('00000000-0000-4000-8000-000000000001', 'both', '["email","webhook"]', PUBLIC_HOOK, 'ops@example.com', '2026-01-03T00:00:00Z');
+    profile.run('00000000-0000-4000-8000-000000000002', 'mail', '["email"]', null, 'a@example.com', '2026-01-02T00:00:00Z');
+    profile.run('00000000-0000-4000-8000-000000000003', 'hook', '["webhook"]', PUBLIC_HOOK, null, '2026-01-01T00:00:00Z');
+    old.close();
+
+    const app = await startTestApp(t, { dataDir });
+    t.equal(app.db.pragma('user_version', { simple: true }), MIGRATIONS.at(-1)!.version);
+    t.same(app.db.prepare('SELECT name, targets FROM alert_profiles ORDER BY created_at DESC').all(), [
+      { name: 'both', targets: JSON.stringify({ notify_email: 'ops@example.com', webhook_url: PUBLIC_HOOK }) },
+      { name: 'mail', targets: JSON.stringify({ notify_email: 'a@example.com' }) },
+      { name: 'hook', targets: JSON.stringify({ webhook_url: PUBLIC_HOOK }) },
+    ]);
+    const columns = app.db.prepare("SELECT name FROM pragma_table_info('alert_profiles')").pluck().all();
+    t.notOk(columns.includes('webhook_url') || columns.includes('notify_email'), `the address columns are gone: ${columns}`);
+
+    const key = app.key('pro', 'Acme');
+    const list = await app.request('/v1/alerts/profiles', { key });
+    t.same(list.body.items.map((p: Record<string, unknown>) => [p.name, p.notify_email, p.webhook_url]).sort(), [
+      ['both', 'ops@example.com', PUBLIC_HOOK],
+      ['hook', null, PUBLIC_HOOK],
+      ['mail', 'a@example.com', null],
+    ]);
+    const changed = await app.request('/v1/alerts/profiles/00000000-0000-4000-8000-000000000001', {
+      key,
+      method: 'PUT',
+      body: { channels: ['webhook'], notify_email: '' },
+    });
+    t.equal(changed.status, 200, changed.text);
+    t.match(changed.body, { channels: ['webhook'], notify_email: null, webhook_url: PUBLIC_HOOK }, 'an empty address removes it');
+    t.equal(app.db.prepare("SELECT targets FROM alert_profiles WHERE name = 'both'").pluck().get(), JSON.stringify({ webhook_url: PUBLIC_HOOK }));
   },
 );

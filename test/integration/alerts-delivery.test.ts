@@ -10,33 +10,7 @@ import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startSmtp, startWebhookReceiver, until } from '../helpers/alert-peers.js';
-
-function doc(id: string, overrides: Partial<NormalizedDocument> = {}): NormalizedDocument {
-  return {
-    source_id: `kimdis:${id}`,
-    source: 'kimdis',
-    country: 'GR',
-    title: 'Συντήρηση Πυροσβεστήρων Σχολικών Κτιρίων',
-    doc_type: 'contract',
-    doc_category: 'contract',
-    published_at: '2026-06-11T13:01:21Z',
-    source_url: `https://cerpp.eprocurement.gov.gr/${id}`,
-    language: 'el',
-    quality_score: 0.8,
-    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.',
-    summary: 'Συντήρηση πυροσβεστήρων',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
-    parties: [],
-    procedure_type: null,
-    tenders_received: null,
-    act_date: null,
-    amount: { value: 5285.2, currency: 'EUR' },
-    cpv: [],
-    region: 'EL422',
-    sector: null,
-    ...overrides,
-  };
-}
+import { feedDocument } from '../helpers/alert-profile.js';
 
 /** Stores documents as an ingest in another process does: through a connection of its own. */
 function store(app: TestApp, docs: NormalizedDocument[]): void {
@@ -86,7 +60,7 @@ t.test('when a stored document matches a profile, then one email and one signed 
   await app.request(`/v1/alerts/profiles/${paused.body.id}`, { key, method: 'DELETE' });
   hook.statuses.push(503);
 
-  store(app, [doc('26SYMV000000001'), doc('26SYMV000000002', { title: 'Προμήθεια χαρτιού', summary: 'χαρτί', content: 'χαρτί' })]);
+  store(app, [feedDocument('26SYMV000000001'), feedDocument('26SYMV000000002', { title: 'Προμήθεια χαρτιού', summary: 'χαρτί', content: 'χαρτί' })]);
   await alerts.check();
 
   const [mail] = await smtp.received(1);
@@ -146,8 +120,8 @@ t.test(
     const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
     watcher.watermark();
     store(app, [
-      doc('26SYMV000000003', { entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] } }),
-      doc('26SYMV000000004', { entities: { afm: ['090252840'], ada: [], names: [] }, title: 'Άλλο' }),
+      feedDocument('26SYMV000000003', { entities: { afm: [], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] } }),
+      feedDocument('26SYMV000000004', { entities: { afm: ['090252840'], ada: [], names: [] }, title: 'Άλλο' }),
     ]);
     await watcher.pass();
     const events = (await app.request('/v1/monitor/events', { key })).body;
@@ -201,7 +175,7 @@ t.test('when profiles and monitored entities change between passes, then the nex
     method: 'POST',
     body: { name: 'Paper', channels: ['email'], notify_email: 'a@example.com', filters: { keywords: ['χαρτιού'] } },
   });
-  store(app, [doc('26SYMV000000010', { title: 'Προμήθεια χαρτιού' })]);
+  store(app, [feedDocument('26SYMV000000010', { title: 'Προμήθεια χαρτιού' })]);
   await watcher.pass();
   const listed = async (profileId: string) => (await app.request(`/v1/alerts/deliveries?profile_id=${profileId}`, { key })).body.total as number;
   t.equal(await listed(before.body.id), 1);
@@ -213,7 +187,7 @@ t.test('when profiles and monitored entities change between passes, then the nex
   });
   await app.request(`/v1/alerts/profiles/${before.body.id}`, { key, method: 'DELETE' });
   const entity = await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
-  store(app, [doc('26SYMV000000011', { title: 'Προμήθεια χαρτιού πυροσβεστήρων' })]);
+  store(app, [feedDocument('26SYMV000000011', { title: 'Προμήθεια χαρτιού πυροσβεστήρων' })]);
   await watcher.pass();
   t.equal(await listed(added.body.id), 2, 'a profile made since the last pass hears of the document and of the event');
   t.equal(await listed(before.body.id), 1, 'a profile deleted since then hears of nothing more');
@@ -225,7 +199,7 @@ t.test('when profiles and monitored entities change between passes, then the nex
   );
 
   await app.request(`/v1/monitor/entities/${entity.body.id}`, { key, method: 'DELETE' });
-  store(app, [doc('26SYMV000000012', { title: 'Άλλο' })]);
+  store(app, [feedDocument('26SYMV000000012', { title: 'Άλλο' })]);
   await watcher.pass();
   t.equal((await app.request('/v1/monitor/events', { key })).body.total, 1, 'an entity no longer monitored raises nothing');
 });
@@ -255,7 +229,7 @@ t.test('when two profiles share a webhook URL and two an email address, then a m
   const alerts = startAlerts(config, app.db, app.documents, createLogger('silent'));
   t.teardown(() => alerts.stop());
   await alerts.check();
-  store(app, [doc('26SYMV000000005')]);
+  store(app, [feedDocument('26SYMV000000005')]);
   await alerts.check();
 
   const deliveriesOf = async (p: { body: { id: string } }) =>
@@ -300,7 +274,7 @@ t.test(
     await app.request('/v1/monitor/entities', { key, method: 'POST', body: { entity_identifier: '090252840', identifier_type: 'afm' } });
     const watcher = new Watcher({ db: app.db, documents: app.documents, log: createLogger('silent') });
     watcher.watermark();
-    store(app, [doc('26SYMV000000006')]);
+    store(app, [feedDocument('26SYMV000000006')]);
     await watcher.pass();
     // The delivery recorded to be sent; the other is recorded `sent_with` it.
     const standing = app.db.prepare('SELECT alert_profile_id FROM alert_deliveries WHERE sent_with IS NULL').pluck().all() as string[];

@@ -2,39 +2,13 @@
 // the attempt's deadline, and holds at most its organization's share of the slots meanwhile, so another
 // organization's delivery goes out while it drips.
 import t from 'tap';
-import type { NormalizedDocument } from '../../index-mappings/document.js';
 import { DocumentStore } from '../../ingest/state/documents.js';
 import { startAlerts } from '../../api/alerts/service.js';
 import { loadConfig } from '../../lib/config.js';
 import { createLogger } from '../../lib/logger.js';
 import { startTestApp } from '../helpers/app.js';
 import { startDripReceiver, startWebhookReceiver, until } from '../helpers/alert-peers.js';
-
-function doc(id: string): NormalizedDocument {
-  return {
-    source_id: `kimdis:${id}`,
-    source: 'kimdis',
-    country: 'GR',
-    title: 'Συντήρηση Πυροσβεστήρων',
-    doc_type: 'contract',
-    doc_category: 'contract',
-    published_at: '2026-06-11T13:01:21Z',
-    source_url: `https://cerpp.eprocurement.gov.gr/${id}`,
-    language: 'el',
-    quality_score: 0.8,
-    content: 'Σύμβαση.',
-    summary: 'Συντήρηση',
-    entities: { afm: [], ada: [], names: [] },
-    parties: [],
-    procedure_type: null,
-    tenders_received: null,
-    act_date: null,
-    amount: null,
-    cpv: [],
-    region: null,
-    sector: null,
-  };
-}
+import { feedDocument } from '../helpers/alert-profile.js';
 
 t.test(
   "when one organization's receiver drips its answer, then another organization's delivery is sent while it drips, and each dripping attempt ends at the deadline",
@@ -64,7 +38,7 @@ t.test(
     await alerts.check();
     const documents = new DocumentStore(DocumentStore.pathIn(app.dataDir));
     documents.save(
-      ['26SYMV000000101', '26SYMV000000102'].map((id) => ({ doc: doc(id), content_hash: id, original: null, indexed_at: '2026-06-12T00:00:00Z' })),
+      ['26SYMV000000101', '26SYMV000000102'].map((id) => ({ doc: feedDocument(id), content_hash: id, original: null, indexed_at: '2026-06-12T00:00:00Z' })),
     );
     documents.close();
     await alerts.check();

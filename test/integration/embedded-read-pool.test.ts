@@ -13,41 +13,15 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import { BadRequestError, EngineUnavailableError } from '../../lib/errors.js';
 import { DEFAULT_TUNING, EmbeddedProvider } from '../../lib/search/embedded.js';
 import { BACKGROUND_NICE, ReadPool } from '../../lib/search/embedded/read-pool.js';
-import type { SourceName } from '../../index-mappings/sources.js';
 import { tempDir } from '../helpers/app.js';
+import { doc as plainDoc } from '../helpers/embedded-index.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 
 const run = promisify(execFile);
 
-function doc(source_id: string, title: string, content = 'κείμενο'): IndexedDocument {
-  return {
-    source_id,
-    source: source_id.split(':')[0] as SourceName,
-    country: 'GR',
-    title,
-    doc_type: 'decision',
-    doc_category: 'x',
-    published_at: '2025-01-01T00:00:00Z',
-    source_url: 'https://example.org',
-    language: 'el',
-    quality_score: 0.5,
-    content,
-    summary: '',
-    entities: { afm: [], ada: [], names: [] },
-    parties: [],
-    procedure_type: null,
-    tenders_received: null,
-    act_date: null,
-    amount: null,
-    cpv: [],
-    region: null,
-    sector: null,
-    indexed_at: '2025-01-01T00:00:00Z',
-    content_hash: 'h',
-    original: null,
-    embedding: [1, 0],
-  };
-}
+/** A document of 2025-01-01 with a vector, the rest plain. */
+const doc = (source_id: string, title: string, content = 'κείμενο'): IndexedDocument =>
+  plainDoc(source_id, '2025-01-01T00:00:00Z', title, content, { embedding: [1, 0] });
 
 async function* batches(...docs: IndexedDocument[]) {
   yield docs;

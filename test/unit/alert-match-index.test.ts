@@ -49,8 +49,7 @@ function stores(t: Test) {
       {
         name,
         channels: ['email'],
-        notify_email: 'a@example.com',
-        webhook_url: null,
+        targets: { notify_email: 'a@example.com' },
         filters: { ...emptyFilters(), ...filters },
       },
       'salt',

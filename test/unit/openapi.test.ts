@@ -7,6 +7,7 @@ import t from 'tap';
 import { TIERS, type Tier } from '../../api/db/keys.js';
 import { UPGRADE_HINT } from '../../api/presenters/document.js';
 import { CONTRACT_ROUTES } from '../../api/routes/contract-routes.js';
+import { CHANNEL_SCHEMAS, withChannelSchemas } from '../../api/alerts/openapi.js';
 import { FULL_CONTENT_FIELDS, METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/document.js';
 import { resolveSource, SOURCE_NAMES } from '../../index-mappings/sources.js';
 import { SEARCH_SORTS } from '../../lib/search/provider.js';
@@ -17,7 +18,11 @@ import { REPO_ROOT } from '../helpers/paths.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
-const DOC: Json = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'docs/openapi.json'), 'utf8'));
+const DOC_FILE = path.join(REPO_ROOT, 'docs/openapi.json');
+// The alert-profile schemas follow from the channel registry (api/alerts/openapi.ts): as a mapping
+// snapshot is, `npx tap --snapshot test/unit/openapi.test.ts` writes them into the file before it is read.
+if (t.writeSnapshot) fs.writeFileSync(DOC_FILE, `${JSON.stringify(withChannelSchemas(JSON.parse(fs.readFileSync(DOC_FILE, 'utf8'))), null, 2)}\n`);
+const DOC: Json = JSON.parse(fs.readFileSync(DOC_FILE, 'utf8'));
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'] as const;
 
@@ -503,6 +508,14 @@ t.test("when other parameters with contract rules are read, then enums and defau
   t.same([sort.enum, sort.default], [[...SEARCH_SORTS], 'relevance'], 'search orders: the ones the route and MCP accept, relevance first');
   t.ok(deref(param(op('GET /v1/{source}/documents'), 'source', 'path').schema).enum.includes('e_procurement'));
 });
+
+t.test(
+  "when the alert-profile schemas are compared with the channel registry, then docs/openapi.json holds each channel's name and address member as /openapi.json serves them",
+  async (t) => {
+    const served = withChannelSchemas(DOC);
+    for (const name of CHANNEL_SCHEMAS) t.same(DOC.components.schemas[name], served.components.schemas[name], `${name}, as the registry makes it`);
+  },
+);
 
 t.test('when request bodies are read, then required fields follow decisions.md', async (t) => {
   const bodySchema = (key: string) => deref(deref(op(key).requestBody).content['application/json'].schema);

@@ -1,11 +1,9 @@
-// What an alert channel is: a name a profile's `channels` lists, the profile member holding its address,
-// how many sends run at once, the address check and the send. The registry (index.ts) lists them.
+// What an alert channel is: a name a profile's `channels` lists, the profile member holding its address
+// and how the API documents it, how many sends run at once, the address check, and its sender, made from
+// the server's configuration. The registry (index.ts) lists them; a profile's addresses are stored, checked
+// and documented from it.
 import type { Clock } from '../../../lib/clock.js';
-import type { WebhookSecrets } from '../secret.js';
-import type { Mailer } from './email.js';
-
-/** The profile members that hold a channel's address. */
-export type TargetMember = 'notify_email' | 'webhook_url';
+import type { Config } from '../../../lib/config.js';
 
 export interface TargetRules {
   /** PDI_WEBHOOK_ALLOW_PRIVATE: http and private addresses are accepted. */
@@ -54,19 +52,37 @@ export interface Delivery {
   event: Record<string, unknown> | null;
 }
 
-/** What sends share, made once by the alert service (api/alerts/service.ts). */
-export interface ChannelEnv {
+/** What a channel's sender is made from, once per alert service (api/alerts/service.ts). */
+export interface ChannelSetup {
+  config: Config;
   clock: Clock;
-  rules: TargetRules;
-  mailer: Mailer;
-  secrets: WebhookSecrets;
-  /** A webhook attempt's whole-request deadline. */
-  webhookDeadlineMs: number;
+}
+
+/** A channel's sending side: what it holds (a mail transport, the signing key) is made once. */
+export interface ChannelSender {
+  /** One attempt; DeliveryError says whether to retry. */
+  send(delivery: Delivery): Promise<void>;
+  /** Releases what it holds when the service stops. */
+  close?(): void;
+}
+
+/**
+ * The profile member holding a channel's address as docs/openapi.json documents it in a profile body
+ * (api/alerts/openapi.ts): the JSON Schema of a non-empty value, its length limit, and what the
+ * description adds to "Required with channel `<name>`".
+ */
+export interface TargetSchema {
+  maxLength: number;
+  /** `{ format: 'email' }`, `{ format: 'uri' }`, `{ pattern: … }`. */
+  value: Record<string, unknown>;
+  note?: string;
 }
 
 export interface AlertChannel {
   readonly name: string;
-  readonly member: TargetMember;
+  /** The profile member holding its address (`notify_email`): a member of the API's profile, one key of the stored targets. */
+  readonly member: string;
+  readonly target: TargetSchema;
   /** Sends under way at most (the sender's `concurrency` option overrides it). */
   readonly concurrency: number;
   /**
@@ -76,6 +92,6 @@ export interface AlertChannel {
   parseTarget(value: string, rules: TargetRules): string;
   /** At creation or change of the address, checks that need the network; TargetError when refused. */
   admit?(value: string, rules: TargetRules): Promise<void>;
-  /** One attempt; DeliveryError says whether to retry. */
-  send(delivery: Delivery, env: ChannelEnv): Promise<void>;
+  /** Its sender, from the server's configuration: what the channel needs (SMTP_URL, the signing key) is its own to read. */
+  sender(setup: ChannelSetup): ChannelSender;
 }

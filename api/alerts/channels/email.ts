@@ -103,18 +103,25 @@ const EMAIL = /^[^\s@",;<>()[\]\\]+@[^\s@",;<>()[\]\\]+\.[^\s@",;<>()[\]\\]+$/;
 export const emailChannel = {
   name: 'email',
   member: 'notify_email',
+  target: { maxLength: MAX_EMAIL, value: { format: 'email' } },
   concurrency: 4,
   // Compared case-insensitively: mail domains are, and no mailbox is told apart by case.
   parseTarget(value: string): string {
     if (value.length > MAX_EMAIL || !EMAIL.test(value) || hasControl(value)) throw new TargetError('notify_email must be an email address');
     return value.toLowerCase();
   },
-  async send(delivery, env) {
-    const mail = composeMail(delivery.document, {
-      deliveryId: delivery.id,
-      profileName: delivery.profile.name,
-      event: delivery.event ? String(delivery.event.summary) : null,
-    });
-    await env.mailer.send(delivery.target, mail);
+  sender({ config }) {
+    const mailer = new Mailer(config.smtpUrl);
+    return {
+      async send(delivery) {
+        const mail = composeMail(delivery.document, {
+          deliveryId: delivery.id,
+          profileName: delivery.profile.name,
+          event: delivery.event ? String(delivery.event.summary) : null,
+        });
+        await mailer.send(delivery.target, mail);
+      },
+      close: () => mailer.close(),
+    };
   },
 } as const satisfies AlertChannel;

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import { pinnedLookup, type ResolvedAddress } from '../../../lib/addresses.js';
-import { signature } from '../secret.js';
+import { signature, WebhookSecrets } from '../secret.js';
 import { parseTarget, resolveTarget } from '../targets.js';
 import { DeliveryError, TargetError, type AlertChannel } from './channel.js';
 
@@ -86,6 +86,7 @@ export async function postWebhook(
 export const webhookChannel = {
   name: 'webhook',
   member: 'webhook_url',
+  target: { maxLength: MAX_URL, value: { format: 'uri' }, note: 'https' },
   concurrency: 16,
   // As the URL parser writes it.
   parseTarget(value: string, rules): string {
@@ -95,13 +96,17 @@ export const webhookChannel = {
   async admit(value, rules) {
     await resolveTarget(parseTarget(value, rules.allowPrivate), rules.allowPrivate);
   },
-  async send(delivery, env) {
-    const { id, profile, document, event } = delivery;
-    const payload =
-      event === null
-        ? { type: 'alert.match', delivery_id: id, profile_id: profile.id, document }
-        : { type: 'monitor.event', delivery_id: id, profile_id: profile.id, event: { ...event, acknowledged_at: undefined }, document };
-    const secret = env.secrets.secretOf(profile.id, profile.secret_salt);
-    await postWebhook(delivery.target, JSON.stringify(payload), secret, id, env.rules.allowPrivate, env.clock(), env.webhookDeadlineMs);
+  sender({ config, clock }) {
+    const secrets = WebhookSecrets.inDataDir(config.dataDir);
+    return {
+      async send({ id, profile, document, event, target }) {
+        const payload =
+          event === null
+            ? { type: 'alert.match', delivery_id: id, profile_id: profile.id, document }
+            : { type: 'monitor.event', delivery_id: id, profile_id: profile.id, event: { ...event, acknowledged_at: undefined }, document };
+        const secret = secrets.secretOf(profile.id, profile.secret_salt);
+        await postWebhook(target, JSON.stringify(payload), secret, id, config.webhookAllowPrivate, clock(), config.webhookTimeoutMs);
+      },
+    };
   },
 } as const satisfies AlertChannel;
