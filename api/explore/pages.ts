@@ -15,11 +15,11 @@ export type View = (typeof VIEWS)[number];
 export const VIEW_PATHS: Record<View, string> = { search: '/explore', entity: '/explore/entity', analysis: '/explore/analysis', ask: '/explore/ask' };
 
 /**
- * The query-translation opt-in of GET /v1/search, when it takes one: its parameter's name, sent `true`
- * by a checkbox of the search form (ticked by default). Null while the API offers none: English
- * queries are then read as the API reads them (CPV labels, English titles, stemming).
+ * The query-translation opt-in of GET /v1/search (an English query also finds the Greek documents that
+ * hold its translation), sent `true` by a checkbox of the search form, ticked by default: a person
+ * searching in English wants the Greek documents too.
  */
-export const SEARCH_TRANSLATE_PARAM: string | null = null;
+export const SEARCH_TRANSLATE_PARAM = 'translate';
 
 /** The analysis view's groupings: the issue's four first, then the rest the API takes. */
 const ANALYSIS_GROUPINGS: Grouping[] = [
@@ -119,10 +119,7 @@ function viewForm(ctx: PageContext): Html {
     html`<form id="view-form" method="get" action="${VIEW_PATHS[ctx.view]}"${role ? html` role="${role}"` : null}>${hidden}${body}<div class="actions"><button type="submit">${l(submit)}</button></div></form>`;
   switch (ctx.view) {
     case 'search': {
-      const translate =
-        SEARCH_TRANSLATE_PARAM === null
-          ? null
-          : html`<div class="field check"><input type="checkbox" id="f-translate" name="${SEARCH_TRANSLATE_PARAM}" value="true"${ctx.query.get(SEARCH_TRANSLATE_PARAM) === null || ctx.query.get(SEARCH_TRANSLATE_PARAM) === 'true' ? html` checked` : null}><label for="f-translate">${l('translate')}</label></div>`;
+      const translate = html`<div class="field check"><input type="checkbox" id="f-translate" name="${SEARCH_TRANSLATE_PARAM}" value="true"${ctx.query.get(SEARCH_TRANSLATE_PARAM) === null || ctx.query.get(SEARCH_TRANSLATE_PARAM) === 'true' ? html` checked` : null}><label for="f-translate">${l('translate')}</label></div>`;
       return form(
         'search',
         html`<p class="intro">${l('searchIntro')}</p>
