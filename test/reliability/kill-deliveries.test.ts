@@ -12,6 +12,7 @@ import { DocumentStore } from '../../ingest/state/documents.js';
 import { Database } from '../../lib/sqlite.js';
 import { request, tempDir } from '../helpers/app.js';
 import { until } from '../helpers/alert-peers.js';
+import { feedDocument } from '../helpers/alert-profile.js';
 import { bounded } from '../helpers/reliability.js';
 import { startServerProcess } from '../helpers/server-process.js';
 
@@ -20,30 +21,7 @@ const DOCS = 30;
 const KILL_AFTER = bounded([0, 12], [0, 1, 5, 12, 20, 29]);
 
 function doc(i: number): NormalizedDocument {
-  const id = `26SYMV${String(i).padStart(9, '0')}`;
-  return {
-    source_id: `kimdis:${id}`,
-    source: 'kimdis',
-    country: 'GR',
-    title: `Συντήρηση Πυροσβεστήρων ${i}`,
-    doc_type: 'contract',
-    doc_category: 'contract',
-    published_at: '2026-06-11T13:01:21Z',
-    source_url: `https://cerpp.eprocurement.gov.gr/${id}`,
-    language: 'el',
-    quality_score: 0.8,
-    content: 'Σύμβαση παροχής υπηρεσιών συντήρησης.',
-    summary: 'Συντήρηση πυροσβεστήρων',
-    entities: { afm: ['090252840'], ada: [], names: ['ΔΗΜΟΣ ΔΟΚΙΜΗΣ'] },
-    parties: [],
-    procedure_type: null,
-    tenders_received: null,
-    act_date: null,
-    amount: { value: 5285.2, currency: 'EUR' },
-    cpv: [],
-    region: 'EL422',
-    sector: null,
-  };
+  return feedDocument(`26SYMV${String(i).padStart(9, '0')}`, { title: `Συντήρηση Πυροσβεστήρων ${i}` });
 }
 
 /** A receiver that records every delivery id it reads; past `answerFirst` answers it holds the rest unanswered. */
