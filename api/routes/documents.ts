@@ -90,12 +90,12 @@ export async function searchDocuments(ctx: AppContext, p: SearchParams, read: Re
   const text = greekLetters(p.q);
   const { q, filters, limit, offset, sort } = p;
   const [result, facets] = await Promise.all([
-    ctx.search.search({ text, filters, limit, offset, sort, view: 'text' }, read),
+    ctx.search.search({ text, filters, limit, offset, sort, view: 'snippet' }, read),
     p.facets ? facetsOf(ctx, text, filters, p.facets, p.facetLimit ?? 10, read) : undefined,
   ]);
   const extra = facets ? { facets } : {};
   const match = queryMatcher(text);
-  const snippets = result.hits.map((h) => snippetOf(h.doc, match));
+  const snippets = result.hits.map((h) => snippetOf(h.doc.title, h.snippetText, match));
   const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
   if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset, extra);
   return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset, ...extra };

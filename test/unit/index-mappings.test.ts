@@ -5,7 +5,14 @@ import t from 'tap';
 import { ANALYSIS_FIELD, analysisKeysOf, GROUPING_FIELDS, PARTY_FIELD } from '../../index-mappings/analysis.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { indexMeta, physicalIndexName, physicalIndexPattern, readAlias, timeStamp, legacyIndexPatterns } from '../../index-mappings/index-names.js';
-import { buildMapping, GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD } from '../../index-mappings/mapping.js';
+import {
+  buildMapping,
+  GENERATION_FIELD,
+  METADATA_JSON_FIELD,
+  SEARCH_LATIN_FIELD,
+  SEARCH_TEXT_FIELD,
+  SNIPPET_TEXT_FIELD,
+} from '../../index-mappings/mapping.js';
 import { buildSettings } from '../../index-mappings/settings.js';
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 
@@ -27,7 +34,7 @@ t.test('when _meta is passed, then it is merged over the version and dimension',
 });
 
 t.test(
-  'when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record, the search text, the generation and the analysis keys',
+  'when an indexed document is compared with the mapping, then every field is mapped and nothing else but the metadata record, the snippet text, the search text, the generation and the analysis keys',
   async (t) => {
     // A complete IndexedDocument: the compiler fails this test when document.ts gains a field.
     const doc: Required<IndexedDocument> = {
@@ -60,11 +67,11 @@ t.test(
       cpv_labels_el: [],
     };
     const props = buildMapping(4).properties as Record<string, { properties?: Record<string, unknown> }>;
-    // metadata_json, search_text, search_latin and analysis are written by the adapter from the document's own
-    // fields (mapping.ts, analysis.ts), the generation from the alias filter (elasticsearch/generations.ts).
+    // metadata_json, snippet_text, search_text, search_latin and analysis are written by the adapter from the
+    // document's own fields (mapping.ts, analysis.ts), the generation from the alias filter (elasticsearch/generations.ts).
     t.same(
       Object.keys(props).sort(),
-      [...Object.keys(doc), METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD, ANALYSIS_FIELD].sort(),
+      [...Object.keys(doc), METADATA_JSON_FIELD, SNIPPET_TEXT_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD, ANALYSIS_FIELD].sort(),
     );
     // Every analysis key is mapped, and every field a grouping or the party filter reads is a keyword.
     t.same(Object.keys(props[ANALYSIS_FIELD].properties!).sort(), Object.keys(analysisKeysOf(doc as IndexedDocument)).sort());
