@@ -257,11 +257,11 @@ function keysOfRun(matches: Match[], i: number): number {
   return keys.size;
 }
 
-/** The run of matches, within SNIPPET_CHARS of its first, holding the most distinct query words (the first such run). */
-function bestRun(matches: Match[]): Match[] {
+/** The run of matches, within SNIPPET_CHARS of its first, holding the most distinct query words (the first such run; `all`: every one). */
+function bestRun(matches: Match[], all: number): Match[] {
   let best = -1;
   let bestKeys = 0;
-  for (let i = 0; i < matches.length; i++) {
+  for (let i = 0; i < matches.length && bestKeys < all; i++) {
     const keys = keysOfRun(matches, i);
     if (keys > bestKeys) {
       best = i;
@@ -311,7 +311,7 @@ function wordEnd(text: string, i: number): number {
 /** The passage of `text` around its best run of matches, or null when nothing in it matches. */
 function passage(text: string, match: WordMatcher): string | null {
   const all = matchesIn(text, match);
-  const run = bestRun(all);
+  const run = bestRun(all, match.keys);
   if (run.length === 0) return null;
   const first = run[0].start;
   const last = run[run.length - 1].end;
