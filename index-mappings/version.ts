@@ -15,4 +15,5 @@
 // 10: cpv_labels_en, the English labels of a document's CPV codes (searched through SEARCH_TEXT_FIELD).
 // 11: cpv_labels_el, their Greek labels, and both from the official CPV vocabulary for every source.
 // 12: ANALYSIS_FIELD (analysis.ts), the keys filters, aggregates and facets read.
-export const MAPPING_VERSION = 12;
+// 13: SNIPPET_TEXT_FIELD, the stored text a result's snippet is cut from.
+export const MAPPING_VERSION = 13;

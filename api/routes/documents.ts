@@ -102,13 +102,13 @@ export async function searchDocuments(ctx: AppContext, p: SearchParams, read: Re
   const { q, filters, limit, offset, sort } = p;
   const translated = p.translate && englishQuestion(text) ? searchAlternatives(translateQuestion(text)) : undefined;
   const [result, facets] = await Promise.all([
-    ctx.search.search({ text, translated, filters, limit, offset, sort, view: 'text' }, read),
+    ctx.search.search({ text, translated, filters, limit, offset, sort, view: 'snippet' }, read),
     p.facets ? facetsOf(ctx, { text, translated }, filters, p.facets, p.facetLimit ?? 10, read) : undefined,
   ]);
   const extra = facets ? { facets } : {};
   // A document found by the translation shows the Greek words it holds.
   const match = queryMatcher(translated ? [text, ...translated.flat()].join(' ') : text);
-  const snippets = result.hits.map((h) => snippetOf(h.doc, match));
+  const snippets = result.hits.map((h) => snippetOf(h.doc.title, h.snippetText, match));
   const records = result.hits.map((h, i) => h.metadataJson && withStringField(h.metadataJson, 'snippet', snippets[i]));
   if (records.every((r): r is Buffer => r !== undefined)) return searchBody(q, records, result.total, limit, offset, extra);
   return { query: q, results: result.hits.map((h, i) => ({ ...metadataOf(h.doc), snippet: snippets[i] })), total: result.total, limit, offset, ...extra };

@@ -18,6 +18,8 @@ export interface SearchHit<D = StoredDocument> {
   doc: D;
   /** Engine score; for knn, cosine similarity mapped to 0..1. */
   score: number;
+  /** The document's stored snippet text (snippet.ts snippetText), when the view `snippet` asked for it. */
+  snippetText?: string;
   /**
    * The hit's metadata record as UTF-8 JSON, byte for byte what
    * `JSON.stringify(metadataOf(doc))` gives, when the engine holds it in that form (Elasticsearch's
@@ -55,9 +57,10 @@ export interface TextQuery {
   /**
    * `metadata`: hits need only the metadata fields (an engine may return more). Elasticsearch then
    * fetches 10 small fields instead of whole documents, which halved search latency at 1M documents.
-   * `text`: the metadata fields and the texts a snippet is cut from (content, summary).
+   * `snippet`: the metadata fields, and each hit's stored snippet text (SearchHit.snippetText), read
+   * instead of its content. `full` (the default): whole documents.
    */
-  view?: 'metadata' | 'text' | 'full';
+  view?: 'metadata' | 'snippet' | 'full';
   /** `relevance` (default): BM25 order; `date`: published_at desc, then source_id asc, as listings. */
   sort?: SearchSort;
 }
@@ -219,7 +222,7 @@ export interface SearchProvider {
    */
   recordedEmbedding(): Promise<EmbeddingIdentity | null>;
   /** BM25 with the title boosted; ties broken by published_at desc, then source_id asc (TextQuery.sort). */
-  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery & { view: 'metadata' | 'snippet' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   /** Ordered by published_at desc, then source_id asc. */
   list(q: ListQuery, opts?: ReadOptions): Promise<SearchResult>;

@@ -48,6 +48,12 @@ function corpus(): IndexedDocument[] {
       '2024-11-02',
       'Ελλάδα – Εξοπλισμός οδικού φωτισμού – Δήμος Βόλου',
     ),
+    // Its one word that a test searches (κυματοθραύστης) past the snippet text's cap (snippet.ts SNIPPET_TEXT_CHARS).
+    makeDoc('mitos', 'ΣΝ5', {
+      title: 'Πρόσκληση εκδήλωσης ενδιαφέροντος',
+      content: `Η πρόσκληση απευθύνεται ${'σε όσους ενδιαφέρονται για τα έργα του λιμένα. '.repeat(30)}Στο τέλος ο κυματοθραύστης.`,
+      published_at: '2024-06-01T10:00:00Z',
+    }),
     // Of the same source, so that BM25 weighs the words alike for both (the embedded engine scores per source).
     makeDoc('ted', '100005-2025', {
       title: 'Roadworks',
@@ -96,6 +102,16 @@ export function searchFeaturesContract(t: Test, engine: string, open: (t: Test) 
     t.test('when a Greek name is searched in Latin letters, then the snippet marks the Greek name in the text', async (t) => {
       const snippets = byId(await hits('q=Thessaloniki'));
       t.match(snippets.get('diavgeia:ΣΝ1'), /του Δήμου <mark>Θεσσαλονίκης<\/mark>\./);
+    });
+
+    t.test('when the only word a document matches sits past its stored snippet text, then its snippet is the opening of its content', async (t) => {
+      const [hit] = await hits(`q=${encodeURIComponent('κυματοθραύστης')}`);
+      t.equal(hit?.source_id, 'mitos:ΣΝ5', 'found by the word, wherever it is');
+      t.match(hit.snippet, /^Η πρόσκληση απευθύνεται σε όσους ενδιαφέρονται για τα έργα του λιμένα\. .*…$/);
+      t.notOk(hit.snippet.includes('<mark>'), 'nothing marked');
+      t.ok(hit.snippet.length < 300, `a passage, not the text (${hit.snippet.length})`);
+      const [titled] = await hits(`q=${encodeURIComponent('κυματοθραύστης εκδήλωσης')}`);
+      t.equal(titled.snippet, 'Πρόσκληση <mark>εκδήλωσης</mark> ενδιαφέροντος', 'with a word of the title: the title, marked');
     });
 
     t.test('when an English word is searched, then TED notices match by their own text, not by the labels every notice carries', async (t) => {

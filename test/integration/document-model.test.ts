@@ -9,7 +9,15 @@ import path from 'node:path';
 import t from 'tap';
 import { ANALYSIS_FIELD } from '../../index-mappings/analysis.js';
 import { DOCUMENT_FIELDS, type FieldSpec, type IndexedDocument } from '../../index-mappings/document.js';
-import { buildMapping, GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../index-mappings/mapping.js';
+import {
+  buildMapping,
+  GENERATION_FIELD,
+  METADATA_JSON_FIELD,
+  SEARCH_LATIN_FIELD,
+  SEARCH_TEXT_FIELD,
+  searchText,
+  SNIPPET_TEXT_FIELD,
+} from '../../index-mappings/mapping.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
 import { docText, TEXT_VERSION } from '../../lib/search/embedded/text.js';
 import { Database } from '../../lib/sqlite.js';
@@ -41,7 +49,7 @@ const everyFieldAgrees: [Disagreeing] extends [never] ? 'every field agrees' : D
 type Mapping = Record<string, { type?: string; index?: boolean; properties?: Mapping }>;
 
 /** What the Elasticsearch adapter writes beside the document's own fields (mapping.ts, analysis.ts, generations.ts). */
-const ADAPTER_FIELDS = [METADATA_JSON_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD, ANALYSIS_FIELD];
+const ADAPTER_FIELDS = [METADATA_JSON_FIELD, SNIPPET_TEXT_FIELD, SEARCH_TEXT_FIELD, SEARCH_LATIN_FIELD, GENERATION_FIELD, ANALYSIS_FIELD];
 /** The mapping type of each declared type; an object is mapped by its properties. */
 const MAPPING_TYPE: Record<FieldSpec['type'], string> = {
   keyword: 'keyword',

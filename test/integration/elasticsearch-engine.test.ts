@@ -11,6 +11,7 @@ import { docId, generationValue, parseFilter } from '../../lib/search/elasticsea
 import { MAPPING_VERSION } from '../../index-mappings/version.js';
 import { metadataOf } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
+import { snippetText } from '../../lib/search/snippet.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
 import { ElasticsearchProvider, type ElasticsearchProviderOptions } from '../../lib/search/elasticsearch.js';
 import { SOURCE_NAMES, type SourceName } from '../../index-mappings/sources.js';
@@ -231,6 +232,37 @@ t.test('when documents were written without the doc-values record (before mappin
       'no stored record to pass on: the API serialises these',
     );
   }
+});
+
+t.test('when documents were written without the snippet text (before mapping version 13), then snippet pages cut it from their content', async (t) => {
+  const prefix = randomPrefix();
+  const p = await ready(t, { prefix });
+  const content = `Σύμβαση λιμένα: ${'οι εργασίες του έργου στο λιμάνι. '.repeat(60)}`;
+  await p.upsert([makeDoc('diavgeia', 'new', { title: 'Νέα σύμβαση λιμένα', content, published_at: '2025-01-02T00:00:00Z' })]);
+  const old = makeDoc('diavgeia', 'old', { title: 'Παλαιά σύμβαση λιμένα', content: `Παλαιά ${content}` });
+  const filter = Object.values((await es(url, 'GET', `/_alias/${readAlias(prefix)}`)).body as Record<string, any>)[0].aliases[readAlias(prefix)].filter;
+  const stamp = parseFilter(filter)!.get('diavgeia')!;
+  // Written the way a build of mapping version 12 wrote it: the record, no snippet text.
+  const put = await es(url, 'PUT', `/${readAlias(prefix)}/_doc/${encodeURIComponent(docId(old.source_id, stamp))}?refresh=true`, {
+    ...old,
+    [METADATA_JSON_FIELD]: Buffer.from(JSON.stringify(metadataOf(old))).toString('base64'),
+    [SEARCH_TEXT_FIELD]: searchText(old),
+    [GENERATION_FIELD]: generationValue('diavgeia', stamp),
+  });
+  t.equal(put.status, 201, 'written without the snippet text');
+  await p.refresh();
+  const r = await p.search({ text: 'σύμβαση λιμένα', limit: 10, offset: 0, view: 'snippet' });
+  t.same(
+    r.hits.map((h) => [h.doc.source_id, h.doc.title, h.snippetText]),
+    [
+      ['diavgeia:new', 'Νέα σύμβαση λιμένα', snippetText(content)],
+      ['diavgeia:old', 'Παλαιά σύμβαση λιμένα', snippetText(old.content)],
+    ],
+  );
+  t.notOk(
+    r.hits.some((h) => 'content' in h.doc),
+    'the metadata without the content',
+  );
 });
 
 t.test('when a serving index was made by a build of mapping version 2 (record as raw JSON), then metadata pages still read its records', async (t) => {

@@ -11,6 +11,7 @@ import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { EmbeddedProvider, type EmbeddedOptions } from '../../lib/search/embedded.js';
 import { SCHEMA_VERSION } from '../../lib/search/embedded/schema.js';
+import { snippetText } from '../../lib/search/snippet.js';
 import { VectorIndex } from '../../lib/search/embedded/vector-index.js';
 import { VECTOR_LAYOUT } from '../../lib/search/embedded/vectors.js';
 import { Database } from '../../lib/sqlite.js';
@@ -325,37 +326,51 @@ for (const layout of [1, 2] as const) {
   );
 }
 
-t.test('when an index made before the party and label columns is opened, then they are added: old rows read without, new rows keep theirs', async (t) => {
-  const file = newFile();
-  const docs = corpus(20, 12);
-  const p = open(file);
-  await p.upsert(docs);
-  await p.close();
-  // The `_docs` of schema 4: without the columns schemas 5 to 7 added.
-  const raw = new Database(file);
-  const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
-  for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date', 'cpv_labels_en', 'cpv_labels_el'])
-    raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
-  raw.exec(`UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
-  raw.close();
+t.test(
+  'when an index made before the party, label and snippet columns is opened, then they are added: old rows read without, new rows keep theirs',
+  async (t) => {
+    const file = newFile();
+    const long = `Απόφαση ${'για το έργο του δήμου '.repeat(100)}`;
+    const docs = corpus(20, 12).map((d, i) => (i < 2 ? { ...d, content: long } : d));
+    const p = open(file);
+    await p.upsert(docs);
+    await p.close();
+    // The `_docs` of schema 4: without the columns schemas 5 to 8 added.
+    const raw = new Database(file);
+    const set = raw.prepare(`SELECT 's_' || source || '_' || gen FROM generations WHERE state = 'serving'`).pluck().get() as string;
+    for (const column of ['parties', 'procedure_type', 'tenders_received', 'act_date', 'cpv_labels_en', 'cpv_labels_el', 'snippet_text'])
+      raw.exec(`ALTER TABLE "${set}_docs" DROP COLUMN ${column}`);
+    raw.exec(`UPDATE meta SET value = '4' WHERE key = 'schema_version'`);
+    raw.close();
 
-  const old = open(file);
-  t.teardown(() => old.close());
-  const before = await old.get(docs[0]!.source_id);
-  t.same([before?.parties, before?.procedure_type, before?.tenders_received], [[], null, null], 'a row written before reads as a document stored then');
-  t.notOk(before && ('cpv_labels_en' in before || 'cpv_labels_el' in before), 'without CPV labels');
-  const party = { role: 'supplier' as const, name: 'ΤΟΜΕΣ ΑΤΕ', afm: '094311152' };
-  const labels = ['Street-lighting equipment'];
-  const greek = ['Εξοπλισμός οδικού φωτισμού'];
-  await old.upsert([
-    { ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02', cpv_labels_en: labels, cpv_labels_el: greek },
-  ]);
-  const after = await old.get(docs[1]!.source_id);
-  t.same(
-    [after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date, after?.cpv_labels_en, after?.cpv_labels_el],
-    [[party], 'open', 1, '2024-01-02', labels, greek],
-  );
-  const check = new Database(file);
-  t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), SCHEMA_VERSION, 'the index records the current schema');
-  check.close();
-});
+    const old = open(file);
+    t.teardown(() => old.close());
+    const before = await old.get(docs[0]!.source_id);
+    t.same([before?.parties, before?.procedure_type, before?.tenders_received], [[], null, null], 'a row written before reads as a document stored then');
+    t.notOk(before && ('cpv_labels_en' in before || 'cpv_labels_el' in before), 'without CPV labels');
+    const party = { role: 'supplier' as const, name: 'ΤΟΜΕΣ ΑΤΕ', afm: '094311152' };
+    const labels = ['Street-lighting equipment'];
+    const greek = ['Εξοπλισμός οδικού φωτισμού'];
+    await old.upsert([
+      { ...docs[1]!, parties: [party], procedure_type: 'open', tenders_received: 1, act_date: '2024-01-02', cpv_labels_en: labels, cpv_labels_el: greek },
+    ]);
+    const after = await old.get(docs[1]!.source_id);
+    t.same(
+      [after?.parties, after?.procedure_type, after?.tenders_received, after?.act_date, after?.cpv_labels_en, after?.cpv_labels_el],
+      [[party], 'open', 1, '2024-01-02', labels, greek],
+    );
+    const snippets = new Map((await old.search({ text: 'απόφαση', limit: 10, offset: 0, view: 'snippet' })).hits.map((h) => [h.doc.source_id, h.snippetText]));
+    t.same([...snippets.values()], [snippetText(long), snippetText(long)], 'a row with its snippet text and a row without, cut from its content when read');
+    const check = new Database(file);
+    t.equal(check.prepare(`SELECT value FROM meta WHERE key = 'schema_version'`).pluck().get(), SCHEMA_VERSION, 'the index records the current schema');
+    t.same(
+      check
+        .prepare(`SELECT snippet_text IS NULL FROM "${set}_docs" WHERE source_id IN (?, ?) ORDER BY source_id`)
+        .pluck()
+        .all(docs[0]!.source_id, docs[1]!.source_id),
+      [1, 0],
+      'the row written before has none, the row written since its own',
+    );
+    check.close();
+  },
+);

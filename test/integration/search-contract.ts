@@ -8,6 +8,7 @@ import { METADATA_FIELDS, type IndexedDocument } from '../../index-mappings/docu
 import type { SearchHit, SearchProvider, SearchResult } from '../../lib/search/provider.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { sink } from '../../ingest/stages/bulk-sink.js';
+import { queryMatcher, SNIPPET_TEXT_CHARS, snippetOf, snippetText } from '../../lib/search/snippet.js';
 
 export const CONTRACT_DIMENSION = 8;
 
@@ -255,6 +256,32 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
         t.same(walked, ids(whole), `${text}: metadata pages walk the same order`);
       }
     });
+
+    t.test(
+      'when the snippet view is asked for, then each hit carries its metadata record and its stored snippet text, which marks Greek and Latin words',
+      async (t) => {
+        const byId = new Map(docs.map((d) => [d.source_id, d]));
+        const record = (d: Partial<IndexedDocument>) => Object.fromEntries(METADATA_FIELDS.map((f) => [f, d[f]]));
+        for (const text of ['υπηρεσιών', 'Τήλου', 'Tilos', 'desalination']) {
+          const whole = await search(p, text, { limit: 1000 });
+          const viewed = await p.search({ text, limit: 1000, offset: 0, view: 'snippet' });
+          t.same(ids(viewed), ids(whole), `${text}: the same hits in the same order`);
+          for (const h of viewed.hits) {
+            const d = byId.get(h.doc.source_id)!;
+            t.same(record(h.doc), record(d), `${text}: ${d.source_id} carries its metadata record`);
+            t.notOk('content' in h.doc, `${text}: ${d.source_id} without its content`);
+            t.equal(h.snippetText, snippetText(d.content), `${text}: ${d.source_id} carries its snippet text`);
+          }
+        }
+        const snippet = async (text: string, id: string) => {
+          const hit = (await p.search({ text, limit: 10, offset: 0, view: 'snippet' })).hits.find((h) => h.doc.source_id === id);
+          return hit && snippetOf(hit.doc.title, hit.snippetText, queryMatcher(text));
+        };
+        t.match(await snippet('λιμάνι', 'diavgeia:D03'), /στο <mark>λιμάνι<\/mark> της Τήλου/, 'a Greek word');
+        t.match(await snippet('Tilos', 'diavgeia:D03'), /της <mark>Τήλου<\/mark>/, 'a Greek name by its Latin spelling');
+        t.match(await snippet('desalination', 'ted:T02'), /<mark>[Dd]esalination<\/mark>/, 'an English word');
+      },
+    );
 
     t.test('when the term is in one title and another body, then the title match ranks first', async (t) => {
       const r = await search(p, 'κυματοθραύστη');
@@ -628,6 +655,27 @@ export function searchContract(t: Test, name: string, open: () => Promise<Opened
     t.equal((await p.stats()).total_documents, before.total_documents, 'a batch repeating one id leaves one copy');
     t.equal((await p.get('diavgeia:D10'))?.summary, 'δεύτερη εκδοχή', 'the last one wins');
   });
+
+  t.test(
+    `${name}: when a content runs past the snippet text's cap, then the snippet view carries its opening, and a word past the cap gets a snippet of that opening`,
+    async (t) => {
+      const { provider: p, cleanup } = await open();
+      t.teardown(cleanup);
+      const filler = 'Εισαγωγή κειμένου χωρίς σημασία για την αναζήτηση. ';
+      const long = fx('diavgeia:L01', '2025-01-01T10:00:00Z', 'Πρόσκληση', `Η πρόσκληση αφορά ${filler.repeat(40)}Στο τέλος αναφέρεται ο κυματοθραύστης.`);
+      await load(p, [long]);
+      for (const text of ['πρόσκληση', 'κυματοθραύστης']) {
+        const [hit] = (await p.search({ text, limit: 10, offset: 0, view: 'snippet' })).hits;
+        t.equal(hit?.doc.source_id, 'diavgeia:L01', `${text}: found, wherever the word is`);
+        t.ok(hit.snippetText!.length <= SNIPPET_TEXT_CHARS + 1, `${text}: the text is capped (${hit.snippetText!.length})`);
+        t.match(hit.snippetText, /^Η πρόσκληση αφορά Εισαγωγή .*…$/, `${text}: its opening, cut`);
+      }
+      const [hit] = (await p.search({ text: 'κυματοθραύστης', limit: 10, offset: 0, view: 'snippet' })).hits;
+      const snippet = snippetOf(hit.doc.title, hit.snippetText, queryMatcher('κυματοθραύστης'));
+      t.match(snippet, /^Η πρόσκληση αφορά Εισαγωγή κειμένου/, 'the opening');
+      t.notOk(snippet.includes('<mark>'), 'nothing to mark in it');
+    },
+  );
 
   t.test(`${name}: rebuilding a source`, async (t) => {
     const { provider: p, cleanup } = await open();

@@ -46,7 +46,7 @@ import {
   HIT_SOURCE,
   LIST_SORT,
   METADATA,
-  METADATA_AND_TEXT,
+  METADATA_AND_SNIPPET,
   TEXT_SORT,
   VECTORS_IN_SOURCE,
   WHOLE,
@@ -217,7 +217,7 @@ export class ElasticsearchProvider implements SearchProvider {
     return { index: readAlias(this.prefix), query, signal };
   }
 
-  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery & { view: 'metadata' | 'snippet' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     const text = q.text.trim();
@@ -225,7 +225,7 @@ export class ElasticsearchProvider implements SearchProvider {
     const query = buildTextQuery(text, q.filters, await this.lifecycle.olderIndicesServe(), q.translated);
     const target = this.target(query, opts.signal);
     if (q.limit <= 0) return this.countOnly(target);
-    const projection = q.view === 'metadata' ? METADATA : q.view === 'text' ? METADATA_AND_TEXT : WHOLE;
+    const projection = q.view === 'metadata' ? METADATA : q.view === 'snippet' ? METADATA_AND_SNIPPET : WHOLE;
     if (q.sort === 'date') return this.paged(target, LIST_SORT, q.offset, q.limit, projection);
     // A constant-score query ties everywhere: the score-window fast path could never place a page.
     return this.paged(target, TEXT_SORT, q.offset, q.limit, projection, !('constant_score' in (query as object)));

@@ -11,6 +11,7 @@ import {
   OLDER_GREEK_QUERY_FIELDS,
   OLDER_TEXT_QUERY_FIELDS,
   SEARCH_LATIN_FIELD,
+  SNIPPET_TEXT_FIELD,
   TEXT_QUERY_FIELDS,
 } from '../../../index-mappings/mapping.js';
 import { ENGLISH_STOP_WORDS, GREEK_STOP_WORDS } from '../../../index-mappings/settings.js';
@@ -41,8 +42,10 @@ export const WHOLE: Projection = { _source: HIT_SOURCE };
 export const METADATA: Projection = { _source: false, stored_fields: '_none_', docvalue_fields: [METADATA_JSON_FIELD] };
 /** The metadata record from `_source`, for documents written before the doc-values record existed. */
 export const METADATA_FROM_SOURCE: Projection = { _source: { includes: [...METADATA_FIELDS] } };
-/** The metadata record from doc values, and from `_source` the texts a snippet is cut from (TextQuery view `text`). */
-export const METADATA_AND_TEXT: Projection = { _source: { includes: ['content', 'summary'] }, docvalue_fields: [METADATA_JSON_FIELD] };
+/** The metadata record and the snippet text, both from doc values (TextQuery view `snippet`). */
+export const METADATA_AND_SNIPPET: Projection = { _source: false, stored_fields: '_none_', docvalue_fields: [METADATA_JSON_FIELD, SNIPPET_TEXT_FIELD] };
+/** The metadata record and the content from `_source`, for documents written before the snippet text existed: the text is cut from it. */
+export const SNIPPET_FROM_SOURCE: Projection = { _source: { includes: [...METADATA_FIELDS, 'content'] } };
 /** Sort values only: the skipped part of a deep walk. */
 export const SORT_VALUES_ONLY: Projection = { _source: false, stored_fields: '_none_' };
 /** Totals up to this are exact from the page request alone (Elasticsearch's default threshold). */

@@ -2,10 +2,11 @@
 // record from doc values, parsed only when read), the tie-breakers read from a record's bytes, totals.
 import type { estypes } from '@elastic/elasticsearch';
 import { metadataOf, type IndexedDocument } from '../../../index-mappings/document.js';
-import { METADATA_JSON_FIELD } from '../../../index-mappings/mapping.js';
+import { METADATA_JSON_FIELD, SNIPPET_TEXT_FIELD } from '../../../index-mappings/mapping.js';
 import type { Logger } from '../../logger.js';
 import type { SearchHit, SourceStats, StoredDocument } from '../provider.js';
-import { METADATA_FROM_SOURCE, type Projection } from './queries.js';
+import { snippetText } from '../snippet.js';
+import { METADATA_AND_SNIPPET, METADATA_FROM_SOURCE, SNIPPET_FROM_SOURCE, type Projection } from './queries.js';
 
 export function emptyStats(): SourceStats {
   return { documents: 0, last_updated: null, avg_quality: null };
@@ -21,39 +22,57 @@ export function metadataRecord(doc: IndexedDocument): string {
   return Buffer.from(JSON.stringify(metadataOf(doc))).toString('base64');
 }
 
+/** The snippet text stored with a document, base64 as binary fields take it (mapping.ts SNIPPET_TEXT_FIELD). */
+export function snippetRecord(doc: IndexedDocument): string {
+  return Buffer.from(snippetText(doc.content)).toString('base64');
+}
+
 /**
  * The hits with their documents: each `_source`, else its metadata record from doc values; null when a
- * hit has neither (written by a build of mapping version 1). A record stays UTF-8 JSON (`metadataJson`) and
- * is parsed only when `doc` is read: a search page is sent on by the API as it is, and only the hits of
- * a score tie are read (pageFromScoreWindow). Decoding and parsing 125 records took a third of the
- * API's CPU on a rare-term search, and re-serialising them another sixth.
+ * hit has neither (written by a build of mapping version 1), or when `snippets` are asked for and a hit
+ * has neither its snippet text nor its content (written by a build before mapping version 13). A record
+ * stays UTF-8 JSON (`metadataJson`) and is parsed only when `doc` is read: a search page is sent on by
+ * the API as it is, and only the hits of a score tie are read (pageFromScoreWindow). Decoding and
+ * parsing 125 records took a third of the API's CPU on a rare-term search, and re-serialising them
+ * another sixth.
  */
-export function hitsOf(hits: estypes.SearchHit<StoredDocument>[]): SearchHit[] | null {
+export function hitsOf(hits: estypes.SearchHit<StoredDocument>[], snippets = false): SearchHit[] | null {
   const stored = hits.map((h) => h.fields?.[METADATA_JSON_FIELD]?.[0] as string | undefined);
   const records = decodeRecords(stored.filter((r): r is string => r !== undefined));
   let next = 0;
   const out: SearchHit[] = [];
   for (let i = 0; i < hits.length; i++) {
     const score = hits[i]._score ?? 0;
-    const source = hits[i]._source;
-    // A record with `_source` beside it: the texts of a snippet (queries.ts METADATA_AND_TEXT).
-    if (stored[i] !== undefined) out.push(new RecordHit(records[next++], score, source));
-    else if (source) out.push({ doc: source, score });
-    else return null;
+    let doc = hits[i]._source;
+    let snippet: string | undefined;
+    if (snippets) {
+      const text = hits[i].fields?.[SNIPPET_TEXT_FIELD]?.[0] as string | undefined;
+      if (text !== undefined) snippet = Buffer.from(text, 'base64').toString('utf8');
+      else if (typeof doc?.content === 'string') {
+        // Read from `_source` (SNIPPET_FROM_SOURCE): cut as it would have been stored, and not passed on.
+        const { content, ...metadata } = doc;
+        snippet = snippetText(content);
+        doc = metadata as StoredDocument;
+      } else return null;
+    }
+    const hit: SearchHit | null = stored[i] !== undefined ? new RecordHit(records[next++], score) : doc ? { doc, score } : null;
+    if (hit === null) return null;
+    if (snippet !== undefined) hit.snippetText = snippet;
+    out.push(hit);
   }
   return out;
 }
 
-/** A hit whose document is parsed from its metadata record on first use, with the `_source` fields fetched beside it. */
+/** A hit whose document is parsed from its metadata record on first use. */
 class RecordHit implements SearchHit {
   private parsed: StoredDocument | undefined;
+  snippetText?: string;
   constructor(
     readonly metadataJson: Buffer,
     readonly score: number,
-    private readonly source?: Partial<StoredDocument>,
   ) {}
   get doc(): StoredDocument {
-    return (this.parsed ??= { ...(JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument), ...this.source });
+    return (this.parsed ??= JSON.parse(this.metadataJson.toString('utf8')) as StoredDocument);
   }
 }
 
@@ -140,21 +159,23 @@ function decodeRecords(records: string[]): Buffer[] {
 
 /**
  * Runs a page request with projection `src` and reads each hit's document: `_source` when asked
- * for, else the metadata record from doc values. A hit without that record (written by a build of mapping
- * version 1, its source not yet rebuilt) makes the request run once more reading records from
- * `_source`, so an index awaiting its rebuild keeps answering, only more slowly.
+ * for, else the metadata record (and with METADATA_AND_SNIPPET, the snippet text) from doc values. A
+ * hit without them (written by a build of mapping version 1, or before 13 for the snippet text, its
+ * source not yet rebuilt) makes the request run once more reading from `_source`, so an index awaiting
+ * its rebuild keeps answering, only more slowly.
  */
 export async function withDocs(
   log: Logger,
   src: Projection,
   run: (projection: Projection) => Promise<estypes.SearchResponse<StoredDocument>>,
 ): Promise<{ res: estypes.SearchResponse<StoredDocument>; hits: SearchHit[] }> {
+  const snippets = src === METADATA_AND_SNIPPET;
   let res = await run(src);
-  let hits = hitsOf(res.hits.hits);
+  let hits = hitsOf(res.hits.hits, snippets);
   if (hits === null) {
-    log.debug('hits without the doc-values record; page read from _source');
-    res = await run(METADATA_FROM_SOURCE);
-    hits = hitsOf(res.hits.hits) ?? [];
+    log.debug('hits without the doc-values record or snippet text; page read from _source');
+    res = await run(snippets ? SNIPPET_FROM_SOURCE : METADATA_FROM_SOURCE);
+    hits = hitsOf(res.hits.hits, snippets) ?? [];
   }
   return { res, hits };
 }

@@ -2,12 +2,19 @@
 // refused, reported with its cause; the caller decides on a retry (ingest/stages/bulk-sink.ts).
 import { ANALYSIS_FIELD, analysisKeysOf } from '../../../index-mappings/analysis.js';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import { GENERATION_FIELD, METADATA_JSON_FIELD, SEARCH_LATIN_FIELD, SEARCH_TEXT_FIELD, searchText } from '../../../index-mappings/mapping.js';
+import {
+  GENERATION_FIELD,
+  METADATA_JSON_FIELD,
+  SEARCH_LATIN_FIELD,
+  SEARCH_TEXT_FIELD,
+  SNIPPET_TEXT_FIELD,
+  searchText,
+} from '../../../index-mappings/mapping.js';
 import { latinValues } from '../latin-names.js';
 import type { BulkFailure } from '../provider.js';
 import type { EngineClient } from './client.js';
 import { docId, generationValue, type Generations } from './generations.js';
-import { metadataRecord } from './records.js';
+import { metadataRecord, snippetRecord } from './records.js';
 
 /** Bulk requests stay under this many bytes (estimated) and documents. */
 const BULK_MAX_BYTES = 8 * 1024 * 1024;
@@ -36,6 +43,7 @@ export async function bulkWrite(engine: EngineClient, docs: IndexedDocument[], i
         {
           ...doc,
           [METADATA_JSON_FIELD]: metadataRecord(doc),
+          [SNIPPET_TEXT_FIELD]: snippetRecord(doc),
           [SEARCH_TEXT_FIELD]: searchText(doc),
           [SEARCH_LATIN_FIELD]: latinValues(doc),
           [GENERATION_FIELD]: generationValue(doc.source, stamp),

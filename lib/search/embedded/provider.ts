@@ -369,9 +369,10 @@ export class EmbeddedProvider implements SearchProvider {
     }
   }
 
-  search(q: TextQuery & { view: 'metadata' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
+  search(q: TextQuery & { view: 'metadata' | 'snippet' }, opts?: ReadOptions): Promise<SearchResult<MetadataDocument>>;
   search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
-  // Full documents whatever the view: reading them from SQLite costs next to nothing here.
+  // The columns a view needs alone: a page read whole copied every content, up to 100,000 characters
+  // each, from SQLite and from the reader thread.
   async search(q: TextQuery, opts: ReadOptions = {}): Promise<SearchResult> {
     if (this.pool) return this.pool.call('search', q, opts);
     const started = performance.now();
@@ -415,7 +416,7 @@ export class EmbeddedProvider implements SearchProvider {
       const kept = paging && this.rankings.get(paging.key, paging.version, k);
       if (kept) {
         this.counters.fromRanking += 1;
-        return pageOf(kept, sets, offset, k, constant);
+        return pageOf(kept, sets, offset, k, constant, q.view);
       }
       const parts: { set: TableSet; count: number; top: Ranked[] | null }[] = [];
       for (const set of sets) {
@@ -454,7 +455,7 @@ export class EmbeddedProvider implements SearchProvider {
       // Exact up to depth only: past it, a set cut at depth may hold better candidates than those kept.
       if (keep) this.rankings.set(keep.key, keep.version, rankingOf(candidates.slice(0, depth), sets, total));
       const page = candidates.slice(offset, k);
-      return { total, hits: page.map((c) => ({ doc: c.set.fetch(c.rid), score: constant ? 1 : -c.s })) };
+      return { total, hits: page.map((c) => ({ ...c.set.viewed(c.rid, q.view), score: constant ? 1 : -c.s }) as SearchHit) };
     }, opts.signal);
     // A common term without a usable list: build it now, so the next call is fast. Best effort, and
     // never waits for another process's write lock.
@@ -986,10 +987,10 @@ function rankingOf(candidates: Candidate[], sets: TableSet[], total: number): Ra
 }
 
 /** The page [offset, k) of a kept ranking; its table sets are unchanged since (same index version). */
-function pageOf(ranking: Ranking, sets: TableSet[], offset: number, k: number, constant: boolean): SearchResult {
+function pageOf(ranking: Ranking, sets: TableSet[], offset: number, k: number, constant: boolean, view: TextQuery['view']): SearchResult {
   const hits: SearchHit[] = [];
   for (let i = offset; i < Math.min(k, ranking.rid.length); i++) {
-    hits.push({ doc: sets[ranking.set[i]].fetch(ranking.rid[i]), score: constant ? 1 : -ranking.score[i] });
+    hits.push({ ...sets[ranking.set[i]].viewed(ranking.rid[i], view), score: constant ? 1 : -ranking.score[i] } as SearchHit);
   }
   return { total: ranking.total, hits };
 }

@@ -3,8 +3,7 @@
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
-import { metadataOf } from '../../../index-mappings/document.js';
-import type { ExportCursor, ExportQuery, KnnQuery, ListQuery, MoreLikeThisQuery, SearchResult, TextQuery } from '../provider.js';
+import type { ExportCursor, ExportQuery, KnnQuery, ListQuery, MoreLikeThisQuery, TextQuery } from '../provider.js';
 import type { AggregateQuery } from '../aggregate.js';
 import { EntityIndex, type EntityPage, type EntityQuery } from '../../entities.js';
 import { BucketLabels, type LabelRequest } from '../../bucket-labels.js';
@@ -35,11 +34,8 @@ function index(): EmbeddedProvider {
 }
 
 const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
-  // Hits cross the thread boundary by copy: a metadata view copies the metadata fields only.
-  search: async (q: TextQuery) => {
-    const found = await index().search(q);
-    return q.view === 'metadata' ? metadataOnly(found) : found;
-  },
+  // Hits cross the thread boundary by copy: of a metadata or snippet view, the fields it reads alone.
+  search: (q: TextQuery) => index().search(q),
   list: (q: ListQuery) => index().list(q),
   get: (sourceId: string) => index().get(sourceId),
   knn: (q: KnnQuery) => index().knn(q),
@@ -82,12 +78,5 @@ function delta(before: Counters): Counters {
     listsBuilt: now.listsBuilt - before.listsBuilt,
     fromRanking: now.fromRanking - before.fromRanking,
     pruned: now.pruned - before.pruned,
-  };
-}
-
-function metadataOnly(found: SearchResult): SearchResult<Record<string, unknown>> {
-  return {
-    total: found.total,
-    hits: found.hits.map(({ doc, score }) => ({ doc: metadataOf(doc), score })),
   };
 }

@@ -5,7 +5,8 @@
 // `generations` (one row per table set; exactly one `serving` per source). Per source and generation,
 // a *table set* named `s_<source>_<gen>` — the embedded counterpart of Elasticsearch's physical index
 // per source:
-//   _docs     every field of the document (JSON for arrays and objects), keyed by the ordering row id
+//   _docs     every field of the document (JSON for arrays and objects) and its snippet text, keyed by
+//             the ordering row id
 //   _fts      FTS5, contentless, columns (title, body), over folded tokens (text.ts)
 //   _vectors  the float32 vectors by seq, from which the one approximate index of every source is built
 //             (vectors.ts, vector-index.ts; older sets: _ivf, or _vec, sqlite-vec vec0)
@@ -25,10 +26,13 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
  * 6: `_docs` has the column cpv_labels_en (the English labels of the document's CPV codes), added on open
  * to the sets of older indexes, as in 5.
  * 7: `_docs` has the column cpv_labels_el (their Greek labels), added on open, as in 5.
+ * 8: `_docs` has the column snippet_text (snippet.ts snippetText), before content in new sets so a page
+ * of snippets never reads a long content's overflow pages; added on open to older sets, where a row
+ * written before has none and its snippet text is cut from its content when read.
  */
-export const SCHEMA_VERSION = '7';
+export const SCHEMA_VERSION = '8';
 
-/** The `_docs` columns schemas 5 to 7 added, with their types, for sets made before. */
+/** The `_docs` columns schemas 5 to 8 added, with their types, for sets made before. */
 const ADDED_DOCUMENT_COLUMNS: [string, string][] = [
   ['parties', 'TEXT'],
   ['procedure_type', 'TEXT'],
@@ -36,6 +40,7 @@ const ADDED_DOCUMENT_COLUMNS: [string, string][] = [
   ['act_date', 'TEXT'],
   ['cpv_labels_en', 'TEXT'],
   ['cpv_labels_el', 'TEXT'],
+  ['snippet_text', 'TEXT'],
 ];
 
 /**
@@ -99,6 +104,8 @@ export function createTableSet(db: Database, name: string, textVersion: number):
       source_url    TEXT NOT NULL,
       language      TEXT NOT NULL,
       quality_score REAL NOT NULL,
+      -- internal: the text a result's snippet is cut from (snippet.ts snippetText)
+      snippet_text  TEXT,
       content       TEXT NOT NULL,
       summary       TEXT NOT NULL,
       entities      TEXT NOT NULL,

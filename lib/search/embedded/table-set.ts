@@ -3,7 +3,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
-import { EXPORT_FIELDS, type ExportRow, type SourceStats, type StoredDocument } from '../provider.js';
+import { EXPORT_FIELDS, type ExportRow, type MetadataDocument, type SourceStats, type StoredDocument, type TextQuery } from '../provider.js';
 import { METADATA_FIELDS } from '../../../index-mappings/document.js';
 import { BM25_B as B, BM25_K1 as K1, BODY_WEIGHT, TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
 import { avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
@@ -11,6 +11,7 @@ import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWind
 import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
 import { Statements } from './statements.js';
 import type { FilterSql } from './filter-sql.js';
+import { snippetText } from '../snippet.js';
 import { vectorKey } from './vector-index.js';
 import { openVectorStore, type VectorStore } from './vectors.js';
 
@@ -85,7 +86,16 @@ type Optional = 'cpv_labels_en' | 'cpv_labels_el';
 /** The stored document's fields as `_docs` columns (schema.ts, in the same order); NULL for no CPV labels. */
 type DocColumns = { [K in Exclude<keyof StoredDocument, Optional>]: Column<StoredDocument[K]> } & { [K in Optional]: string | null };
 /** A `_docs` row as read: the document's columns and the internal ones. */
-type DocRow = DocColumns & { rid: bigint; pubkey: bigint; indexed_ms: bigint; ntok: bigint };
+type DocRow = DocColumns & { rid: bigint; pubkey: bigint; indexed_ms: bigint; ntok: bigint; snippet_text: string | null };
+
+/** The metadata record's columns (document.ts METADATA_FIELDS): the fields as they are, no JSON among them. */
+const METADATA_COLUMNS = METADATA_FIELDS.join(', ');
+
+/** A hit's document as a search's view reads it (provider.ts TextQuery.view). */
+export interface ViewedDoc {
+  doc: StoredDocument | MetadataDocument;
+  snippetText?: string;
+}
 
 /** Margin that keeps a list's cut-off below the first document left out, beyond any rounding. */
 const CUT_MARGIN = 1e-12;
@@ -95,7 +105,7 @@ const CERTIFY_MARGIN = 1e-9;
 const nano = (q: number) => Math.round(q * 1e9);
 
 export function rowToStored(row: DocRow): StoredDocument {
-  const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, ...fields } = row;
+  const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, snippet_text: _snippet, ...fields } = row;
   const doc: Record<string, unknown> = fields;
   for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
   // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
@@ -256,7 +266,7 @@ export class TableSet {
       cpv_labels_en: doc.cpv_labels_en?.length ? JSON.stringify(doc.cpv_labels_en) : null,
       cpv_labels_el: doc.cpv_labels_el?.length ? JSON.stringify(doc.cpv_labels_el) : null,
     };
-    const row = { rid, ...columns, pubkey: blockOf(rid), indexed_ms: Date.parse(doc.indexed_at), ntok };
+    const row = { rid, ...columns, pubkey: blockOf(rid), indexed_ms: Date.parse(doc.indexed_at), ntok, snippet_text: snippetText(doc.content) };
     const names = Object.keys(row);
     this.st(`INSERT INTO ${this.docs} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
     this.st(`INSERT INTO ${this.fts} (rowid, title, body) VALUES (?, ?, ?)`).run(rid, text.title.join(' '), text.body.join(' '));
@@ -569,6 +579,17 @@ export class TableSet {
 
   fetch(rid: bigint): StoredDocument {
     return rowToStored(this.st(`SELECT * FROM ${this.docs} WHERE rid = ?`, true).get(rid) as DocRow);
+  }
+
+  /** The document of `rid` as `view` reads it: the metadata columns alone, with the snippet text, or whole. */
+  viewed(rid: bigint, view: TextQuery['view']): ViewedDoc {
+    if (view === 'metadata') return { doc: this.st(`SELECT ${METADATA_COLUMNS} FROM ${this.docs} WHERE rid = ?`).get(rid) as MetadataDocument };
+    if (view !== 'snippet') return { doc: this.fetch(rid) };
+    // A row written before the column (schema 8) has none: cut from its content, read for it alone.
+    const { snippet_text, content, ...doc } = this.st(
+      `SELECT ${METADATA_COLUMNS}, snippet_text, CASE WHEN snippet_text IS NULL THEN content END AS content FROM ${this.docs} WHERE rid = ?`,
+    ).get(rid) as MetadataDocument & { snippet_text: string | null; content: string | null };
+    return { doc, snippetText: snippet_text ?? snippetText(content) };
   }
 
   sourceIdOf(rid: bigint): string {

@@ -10,11 +10,12 @@ Object {
   "mappings": Object {
     "_meta": Object {
       "embedding_dimension": 384,
-      "mapping_version": 12,
+      "mapping_version": 13,
     },
     "_source": Object {
       "excludes": Array [
         "metadata_json",
+        "snippet_text",
         "search_text",
         "search_latin",
         "generation",
@@ -198,6 +199,10 @@ Object {
       "sector": Object {
         "normalizer": "pdi_folded",
         "type": "keyword",
+      },
+      "snippet_text": Object {
+        "doc_values": true,
+        "type": "binary",
       },
       "source": Object {
         "type": "keyword",
