@@ -89,8 +89,11 @@ interface Column {
   notnull: number;
 }
 
-/** The engine's own `_docs` columns (schema.ts): the row id, its publish block, indexed_at in ms, the token count. */
-const INTERNAL_COLUMNS = ['rid', 'pubkey', 'indexed_ms', 'ntok'];
+/**
+ * The engine's own `_docs` columns (schema.ts): the row id, its publish block, indexed_at in ms, the token
+ * count, and the text a snippet is cut from (derived from the title and content at write time).
+ */
+const INTERNAL_COLUMNS = ['rid', 'pubkey', 'indexed_ms', 'ntok', 'snippet_text'];
 
 /** The `_docs` column type of a declaration: arrays and objects are JSON text. */
 function columnType(spec: FieldSpec): string {
