@@ -12,7 +12,7 @@ import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import { EngineUnavailableError } from '../../lib/errors.js';
 import { EmbeddedIndexMismatchError, EmbeddedProvider, type Tuning } from '../../lib/search/embedded.js';
-import { TableSet } from '../../lib/search/embedded/table-set.js';
+import { HotLists } from '../../lib/search/embedded/hot-lists.js';
 import {
   LATIN_MARK,
   RAW_MARK,
@@ -638,7 +638,7 @@ for (const tuning of [
     for (let i = 0; i < rewrites.length; i += 40) await both(rewrites.slice(i, i + 40));
     await compare('after overwrites');
     await compare('after lazy list rebuilds');
-    t.equal(TableSet.replicaMismatches, 0, 'FTS5 scores reproduced bit for bit');
+    t.equal(HotLists.replicaMismatches, 0, 'FTS5 scores reproduced bit for bit');
   });
 
 t.test(

@@ -407,7 +407,7 @@ export class EmbeddedProvider implements SearchProvider {
       const parts: { set: TableSet; count: number; top: Ranked[] | null }[] = [];
       for (const set of sets) {
         const { match, single } = queryOf(set);
-        const hot = single && lists ? set.hotTop(single, k) : null;
+        const hot = single && lists ? set.lists.top(single, k) : null;
         if (hot?.kind === 'ok') {
           this.counters.fromList += 1;
           parts.push({ set, count: hot.total, top: hot.top });
@@ -531,7 +531,7 @@ export class EmbeddedProvider implements SearchProvider {
       // The words are chosen by their frequency in the whole index, as Elasticsearch's more_like_this
       // chooses them whatever the filter.
       const documents = sets.reduce((sum, set) => sum + set.documents(), 0);
-      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.termCount(termFor(token, set.textVersion)), 0), documents);
+      const words = likeWords(q.text, (token) => sets.reduce((sum, set) => sum + set.lists.termCount(termFor(token, set.textVersion)), 0), documents);
       if (words === null) return [];
       const candidates: Candidate[] = [];
       for (const set of this.serving(filters.source)) {
@@ -863,11 +863,11 @@ export class EmbeddedProvider implements SearchProvider {
   }
 
   private buildHotLists(set: TableSet): void {
-    const terms = this.read(() => set.frequentTerms(this.tuning.hotMinDf));
+    const terms = this.read(() => set.lists.frequentTerms(this.tuning.hotMinDf));
     // Small transactions: each list costs one FTS5 ranking of its term (~0.4 µs per match).
     for (let i = 0; i < terms.length; i += 16) {
       this.write(() => {
-        for (const term of terms.slice(i, i + 16)) if (set.buildHotList(term)) this.counters.listsBuilt += 1;
+        for (const term of terms.slice(i, i + 16)) if (set.lists.build(term)) this.counters.listsBuilt += 1;
       });
     }
   }
@@ -878,7 +878,7 @@ export class EmbeddedProvider implements SearchProvider {
     try {
       this.write(() => {
         // The set may have been swapped out by a rebuild in between; then there is nothing to do.
-        if (this.serving(set.source)[0] === set && set.buildHotList(term)) this.counters.listsBuilt += 1;
+        if (this.serving(set.source)[0] === set && set.lists.build(term)) this.counters.listsBuilt += 1;
       });
     } catch (err) {
       this.log?.warn({ err, table: set.name, term }, 'could not build a common-term list now; the next query retries');
