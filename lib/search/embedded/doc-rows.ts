@@ -1,8 +1,10 @@
 // How a `_docs` row of a table set (schema.ts) holds a document: each field a column, arrays and objects
 // as JSON text, read back as the document stored; beside them the set's own columns (the row id, its
-// publish-second block, the token count, the snippet text).
+// publish-second block, the token count, the snippet text). And what a document must hold to be one.
 import { METADATA_FIELDS, type IndexedDocument } from '../../../index-mappings/document.js';
+import { SOURCE_NAMES } from '../../../index-mappings/sources.js';
 import type { ExportRow, StoredDocument } from '../provider.js';
+import { isoSeconds } from './keys.js';
 
 /** How a `_docs` column holds a field of the document: arrays and objects as JSON text. */
 type Column<T> = T extends string | number | null ? T : string;
@@ -85,4 +87,20 @@ export function exportRowOf(row: Record<string, unknown>): ExportRow {
     cpv: JSON.parse(row.cpv as string),
     tenders_received: row.tenders_received === null ? null : Number(row.tenders_received),
   } as unknown as ExportRow;
+}
+
+/** Why `doc` cannot be written as a row (the fields a row and its row id need), or null. */
+export function invalidDocument(doc: IndexedDocument, dimension: number): string | null {
+  if (!doc || typeof doc !== 'object') return 'not a document';
+  if (typeof doc.source_id !== 'string' || !doc.source_id) return 'source_id is missing';
+  if (!SOURCE_NAMES.includes(doc.source)) return `unknown source ${String(doc.source)}`;
+  if (typeof doc.title !== 'string') return 'title is not a string';
+  if (typeof doc.published_at !== 'string' || isoSeconds(doc.published_at) === null) return 'published_at is not a timestamp';
+  if (typeof doc.indexed_at !== 'string' || isoSeconds(doc.indexed_at) === null) return 'indexed_at is not a timestamp';
+  if (typeof doc.quality_score !== 'number' || !Number.isFinite(doc.quality_score)) return 'quality_score is not a number';
+  if (doc.embedding != null) {
+    if (!Array.isArray(doc.embedding) || doc.embedding.length !== dimension) return `embedding must have ${dimension} dimensions`;
+    if (!doc.embedding.every(Number.isFinite)) return 'embedding has a non-finite value';
+  }
+  return null;
 }
