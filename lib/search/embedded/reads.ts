@@ -14,6 +14,7 @@ import type {
   MoreLikeThisQuery,
   ReadOptions,
   SearchHit,
+  SearchProvider,
   SearchResult,
   TextQuery,
 } from '../provider.js';
@@ -29,16 +30,8 @@ import type { ReadPool } from './read-pool.js';
 import { moreLikeThis, searchText } from './text-search.js';
 import { parseQuery, queryFor } from './text.js';
 
-export interface Reads {
-  search(q: TextQuery, opts?: ReadOptions): Promise<SearchResult>;
-  list(q: ListQuery, opts?: ReadOptions): Promise<SearchResult>;
-  get(sourceId: string, opts?: ReadOptions): Promise<IndexedDocument | null>;
-  knn(q: KnnQuery, opts?: ReadOptions): Promise<SearchHit[]>;
-  moreLikeThis(q: MoreLikeThisQuery, opts?: ReadOptions): Promise<SearchHit[]>;
-  stats(opts?: ReadOptions): Promise<IndexStats>;
-  aggregate(q: AggregateQuery, opts?: ReadOptions): Promise<AggregateResult>;
-  exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts?: ReadOptions): Promise<ExportBatch>;
-}
+/** The port's reads (SearchProvider). */
+export type Reads = Pick<SearchProvider, 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats' | 'aggregate' | 'exportBatch'>;
 
 /** Reads sent to the reader threads, where LocalReads runs each. */
 export function pooledReads(pool: ReadPool): Reads {
