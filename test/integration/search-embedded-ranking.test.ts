@@ -8,7 +8,7 @@ import { mulberry32 } from '../../data/generator/prng.js';
 import type { IndexedDocument } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
-import { TableSet } from '../../lib/search/embedded/table-set.js';
+import { HotLists } from '../../lib/search/embedded/hot-lists.js';
 import { corpus, doc, ids, indexFiles } from '../helpers/embedded-index.js';
 
 const newFile = indexFiles(t);
@@ -174,7 +174,7 @@ for (const tuning of [
     for (let i = 0; i < rewrites.length; i += 40) await both(rewrites.slice(i, i + 40));
     await compare('after overwrites');
     await compare('after lazy list rebuilds');
-    t.equal(TableSet.replicaMismatches, 0, 'FTS5 scores reproduced bit for bit');
+    t.equal(HotLists.replicaMismatches, 0, 'FTS5 scores reproduced bit for bit');
   });
 
 t.test(

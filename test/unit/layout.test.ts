@@ -129,6 +129,19 @@ t.test('when the CLI is read, then it never tests for an engine class: what diff
   t.same(found, []);
 });
 
+/** A module a reader can hold in their head: a longer file holds two concerns, to be split by concern. */
+const MAX_LINES = 500;
+
+t.test(`when the code is read, then no source file of api/, ingest/, lib/ or cli/ is over ${MAX_LINES} lines`, async (t) => {
+  const files = ['api', 'ingest', 'lib', 'cli'].flatMap(sourceFiles);
+  t.ok(files.length > 100, `the files were found (${files.length})`);
+  const lines = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8').split('\n').length - 1;
+  t.same(
+    files.filter((file) => lines(file) > MAX_LINES).map((file) => `${file}: ${lines(file)} lines`),
+    [],
+  );
+});
+
 t.test('when the README is read, then its Layout names every top-level folder of the tree, one line each', async (t) => {
   const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
   const block = /## Layout\n\n```\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

@@ -1,5 +1,5 @@
 // A bit-exact replica of FTS5's bm25() (sqlite/ext/fts5/fts5_aux.c, fts5Bm25Function) for one-phrase
-// queries, so documents ranked from a common-term list (TableSet.hotTop) get exactly the score FTS5 would give
+// queries, so documents ranked from a common-term list (HotLists.top, hot-lists.ts) get exactly the score FTS5 would give
 // them, and pages served from a list join seamlessly with pages ranked by FTS5 itself.
 //
 // FTS5:  score = -1 * idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl))

@@ -3,7 +3,7 @@
 // only the candidates that can reach the first k, and the page is kept only when a bound proves it:
 //
 //  - Each phrase bounds what it adds to a document's score. A term with a common-term list
-//    (TableSet.listImpacts) adds exactly its entry's contribution to a document in its list, and at most
+//    (HotLists.listImpacts, hot-lists.ts) adds exactly its entry's contribution to a document in its list, and at most
 //    its contribution at the list's cut-off cost to one outside (none if the list holds every document
 //    with the term). A phrase of few matches (OR only) is enumerated: it adds nothing outside its matches.
 //    Any other phrase adds less than idf·(k1+1), BM25's supremum.
@@ -63,7 +63,7 @@ export function prunedTop(
     // the candidates, little scoring is saved, while a failed certificate pays the IDF scans twice.
     let entries = 0;
     for (const { term } of phrases) {
-      const n = term === null ? null : set.listSize(term);
+      const n = term === null ? null : set.lists.listSize(term);
       if (n === null) return null;
       entries += n;
     }
@@ -91,7 +91,7 @@ export function prunedTop(
   const lift = new Map<bigint, number>();
   const add = (rid: bigint, x: number) => lift.set(rid, (lift.get(rid) ?? 0) + x);
   for (const { phrase, term } of phrases) {
-    const list = term === null ? null : set.listImpacts(term, avg);
+    const list = term === null ? null : set.lists.listImpacts(term, avg);
     if (list) {
       const idfValue = idf(set.db, totals.rows, list.df);
       const out = list.outsideCost === null ? 0 : contributionAt(idfValue, list.outsideCost);
@@ -139,7 +139,7 @@ function promising(set: TableSet, terms: string[], k: number, rows: number, avg:
   const head = Math.max(2 * k, k + 64);
   const lists = [];
   for (const term of terms) {
-    const list = set.listImpacts(term, avg, head);
+    const list = set.lists.listImpacts(term, avg, head);
     if (!list) return false;
     const idfValue = idf(set.db, rows, list.df);
     const exact = new Map<bigint, number>();

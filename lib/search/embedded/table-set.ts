@@ -1,14 +1,17 @@
-// One source's generation of the embedded index (schema.ts): writes, rankings, listings, vectors.
-// All methods are synchronous and expect the caller (provider.ts) to hold the right transaction.
+// One source's generation of the embedded index (schema.ts): writes, rankings, listings, vectors; its
+// common-term lists in hot-lists.ts. All methods are synchronous and expect the caller to hold the right
+// transaction (index-file.ts read and write).
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import type { SourceName } from '../../../index-mappings/sources.js';
 import { EXPORT_FIELDS, type ExportRow, type MetadataDocument, type SourceStats, type StoredDocument, type TextQuery } from '../provider.js';
 import { METADATA_FIELDS } from '../../../index-mappings/document.js';
-import { BM25_B as B, BM25_K1 as K1, BODY_WEIGHT, TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
-import { avgdl, bm25Score, cost, decodeAverages, idf, type TableTotals } from './bm25.js';
+import { columnsOf, exportRowOf, METADATA_COLUMNS, rowToStored, type DocRow } from './doc-rows.js';
+import { BODY_WEIGHT, TITLE_WEIGHT } from '../../../index-mappings/ranking.js';
+import { decodeAverages, type TableTotals } from './bm25.js';
 import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWindow, seqBetween, seqOf, SEQ_SPACE, type RidWindow } from './keys.js';
-import { LATIN_MARK, RAW_MARK, VALUE_GAP, compareCodePoints, docText, termFrequencies } from './text.js';
+import { compareCodePoints, docText } from './text.js';
+import { HotLists, type HotWrite } from './hot-lists.js';
 import { Statements } from './statements.js';
 import type { FilterSql } from './filter-sql.js';
 import { snippetText } from '../snippet.js';
@@ -39,16 +42,6 @@ export interface Ranked {
   s: number;
 }
 
-export type HotResult = { kind: 'ok'; total: number; top: Ranked[] } | { kind: 'cold' } | { kind: 'stale' };
-
-interface HotMeta {
-  df: number;
-  a0: number;
-  theta: number | null;
-  n: number;
-  dirty: boolean;
-}
-
 /** An exported document and its row id (the set's listing order). */
 export interface ExportedRow {
   rid: bigint;
@@ -57,7 +50,7 @@ export interface ExportedRow {
 
 /** State of one write transaction on a table set; flushed by endWrite(). */
 export class WriteContext {
-  readonly hot = new Map<string, HotMeta>();
+  constructor(readonly hot: HotWrite) {}
   documentsDelta = 0;
   qualityDelta = 0;
   inserted = 0;
@@ -66,66 +59,20 @@ export class WriteContext {
   vectors = 0;
 }
 
-/** How a `_docs` column holds a field of the document: arrays and objects as JSON text. */
-type Column<T> = T extends string | number | null ? T : string;
-
-/** The fields stored as JSON text. */
-const JSON_COLUMNS = [
-  'entities',
-  'parties',
-  'amount',
-  'cpv',
-  'original',
-  'cpv_labels_en',
-  'cpv_labels_el',
-] as const satisfies readonly (keyof StoredDocument)[];
-
-/** The optional fields, a column each that is NULL when the document has none. */
-type Optional = 'cpv_labels_en' | 'cpv_labels_el';
-
-/** The stored document's fields as `_docs` columns (schema.ts, in the same order); NULL for no CPV labels. */
-type DocColumns = { [K in Exclude<keyof StoredDocument, Optional>]: Column<StoredDocument[K]> } & { [K in Optional]: string | null };
-/** A `_docs` row as read: the document's columns and the internal ones. */
-type DocRow = DocColumns & { rid: bigint; pubkey: bigint; indexed_ms: bigint; ntok: bigint; snippet_text: string | null };
-
-/** The metadata record's columns (document.ts METADATA_FIELDS): the fields as they are, no JSON among them. */
-const METADATA_COLUMNS = METADATA_FIELDS.join(', ');
-
 /** A hit's document as a search's view reads it (provider.ts TextQuery.view). */
 export interface ViewedDoc {
   doc: StoredDocument | MetadataDocument;
   snippetText?: string;
 }
 
-/** Margin that keeps a list's cut-off below the first document left out, beyond any rounding. */
-const CUT_MARGIN = 1e-12;
-/** Margin required between a page's last score and the best score a document outside a list can have. */
-const CERTIFY_MARGIN = 1e-9;
-
 const nano = (q: number) => Math.round(q * 1e9);
-
-export function rowToStored(row: DocRow): StoredDocument {
-  const { rid: _rid, pubkey: _pubkey, indexed_ms: _indexedMs, ntok: _ntok, snippet_text: _snippet, ...fields } = row;
-  const doc: Record<string, unknown> = fields;
-  for (const key of JSON_COLUMNS) doc[key] = row[key] === null ? null : JSON.parse(row[key]);
-  // Rows written before these columns existed (schema.ts addDocumentColumns) read as a document stored then.
-  doc.parties ??= [];
-  // A document without CPV labels has none in its stored form either (as Elasticsearch's `_source`).
-  if (doc.cpv_labels_en === null) delete doc.cpv_labels_en;
-  if (doc.cpv_labels_el === null) delete doc.cpv_labels_el;
-  // Rows are read with safe integers (row ids): a count is a plain number.
-  if (typeof row.tenders_received === 'bigint') doc.tenders_received = Number(row.tenders_received);
-  return doc as StoredDocument;
-}
 
 export class TableSet {
   private readonly statements: Statements;
   readonly docs: string;
   readonly fts: string;
-  readonly hot: string;
-  readonly hotlist: string;
-  /** Replica mismatches seen when building lists; should stay 0 (tests assert it). */
-  static replicaMismatches = 0;
+  /** The set's common-term lists. */
+  readonly lists: HotLists;
   /** The set's vectors, in the layout the set was created with. */
   readonly vectors: VectorStore;
 
@@ -136,15 +83,14 @@ export class TableSet {
     readonly gen: number,
     /** The text version (text.ts) this set's rows are tokenized with. */
     readonly textVersion: number,
-    private readonly tuning: Tuning,
+    tuning: Tuning,
     private readonly warn: (msg: string, extra?: object) => void,
   ) {
     this.statements = new Statements(db);
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
     this.vectors = openVectorStore(db, name);
-    this.hot = `"${name}_hot"`;
-    this.hotlist = `"${name}_hotlist"`;
+    this.lists = new HotLists(this, tuning, warn);
   }
 
   /** Prepared statements, cached per table set; `safe` returns integers as BigInt (row ids). */
@@ -155,25 +101,11 @@ export class TableSet {
   // ---------------------------------------------------------------- writes
 
   beginWrite(): WriteContext {
-    const ctx = new WriteContext();
-    const rows = this.st(`SELECT term, df, a0, theta, n FROM ${this.hot}`).all() as {
-      term: string;
-      df: number;
-      a0: number;
-      theta: number | null;
-      n: number;
-    }[];
-    for (const r of rows) ctx.hot.set(r.term, { df: r.df, a0: r.a0, theta: r.theta, n: r.n, dirty: false });
-    return ctx;
+    return new WriteContext(this.lists.load());
   }
 
   endWrite(ctx: WriteContext): void {
-    for (const [term, meta] of ctx.hot) {
-      if (!meta.dirty) continue;
-      if (meta.n > this.tuning.hotListMax) this.trim(term, meta);
-      this.st(`UPDATE ${this.hot} SET df = ?, n = ?, theta = ? WHERE term = ?`).run(meta.df, meta.n, meta.theta, term);
-      meta.dirty = false;
-    }
+    this.lists.flush(ctx.hot);
     if (ctx.documentsDelta || ctx.qualityDelta) {
       this.st(`UPDATE generations SET documents = documents + ?, quality_nano = quality_nano + ? WHERE source = ? AND gen = ?`).run(
         ctx.documentsDelta,
@@ -238,34 +170,7 @@ export class TableSet {
   private insertRow(doc: IndexedDocument, rid: bigint, ctx: WriteContext): void {
     const text = docText(doc, this.textVersion);
     const ntok = text.title.length + text.body.length;
-    const columns: DocColumns = {
-      source_id: doc.source_id,
-      source: doc.source,
-      country: doc.country ?? '',
-      title: doc.title ?? '',
-      doc_type: doc.doc_type ?? '',
-      doc_category: doc.doc_category ?? '',
-      published_at: doc.published_at,
-      source_url: doc.source_url ?? '',
-      language: doc.language ?? '',
-      quality_score: doc.quality_score,
-      content: doc.content ?? '',
-      summary: doc.summary ?? '',
-      entities: JSON.stringify(doc.entities ?? { afm: [], ada: [], names: [] }),
-      parties: JSON.stringify(doc.parties ?? []),
-      procedure_type: doc.procedure_type ?? null,
-      tenders_received: doc.tenders_received ?? null,
-      act_date: doc.act_date ?? null,
-      amount: doc.amount ? JSON.stringify(doc.amount) : null,
-      cpv: JSON.stringify(doc.cpv ?? []),
-      region: doc.region ?? null,
-      sector: doc.sector ?? null,
-      indexed_at: doc.indexed_at,
-      content_hash: doc.content_hash ?? '',
-      original: doc.original ? JSON.stringify(doc.original) : null,
-      cpv_labels_en: doc.cpv_labels_en?.length ? JSON.stringify(doc.cpv_labels_en) : null,
-      cpv_labels_el: doc.cpv_labels_el?.length ? JSON.stringify(doc.cpv_labels_el) : null,
-    };
+    const columns = columnsOf(doc);
     const row = { rid, ...columns, pubkey: blockOf(rid), indexed_ms: Date.parse(doc.indexed_at), ntok, snippet_text: snippetText(doc.content) };
     const names = Object.keys(row);
     this.st(`INSERT INTO ${this.docs} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
@@ -274,20 +179,7 @@ export class TableSet {
       this.vectors.insert(rid, new Float32Array(doc.embedding));
       ctx.vectors += 1;
     }
-    if (ctx.hot.size) {
-      for (const [term, f] of termFrequencies(text, TITLE_WEIGHT, BODY_WEIGHT)) {
-        const meta = ctx.hot.get(term);
-        if (!meta) continue;
-        meta.df += 1;
-        meta.dirty = true;
-        // The list holds every document whose cost (at the list's avgdl) is below the cut-off.
-        const c0 = cost(f, ntok, meta.a0);
-        if (meta.theta === null || c0 < meta.theta) {
-          this.st(`INSERT INTO ${this.hotlist} (term, c0, rid, f, dl) VALUES (?, ?, ?, ?, ?)`).run(term, c0, rid, f, ntok);
-          meta.n += 1;
-        }
-      }
-    }
+    this.lists.added(ctx.hot, text, rid, ntok);
     ctx.documentsDelta += 1;
     ctx.qualityDelta += nano(doc.quality_score);
     ctx.inserted += 1;
@@ -305,31 +197,10 @@ export class TableSet {
       if (seq > 0) this.st('INSERT INTO vector_removed (key) VALUES (?)').run(vectorKey(this, seq));
     }
     this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
-    if (ctx.hot.size) {
-      for (const term of new Set([...text.title, ...text.body])) {
-        const meta = ctx.hot.get(term);
-        if (!meta) continue;
-        meta.df -= 1;
-        meta.dirty = true;
-        meta.n -= this.st(`DELETE FROM ${this.hotlist} WHERE term = ? AND rid = ?`).run(term, row.rid).changes;
-      }
-    }
+    this.lists.removed(ctx.hot, text, row.rid);
     ctx.documentsDelta -= 1;
     ctx.qualityDelta -= nano(row.quality_score);
     ctx.removed += 1;
-  }
-
-  /** Cuts a grown list back to hotListSize; the cut-off only ever moves down. */
-  private trim(term: string, meta: HotMeta): void {
-    const size = this.tuning.hotListSize;
-    const cut = this.st(`SELECT c0, rid FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT 1 OFFSET ?`, true).get(term, size) as
-      | { c0: number; rid: bigint }
-      | undefined;
-    if (!cut) return;
-    const theta = cut.c0 * (1 - CUT_MARGIN);
-    meta.theta = meta.theta === null ? theta : Math.min(meta.theta, theta);
-    this.st(`DELETE FROM ${this.hotlist} WHERE term = ? AND (c0, rid) >= (?, ?)`).run(term, cut.c0, cut.rid);
-    meta.n = size;
   }
 
   // ---------------------------------------------------------------- full-text reads
@@ -406,38 +277,6 @@ export class TableSet {
     return this.st(`SELECT rowid FROM ${this.fts} WHERE ${this.fts} MATCH ? LIMIT ?`, true).pluck().all(match, limit) as bigint[];
   }
 
-  /**
-   * Documents holding `term`: its list's document frequency, kept exact by every write, where it has a
-   * list (a frequent term's count walks its whole posting list), FTS5's count otherwise.
-   */
-  termCount(term: string): number {
-    const df = this.st(`SELECT df FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined;
-    return df ?? this.count(`"${term}"`);
-  }
-
-  /** Entries in `term`'s common-term list (usable or not), or null without one. */
-  listSize(term: string): number | null {
-    return (this.st(`SELECT n FROM ${this.hot} WHERE term = ?`).pluck().get(term) as number | undefined) ?? null;
-  }
-
-  /**
-   * A term's list (its first `limit` entries in cost order), for bounds (pruned.ts): the entries, its document frequency, and the least cost
-   * (at today's avgdl) a document outside it can have: null when the list holds every document with the
-   * term. Null without a list that holds what it says (none, or stale).
-   */
-  listImpacts(
-    term: string,
-    avg: number,
-    limit: number | null = null,
-  ): { df: number; rid: bigint[]; f: Float64Array; dl: Float64Array; outsideCost: number | null } | null {
-    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
-      | { df: number; a0: number; theta: number | null; n: number }
-      | undefined;
-    if (!h || (h.theta === null && h.n !== h.df)) return null;
-    const e = this.hotEntries(term, limit);
-    return { df: h.df, rid: e.rid, f: e.f, dl: e.dl, outsideCost: h.theta === null ? null : h.theta * Math.min(1, h.a0 / avg) };
-  }
-
   /** The first `k` matches in row-id order (published_at desc, source_id asc), all with score 0. */
   firstInOrder(match: string, k: number, rids: RidWindow | null = null, filter: FilterSql | null = null): Ranked[] {
     if (k <= 0) return [];
@@ -456,126 +295,17 @@ export class TableSet {
     return this.st(`SELECT rowid AS rid, 0.0 AS s FROM ${this.fts} WHERE ${this.fts} MATCH ? ORDER BY rowid LIMIT ?`, true).all(match, k) as Ranked[];
   }
 
-  /** The first `limit` entries of a term's list in c0 order (all of them when limit is null). */
-  private hotEntries(term: string, limit: number | null): { rid: bigint[]; f: Float64Array; dl: Float64Array; c0: Float64Array } {
-    const rows = (
-      limit === null
-        ? this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid`, true).raw().all(term)
-        : this.st(`SELECT rid, f, dl, c0 FROM ${this.hotlist} WHERE term = ? ORDER BY c0, rid LIMIT ?`, true).raw().all(term, limit)
-    ) as [bigint, bigint, bigint, number][];
-    const n = rows.length;
-    const out = { rid: new Array<bigint>(n), f: new Float64Array(n), dl: new Float64Array(n), c0: new Float64Array(n) };
-    for (let i = 0; i < n; i++) {
-      const r = rows[i];
-      out.rid[i] = r[0];
-      out.f[i] = Number(r[1]);
-      out.dl[i] = Number(r[2]);
-      out.c0[i] = r[3];
-    }
-    return out;
-  }
-
-  /**
-   * The best `k` documents for one term from its list, with the exact FTS5 scores, or 'cold' (no list) /
-   * 'stale' (the list cannot prove these are the true top k): exact when the k-th entry's cost is below
-   * min(θ, next unread c0)·min(1, a0/avgdl). Proof: docs/search-engines.md "Why the list gives exactly the first k".
-   */
-  hotTop(term: string, k: number): HotResult {
-    const h = this.st(`SELECT df, a0, theta, n FROM ${this.hot} WHERE term = ?`).get(term) as
-      | { df: number; a0: number; theta: number | null; n: number }
-      | undefined;
-    if (!h) return { kind: 'cold' };
-    if (h.theta === null && h.n !== h.df) return { kind: 'stale' };
-    if (h.df === 0) return { kind: 'ok', total: 0, top: [] };
-    if (h.theta !== null && h.n < k) return { kind: 'stale' };
-    const totals = this.totals();
-    const avg = avgdl(totals);
-    const shrink = Math.min(1, h.a0 / avg);
-    const idfValue = idf(this.db, totals.rows, h.df);
-    const prefix = Math.max(2 * k, k + 64);
-    for (const limit of prefix < h.n ? [prefix, null] : [null]) {
-      const e = this.hotEntries(term, limit);
-      const n = e.rid.length;
-      const s = new Float64Array(n);
-      for (let i = 0; i < n; i++) s[i] = bm25Score(idfValue, e.f[i], e.dl[i], avg);
-      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => s[a] - s[b] || (e.rid[a] < e.rid[b] ? -1 : e.rid[a] > e.rid[b] ? 1 : 0));
-      const top = order.slice(0, k);
-      // Everything not read — unread entries (c0 ≥ the next c0) and documents outside (c0 ≥ θ) — costs at
-      // least this today.
-      const floor = Math.min(limit === null ? Number.POSITIVE_INFINITY : nextC0(e.c0), h.theta ?? Number.POSITIVE_INFINITY) * shrink;
-      if (floor === Number.POSITIVE_INFINITY || (top.length === k && cost(e.f[top[k - 1]], e.dl[top[k - 1]], avg) < floor * (1 - CERTIFY_MARGIN))) {
-        return { kind: 'ok', total: h.df, top: top.map((i) => ({ rid: e.rid[i], s: s[i] })) };
-      }
-    }
-    return { kind: 'stale' };
-  }
-
-  /**
-   * (Re)builds the impact list of `term` from FTS5's own ranking (call inside a write transaction).
-   * Returns false, and leaves no list, when the term is below hotMinDf or FTS5's scores are not
-   * reproduced exactly (then the term is simply always ranked by FTS5).
-   */
-  buildHotList(term: string): boolean {
-    const match = `"${term}"`;
-    const df = this.count(match);
-    this.st(`DELETE FROM ${this.hotlist} WHERE term = ?`).run(term);
-    this.st(`DELETE FROM ${this.hot} WHERE term = ?`).run(term);
-    if (df < this.tuning.hotMinDf) return false;
-    const size = this.tuning.hotListSize;
-    const ranked = this.rank(match, size + 1);
-    const totals = this.totals();
-    const avg = avgdl(totals);
-    const idfValue = idf(this.db, totals.rows, df);
-    // f is recovered from FTS5's own score (s = -idf·f·(k1+1)/(f + k1·L) solved for f, rounded to the
-    // integer it must be) and accepted only if the replica then gives back exactly s: no document is
-    // re-tokenized, and any disagreement with FTS5 leaves the term on the FTS5 path.
-    const lengthOf = this.st(`SELECT ntok FROM ${this.docs} WHERE rid = ?`, true).pluck();
-    const entries: { rid: bigint; f: number; dl: number }[] = [];
-    for (const r of ranked) {
-      const dl = Number(lengthOf.get(r.rid) as bigint);
-      const x = -r.s / idfValue;
-      const f = Math.round((K1 * (1 - B + (B * dl) / avg) * x) / (K1 + 1.0 - x));
-      if (!(f >= 1) || bm25Score(idfValue, f, dl, avg) !== r.s) {
-        TableSet.replicaMismatches += 1;
-        this.warn('bm25 replica differs from FTS5; the term stays on the FTS5 path', { table: this.name, term });
-        return false;
-      }
-      entries.push({ rid: r.rid, f, dl });
-    }
-    const cut = entries.length > size ? cost(entries[size].f, entries[size].dl, avg) * (1 - CUT_MARGIN) : null;
-    const kept = entries.slice(0, size);
-    const ins = this.st(`INSERT INTO ${this.hotlist} (term, c0, rid, f, dl) VALUES (?, ?, ?, ?, ?)`);
-    for (const e of kept) ins.run(term, cost(e.f, e.dl, avg), e.rid, e.f, e.dl);
-    this.st(`INSERT INTO ${this.hot} (term, df, a0, theta, n) VALUES (?, ?, ?, ?, ?)`).run(term, df, avg, cut, kept.length);
-    return true;
-  }
-
-  /** Terms found in at least `minDf` documents (a scan of the whole FTS index: seconds at 1M). */
-  frequentTerms(minDf: number): string[] {
-    const vocab = `"${this.name}_vocab"`;
-    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocab} USING fts5vocab(main, '${this.name}_fts', 'row')`);
-    try {
-      // The gap, the unstemmed copies (only prefixes read those) and the Latin keys (only ever one of
-      // a query word's alternatives) get no list.
-      return this.db
-        .prepare(`SELECT term FROM temp.${vocab} WHERE doc >= ? AND term != ? AND substr(term, 1, 1) NOT IN (?, ?)`)
-        .pluck()
-        .all(minDf, VALUE_GAP, RAW_MARK, LATIN_MARK) as string[];
-    } finally {
-      this.db.exec(`DROP TABLE IF EXISTS temp.${vocab}`);
-    }
-  }
-
-  hotTerms(): string[] {
-    return this.st(`SELECT term FROM ${this.hot}`).pluck().all() as string[];
-  }
-
   /** FTS5 'optimize': merges the index segments into one (faster small queries, slower writes after). */
   optimize(): void {
     this.db.exec(`INSERT INTO ${this.fts} (${this.fts}) VALUES ('optimize')`);
   }
 
   // ---------------------------------------------------------------- documents, listings, vectors
+
+  /** The tokens of the document at `rid` (its length in BM25). */
+  tokenCount(rid: bigint): number {
+    return Number(this.st(`SELECT ntok FROM ${this.docs} WHERE rid = ?`, true).pluck().get(rid) as bigint);
+  }
 
   fetch(rid: bigint): StoredDocument {
     return rowToStored(this.st(`SELECT * FROM ${this.docs} WHERE rid = ?`, true).get(rid) as DocRow);
@@ -646,16 +376,7 @@ export class TableSet {
         : `SELECT ${cols} FROM ${this.fts} f JOIN ${this.docs} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
            ORDER BY f.rowid LIMIT @size`;
     const rows = this.st(sql, true).all(match === null ? params : { ...params, match }) as (Record<string, unknown> & { rid: bigint })[];
-    return rows.map(({ rid, ...row }) => ({
-      rid,
-      row: {
-        ...row,
-        parties: row.parties === null ? [] : JSON.parse(row.parties as string),
-        amount: row.amount === null ? null : JSON.parse(row.amount as string),
-        cpv: JSON.parse(row.cpv as string),
-        tenders_received: row.tenders_received === null ? null : Number(row.tenders_received),
-      } as unknown as ExportRow,
-    }));
+    return rows.map(({ rid, ...row }) => ({ rid, row: exportRowOf(row) }));
   }
 
   /** The k nearest vectors, by exact distance, of the documents inside a published_at window that pass `filter`. */
@@ -713,9 +434,4 @@ export class TableSet {
       vec: this.vectors.count(),
     };
   }
-}
-
-/** The c0 just after a prefix read: the last one read bounds every unread entry (they sort after it). */
-function nextC0(c0: Float64Array): number {
-  return c0.length ? c0[c0.length - 1] : Number.POSITIVE_INFINITY;
 }

@@ -6,7 +6,7 @@
 // non-alphanumerics, so FTS5 sees exactly our tokens, byte for byte. That gives two things:
 //  - Greek folding that unicode61 cannot do (it keeps the tonos on precomposed letters);
 //  - exact knowledge, on the JS side, of every term frequency and document length FTS5 uses in bm25(),
-//    which the common-term lists (TableSet.hotTop) rely on to reproduce FTS5's scores bit for bit.
+//    which the common-term lists (HotLists.top, hot-lists.ts) rely on to reproduce FTS5's scores bit for bit.
 // Changing what a document's tokens are is a new TEXT_VERSION. Each table set records the version it
 // was written with (schema.ts), and docText() keeps producing every older version's tokens: a
 // contentless FTS5 delete must repeat exactly the tokens the row was inserted with.
