@@ -13,6 +13,7 @@ const EMPTY = {
   moreLikeThis: [],
   stats: { total_documents: 0, sources: {} },
   entity: { total: 0, matches: [] },
+  named: [],
 };
 const channel = new BroadcastChannel('pdi-test-holding-reader');
 channel.unref();
