@@ -57,6 +57,7 @@ const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${api.p
 /** One whole-corpus export read as fast as it arrives: rows, seconds, and the RSS range while it streamed. */
 async function exportRun() {
   const res = await fetch(`${api.url}/v1/export?format=ndjson`, { headers: { Authorization: `Bearer ${keys[0]}` } });
+  if (res.status !== 200) throw new Error(`the export answered ${res.status}: ${await res.text()}`);
   const reader = res.body!.getReader();
   let rows = 0;
   let first: number | null = null;

@@ -61,7 +61,7 @@ import { bulkWrite, type BulkOutcome } from './writes.js';
 import { ElasticAggregation } from './aggregations.js';
 import { filterClauses } from './filter-query.js';
 import { EXPORT_FIELDS } from '../provider.js';
-import { EMPTY_METRICS, runPlan, type AggregateQuery, type AggregateResult } from '../aggregate.js';
+import { EMPTY_METRICS, facetQuery, runPlan, type AggregateQuery, type AggregateResult, type FacetCount, type FacetsQuery } from '../aggregate.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
@@ -406,6 +406,13 @@ export class ElasticsearchProvider implements SearchProvider {
     } catch (err) {
       return this.missingIndex(err, { totals: { ...EMPTY_METRICS }, buckets: [], other: q.other ? { ...EMPTY_METRICS } : null });
     }
+  }
+
+  /** Each facet an aggregate of its own, side by side. */
+  async facets(q: FacetsQuery, opts: ReadOptions = {}): Promise<FacetCount[][]> {
+    return Promise.all(
+      q.groupings.map(async (g) => (await this.aggregate(facetQuery(q, g), opts)).buckets.map((b) => ({ key: b.key, documents: b.documents }))),
+    );
   }
 
   /**

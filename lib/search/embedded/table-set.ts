@@ -13,6 +13,7 @@ import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWind
 import { compareCodePoints, docText } from './text.js';
 import { HotLists, type HotWrite } from './hot-lists.js';
 import { Statements } from './statements.js';
+import { SideTables } from './facts.js';
 import type { FilterSql } from './filter-sql.js';
 import { snippetText } from '../snippet.js';
 import { vectorKey } from './vector-index.js';
@@ -75,6 +76,8 @@ export class TableSet {
   readonly lists: HotLists;
   /** The set's vectors, in the layout the set was created with. */
   readonly vectors: VectorStore;
+  /** The set's analysis side tables (facts.ts): `side.facts`, `side.keys`. */
+  readonly side: SideTables;
 
   constructor(
     readonly db: Database,
@@ -90,6 +93,7 @@ export class TableSet {
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
     this.vectors = openVectorStore(db, name);
+    this.side = new SideTables(db, name);
     this.lists = new HotLists(this, tuning, warn);
   }
 
@@ -175,6 +179,7 @@ export class TableSet {
     const names = Object.keys(row);
     this.st(`INSERT INTO ${this.docs} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
     this.st(`INSERT INTO ${this.fts} (rowid, title, body) VALUES (?, ?, ?)`).run(rid, text.title.join(' '), text.body.join(' '));
+    this.side.write(rid, doc);
     if (doc.embedding) {
       this.vectors.insert(rid, new Float32Array(doc.embedding));
       ctx.vectors += 1;
@@ -197,6 +202,7 @@ export class TableSet {
       if (seq > 0) this.st('INSERT INTO vector_removed (key) VALUES (?)').run(vectorKey(this, seq));
     }
     this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
+    this.side.remove(row.rid);
     this.lists.removed(ctx.hot, text, row.rid);
     ctx.documentsDelta -= 1;
     ctx.qualityDelta -= nano(row.quality_score);
@@ -212,13 +218,13 @@ export class TableSet {
 
   /**
    * The FTS5 conditions and parameters of a match inside a window and passing a filter (filter-sql.ts):
-   * the filter reads `_docs` once into the set of row ids it keeps (`+rowid` keeps it out of FTS5, which
+   * each condition is read once into the set of row ids it keeps (`+rowid` keeps it out of FTS5, which
    * would otherwise start one search per id).
    */
   private filtered(match: string, rids: RidWindow | null, filter: FilterSql): { where: string; params: Record<string, unknown> } {
     const { from, to } = rids ?? ridWindow(null, null);
     return {
-      where: `${this.fts} MATCH @match AND rowid >= @from AND rowid < @to AND +rowid IN (SELECT rid FROM ${this.docs} d WHERE ${filter.cond})`,
+      where: `${this.fts} MATCH @match AND rowid >= @from AND rowid < @to AND ${filter.cond(this.side, '+rowid')}`,
       params: { ...filter.params, match, from, to },
     };
   }
@@ -334,7 +340,7 @@ export class TableSet {
   /** Row ids in listing order (published_at desc, source_id asc) inside a published_at window, passing `filter`. */
   listFiltered(rids: RidWindow | null, filter: FilterSql | null, limit: number, offset: number): { total: number; rids: bigint[] } {
     const { from, to } = rids ?? ridWindow(null, null);
-    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     const params = { ...filter?.params, from, to };
     const total = Number(this.st(`SELECT count(*) FROM ${this.docs} d WHERE ${where}`, true).pluck().get(params) as bigint);
     const page = this.st(`SELECT d.rid FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @limit OFFSET @offset`, true)
@@ -368,7 +374,7 @@ export class TableSet {
   exportRows(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): ExportedRow[] {
     const { from: low, to } = rids ?? ridWindow(null, null);
     const cols = `d.rid, ${[...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ')}`;
-    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     const params = { ...filter?.params, from: from > low ? from : low, to, size };
     const sql =
       match === null
@@ -382,7 +388,7 @@ export class TableSet {
   /** The k nearest vectors, by exact distance, of the documents inside a published_at window that pass `filter`. */
   nearestWhere(query: Float32Array, k: number, rids: RidWindow | null, filter: FilterSql | null): Ranked[] {
     const { from, to } = rids ?? ridWindow(null, null);
-    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     return this.vectors.exactWhere(query, k, this.docs, where, { ...filter?.params, from, to }).map((n) => ({ rid: n.rid, s: n.distance }));
   }
 
