@@ -79,20 +79,6 @@ export interface FacetCount {
   documents: number;
 }
 
-/** The aggregate a facet is: its grouping's buckets of most documents, counts only, no `other`. */
-export function facetQuery(q: FacetsQuery, grouping: Grouping): AggregateQuery {
-  return {
-    text: q.text,
-    translated: q.translated,
-    filters: q.filters,
-    groupBy: [grouping],
-    orderBy: 'documents',
-    limit: q.limit,
-    metrics: 'documents',
-    other: false,
-  };
-}
-
 /** The `limit` keys of most documents, as an aggregate by documents lists them (compareBuckets). */
 export function topFacet(counts: Map<string, number>, limit: number): FacetCount[] {
   const buckets = [...counts].map(([key, documents]) => ({ ...EMPTY_METRICS, keys: [key], documents }));

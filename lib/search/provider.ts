@@ -234,7 +234,7 @@ export interface SearchProvider {
   stats(opts?: ReadOptions): Promise<IndexStats>;
   /** Totals and buckets of the documents a text and filters match, exact (aggregate.ts). */
   aggregate(q: AggregateQuery, opts?: ReadOptions): Promise<AggregateResult>;
-  /** Each facet's top buckets by documents (aggregate.ts facetQuery: its counts alone), in the order asked, over one match. */
+  /** Each facet's top buckets by documents (those of an aggregate ordered by documents, counts alone), in the order asked, over one match. */
   facets(q: FacetsQuery, opts?: ReadOptions): Promise<FacetCount[][]>;
   /**
    * A batch of an export: published_at desc, then source_id asc, from `cursor` (null: the first). Every
