@@ -7,7 +7,7 @@
 import type { Database } from 'better-sqlite3';
 import { GROUPINGS, type Grouping } from '../../../index-mappings/analysis.js';
 import { CONTRACT_CATEGORIES, firstOfEachProcurement } from '../../contract-value.js';
-import type { BucketsRequest, RawBucket } from '../aggregate.js';
+import { medianOf, type BucketsRequest, type RawBucket } from '../aggregate.js';
 import type { SideTables } from './facts.js';
 import type { FilterSql } from './filter-sql.js';
 import type { RidWindow } from './keys.js';
@@ -23,7 +23,7 @@ export interface AggregatedSet {
 const CATEGORIES = [...CONTRACT_CATEGORIES].map((c) => `'${c}'`).join(', ');
 
 /** The temporary tables one aggregate fills and reads, dropped when it ends. */
-const TEMP = ['agg_m', 'agg_l', 'agg_roll', 'agg_v', ...GROUPINGS.map((g) => `agg_k_${g}`)];
+const TEMP = ['agg_m', 'agg_roll', 'agg_v', ...GROUPINGS.map((g) => `agg_k_${g}`)];
 
 /** Groupings with one key or none per document: the SQL expression of it over `agg_m m`. */
 const SINGLE_KEY: Partial<Record<Grouping, string>> = {
@@ -88,30 +88,31 @@ export class EmbeddedAggregation {
    */
   private countValues(): void {
     const db = this.db;
-    db.exec('CREATE TEMP TABLE agg_l (ada TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (ada, n)) WITHOUT ROWID');
+    const holders = new Map<string, number[]>();
     for (const { set, lo, hi } of this.ranges) {
-      db.prepare(
-        `INSERT INTO temp.agg_l SELECT k.key, m.n FROM temp.agg_m m CROSS JOIN ${set.side.keys} k ON k.rid = m.rid AND k.kind = 'ada'
-         WHERE m.n BETWEEN ? AND ? AND m.value IS NOT NULL`,
-      ).run(lo, hi);
+      const links = db
+        .prepare(
+          `SELECT m.n, k.key FROM temp.agg_m m CROSS JOIN ${set.side.keys} k ON k.rid = m.rid AND k.kind = 'ada' WHERE m.n BETWEEN ? AND ? AND m.value IS NOT NULL`,
+        )
+        .raw()
+        .all(lo, hi) as [number, string][];
+      for (const [n, ada] of links) {
+        const ns = holders.get(ada);
+        if (ns) ns.push(n);
+        else holders.set(ada, [n]);
+      }
     }
-    // Each document sharing an ΑΔΑ with another: its rank (0 the largest amount, then by source_id), and
-    // the number of each ΑΔΑ it shares.
-    const links = db
-      .prepare(
-        `WITH s AS (SELECT ada, row_number() OVER (ORDER BY ada) AS i FROM temp.agg_l GROUP BY ada HAVING count(*) > 1),
-           l AS (SELECT l.n, s.i FROM s JOIN temp.agg_l l ON l.ada = s.ada),
-           r AS (SELECT n, row_number() OVER (ORDER BY eur DESC, sid) - 1 AS rank FROM temp.agg_m WHERE n IN (SELECT n FROM l))
-         SELECT r.rank, l.i, r.n FROM l JOIN r ON r.n = l.n`,
-      )
-      .raw()
-      .all() as [number, number, number][];
-    if (links.length === 0) return;
-    const ranked: number[] = [];
-    for (const [rank, , n] of links) ranked[rank] = n;
+    const shared = [...holders.values()].filter((ns) => ns.length > 1);
+    if (shared.length === 0) return;
+    // In rank order: the largest amount first, then by source_id.
+    const linked = new Set(shared.flat());
+    const ranked = (db.prepare('SELECT n FROM temp.agg_m WHERE value IS NOT NULL ORDER BY eur DESC, sid').pluck().all() as number[]).filter((n) =>
+      linked.has(n),
+    );
+    const rank = new Map(ranked.map((n, i) => [n, i]));
     const first = firstOfEachProcurement(
       ranked.length,
-      links.map(([rank, ada]) => [rank, ada] as const),
+      shared.flatMap((ns, ada) => ns.map((n) => [rank.get(n)!, ada] as const)),
     );
     const outvalued = ranked.filter((_, i) => !first[i]);
     db.prepare('UPDATE temp.agg_m SET value = NULL WHERE n IN (SELECT value FROM json_each(?))').run(JSON.stringify(outvalued));
@@ -222,19 +223,24 @@ export class EmbeddedAggregation {
     return values ? 'count(m.value) AS contracts, coalesce(sum(m.value), 0) AS valueCents' : '0 AS contracts, 0 AS valueCents';
   }
 
-  /** Each bucket's median value in cents, by its keys joined with NUL, over the counted contracts of `from` passing `where`. */
+  /** Each bucket's median value in cents (aggregate.ts medianOf), by its keys joined with NUL, over the counted contracts of `from` passing `where`. */
   private medians(keyed: { expr: string; col: string }[], from: string, where: string[], params: Record<string, string>): Map<string, number> {
-    const cols = keyed.map((k) => k.col);
-    const partition = cols.length ? `PARTITION BY ${keyed.map((k) => k.expr).join(', ')} ` : '';
+    const keys = keyed.map((k) => k.expr);
     const rows = this.db
       .prepare(
-        `SELECT ${[...cols, ''].join(', ')}avg(value) AS median FROM (
-           SELECT ${[...keyed.map((k) => `${k.expr} AS ${k.col}`), ''].join(', ')}value, row_number() OVER (${partition}ORDER BY value) AS rn,
-             count(*) OVER (${partition}) AS c FROM ${from} WHERE ${['value IS NOT NULL', ...where].join(' AND ')}
-         ) WHERE rn IN ((c + 1) / 2, (c + 2) / 2)${cols.length ? ` GROUP BY ${cols.join(', ')}` : ''}`,
+        `SELECT ${[...keys, ''].join(', ')}value, count(*) FROM ${from} WHERE ${['value IS NOT NULL', ...where].join(' AND ')}
+         GROUP BY ${[...keys, 'value'].join(', ')} ORDER BY ${[...keys, 'value'].join(', ')}`,
       )
-      .all(params) as Record<string, unknown>[];
-    return new Map(rows.map((row) => [cols.map((c) => String(row[c])).join('\u0000'), row.median as number]));
+      .raw()
+      .all(params) as unknown[][];
+    const lists = new Map<string, [number, number][]>();
+    for (const row of rows) {
+      const key = row.slice(0, keys.length).map(String).join('\u0000');
+      const list = lists.get(key) ?? [];
+      list.push([row[keys.length] as number, row[keys.length + 1] as number]);
+      lists.set(key, list);
+    }
+    return new Map([...lists].map(([key, list]) => [key, medianOf(list)!]));
   }
 
   /** Rows of keys and metrics as buckets, each with its median (null without counted contracts). */

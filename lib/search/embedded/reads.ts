@@ -7,7 +7,6 @@ import type {
   ExportBatch,
   ExportCursor,
   ExportQuery,
-  ExportRow,
   IndexStats,
   KnnQuery,
   ListQuery,
@@ -175,16 +174,20 @@ export class LocalReads implements Reads {
     const after = cursor as { block: number; sid: string } | null;
     const size = Math.max(1, Math.floor(q.size));
     return file.read(() => {
-      const candidates: (Candidate & { row: ExportRow })[] = [];
+      // Each set's next keys, merged; the rows of those kept alone are read.
+      const candidates: Candidate[] = [];
       for (const set of items?.length === 0 ? [] : gens.serving(filters.source)) {
         const from = after === null ? ridWindow(null, null).from : set.firstAfter(after.block, after.sid);
         if (from === null) continue;
         const match = items === null ? null : queryFor(items, set.textVersion).match;
-        for (const { rid, row } of set.exportRows(match, from, rids, filter, size)) candidates.push({ set, rid, s: 0, sid: row.source_id, row });
+        for (const { rid, sid } of set.exportKeys(match, from, rids, filter, size)) candidates.push({ set, rid, s: 0, sid });
       }
-      const rows = candidates.sort(compareCandidates).slice(0, size);
-      const last = rows.at(-1);
-      return { rows: rows.map((c) => c.row), cursor: rows.length === size && last ? { block: blockOf(last.rid), sid: last.row.source_id } : null };
+      const kept = candidates.sort(compareCandidates).slice(0, size);
+      const last = kept.at(-1);
+      return {
+        rows: kept.map((c) => c.set.exportRow(c.rid)),
+        cursor: kept.length === size && last ? { block: blockOf(last.rid), sid: last.sid! } : null,
+      };
     }, opts.signal);
   }
 }

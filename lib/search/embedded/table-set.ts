@@ -43,12 +43,6 @@ export interface Ranked {
   s: number;
 }
 
-/** An exported document and its row id (the set's listing order). */
-export interface ExportedRow {
-  rid: bigint;
-  row: ExportRow;
-}
-
 /** State of one write transaction on a table set; flushed by endWrite(). */
 export class WriteContext {
   constructor(readonly hot: HotWrite) {}
@@ -368,21 +362,26 @@ export class TableSet {
   }
 
   /**
-   * Up to `size` documents from row id `from` on, in listing order, inside a window, passing `filter`
-   * and, with `match`, matching it: FTS5 walks its matches in row-id order and stops at `size`.
+   * The row ids and source_ids of up to `size` documents from row id `from` on, in listing order, inside
+   * a window, passing `filter` and, with `match`, matching it: FTS5 walks its matches in row-id order
+   * and stops at `size`. An export merges the sets' keys, then reads the rows it keeps (exportRow).
    */
-  exportRows(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): ExportedRow[] {
+  exportKeys(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): { rid: bigint; sid: string }[] {
     const { from: low, to } = rids ?? ridWindow(null, null);
-    const cols = `d.rid, ${[...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ')}`;
     const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     const params = { ...filter?.params, from: from > low ? from : low, to, size };
     const sql =
       match === null
-        ? `SELECT ${cols} FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @size`
-        : `SELECT ${cols} FROM ${this.fts} f JOIN ${this.docs} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
+        ? `SELECT d.rid, d.source_id AS sid FROM ${this.side.facts} d WHERE ${where} ORDER BY d.rid LIMIT @size`
+        : `SELECT d.rid, d.source_id AS sid FROM ${this.fts} f JOIN ${this.side.facts} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
            ORDER BY f.rowid LIMIT @size`;
-    const rows = this.st(sql, true).all(match === null ? params : { ...params, match }) as (Record<string, unknown> & { rid: bigint })[];
-    return rows.map(({ rid, ...row }) => ({ rid, row: exportRowOf(row) }));
+    return this.st(sql, true).all(match === null ? params : { ...params, match }) as { rid: bigint; sid: string }[];
+  }
+
+  /** An export's row of the document at `rid` (its metadata and EXPORT_FIELDS). */
+  exportRow(rid: bigint): ExportRow {
+    const cols = [...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ');
+    return exportRowOf(this.st(`SELECT ${cols} FROM ${this.docs} d WHERE d.rid = ?`, true).get(rid) as Record<string, unknown>);
   }
 
   /** The k nearest vectors, by exact distance, of the documents inside a published_at window that pass `filter`. */
