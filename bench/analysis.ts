@@ -46,8 +46,10 @@ function viaApi(pathAndQuery: string) {
   const url = `${api.url}${pathAndQuery}`;
   const wrkEnv = { ...process.env, PDI_BENCH_KEYS: keysFile };
   const script = path.join(root, 'bench/rotate-keys.lua');
-  execFileSync('wrk', ['-t1', '-c10', '-d2s', '-s', script, url], { env: wrkEnv });
-  const out = execFileSync('wrk', ['-t1', '-c10', `-d${SECONDS}s`, '--latency', '-s', script, url], { encoding: 'utf8', env: wrkEnv });
+  // A request is waited for (30 s, not wrk's 2 s): one given up on is still worked on by the server,
+  // and what follows waits behind it.
+  execFileSync('wrk', ['-t1', '-c10', '-d2s', '--timeout', '30s', '-s', script, url], { env: wrkEnv });
+  const out = execFileSync('wrk', ['-t1', '-c10', `-d${SECONDS}s`, '--timeout', '30s', '--latency', '-s', script, url], { encoding: 'utf8', env: wrkEnv });
   return { requests_per_second: wrkRequestsPerSecond(out), p50_ms: wrkPercentile(out, 50), p99_ms: wrkPercentile(out, 99) };
 }
 
@@ -57,6 +59,9 @@ const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${api.p
 /** One whole-corpus export read as fast as it arrives: rows, seconds, and the RSS range while it streamed. */
 async function exportRun() {
   const res = await fetch(`${api.url}/v1/export?format=ndjson`, { headers: { Authorization: `Bearer ${keys[0]}` } });
+  // An error's JSON body has no newline: it read as 0 rows when the export waited past the engine
+  // deadline behind aggregates wrk had given up on.
+  if (res.status !== 200) throw new Error(`the export answered ${res.status}: ${await res.text()}`);
   const reader = res.body!.getReader();
   let rows = 0;
   let first: number | null = null;

@@ -1,8 +1,8 @@
 // The analysis keys of a document: what the filters select on and what aggregates and facets group by
 // (lib/search/filters.ts, lib/search/aggregate.ts). Computed from the document's own fields, the same
 // on both engines: Elasticsearch indexes them in ANALYSIS_FIELD (written by the adapter), the embedded
-// engine derives them in SQL from its stored columns (lib/search/embedded/analysis-sql.ts); the contract
-// suites check both against analysisKeysOf.
+// engine writes them into its side tables (lib/search/embedded/facts.ts); the contract suites check
+// both against analysisKeysOf.
 import type { NormalizedDocument } from './document.js';
 
 /** What /v1/aggregate groups by and /v1/search facets on. */
@@ -26,6 +26,9 @@ export type Grouping = (typeof GROUPINGS)[number];
  * in the bucket of each, as a filter on either key finds it, so such buckets may overlap.
  */
 export const MULTI_VALUED: ReadonlySet<Grouping> = new Set(['buyer', 'supplier', 'cpv_division', 'cpv_group', 'cpv']);
+
+/** Groupings every document has a key of (its year, month, source and category): a document outside some of their buckets is in another. */
+export const EVERY_DOCUMENT_KEYED: ReadonlySet<Grouping> = new Set(['year', 'month', 'source', 'doc_category']);
 
 /** Keys of the ΑΦΜ groupings and filters, and of the CPV ones: a document's distinct values. */
 export interface AnalysisKeys {

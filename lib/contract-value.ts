@@ -19,32 +19,48 @@ export interface ValuedDocument {
 export const toCents = (amount: number) => Math.round(amount * 100);
 
 /**
+ * Whether each of `n` documents, numbered in rank order (the largest amount first, then by id), counts:
+ * documents sharing a key (`links`: a document and the number of a key it carries, here an ΑΔΑ),
+ * directly or through others, are one procurement, and the first of each counts. The rule itself; the
+ * embedded engine applies it to the ranks and links its SQL gives.
+ */
+export function firstOfEachProcurement(n: number, links: Iterable<readonly [doc: number, key: number]>): boolean[] {
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const byKey = new Map<number, number>();
+  for (const [doc, key] of links) {
+    const other = byKey.get(key);
+    if (other === undefined) byKey.set(key, doc);
+    else {
+      // The root is the component's first document: the lower of the two roots.
+      const [a, b] = [find(doc), find(other)];
+      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+    }
+  }
+  return parent.map((_, i) => find(i) === i);
+}
+
+/**
  * What each award or contract counts for, by id: its amount when it is the largest of the documents
  * it shares an ΑΔΑ with (the first by id among equals), else 0. Documents that are not contracts or
  * have no EUR amount are left out.
  */
 export function countedContractValues(docs: readonly ValuedDocument[]): Map<string, number> {
-  const counted = docs
+  const ranked = docs
     .filter((d) => CONTRACT_CATEGORIES.has(d.category) && d.amount !== null && d.amount > 0 && d.currency === 'EUR')
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const parent = counted.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const byAda = new Map<string, number>();
-  counted.forEach((d, i) => {
-    for (const ada of d.adas) {
-      const j = byAda.get(ada);
-      if (j === undefined) byAda.set(ada, i);
-      else parent[find(i)] = find(j);
-    }
-  });
-  const largest = new Map<number, number>();
-  counted.forEach((d, i) => {
-    const root = find(i);
-    const best = largest.get(root);
-    if (best === undefined || d.amount! > counted[best]!.amount!) largest.set(root, i);
-  });
-  const chosen = new Set(largest.values());
-  return new Map(counted.map((d, i) => [d.id, chosen.has(i) ? d.amount! : 0]));
+    .sort((a, b) => b.amount! - a.amount! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const keys = new Map<string, number>();
+  const keyOf = (ada: string) => {
+    let key = keys.get(ada);
+    if (key === undefined) keys.set(ada, (key = keys.size));
+    return key;
+  };
+  const links = ranked.flatMap((d, i) => d.adas.map((ada) => [i, keyOf(ada)] as const));
+  const first = firstOfEachProcurement(ranked.length, links);
+  return new Map(ranked.map((d, i) => [d.id, first[i] ? d.amount! : 0]));
 }
 
 /** The sum of countedContractValues, each amount in cents. */

@@ -29,19 +29,16 @@ export async function facetsOf(
   limit: number,
   read: ReadOptions,
 ): Promise<Record<string, FacetBucket[]>> {
+  const buckets = await ctx.search.facets({ text, translated, filters, groupings: facets, limit }, read);
   const answers = await Promise.all(
-    facets.map(async (grouping) => {
-      const { buckets } = await ctx.search.aggregate(
-        { text, translated, filters, groupBy: [grouping], orderBy: 'documents', limit, metrics: 'documents', other: false },
-        read,
-      );
+    facets.map(async (grouping, i) => {
       const label = await labelsOf(
         ctx,
         grouping,
-        buckets.map((b) => b.key),
+        buckets[i]!.map((b) => b.key),
         read,
       );
-      return buckets.map((b) => ({ key: b.key, ...label(b.key), documents: b.documents }));
+      return buckets[i]!.map((b) => ({ key: b.key, ...label(b.key), documents: b.documents }));
     }),
   );
   return Object.fromEntries(facets.map((g, i) => [g, answers[i]!]));

@@ -4,7 +4,7 @@
 // scope of keys), each exact; the plan asks for the buckets, orders and cuts them, then asks for what
 // the listed buckets leave (`other`). The embedded engine runs the plan in one read transaction
 // (embedded/aggregate-sql.ts), Elasticsearch request by request (elasticsearch/aggregations.ts).
-import type { Grouping } from '../../index-mappings/analysis.js';
+import { EVERY_DOCUMENT_KEYED, type Grouping } from '../../index-mappings/analysis.js';
 import type { Filters } from './filters.js';
 
 export const AGGREGATE_ORDERS = ['value', 'documents'] as const;
@@ -61,6 +61,31 @@ export interface AggregateResult {
   buckets: Bucket[];
   /** The matched documents in none of the listed buckets (null unless asked for). */
   other: Metrics | null;
+}
+
+/** The facets of a search (GET /v1/search `facets`): each grouping's top buckets by documents, over one match. */
+export interface FacetsQuery {
+  text?: string;
+  translated?: string[][];
+  filters?: Filters;
+  groupings: Grouping[];
+  /** Buckets listed of each. */
+  limit: number;
+}
+
+/** A facet's bucket: a key and its documents. */
+export interface FacetCount {
+  key: string;
+  documents: number;
+}
+
+/** The `limit` keys of most documents, as an aggregate by documents lists them (compareBuckets). */
+export function topFacet(counts: Map<string, number>, limit: number): FacetCount[] {
+  const buckets = [...counts].map(([key, documents]) => ({ ...EMPTY_METRICS, keys: [key], documents }));
+  return buckets
+    .sort(compareBuckets('documents'))
+    .slice(0, limit)
+    .map((b) => ({ key: b.keys[0]!, documents: b.documents }));
 }
 
 /** Documents with one of `keys` of a grouping (`exclude` false), or with none of them (`exclude` true). */
@@ -140,25 +165,41 @@ export function* aggregatePlan(q: AggregateQuery): Generator<BucketsRequest[], A
   let other: Metrics | null = null;
   const subOther = new Map<string, Metrics>();
   if (q.other) {
-    const rest: BucketsRequest[] = [{ groups: [], scope: [{ grouping: first, keys: listed.map((b) => b.keys[0]!), exclude: true }], metrics }];
+    // What every listed bucket leaves of a grouping that keys every document, when none was cut, is
+    // nothing: not asked.
+    const leavesNone = (g: Grouping, all: number, shown: number) => EVERY_DOCUMENT_KEYED.has(g) && shown === all;
+    const rest: (BucketsRequest | null)[] = [
+      leavesNone(first, level1.length, listed.length)
+        ? null
+        : { groups: [], scope: [{ grouping: first, keys: listed.map((b) => b.keys[0]!), exclude: true }], metrics },
+    ];
     if (second) {
+      const seconds = new Map<string, number>();
+      for (const pair of pairs) seconds.set(pair.keys[0]!, (seconds.get(pair.keys[0]!) ?? 0) + 1);
       for (const b of listed) {
         const key = b.keys[0]!;
         const sub = within.get(key) ?? [];
-        rest.push({
-          groups: [],
-          scope: [
-            { grouping: first, keys: [key], exclude: false },
-            { grouping: second, keys: sub.map((s) => s.keys[0]!), exclude: true },
-          ],
-          metrics,
-        });
+        rest.push(
+          leavesNone(second, seconds.get(key) ?? 0, sub.length)
+            ? null
+            : {
+                groups: [],
+                scope: [
+                  { grouping: first, keys: [key], exclude: false },
+                  { grouping: second, keys: sub.map((s) => s.keys[0]!), exclude: true },
+                ],
+                metrics,
+              },
+        );
       }
     }
-    const answers = yield rest;
-    other = metricsOf(answers[0]![0] ?? { keys: [], ...EMPTY_METRICS });
+    const asked = rest.filter((r): r is BucketsRequest => r !== null);
+    const answers = asked.length ? yield asked : [];
+    let next = 0;
+    const [outside, ...subs] = rest.map((r) => metricsOf((r === null ? undefined : answers[next++]![0]) ?? { keys: [], ...EMPTY_METRICS }));
+    other = outside!;
     listed.forEach((b, i) => {
-      if (second) subOther.set(b.keys[0]!, metricsOf(answers[i + 1]![0] ?? { keys: [], ...EMPTY_METRICS }));
+      if (second) subOther.set(b.keys[0]!, subs[i]!);
     });
   }
   return {
@@ -176,11 +217,11 @@ export function* aggregatePlan(q: AggregateQuery): Generator<BucketsRequest[], A
   };
 }
 
-/** Runs the plan with an engine that answers synchronously (inside one read transaction). */
-export function runPlanSync(q: AggregateQuery, answer: (r: BucketsRequest) => RawBucket[]): AggregateResult {
+/** Runs the plan with an engine that answers synchronously (inside one read transaction), a step's requests together. */
+export function runPlanSync(q: AggregateQuery, answerStep: (rs: BucketsRequest[]) => RawBucket[][]): AggregateResult {
   const plan = aggregatePlan(q);
   let step = plan.next();
-  while (!step.done) step = plan.next(step.value.map(answer));
+  while (!step.done) step = plan.next(answerStep(step.value));
   return step.value;
 }
 

@@ -9,7 +9,7 @@ import type { EntityReads } from '../entity-readers.js';
 import type { ReadOptions, SearchProvider } from './provider.js';
 
 /** The reads of SearchProvider and where their ReadOptions argument is. */
-const READS: Record<string, number> = { search: 1, list: 1, get: 1, knn: 1, moreLikeThis: 1, stats: 0, aggregate: 1, exportBatch: 2 };
+const READS: Record<string, number> = { search: 1, list: 1, get: 1, knn: 1, moreLikeThis: 1, stats: 0, aggregate: 1, facets: 1, exportBatch: 2 };
 
 /** `provider` with a deadline of `ms` on each read; everything else passes through unchanged. */
 export function withReadDeadline(provider: SearchProvider, ms: number): SearchProvider {

@@ -4,7 +4,7 @@
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import type { Filters } from './filters.js';
-import type { AggregateQuery, AggregateResult } from './aggregate.js';
+import type { AggregateQuery, AggregateResult, FacetCount, FacetsQuery } from './aggregate.js';
 
 export type EngineName = 'elasticsearch' | 'embedded';
 
@@ -234,6 +234,8 @@ export interface SearchProvider {
   stats(opts?: ReadOptions): Promise<IndexStats>;
   /** Totals and buckets of the documents a text and filters match, exact (aggregate.ts). */
   aggregate(q: AggregateQuery, opts?: ReadOptions): Promise<AggregateResult>;
+  /** Each facet's top buckets by documents (those of an aggregate ordered by documents, counts alone), in the order asked, over one match. */
+  facets(q: FacetsQuery, opts?: ReadOptions): Promise<FacetCount[][]>;
   /**
    * A batch of an export: published_at desc, then source_id asc, from `cursor` (null: the first). Every
    * match comes once whatever its size, memory bounded by one batch per call.

@@ -1,13 +1,13 @@
 // The document model, declared once (index-mappings/document.ts DOCUMENT_FIELDS), against the places
 // that spell it again: each field's TypeScript type in IndexedDocument (checked by the compiler, below),
 // the Elasticsearch mapping (mapping.ts), the embedded engine's `_docs` columns (lib/search/embedded/
-// schema.ts) and what each engine searches (searched-text.ts). Each check lists its differences, and is
+// schema.ts, and its side tables, facts.ts) and what each engine searches (searched-text.ts). Each check lists its differences, and is
 // shown to name a field dropped from one engine or given another type there.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { ANALYSIS_FIELD } from '../../index-mappings/analysis.js';
+import { ANALYSIS_FIELD, analysisKeysOf } from '../../index-mappings/analysis.js';
 import { DOCUMENT_FIELDS, type FieldSpec, type IndexedDocument } from '../../index-mappings/document.js';
 import {
   buildMapping,
@@ -19,6 +19,7 @@ import {
   SNIPPET_TEXT_FIELD,
 } from '../../index-mappings/mapping.js';
 import { EmbeddedProvider } from '../../lib/search/embedded.js';
+import { KEY_KINDS } from '../../lib/search/embedded/facts.js';
 import { docText, TEXT_VERSION } from '../../lib/search/embedded/text.js';
 import { Database } from '../../lib/sqlite.js';
 
@@ -118,6 +119,33 @@ function columnDifferences(columns: Column[], hasVectorTable: boolean): string[]
   return out;
 }
 
+/** The side tables' own `_facts` columns (facts.ts): the row id, and the amount's value when in EUR. */
+const DERIVED_FACTS = ['rid', 'eur'];
+
+/**
+ * How a table set's side tables (facts.ts) differ from the declaration: each `_facts` column a field
+ * of the model with its `_docs` type, each `_keys` kind an analysis key a document may have several of
+ * (analysisKeysOf) or its ΑΔΑs (the contract-value links).
+ */
+function sideDifferences(facts: Column[], kinds: readonly string[], doc: IndexedDocument): string[] {
+  const out: string[] = [];
+  for (const { name, type } of facts) {
+    if (DERIVED_FACTS.includes(name)) continue;
+    const spec = (DOCUMENT_FIELDS as Record<string, FieldSpec>)[name];
+    if (spec === undefined) out.push(`${name}: a fact, not in the model`);
+    else if (type !== columnType(spec)) out.push(`${name}: declared ${spec.type}, a ${type} fact`);
+  }
+  const keyed = [
+    ...Object.entries(analysisKeysOf(doc))
+      .filter(([, v]) => Array.isArray(v))
+      .map(([k]) => k),
+    'ada',
+  ];
+  for (const kind of keyed) if (!kinds.includes(kind)) out.push(`${kind}: not a kind of _keys`);
+  for (const kind of kinds) if (!keyed.includes(kind)) out.push(`${kind}: a kind of _keys, not an analysis key`);
+  return out;
+}
+
 /**
  * A document with a word of its own in each string (`w0`, `w1`…, which neither engine stems), numbers
  * counted up, and `overrides` over it; `words` maps each word to its field (`entities.names`).
@@ -186,7 +214,7 @@ t.test(
 );
 
 t.test(
-  'when a table set of the embedded engine is compared with the declaration, then every field is a column of its type, and a document reads back as written',
+  'when a table set of the embedded engine is compared with the declaration, then every field is a column of its type, its side tables hold fields and analysis keys, and a document reads back as written',
   async (t) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pdi-document-model-'));
     t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -204,8 +232,27 @@ t.test(
       .all() as string[];
     const columns = db.prepare('SELECT name, type, "notnull" FROM pragma_table_info(?)').all(`${set}_docs`) as Column[];
     const hasVectorTable = db.prepare(`SELECT count(*) FROM sqlite_schema WHERE name = ?`).pluck().get(`${set}_vectors`) === 1;
+    const facts = db.prepare('SELECT name, type, "notnull" FROM pragma_table_info(?)').all(`${set}_facts`) as Column[];
     db.close();
     t.same(columnDifferences(columns, hasVectorTable), []);
+    t.same(sideDifferences(facts, KEY_KINDS, doc), [], 'the side tables: facts of the model, the analysis keys');
+    t.same(
+      sideDifferences(
+        [...facts.map((c) => (c.name === 'region' ? { ...c, type: 'INTEGER' } : c)), { name: 'vendor', type: 'TEXT', notnull: 0 }],
+        ['buyer', 'cpv', 'ada', 'vendor'],
+        doc,
+      ),
+      [
+        'region: declared keyword, a INTEGER fact',
+        'vendor: a fact, not in the model',
+        'supplier: not a kind of _keys',
+        'party: not a kind of _keys',
+        'cpv_division: not a kind of _keys',
+        'cpv_group: not a kind of _keys',
+        'vendor: a kind of _keys, not an analysis key',
+      ],
+      'a fact of another type or not in the model, and a key kind missing or unknown, are named',
+    );
 
     t.same(
       columnDifferences(

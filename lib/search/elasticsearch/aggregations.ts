@@ -6,10 +6,13 @@
 //
 // The contract-value rule (lib/contract-value.ts) needs the ΑΔΑ links of the matched awards and
 // contracts, which no aggregation can follow: the ΑΔΑs two or more of them share are found by a
-// composite aggregation, then those documents' ids, amounts and ΑΔΑs (only theirs) as buckets of
-// another, the rule applied to them here, and the documents it does not count left out by id.
+// composite aggregation (a bucket per document and ΑΔΑ, with its amount), the rule applied to those
+// sharing one here; what counts is then those sharing no ΑΔΑ and, of the rest, the first of each
+// procurement (a short list, where those left out may be most of them). Requests read their documents
+// while the rule is settled, and their values after.
 import type { estypes } from '@elastic/elasticsearch';
-import { GROUPING_FIELDS } from '../../../index-mappings/analysis.js';
+import { setMaxListeners } from 'node:events';
+import { GROUPING_FIELDS, type Grouping } from '../../../index-mappings/analysis.js';
 import { CONTRACT_CATEGORIES, countedContractValues, toCents } from '../../contract-value.js';
 import { type BucketsRequest, type KeyScope, medianOf, type RawBucket } from '../aggregate.js';
 import type { EngineClient } from './client.js';
@@ -21,10 +24,10 @@ type CompositeSources = Record<string, estypes.AggregationsCompositeAggregationS
 
 /** Buckets asked for per composite page: each carries three sub-aggregations, well under search.max_buckets. */
 const PAGE = 5_000;
+/** Buckets per page of a composite aggregation without sub-aggregations (search.max_buckets is 65,536). */
+const WIDE_PAGE = 50_000;
 /** Values of one terms query at most (index.max_terms_count is 65,536). */
 const TERMS_CHUNK = 50_000;
-/** ΑΔΑs one award or contract carries at most, as read back. */
-const MAX_ADAS = 1_000;
 
 /** Awards and contracts with an EUR amount: the documents a contract value is counted from. */
 export const VALUED: Query[] = [
@@ -65,15 +68,20 @@ type MetricValue = { value: number | null; value_as_string?: string };
 
 /** The aggregates of one query (text and filters) on the read alias, request by request. */
 export class ElasticAggregation {
-  /** Matched awards and contracts the contract-value rule does not count (another of their procurement does). */
-  private uncounted: string[] = [];
+  /** Of the matched awards and contracts, those the contract-value rule counts; null: every one. */
+  private counted: Query | null = null;
+  /** Resolved once `counted` is settled (countValues). */
+  private settled: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly engine: EngineClient,
     private readonly index: string,
     private readonly query: Query,
     private readonly signal: AbortSignal | undefined,
-  ) {}
+  ) {
+    // A step's requests run side by side on one signal, each with its listener until it ends.
+    if (signal) setMaxListeners(64, signal);
+  }
 
   private search(op: string, query: Query, aggs: Aggs): Promise<estypes.SearchResponse<unknown, Record<string, estypes.AggregationsAggregate>>> {
     return this.engine.call(
@@ -88,34 +96,81 @@ export class ElasticAggregation {
 
   /** Every bucket of a composite aggregation of `sources` over `query`, page after page. */
   private async *composite(op: string, query: Query, sources: CompositeSources, aggs: Aggs = {}): AsyncGenerator<CompositeBucket> {
+    const size = Object.keys(aggs).length ? PAGE : WIDE_PAGE;
     let after: Record<string, string | number> | undefined;
     for (;;) {
-      const res = await this.search(op, query, { c: { composite: { size: PAGE, sources, ...(after ? { after } : {}) }, aggs } });
+      const res = await this.search(op, query, { c: { composite: { size, sources, ...(after ? { after } : {}) }, aggs } });
       const agg = res.aggregations?.c as { buckets: CompositeBucket[]; after_key?: Record<string, string | number> } | undefined;
       for (const b of agg?.buckets ?? []) yield b;
-      if (!agg?.after_key || (agg.buckets ?? []).length < PAGE) return;
+      if (!agg?.after_key || (agg.buckets ?? []).length < size) return;
       after = agg.after_key;
     }
   }
 
-  /** Settles which matched awards and contracts count (lib/contract-value.ts); call before answering `all` requests. */
-  async countValues(): Promise<void> {
-    const valued: Query = { bool: { filter: [this.query, ...VALUED] } };
-    const shared: string[] = [];
-    for await (const b of this.composite('aggregate.adas', valued, [{ ada: { terms: { field: 'entities.ada' } } }])) {
-      if (b.doc_count > 1) shared.push(String(b.key.ada));
+  /**
+   * Starts settling which matched awards and contracts count (lib/contract-value.ts): requests read
+   * their documents meanwhile and wait for it only to read their values.
+   */
+  countValues(): void {
+    this.settled = this.settle();
+    // Awaited by each request that reads values; one that fails before any does is no unhandled rejection.
+    this.settled.catch(() => undefined);
+  }
+
+  /** Each matched valued document's ΑΔΑs (one bucket per document and ΑΔΑ), then the rule over those sharing one. */
+  private async settle(): Promise<void> {
+    const valued: Query = { bool: { filter: [this.query, ...VALUED, { exists: { field: 'entities.ada' } }] } };
+    const docs = new Map<string, { amount: number; adas: string[] }>();
+    const holders = new Map<string, number>();
+    const sources: CompositeSources = [
+      { id: { terms: { field: 'source_id' } } },
+      { amount: { terms: { field: 'amount.value' } } },
+      { ada: { terms: { field: 'entities.ada' } } },
+    ];
+    for await (const b of this.composite('aggregate.links', valued, sources)) {
+      const [id, ada] = [String(b.key.id), String(b.key.ada)];
+      const doc = docs.get(id);
+      if (doc) doc.adas.push(ada);
+      else docs.set(id, { amount: Number(b.key.amount), adas: [ada] });
+      holders.set(ada, (holders.get(ada) ?? 0) + 1);
     }
-    const linked = new Map<string, { amount: number; adas: string[] }>();
-    for (const part of chunks(shared, TERMS_CHUNK)) {
-      const query: Query = { bool: { filter: [valued, { terms: { 'entities.ada': part } }] } };
-      const aggs: Aggs = { amount: { max: { field: 'amount.value' } }, adas: { terms: { field: 'entities.ada', size: MAX_ADAS } } };
-      for await (const b of this.composite('aggregate.linked', query, [{ id: { terms: { field: 'source_id' } } }], aggs)) {
-        const adas = (b.adas as { buckets: { key: string }[] }).buckets.map((a) => a.key);
-        linked.set(String(b.key.id), { amount: (b.amount as MetricValue).value!, adas });
+    const shared = [...holders].filter(([, n]) => n > 1).map(([ada]) => ada);
+    if (shared.length === 0) return;
+    const linked = [...docs].filter(([, d]) => d.adas.some((ada) => holders.get(ada)! > 1));
+    const values = countedContractValues(linked.map(([id, d]) => ({ id, category: 'contract', amount: d.amount, currency: 'EUR', adas: d.adas })));
+    const first = [...values].filter(([, value]) => value > 0).map(([id]) => id);
+    this.counted = {
+      bool: {
+        should: [
+          { bool: { must_not: chunks(shared, TERMS_CHUNK).map((adas) => ({ terms: { 'entities.ada': adas } })) } },
+          ...chunks(first, TERMS_CHUNK).map((ids) => ({ terms: { source_id: ids } })),
+        ],
+        minimum_should_match: 1,
+      },
+    };
+  }
+
+  /** Each grouping's documents per key over the match (facets), composite aggregations side by side in one request, paged on. */
+  async facetCounts(groupings: Grouping[]): Promise<Map<string, number>[]> {
+    const counts = groupings.map(() => new Map<string, number>());
+    // undefined: from the first key; null: done.
+    const after: (Record<string, string | number> | undefined | null)[] = groupings.map(() => undefined);
+    while (after.some((a) => a !== null)) {
+      const aggs: Aggs = {};
+      groupings.forEach((g, i) => {
+        const from = after[i];
+        if (from !== null)
+          aggs[`f${i}`] = { composite: { size: WIDE_PAGE, sources: [{ k: { terms: { field: GROUPING_FIELDS[g] } } }], ...(from ? { after: from } : {}) } };
+      });
+      const res = await this.search('aggregate.facets', this.query, aggs);
+      for (const name of Object.keys(aggs)) {
+        const i = Number(name.slice(1));
+        const agg = res.aggregations?.[name] as { buckets: CompositeBucket[]; after_key?: Record<string, string | number> } | undefined;
+        for (const b of agg?.buckets ?? []) counts[i]!.set(String(b.key.k), b.doc_count);
+        after[i] = agg?.after_key && agg.buckets.length === WIDE_PAGE ? agg.after_key : null;
       }
     }
-    const counted = countedContractValues([...linked].map(([id, d]) => ({ id, category: 'contract', amount: d.amount, currency: 'EUR', adas: d.adas })));
-    this.uncounted = [...counted].filter(([, value]) => value === 0).map(([id]) => id);
+    return counts;
   }
 
   /** The query of a request: the match, within its scope. */
@@ -124,12 +179,28 @@ export class ElasticAggregation {
     return { bool: { filter: [this.query, ...filter], must_not } };
   }
 
-  /** Every bucket of the request's groups (the totals when none) within its scope. */
+  /** Every bucket of the request's groups (the totals when none) within its scope: its documents and, side by side, its values. */
   async answer(r: BucketsRequest): Promise<RawBucket[]> {
     const query = this.scoped(r.scope);
     const cols = r.groups.map((g, i) => ({ [`k${i}`]: { terms: { field: GROUPING_FIELDS[g] } } }));
-    const buckets = new Map<string, RawBucket>();
     const keysOf = (key: Record<string, string | number>) => r.groups.map((_, i) => String(key[`k${i}`]));
+    const [buckets, amounts] = await Promise.all([
+      this.documents(query, cols, keysOf),
+      r.metrics === 'all' ? this.settled.then(() => this.amounts(query, cols, keysOf)) : null,
+    ]);
+    for (const [id, list] of amounts ?? []) {
+      const bucket = buckets.get(id);
+      if (!bucket) continue;
+      bucket.contracts = list.reduce((n, [, count]) => n + count, 0);
+      bucket.valueCents = list.reduce((sum, [cents, count]) => sum + cents * count, 0);
+      bucket.medianCents = medianOf(list);
+    }
+    return [...buckets.values()];
+  }
+
+  /** Each bucket's document metrics, by its keys joined with NUL (one bucket, '', for the totals). */
+  private async documents(query: Query, cols: CompositeSources, keysOf: (key: Record<string, string | number>) => string[]): Promise<Map<string, RawBucket>> {
+    const buckets = new Map<string, RawBucket>();
     if (cols.length === 0) {
       const res = await this.search('aggregate.totals', query, DOCUMENT_AGGS);
       buckets.set('', { keys: [], ...documentMetrics(totalOf(res), res.aggregations as Record<string, unknown>) });
@@ -139,20 +210,16 @@ export class ElasticAggregation {
         buckets.set(keys.join('\u0000'), { keys, ...documentMetrics(b.doc_count, b) });
       }
     }
-    if (r.metrics === 'all') await this.addValues(query, cols, buckets, keysOf);
-    return [...buckets.values()];
+    return buckets;
   }
 
-  /** Each bucket's counted contracts, their value and median, from the distinct amounts of the bucket. */
-  private async addValues(
+  /** Each bucket's counted contracts as (cents, count) pairs, amounts ascending: the distinct amounts of the bucket. */
+  private async amounts(
     query: Query,
     cols: CompositeSources,
-    buckets: Map<string, RawBucket>,
     keysOf: (key: Record<string, string | number>) => string[],
-  ): Promise<void> {
-    const counted: Query = {
-      bool: { filter: [query, ...VALUED], must_not: chunks(this.uncounted, TERMS_CHUNK).map((ids) => ({ terms: { source_id: ids } })) },
-    };
+  ): Promise<Map<string, [number, number][]>> {
+    const counted: Query = { bool: { filter: [query, ...VALUED, ...(this.counted ? [this.counted] : [])] } };
     const amounts = new Map<string, [number, number][]>();
     for await (const b of this.composite('aggregate.values', counted, [...cols, { amount: { terms: { field: 'amount.value' } } }])) {
       const id = keysOf(b.key).join('\u0000');
@@ -161,13 +228,7 @@ export class ElasticAggregation {
       list.push([toCents(Number(b.key.amount)), b.doc_count]);
       amounts.set(id, list);
     }
-    for (const [id, list] of amounts) {
-      const bucket = buckets.get(id);
-      if (!bucket) continue;
-      bucket.contracts = list.reduce((n, [, count]) => n + count, 0);
-      bucket.valueCents = list.reduce((sum, [cents, count]) => sum + cents * count, 0);
-      bucket.medianCents = medianOf(list);
-    }
+    return amounts;
   }
 }
 

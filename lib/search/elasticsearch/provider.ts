@@ -61,7 +61,7 @@ import { bulkWrite, type BulkOutcome } from './writes.js';
 import { ElasticAggregation } from './aggregations.js';
 import { filterClauses } from './filter-query.js';
 import { EXPORT_FIELDS } from '../provider.js';
-import { EMPTY_METRICS, runPlan, type AggregateQuery, type AggregateResult } from '../aggregate.js';
+import { EMPTY_METRICS, runPlan, topFacet, type AggregateQuery, type AggregateResult, type FacetCount, type FacetsQuery } from '../aggregate.js';
 
 /** Elasticsearch's limit on a document `_id`, in UTF-8 bytes. */
 const MAX_ID_BYTES = 512;
@@ -392,19 +392,39 @@ export class ElasticsearchProvider implements SearchProvider {
 
   /** aggregations.ts: composite aggregations paged to their end, so exact on any number of shards. */
   async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
-    const filters = q.filters ?? {};
-    const query =
-      q.text === undefined
-        ? { bool: { filter: filterClauses(filters) } }
-        : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe(), q.translated);
+    const query = await this.aggregateQuery(q);
     try {
       return await this.read(async () => {
         const aggregation = new ElasticAggregation(this.engineClient, readAlias(this.prefix), query, opts.signal);
-        if (q.metrics === 'all') await aggregation.countValues();
+        if (q.metrics === 'all') aggregation.countValues();
         return runPlan(q, (r) => aggregation.answer(r));
       });
     } catch (err) {
       return this.missingIndex(err, { totals: { ...EMPTY_METRICS }, buckets: [], other: q.other ? { ...EMPTY_METRICS } : null });
+    }
+  }
+
+  /** The documents an aggregate or facets are over: what the text and filters match. */
+  private async aggregateQuery(q: Pick<AggregateQuery, 'text' | 'translated' | 'filters'>): Promise<estypes.QueryDslQueryContainer> {
+    const filters = q.filters ?? {};
+    return q.text === undefined
+      ? { bool: { filter: filterClauses(filters) } }
+      : buildTextQuery(q.text, filters, await this.lifecycle.olderIndicesServe(), q.translated);
+  }
+
+  /** aggregations.ts facetCounts: every facet's keys counted in one request. */
+  async facets(q: FacetsQuery, opts: ReadOptions = {}): Promise<FacetCount[][]> {
+    const query = await this.aggregateQuery(q);
+    try {
+      return await this.read(async () => {
+        const counts = await new ElasticAggregation(this.engineClient, readAlias(this.prefix), query, opts.signal).facetCounts(q.groupings);
+        return counts.map((c) => topFacet(c, q.limit));
+      });
+    } catch (err) {
+      return this.missingIndex(
+        err,
+        q.groupings.map(() => []),
+      );
     }
   }
 

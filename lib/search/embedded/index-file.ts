@@ -6,7 +6,7 @@ import { EngineUnavailableError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { Database, openSqlite, type Sqlite } from '../../sqlite.js';
 import type { EmbeddingIdentity } from '../provider.js';
-import { SCHEMA_VERSION, addDocumentColumns, createGlobalTables, dropTableSet, existingTableSets } from './schema.js';
+import { SCHEMA_VERSION, addDocumentColumns, addSideTables, createGlobalTables, dropTableSet, existingTableSets } from './schema.js';
 import { TEXT_VERSION } from './text.js';
 
 /** The index was built with another embedding model, dimension or text version: it must be rebuilt. */
@@ -207,6 +207,7 @@ export class IndexFile {
       db.prepare('DELETE FROM generations').run();
     }
     addDocumentColumns(db);
+    addSideTables(db);
     const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     for (const [key, value] of Object.entries(want)) put.run(key, value);
   }

@@ -5,7 +5,7 @@
 // threads (read-pool.ts).
 import type { IndexedDocument } from '../../../index-mappings/document.js';
 import { VECTOR_CANDIDATES } from '../../../index-mappings/ranking.js';
-import type { AggregateQuery, AggregateResult } from '../aggregate.js';
+import type { AggregateQuery, AggregateResult, FacetCount, FacetsQuery } from '../aggregate.js';
 import type { Logger } from '../../logger.js';
 import type {
   BulkResult,
@@ -207,6 +207,10 @@ export class EmbeddedProvider implements SearchProvider {
 
   async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
     return this.reads.aggregate(q, opts);
+  }
+
+  async facets(q: FacetsQuery, opts: ReadOptions = {}): Promise<FacetCount[][]> {
+    return this.reads.facets(q, opts);
   }
 
   async exportBatch(q: ExportQuery, cursor: ExportCursor | null, opts: ReadOptions = {}): Promise<ExportBatch> {

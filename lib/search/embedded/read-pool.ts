@@ -43,7 +43,7 @@ export interface ReaderData extends ReaderOptions {
   claim: Int32Array;
 }
 
-export type ReadOp = 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats' | 'aggregate' | 'exportBatch' | 'entity' | 'named' | 'labels';
+export type ReadOp = 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats' | 'aggregate' | 'facets' | 'exportBatch' | 'entity' | 'named' | 'labels';
 
 /** How searches were served (EmbeddedProvider.counters), as a delta per call. */
 export interface Counters {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { ExportCursor, ExportQuery, KnnQuery, ListQuery, MoreLikeThisQuery, TextQuery } from '../provider.js';
-import type { AggregateQuery } from '../aggregate.js';
+import type { AggregateQuery, FacetsQuery } from '../aggregate.js';
 import { EntityIndex, type EntityPage, type EntityQuery } from '../../entities.js';
 import { BucketLabels, type LabelRequest } from '../../bucket-labels.js';
 import { openSqlite } from '../../sqlite.js';
@@ -42,6 +42,7 @@ const OPS: Record<ReadOp, (arg: never) => Promise<unknown>> = {
   moreLikeThis: (q: MoreLikeThisQuery) => index().moreLikeThis(q),
   stats: () => index().stats(),
   aggregate: (q: AggregateQuery) => index().aggregate(q),
+  facets: (q: FacetsQuery) => index().facets(q),
   exportBatch: ({ q, cursor }: { q: ExportQuery; cursor: ExportCursor | null }) => index().exportBatch(q, cursor),
   entity: async ({ query, page }: { query: EntityQuery; page: EntityPage }) => entityIndex().resolve(query, page),
   named: async ({ text, limit }: { text: string; limit: number }) => entityIndex().namedIn(text, limit),

@@ -2,12 +2,11 @@
 // also what each reader thread runs), or sent to the reader threads (pooledReads, read-pool.ts). The
 // provider holds one or the other, so no read asks which.
 import type { IndexedDocument } from '../../../index-mappings/document.js';
-import { runPlanSync, type AggregateQuery, type AggregateResult } from '../aggregate.js';
+import { runPlanSync, topFacet, type AggregateQuery, type AggregateResult, type FacetCount, type FacetsQuery } from '../aggregate.js';
 import type {
   ExportBatch,
   ExportCursor,
   ExportQuery,
-  ExportRow,
   IndexStats,
   KnnQuery,
   ListQuery,
@@ -31,7 +30,7 @@ import { moreLikeThis, searchText } from './text-search.js';
 import { parseQuery, parseTranslated, queryFor, textQueryFor } from './text.js';
 
 /** The port's reads (SearchProvider). */
-export type Reads = Pick<SearchProvider, 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats' | 'aggregate' | 'exportBatch'>;
+export type Reads = Pick<SearchProvider, 'search' | 'list' | 'get' | 'knn' | 'moreLikeThis' | 'stats' | 'aggregate' | 'facets' | 'exportBatch'>;
 
 /** Reads sent to the reader threads, where LocalReads runs each. */
 export function pooledReads(pool: ReadPool): Reads {
@@ -43,6 +42,7 @@ export function pooledReads(pool: ReadPool): Reads {
     moreLikeThis: (q, opts) => pool.call('moreLikeThis', q, opts),
     stats: (opts) => pool.call('stats', null, opts),
     aggregate: (q, opts) => pool.call('aggregate', q, opts),
+    facets: (q, opts) => pool.call('facets', q, opts),
     exportBatch: (q, cursor, opts) => pool.call('exportBatch', { q, cursor }, opts),
   };
 }
@@ -113,31 +113,50 @@ export class LocalReads implements Reads {
 
   /** aggregate-sql.ts: the whole plan in one read transaction, so every step sees one state of the index. */
   async aggregate(q: AggregateQuery, opts: ReadOptions = {}): Promise<AggregateResult> {
-    const { file, gens } = this.engine;
     const started = performance.now();
+    const result = this.aggregation(q, q.metrics, (aggregation) => runPlanSync(q, (rs) => aggregation.answerStep(rs)), opts);
+    logCall(this.engine, 'aggregate', started, { groupBy: q.groupBy, documents: result.totals.documents });
+    return result;
+  }
+
+  /** Each facet's plan over one match, in one read transaction. */
+  async facets(q: FacetsQuery, opts: ReadOptions = {}): Promise<FacetCount[][]> {
+    const started = performance.now();
+    const result = this.aggregation(q, 'documents', (aggregation) => q.groupings.map((g) => topFacet(aggregation.counts(g), q.limit)), opts);
+    logCall(this.engine, 'facets', started, { groupings: q.groupings });
+    return result;
+  }
+
+  /** `answer` over the documents that `q`'s text and filters match (aggregate-sql.ts), in one read transaction. */
+  private aggregation<T>(
+    q: Pick<AggregateQuery, 'text' | 'translated' | 'filters'>,
+    metrics: AggregateQuery['metrics'],
+    answer: (aggregation: EmbeddedAggregation) => T,
+    opts: ReadOptions,
+  ): T {
+    const { file, gens } = this.engine;
     const filters = q.filters ?? {};
     const window = publishedWindow(filters.since, filters.until);
     const rids = ridWindow(window?.afterMs ?? null, window?.beforeMs ?? null);
     const filter = filterSql(filters);
     const items = q.text === undefined ? null : parseQuery(q.text);
-    const result = file.read(() => {
+    return file.read(() => {
       // Text without a letter or digit matches nothing, as a search of it.
       const sets = items?.length === 0 ? [] : gens.serving(filters.source);
       const translated = parseTranslated(q.translated);
       const matched = sets.map((set) => ({
-        docs: set.docs,
+        source: set.source,
         fts: set.fts,
+        side: set.side,
         match: items === null ? null : textQueryFor(items, translated, set.textVersion).match,
       }));
-      const aggregation = new EmbeddedAggregation(file.open(), matched, rids, filter, q.metrics);
+      const aggregation = new EmbeddedAggregation(file.open(), matched, rids, filter, metrics);
       try {
-        return runPlanSync(q, (r) => aggregation.answer(r));
+        return answer(aggregation);
       } finally {
         aggregation.dropTemp();
       }
     }, opts.signal);
-    logCall(this.engine, 'aggregate', started, { groupBy: q.groupBy, documents: result.totals.documents });
-    return result;
   }
 
   /**
@@ -155,16 +174,20 @@ export class LocalReads implements Reads {
     const after = cursor as { block: number; sid: string } | null;
     const size = Math.max(1, Math.floor(q.size));
     return file.read(() => {
-      const candidates: (Candidate & { row: ExportRow })[] = [];
+      // Each set's next keys, merged; the rows of those kept alone are read.
+      const candidates: Candidate[] = [];
       for (const set of items?.length === 0 ? [] : gens.serving(filters.source)) {
         const from = after === null ? ridWindow(null, null).from : set.firstAfter(after.block, after.sid);
         if (from === null) continue;
         const match = items === null ? null : queryFor(items, set.textVersion).match;
-        for (const { rid, row } of set.exportRows(match, from, rids, filter, size)) candidates.push({ set, rid, s: 0, sid: row.source_id, row });
+        for (const { rid, sid } of set.exportKeys(match, from, rids, filter, size)) candidates.push({ set, rid, s: 0, sid });
       }
-      const rows = candidates.sort(compareCandidates).slice(0, size);
-      const last = rows.at(-1);
-      return { rows: rows.map((c) => c.row), cursor: rows.length === size && last ? { block: blockOf(last.rid), sid: last.row.source_id } : null };
+      const kept = candidates.sort(compareCandidates).slice(0, size);
+      const last = kept.at(-1);
+      return {
+        rows: kept.map((c) => c.set.exportRow(c.rid)),
+        cursor: kept.length === size && last ? { block: blockOf(last.rid), sid: last.sid! } : null,
+      };
     }, opts.signal);
   }
 }

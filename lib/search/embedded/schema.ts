@@ -12,9 +12,11 @@
 //             (vectors.ts, vector-index.ts; older sets: _ivf, or _vec, sqlite-vec vec0)
 //   _hot      common terms with an impact list: df, the avgdl the list was cut at, the cut-off
 //   _hotlist  per common term, its best documents with their term frequency, length and cost
+//   _facts, _keys  what filters select on and aggregates group by, beside the long `_docs` row (facts.ts)
 // Per-source sets give per-source BM25 statistics (as Elasticsearch's per-index statistics), a free
 // source filter, and a rebuild that is a one-row swap in `generations`.
 import type { Database } from 'better-sqlite3';
+import { createSideTables, fillSideTables, SIDE_TABLE_SUFFIXES } from './facts.js';
 import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVectorLayout } from './vectors.js';
 
 /**
@@ -29,8 +31,10 @@ import { VECTOR_TABLE_SUFFIXES, createVectorTables, forgetVectorLayout, recordVe
  * 8: `_docs` has the column snippet_text (snippet.ts snippetText), before content in new sets so a page
  * of snippets never reads a long content's overflow pages; added on open to older sets, where a row
  * written before has none and its snippet text is cut from its content when read.
+ * 9: each set has the side tables `_facts` and `_keys` (facts.ts); the sets of an older index get them on
+ * open, filled from their stored rows.
  */
-export const SCHEMA_VERSION = '8';
+export const SCHEMA_VERSION = '9';
 
 /** The `_docs` columns schemas 5 to 8 added, with their types, for sets made before. */
 const ADDED_DOCUMENT_COLUMNS: [string, string][] = [
@@ -51,6 +55,19 @@ export function addDocumentColumns(db: Database): void {
   for (const name of existingTableSets(db)) {
     const have = new Set(db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(`${name}_docs`) as string[]);
     for (const [column, type] of ADDED_DOCUMENT_COLUMNS) if (!have.has(column)) db.exec(`ALTER TABLE "${name}_docs" ADD COLUMN ${column} ${type}`);
+  }
+}
+
+/**
+ * Gives every table set made before schema 9 its side tables, filled from its stored rows (call in the
+ * transaction that records the schema version, after addDocumentColumns). A set's tables are made and
+ * filled in that one transaction, so a set that has them has them whole. About 10 s for 100,000
+ * documents.
+ */
+export function addSideTables(db: Database): void {
+  for (const name of existingTableSets(db)) {
+    const have = db.prepare(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`).pluck().get(`${name}_facts`);
+    if (have === 0) fillSideTables(db, name);
   }
 }
 
@@ -148,12 +165,13 @@ export function createTableSet(db: Database, name: string, textVersion: number):
     ) WITHOUT ROWID;
     CREATE UNIQUE INDEX "${name}_hotlist_rid" ON "${name}_hotlist" (term, rid);
   `);
+  createSideTables(db, name);
   createVectorTables(db, name);
   recordVectorLayout(db, name);
 }
 
 export function dropTableSet(db: Database, name: string): void {
-  for (const suffix of ['hotlist', 'hot', ...VECTOR_TABLE_SUFFIXES, 'fts', 'docs']) db.exec(`DROP TABLE IF EXISTS "${name}_${suffix}"`);
+  for (const suffix of ['hotlist', 'hot', ...SIDE_TABLE_SUFFIXES, ...VECTOR_TABLE_SUFFIXES, 'fts', 'docs']) db.exec(`DROP TABLE IF EXISTS "${name}_${suffix}"`);
   db.prepare('DELETE FROM meta WHERE key = ?').run(textVersionKey(name));
   forgetVectorLayout(db, name);
 }

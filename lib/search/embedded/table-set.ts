@@ -13,6 +13,7 @@ import { blockOf, blockOfSeconds, isoSeconds, makeRowid, renumberedSeqs, ridWind
 import { compareCodePoints, docText } from './text.js';
 import { HotLists, type HotWrite } from './hot-lists.js';
 import { Statements } from './statements.js';
+import { SideTables } from './facts.js';
 import type { FilterSql } from './filter-sql.js';
 import { snippetText } from '../snippet.js';
 import { vectorKey } from './vector-index.js';
@@ -42,12 +43,6 @@ export interface Ranked {
   s: number;
 }
 
-/** An exported document and its row id (the set's listing order). */
-export interface ExportedRow {
-  rid: bigint;
-  row: ExportRow;
-}
-
 /** State of one write transaction on a table set; flushed by endWrite(). */
 export class WriteContext {
   constructor(readonly hot: HotWrite) {}
@@ -75,6 +70,8 @@ export class TableSet {
   readonly lists: HotLists;
   /** The set's vectors, in the layout the set was created with. */
   readonly vectors: VectorStore;
+  /** The set's analysis side tables (facts.ts): `side.facts`, `side.keys`. */
+  readonly side: SideTables;
 
   constructor(
     readonly db: Database,
@@ -90,6 +87,7 @@ export class TableSet {
     this.docs = `"${name}_docs"`;
     this.fts = `"${name}_fts"`;
     this.vectors = openVectorStore(db, name);
+    this.side = new SideTables(db, name);
     this.lists = new HotLists(this, tuning, warn);
   }
 
@@ -175,6 +173,7 @@ export class TableSet {
     const names = Object.keys(row);
     this.st(`INSERT INTO ${this.docs} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
     this.st(`INSERT INTO ${this.fts} (rowid, title, body) VALUES (?, ?, ?)`).run(rid, text.title.join(' '), text.body.join(' '));
+    this.side.write(rid, doc);
     if (doc.embedding) {
       this.vectors.insert(rid, new Float32Array(doc.embedding));
       ctx.vectors += 1;
@@ -197,6 +196,7 @@ export class TableSet {
       if (seq > 0) this.st('INSERT INTO vector_removed (key) VALUES (?)').run(vectorKey(this, seq));
     }
     this.st(`DELETE FROM ${this.docs} WHERE rid = ?`).run(row.rid);
+    this.side.remove(row.rid);
     this.lists.removed(ctx.hot, text, row.rid);
     ctx.documentsDelta -= 1;
     ctx.qualityDelta -= nano(row.quality_score);
@@ -212,13 +212,13 @@ export class TableSet {
 
   /**
    * The FTS5 conditions and parameters of a match inside a window and passing a filter (filter-sql.ts):
-   * the filter reads `_docs` once into the set of row ids it keeps (`+rowid` keeps it out of FTS5, which
+   * each condition is read once into the set of row ids it keeps (`+rowid` keeps it out of FTS5, which
    * would otherwise start one search per id).
    */
   private filtered(match: string, rids: RidWindow | null, filter: FilterSql): { where: string; params: Record<string, unknown> } {
     const { from, to } = rids ?? ridWindow(null, null);
     return {
-      where: `${this.fts} MATCH @match AND rowid >= @from AND rowid < @to AND +rowid IN (SELECT rid FROM ${this.docs} d WHERE ${filter.cond})`,
+      where: `${this.fts} MATCH @match AND rowid >= @from AND rowid < @to AND ${filter.cond(this.side, '+rowid')}`,
       params: { ...filter.params, match, from, to },
     };
   }
@@ -334,7 +334,7 @@ export class TableSet {
   /** Row ids in listing order (published_at desc, source_id asc) inside a published_at window, passing `filter`. */
   listFiltered(rids: RidWindow | null, filter: FilterSql | null, limit: number, offset: number): { total: number; rids: bigint[] } {
     const { from, to } = rids ?? ridWindow(null, null);
-    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     const params = { ...filter?.params, from, to };
     const total = Number(this.st(`SELECT count(*) FROM ${this.docs} d WHERE ${where}`, true).pluck().get(params) as bigint);
     const page = this.st(`SELECT d.rid FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @limit OFFSET @offset`, true)
@@ -362,27 +362,32 @@ export class TableSet {
   }
 
   /**
-   * Up to `size` documents from row id `from` on, in listing order, inside a window, passing `filter`
-   * and, with `match`, matching it: FTS5 walks its matches in row-id order and stops at `size`.
+   * The row ids and source_ids of up to `size` documents from row id `from` on, in listing order, inside
+   * a window, passing `filter` and, with `match`, matching it: FTS5 walks its matches in row-id order
+   * and stops at `size`. An export merges the sets' keys, then reads the rows it keeps (exportRow).
    */
-  exportRows(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): ExportedRow[] {
+  exportKeys(match: string | null, from: bigint, rids: RidWindow | null, filter: FilterSql | null, size: number): { rid: bigint; sid: string }[] {
     const { from: low, to } = rids ?? ridWindow(null, null);
-    const cols = `d.rid, ${[...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ')}`;
-    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     const params = { ...filter?.params, from: from > low ? from : low, to, size };
     const sql =
       match === null
-        ? `SELECT ${cols} FROM ${this.docs} d WHERE ${where} ORDER BY d.rid LIMIT @size`
-        : `SELECT ${cols} FROM ${this.fts} f JOIN ${this.docs} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
+        ? `SELECT d.rid, d.source_id AS sid FROM ${this.side.facts} d WHERE ${where} ORDER BY d.rid LIMIT @size`
+        : `SELECT d.rid, d.source_id AS sid FROM ${this.fts} f JOIN ${this.side.facts} d ON d.rid = f.rowid WHERE ${this.fts} MATCH @match AND f.rowid >= @from AND f.rowid < @to AND ${where}
            ORDER BY f.rowid LIMIT @size`;
-    const rows = this.st(sql, true).all(match === null ? params : { ...params, match }) as (Record<string, unknown> & { rid: bigint })[];
-    return rows.map(({ rid, ...row }) => ({ rid, row: exportRowOf(row) }));
+    return this.st(sql, true).all(match === null ? params : { ...params, match }) as { rid: bigint; sid: string }[];
+  }
+
+  /** An export's row of the document at `rid` (its metadata and EXPORT_FIELDS). */
+  exportRow(rid: bigint): ExportRow {
+    const cols = [...METADATA_FIELDS, ...EXPORT_FIELDS].map((c) => `d.${c}`).join(', ');
+    return exportRowOf(this.st(`SELECT ${cols} FROM ${this.docs} d WHERE d.rid = ?`, true).get(rid) as Record<string, unknown>);
   }
 
   /** The k nearest vectors, by exact distance, of the documents inside a published_at window that pass `filter`. */
   nearestWhere(query: Float32Array, k: number, rids: RidWindow | null, filter: FilterSql | null): Ranked[] {
     const { from, to } = rids ?? ridWindow(null, null);
-    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond}` : ''}`;
+    const where = `d.rid >= @from AND d.rid < @to${filter ? ` AND ${filter.cond(this.side, 'd.rid')}` : ''}`;
     return this.vectors.exactWhere(query, k, this.docs, where, { ...filter?.params, from, to }).map((n) => ({ rid: n.rid, s: n.distance }));
   }
 
