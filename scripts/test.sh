@@ -26,7 +26,17 @@ for dir in "${PDI_ES_RUN_DIR:-${TMPDIR:-/tmp}/pdi-es}"/npm-test-*; do
   PDI_ES_INSTANCE="npm-test-$pid" bash scripts/elasticsearch.sh purge >/dev/null 2>&1
 done
 
-if [ -z "${ELASTICSEARCH_URL:-}" ]; then
+# Files named on the command line (the rest are tap options): when none of them reaches Elasticsearch
+# (scripts/test-files.mjs), no node is started for them.
+files=()
+for arg in "$@"; do [[ "$arg" == *.test.ts ]] && files+=("$arg"); done
+needs_es=1
+if [ ${#files[@]} -gt 0 ] && [ -z "$(node scripts/test-files.mjs elasticsearch "${files[@]}")" ]; then
+  needs_es=0
+  echo "Elasticsearch: not started (none of these files reaches it)"
+fi
+
+if [ -z "${ELASTICSEARCH_URL:-}" ] && [ "$needs_es" = 1 ]; then
   if out=$(PDI_ES_INSTANCE="$instance" PDI_ES_OWNER_PID=$$ bash scripts/elasticsearch.sh start); then
     export ELASTICSEARCH_URL="${out##*ELASTICSEARCH_URL=}"
     started_es=1

@@ -96,5 +96,5 @@ t.test("when a text cites a tracker's number, then the pattern finds it, and not
 t.test('when the path pattern reads prose, then it tells paths from words', async (t) => {
   const found = (s: string) => [...s.matchAll(PATH)].map((m) => m[1]);
   t.same(found('// see lib/search/provider.ts and docs/api.md.'), ['lib/search/provider.ts', 'docs/api.md']);
-  t.same(found('// 40 docs/s on two cores; test/unit/ holds them, as test/house/openapi.test.ts.'), ['test/unit/', 'test/house/openapi.test.ts']);
+  t.same(found('// 40 docs/s on two cores; test/house/ holds them, as test/house/openapi.test.ts.'), ['test/house/', 'test/house/openapi.test.ts']);
 });
