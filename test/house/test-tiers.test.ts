@@ -146,3 +146,11 @@ t.test('when .ci/run or the README says another rule, then the check sees it', a
   t.equal(ciRuntimeCommand(ciText), 'node scripts/test-files.mjs runtime');
   t.equal(ciRuntimeCommand(ciText.replace('$runner node scripts/test-files.mjs runtime', "find test/unit -name '*.test.ts'")), null);
 });
+
+t.test("when npm test starts a test file, then tsx loads its TypeScript and tap's TypeScript plugin (ts-node, type-checking) is not loaded", async (t) => {
+  // tap builds its test class for package.json's plugins too late for the first run after an install:
+  // scripts/test.sh builds it first (CI's runs each follow an npm ci).
+  const loaders = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
+  t.match(loaders, /--import[= ]tsx\b/);
+  t.notMatch(loaders, /@tapjs\/typescript|ts-node/);
+});
