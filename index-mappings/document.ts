@@ -126,7 +126,7 @@ type FieldsOf<T> = { [K in keyof T]-?: FieldSpec };
 /**
  * The document model, declared once: each field of IndexedDocument and how it is held. The Elasticsearch
  * mapping (mapping.ts), the embedded engine's columns (lib/search/embedded/schema.ts) and what both search
- * (searched-text.ts) are tested against it (test/integration/document-model.test.ts); the compiler checks that it
+ * (searched-text.ts) are tested against it (test/house/document-model.test.ts); the compiler checks that it
  * names every field, and the test that each field's TypeScript type is the one declared.
  */
 export const DOCUMENT_FIELDS = {

@@ -1,6 +1,6 @@
 // The mapping of an indexed document (document.ts IndexedDocument): strict, so a field that is not
 // declared here is a rejected write, never a silently guessed type. The one home of Elasticsearch
-// field names and types; test/unit/index-mappings.test.ts snapshots it.
+// field names and types; test/elasticsearch/index-mappings.test.ts snapshots it.
 import { ENGLISH_ANALYZER, FOLDED_NORMALIZER, GREEK_ANALYZER } from './settings.js';
 import { ANALYSIS_FIELD } from './analysis.js';
 import type { IndexedDocument } from './document.js';

@@ -2,7 +2,7 @@
 // (with the lexical fallback: only the stored records and their content hashes are wanted), then each
 // document's text embedded with the pinned model, one text a call, as ingest embeds it (documentText).
 // One a call: the quantized model's vectors move slightly with the batch a text is padded in, and
-// test/integration/demo-vectors.test.ts re-embeds a sample the same way. Run after a change of the demo
+// test/embedding/demo-vectors.test.ts re-embeds a sample the same way. Run after a change of the demo
 // corpus, a normalizer or the text recipe:
 //
 //   node --import tsx scripts/demo-vectors.ts            # the model at scripts/fetch-model.sh's path, or PDI_MODEL_DIR

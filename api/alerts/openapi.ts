@@ -1,7 +1,7 @@
 // The alert-profile schemas of the OpenAPI document that follow from the channel registry: the channel
 // names, each channel's address member in the create and update bodies and in the profile, and the rule
 // that a listed channel needs its address. /openapi.json serves docs/openapi.json with these (api/app.ts),
-// and test/unit/openapi.test.ts keeps the file equal to what is served.
+// and test/house/openapi.test.ts keeps the file equal to what is served.
 import { CHANNEL_NAMES, CHANNELS, type RegisteredChannel } from './channels/index.js';
 import { PROFILE_MEMBERS } from './input.js';
 

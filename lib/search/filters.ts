@@ -221,7 +221,7 @@ export function filterKey(filters: Filters | undefined): string {
   return JSON.stringify(canonicalFilters(filters ?? {}));
 }
 
-/** The OpenAPI parameter objects of the filters (docs/openapi.json components.parameters, test/unit/openapi.test.ts). */
+/** The OpenAPI parameter objects of the filters (docs/openapi.json components.parameters, test/house/openapi.test.ts). */
 export function filterParameters(): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const name of FILTER_NAMES) {

@@ -1,6 +1,6 @@
 // The port to the search engine. Two adapters implement it: elasticsearch/ (production, the only
 // importer of @elastic/elasticsearch) and embedded.ts (SQLite FTS5 + vectors, the default).
-// One contract suite (test/integration/search-contract.ts) runs against both.
+// One contract suite (test/search/search-contract.ts) runs against both.
 import type { IndexedDocument, METADATA_FIELDS } from '../../index-mappings/document.js';
 import type { SourceName } from '../../index-mappings/sources.js';
 import type { Filters } from './filters.js';

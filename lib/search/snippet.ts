@@ -85,7 +85,7 @@ function latinOf(f: WordForms): string | null {
  * Which words of a text a query matches: `key` names the query word matched (for counting distinct ones),
  * or null. `first`: whether a word whose folded first letter is this UTF-16 unit can match at all, so
  * most words are passed over without being read (a stem keeps its word's first letter, on the corpus's
- * every word: test/unit/search/snippet.test.ts).
+ * every word: test/search/snippet.test.ts).
  */
 export interface WordMatcher {
   (word: string): string | null;

@@ -1,4 +1,4 @@
-// Debian's headless Chromium for the browser tests (test/e2e/), driven by playwright-core. Without it a
+// Debian's headless Chromium for the browser tests (test/web/*-chromium), driven by playwright-core. Without it a
 // browser test is skipped with a warning, except under CI=true, where it must run.
 import fs from 'node:fs';
 import path from 'node:path';

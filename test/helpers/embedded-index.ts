@@ -1,4 +1,4 @@
-// What the embedded engine's own test files share (test/integration/search-embedded*.test.ts): a folder
+// What the embedded engine's own test files share (test/search/search-embedded*.test.ts): a folder
 // of index files removed when the test ends, a document of the fields a search reads, and a seeded
 // corpus with many ties.
 import fs from 'node:fs';

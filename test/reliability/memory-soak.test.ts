@@ -4,7 +4,7 @@
 // a least-squares line through the second half's floors (each minute's least RSS) stays under SLOPE_BOUND. In CI's 45 s (after a warm-up of
 // WARMUP_REQUESTS answers) a GC sawtooth swamps any slope, so there the second half may not peak more
 // than GROWTH_BOUND above the first: a gross leak only (the leak this found, AbortSignal.any in the read deadline, has its own
-// unit test: test/unit/search/deadline-memory.test.ts). The samples go to docs/reliability.md "Memory".
+// unit test: test/search/deadline-memory.test.ts). The samples go to docs/reliability.md "Memory".
 // PDI_SOAK_ENGINE=embedded|elasticsearch runs one engine only (two runs side by side).
 import path from 'node:path';
 import t from 'tap';

@@ -1,6 +1,6 @@
 // The alert channels. A new channel is a file beside these (an AlertChannel) and its line in the list:
 // its address is then checked, stored in the profile's targets, sent to, and documented in /openapi.json
-// (api/alerts/openapi.ts; `npx tap --snapshot test/unit/openapi.test.ts` writes it into docs/openapi.json).
+// (api/alerts/openapi.ts; `npx tap --snapshot test/house/openapi.test.ts` writes it into docs/openapi.json).
 import type { AlertChannel } from './channel.js';
 import { emailChannel } from './email.js';
 import { webhookChannel } from './webhook.js';

@@ -1,5 +1,5 @@
 // Pure request builders of the Elasticsearch adapter: a query in, a request body out, no I/O
-// (tested body for body in test/unit/search/elasticsearch-bodies.test.ts).
+// (tested body for body in test/elasticsearch/elasticsearch-bodies.test.ts).
 import type { estypes } from '@elastic/elasticsearch';
 import { METADATA_FIELDS } from '../../../index-mappings/document.js';
 import {
