@@ -1,9 +1,21 @@
 // The real API server (api/server.ts) in a child process, for the tests that kill it (SIGKILL), stop
 // its engine or fill its disk: its log lines are read as they come, and it is killed at teardown.
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
 import { cliEnv } from './cli.js';
 import { REPO_ROOT } from './paths.js';
+
+const { distStale } = (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'build.mjs')).href)) as { distStale: () => boolean };
+
+/**
+ * The node arguments that start the API server: its compiled build (dist/api/server.js, what npm start
+ * and the image run) when dist/ is current, as bin/pdi.js chooses for the pdi command, else the sources
+ * through tsx. scripts/test.sh builds dist/ before the tests; from the sources a server took three times
+ * the CPU to start (tsx in the process and again in each reader thread).
+ */
+export const SERVER_ARGS: readonly string[] = distStale() ? ['--import', 'tsx', 'api/server.ts'] : ['dist/api/server.js'];
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -19,9 +31,9 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `node api/server.ts` with PORT=0 on loopback; resolves once it logs "listening". */
+/** Starts the server (SERVER_ARGS) with PORT=0 on loopback; resolves once it logs "listening". */
 export async function startServerProcess(t: Test, env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const child = spawn(process.execPath, [...SERVER_ARGS], {
     cwd: REPO_ROOT,
     env: cliEnv({ PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,7 @@ import { cliEnv } from '../helpers/cli.js';
 import { deleteIndices, elasticsearchUrl, randomPrefix } from '../helpers/elasticsearch.js';
 import { holdingProxy } from '../helpers/holding-proxy.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { SERVER_ARGS } from '../helpers/server-process.js';
 import { SUPPLIER, contractDoc, ingestDocs } from '../helpers/report-docs.js';
 
 interface Server {
@@ -22,7 +23,7 @@ interface Server {
 }
 
 async function startServer(t: Test, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_ARGS], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   t.teardown(() => child.kill('SIGKILL'));
   let out = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { ConfigError, DEFAULT_ASK_MODELS, loadConfig } from '../../lib/config.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { SERVER_ARGS } from '../helpers/server-process.js';
 
 const run = promisify(execFile);
 
@@ -40,7 +41,7 @@ t.test('when a URL setting with a password is invalid, then the error shows the 
     t.notMatch(err.message, 's3cr3t');
   }
   // And where the server prints it on start.
-  const err = await run(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const err = await run(process.execPath, [...SERVER_ARGS], {
     cwd: REPO_ROOT,
     env: { ...process.env, ELASTICSEARCH_URL: 'https//elastic:s3cr3t@es.internal:9200' },
   }).then(
@@ -206,7 +207,7 @@ t.test('when PDI_INGEST_EVERY is a duration, then it is parsed to milliseconds',
 });
 
 t.test('when the server starts with a bad variable, then it exits 2 with a clear message', async (t) => {
-  const err = await run(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  const err = await run(process.execPath, [...SERVER_ARGS], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: 'eighty' },
   }).then(

@@ -8,10 +8,11 @@ import { createLogger } from '../../lib/logger.js';
 import { request, tempDir } from '../helpers/app.js';
 import { cliEnv } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { SERVER_ARGS } from '../helpers/server-process.js';
 
 t.test('when the server stops during a request, then the request finishes and the database closes', async (t) => {
   const dir = tempDir(t);
-  const config = loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_DEMO: '0' });
   const running = await startServer(config, createLogger('silent'));
   // A slow route: the request in flight must survive stop().
   let release!: () => void;
@@ -92,10 +93,13 @@ t.test('when npm start alone is sent SIGTERM, then the server it runs stops grac
 
 t.test('when the port is taken, then start fails with a message naming PORT, not an unhandled error event', async (t) => {
   const dir = tempDir(t);
-  const first = await startServer(loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
+  const first = await startServer(loadConfig({ PDI_DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_DEMO: '0' }), createLogger('silent'));
   t.teardown(() => first.stop());
   const port = new URL(first.url).port;
-  const second = startServer(loadConfig({ PDI_DATA_DIR: tempDir(t), PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), createLogger('silent'));
+  const second = startServer(
+    loadConfig({ PDI_DATA_DIR: tempDir(t), PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'silent', PDI_DEMO: '0' }),
+    createLogger('silent'),
+  );
   await t.rejects(second, { message: `PORT ${port} is already in use on HOST 127.0.0.1` });
 });
 
@@ -122,7 +126,7 @@ t.test('when a second server starts on the same data directory, then it fails na
 t.test('when the server holding a data directory is killed, then the next one starts there without cleanup', async (t) => {
   const dir = tempDir(t);
   const env = { PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_ARGS], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   t.teardown(() => child.kill('SIGKILL'));
   let out = '';
   await new Promise<void>((resolve) =>
@@ -141,7 +145,7 @@ t.test('when the server holding a data directory is killed, then the next one st
 
 /** Runs the server's entry point in a process of its own until it exits (it is expected to fail). */
 function runServerProcess(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVER_ARGS], { cwd: REPO_ROOT, env: cliEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -158,7 +162,7 @@ t.test(
   async (t) => {
     const dir = tempDir(t);
     // 600 open files: 88 connections after the server's own 512.
-    const child = spawn('sh', ['-c', `ulimit -n 600 && exec "${process.execPath}" --import tsx api/server.ts`], {
+    const child = spawn('sh', ['-c', `ulimit -n 600 && exec "${process.execPath}" ${SERVER_ARGS.join(' ')}`], {
       cwd: REPO_ROOT,
       env: cliEnv({ PDI_DATA_DIR: dir, PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDI_EMBEDDED_READERS: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],

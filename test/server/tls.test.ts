@@ -15,6 +15,7 @@ import { loadConfig } from '../../lib/config.js';
 import { tempDir } from '../helpers/app.js';
 import { cliEnv } from '../helpers/cli.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { SERVER_ARGS } from '../helpers/server-process.js';
 
 const exec = promisify(execFile);
 
@@ -285,7 +286,7 @@ t.test('when the TLS settings are incomplete or the files unreadable, then the s
   const good = await issue(dir, 'good');
   const start = async (env: Record<string, string>) => {
     try {
-      await exec(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+      await exec(process.execPath, [...SERVER_ARGS], {
         cwd: REPO_ROOT,
         env: cliEnv({ PDI_DATA_DIR: tempDir(t), PDI_DEMO: '0', PORT: '0', HOST: '127.0.0.1', ...env }),
       });
