@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: the whole suite, on both engines. Starts a real Elasticsearch on loopback
-# (scripts/elasticsearch.sh) unless ELASTICSEARCH_URL is already set, fetches the test embedding model
-# (scripts/fetch-model.sh), runs tap, stops what it started, and ends with "N passed, N failed".
+# (scripts/elasticsearch.sh) unless ELASTICSEARCH_URL is already set or none of the files named reaches
+# it, fetches the test embedding model (scripts/fetch-model.sh), runs tap (a file per core at a time),
+# stops what it started, and ends with "N passed, N failed".
 # Prints a line per test file and the failures at the end (scripts/test-reporter.mjs); the full TAP
 # stream and the tests' stderr stay in .tap/last-run.tap and .tap/last-run.stderr (PDI_TEST_LOG names
 # them otherwise: the reliability suite keeps .tap/reliability.*).
